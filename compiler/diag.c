@@ -1,0 +1,125 @@
+/*
+** diag.c: the diagnostic sink and the resource-limit table.
+*/
+#include "diag.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *sm2c_status_name(sm2c_status s)
+{
+    switch (s) {
+    case SM2C_OK: return "ok";
+    case SM2C_ERR_INVALID: return "invalid input";
+    case SM2C_ERR_USAGE: return "usage";
+    case SM2C_ERR_UNSUPPORTED: return "unsupported";
+    case SM2C_ERR_LIMIT: return "resource limit";
+    case SM2C_ERR_INTERNAL: return "internal error";
+    }
+    return "unknown";
+}
+
+void sm2c_diag_init(sm2c_diag *d)
+{
+    memset(d, 0, sizeof *d);
+}
+
+/* Keep diagnostics one line: control characters from the model become '?'. */
+static void flatten(char *s)
+{
+    for (; *s; s++)
+        if ((unsigned char)*s < 0x20 || *s == 0x7f)
+            *s = '?';
+}
+
+static void emit(sm2c_diag *d, const char *level, const char *file,
+                 const char *where, const char *fmt, va_list ap)
+{
+    char msg[1024], line[2048];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    snprintf(line, sizeof line, "%s%s%s%s%s: %s", file ? file : "", file ? ": " : "",
+             where ? where : "", where ? ": " : "", level, msg);
+    flatten(line);
+    if (d->fn)
+        d->fn(d->user, line);
+    else
+        fprintf(stderr, "%s\n", line);
+    if (strcmp(level, "error") == 0 && d->errors == 0)
+        snprintf(d->first, sizeof d->first, "%s", line);
+}
+
+sm2c_status sm2c_error(sm2c_diag *d, sm2c_status kind, const char *file,
+                       const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(d, "error", file, where, fmt, ap);
+    va_end(ap);
+    if (d->errors++ == 0)
+        d->first_status = kind;
+    return kind;
+}
+
+void sm2c_warning(sm2c_diag *d, const char *file, const char *where, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    emit(d, "warning", file, where, fmt, ap);
+    va_end(ap);
+    d->warnings++;
+}
+
+void sm2c_note(sm2c_diag *d, const char *file, const char *where, const char *fmt, ...)
+{
+    if (d->quiet_notes)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    emit(d, "note", file, where, fmt, ap);
+    va_end(ap);
+}
+
+_Noreturn void sm2c_assert_fail(const char *what, const char *file, int line)
+{
+    fprintf(stderr, "sm2c: internal error: %s at %s:%d\n", what, file, line);
+    abort();
+}
+
+const char *const sm2c_limit_names[] = {
+    "model-bytes", "nesting-depth", "graph-nodes", "functions", "call-depth", "rank",
+    "elements", "list-length", "name-length", "shards", "block-bytes", "file-bytes", NULL,
+};
+
+void sm2c_limits_default(sm2c_limits *l)
+{
+    l->model_bytes = (int64_t)1 << 30;
+    l->nesting_depth = 100;
+    l->graph_nodes = 1000000;
+    l->functions = 100000;
+    l->call_depth = 64;
+    l->rank = 16;
+    l->elements = INT32_MAX;
+    l->list_length = 100000;
+    l->name_length = 4096;
+    l->shards = 4096;
+    l->block_bytes = (int64_t)64 << 20;
+    l->file_bytes = ((int64_t)1 << 31) - 1;
+}
+
+int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value)
+{
+    int64_t *fields[] = {
+        &l->model_bytes, &l->nesting_depth, &l->graph_nodes, &l->functions, &l->call_depth,
+        &l->rank, &l->elements, &l->list_length, &l->name_length, &l->shards,
+        &l->block_bytes, &l->file_bytes,
+    };
+    for (size_t i = 0; sm2c_limit_names[i]; i++) {
+        if (strcmp(sm2c_limit_names[i], name) == 0) {
+            *fields[i] = value;
+            return 1;
+        }
+    }
+    return 0;
+}
