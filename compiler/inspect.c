@@ -245,6 +245,42 @@ static void json_value(sm2c_json *j, const sm2c_tensor *t, int64_t i)
         sm2c_json_int(j, sm2c_tensor_get_i64(t, i));
 }
 
+/* The values read for a variable's checkpoint entry, if it was small enough. */
+static const sm2c_tensor *variable_values(const report *r, const sm2c_variable *v)
+{
+    const sm2c_bundle *b = r->m->bundle;
+    if (!v->checkpoint_key || !b || !b->present)
+        return NULL;
+    const sm2c_bundle_entry *e = sm2c_bundle_find(b, v->checkpoint_key);
+    if (!e)
+        return NULL;
+    const sm2c_tensor *t = r->entries[e - b->entries].values;
+    return t && has_values(t) ? t : NULL;
+}
+
+static void text_values(FILE *f, const sm2c_tensor *t)
+{
+    if (!t || !has_values(t))
+        return;
+    fputs(" = [", f);
+    for (int64_t k = 0; k < t->nelem; k++) {
+        fputs(k ? ", " : "", f);
+        text_value(f, t, k);
+    }
+    fputc(']', f);
+}
+
+static void json_values(sm2c_json *j, const sm2c_tensor *t)
+{
+    if (!t || !has_values(t))
+        return;
+    sm2c_json_key(j, "values");
+    sm2c_json_array(j);
+    for (int64_t k = 0; k < t->nelem; k++)
+        json_value(j, t, k);
+    sm2c_json_end(j);
+}
+
 /* ---- text --------------------------------------------------------------------- */
 
 static void text_infos(sm2c_arena *a, FILE *f, const char *label, const tensor_info *t, size_t n)
@@ -322,10 +358,12 @@ static void text_variables(sm2c_ctx *c, FILE *f, const report *r)
     fprintf(f, "\nVariables (%zu)\n", r->vm->n_vars);
     for (size_t i = 0; i < r->vm->n_vars; i++) {
         const sm2c_variable *v = &r->vm->vars[i];
-        fprintf(f, "  %s: %s %s -> %s%s%s\n", v->path[0] ? v->path : v->name,
+        fprintf(f, "  %s: %s %s -> %s%s%s", v->path[0] ? v->path : v->name,
                 sm2c_dtype_name(v->dtype), sm2c_shape_str(c->arena, &v->shape),
                 v->checkpoint_key ? v->checkpoint_key : "(not in the checkpoint)",
                 v->slice_spec ? " slice " : "", v->slice_spec ? v->slice_spec : "");
+        text_values(f, variable_values(r, v));
+        fputc('\n', f);
     }
 }
 
@@ -344,14 +382,7 @@ static void text_checkpoint(sm2c_ctx *c, FILE *f, const report *r)
         const sm2c_tensor *t = r->entries[i].values;
         if (e->n_slices)
             fprintf(f, " (%d slices)", e->n_slices);
-        if (t && has_values(t)) {
-            fputs(" = [", f);
-            for (int64_t k = 0; k < t->nelem; k++) {
-                fputs(k ? ", " : "", f);
-                text_value(f, t, k);
-            }
-            fputc(']', f);
-        }
+        text_values(f, t);
         fputc('\n', f);
     }
 }
@@ -404,25 +435,18 @@ static void json_infos(sm2c_json *j, const char *label, const tensor_info *t, si
     sm2c_json_array(j);
     for (size_t i = 0; i < n; i++) {
         sm2c_json_object(j);
-        sm2c_json_key(j, "key");
-        sm2c_json_str(j, t[i].key);
-        sm2c_json_key(j, "encoding");
-        sm2c_json_str(j, t[i].encoding);
-        sm2c_json_key(j, "tensor");
-        sm2c_json_str(j, t[i].tensor);
+        sm2c_json_field_str(j, "key", t[i].key);
+        sm2c_json_field_str(j, "encoding", t[i].encoding);
+        sm2c_json_field_str(j, "tensor", t[i].tensor);
         if (t[i].coo) {
             sm2c_json_key(j, "coo_sparse");
             sm2c_json_object(j);
-            sm2c_json_key(j, "values");
-            sm2c_json_str(j, t[i].coo->values_tensor_name);
-            sm2c_json_key(j, "indices");
-            sm2c_json_str(j, t[i].coo->indices_tensor_name);
-            sm2c_json_key(j, "dense_shape");
-            sm2c_json_str(j, t[i].coo->dense_shape_tensor_name);
+            sm2c_json_field_str(j, "values", t[i].coo->values_tensor_name);
+            sm2c_json_field_str(j, "indices", t[i].coo->indices_tensor_name);
+            sm2c_json_field_str(j, "dense_shape", t[i].coo->dense_shape_tensor_name);
             sm2c_json_end(j);
         }
-        sm2c_json_key(j, "dtype");
-        sm2c_json_str(j, sm2c_dtype_enum_name(t[i].dtype));
+        sm2c_json_field_str(j, "dtype", sm2c_dtype_enum_name(t[i].dtype));
         sm2c_json_key(j, "shape");
         json_shape(j, &t[i].shape);
         sm2c_json_end(j);
@@ -434,14 +458,10 @@ static void json_model(sm2c_ctx *c, sm2c_json *j, const report *r)
 {
     const sm2c_model *m = r->m;
     const Tensorflow__MetaGraphDef__MetaInfoDef *info = m->meta_graph->meta_info_def;
-    sm2c_json_key(j, "dir");
-    sm2c_json_str(j, m->dir);
-    sm2c_json_key(j, "format");
-    sm2c_json_str(j, m->text_format ? "text" : "binary");
-    sm2c_json_key(j, "file_bytes");
-    sm2c_json_uint(j, m->file_bytes);
-    sm2c_json_key(j, "schema_version");
-    sm2c_json_int(j, m->saved_model->saved_model_schema_version);
+    sm2c_json_field_str(j, "dir", m->dir);
+    sm2c_json_field_str(j, "format", m->text_format ? "text" : "binary");
+    sm2c_json_field_uint(j, "file_bytes", m->file_bytes);
+    sm2c_json_field_int(j, "schema_version", m->saved_model->saved_model_schema_version);
     sm2c_json_key(j, "tag_sets");
     sm2c_json_array(j);
     for (size_t i = 0; i < m->saved_model->n_meta_graphs; i++)
@@ -452,16 +472,11 @@ static void json_model(sm2c_ctx *c, sm2c_json *j, const report *r)
     for (size_t i = 0; info && i < info->n_tags; i++)
         sm2c_json_str(j, info->tags[i]);
     sm2c_json_end(j);
-    sm2c_json_key(j, "tensorflow_version");
-    sm2c_json_str(j, info ? info->tensorflow_version : "");
-    sm2c_json_key(j, "tensorflow_git_version");
-    sm2c_json_str(j, info ? info->tensorflow_git_version : "");
-    sm2c_json_key(j, "graph_nodes");
-    sm2c_json_uint(j, m->graph->n_node);
-    sm2c_json_key(j, "functions");
-    sm2c_json_uint(j, m->graph->library ? m->graph->library->n_function : 0);
-    sm2c_json_key(j, "object_based");
-    sm2c_json_bool(j, r->vm->object_based);
+    sm2c_json_field_str(j, "tensorflow_version", info ? info->tensorflow_version : "");
+    sm2c_json_field_str(j, "tensorflow_git_version", info ? info->tensorflow_git_version : "");
+    sm2c_json_field_uint(j, "graph_nodes", m->graph->n_node);
+    sm2c_json_field_uint(j, "functions", m->graph->library ? m->graph->library->n_function : 0);
+    sm2c_json_field_bool(j, "object_based", r->vm->object_based);
 }
 
 static void json_signatures(sm2c_json *j, const report *r)
@@ -471,10 +486,8 @@ static void json_signatures(sm2c_json *j, const report *r)
     for (size_t i = 0; i < r->n_sigs; i++) {
         const signature *s = &r->sigs[i];
         sm2c_json_object(j);
-        sm2c_json_key(j, "key");
-        sm2c_json_str(j, s->key);
-        sm2c_json_key(j, "method");
-        sm2c_json_str(j, s->method);
+        sm2c_json_field_str(j, "key", s->key);
+        sm2c_json_field_str(j, "method", s->method);
         json_infos(j, "inputs", s->inputs, s->n_inputs);
         json_infos(j, "outputs", s->outputs, s->n_outputs);
         sm2c_json_end(j);
@@ -489,26 +502,18 @@ static void json_functions(sm2c_json *j, const report *r)
     for (size_t i = 0; i < r->vm->n_fns; i++) {
         const sm2c_concrete_fn *fn = &r->vm->fns[i];
         sm2c_json_object(j);
-        sm2c_json_key(j, "name");
-        sm2c_json_str(j, fn->name);
-        sm2c_json_key(j, "owner_kind");
-        sm2c_json_str(j, fn->owner_kind);
-        sm2c_json_key(j, "owner");
-        sm2c_json_str(j, fn->owner);
-        sm2c_json_key(j, "input_signature");
-        sm2c_json_str(j, fn->input_signature);
+        sm2c_json_field_str(j, "name", fn->name);
+        sm2c_json_field_str(j, "owner_kind", fn->owner_kind);
+        sm2c_json_field_str(j, "owner", fn->owner);
+        sm2c_json_field_str(j, "input_signature", fn->input_signature);
         sm2c_json_key(j, "captures");
         sm2c_json_array(j);
         for (size_t k = 0; k < fn->n_captures; k++) {
             sm2c_json_object(j);
-            sm2c_json_key(j, "object_id");
-            sm2c_json_int(j, fn->captures[k].object_id);
-            sm2c_json_key(j, "kind");
-            sm2c_json_str(j, fn->captures[k].kind);
-            sm2c_json_key(j, "checkpoint_key");
-            sm2c_json_str(j, fn->captures[k].variable ? fn->captures[k].variable->checkpoint_key : NULL);
-            sm2c_json_key(j, "constant_op");
-            sm2c_json_str(j, fn->captures[k].constant_op);
+            sm2c_json_field_int(j, "object_id", fn->captures[k].object_id);
+            sm2c_json_field_str(j, "kind", fn->captures[k].kind);
+            sm2c_json_field_str(j, "checkpoint_key", fn->captures[k].variable ? fn->captures[k].variable->checkpoint_key : NULL);
+            sm2c_json_field_str(j, "constant_op", fn->captures[k].constant_op);
             sm2c_json_end(j);
         }
         sm2c_json_end(j);
@@ -524,20 +529,15 @@ static void json_variables(sm2c_json *j, const report *r)
     for (size_t i = 0; i < r->vm->n_vars; i++) {
         const sm2c_variable *v = &r->vm->vars[i];
         sm2c_json_object(j);
-        sm2c_json_key(j, "name");
-        sm2c_json_str(j, v->name);
-        sm2c_json_key(j, "path");
-        sm2c_json_str(j, v->path);
-        sm2c_json_key(j, "object_id");
-        sm2c_json_int(j, v->object_id);
-        sm2c_json_key(j, "dtype");
-        sm2c_json_str(j, sm2c_dtype_enum_name(v->dtype));
+        sm2c_json_field_str(j, "name", v->name);
+        sm2c_json_field_str(j, "path", v->path);
+        sm2c_json_field_int(j, "object_id", v->object_id);
+        sm2c_json_field_str(j, "dtype", sm2c_dtype_enum_name(v->dtype));
         sm2c_json_key(j, "shape");
         json_shape(j, &v->shape);
-        sm2c_json_key(j, "checkpoint_key");
-        sm2c_json_str(j, v->checkpoint_key);
-        sm2c_json_key(j, "slice_spec");
-        sm2c_json_str(j, v->slice_spec);
+        sm2c_json_field_str(j, "checkpoint_key", v->checkpoint_key);
+        sm2c_json_field_str(j, "slice_spec", v->slice_spec);
+        json_values(j, variable_values(r, v));
         sm2c_json_end(j);
     }
     sm2c_json_end(j);
@@ -549,25 +549,14 @@ static void json_entry(sm2c_json *j, const ckpt_entry *ce)
     sm2c_json_object(j);
     sm2c_json_key(j, "key");
     sm2c_json_strn(j, e->key, e->key_len);
-    sm2c_json_key(j, "dtype");
-    sm2c_json_str(j, sm2c_dtype_enum_name(e->dtype));
+    sm2c_json_field_str(j, "dtype", sm2c_dtype_enum_name(e->dtype));
     sm2c_json_key(j, "shape");
     json_shape(j, &e->shape);
-    sm2c_json_key(j, "shard");
-    sm2c_json_int(j, e->shard_id);
-    sm2c_json_key(j, "offset");
-    sm2c_json_int(j, e->offset);
-    sm2c_json_key(j, "size");
-    sm2c_json_int(j, e->size);
-    sm2c_json_key(j, "slices");
-    sm2c_json_int(j, e->n_slices);
-    if (ce->values && has_values(ce->values)) {
-        sm2c_json_key(j, "values");
-        sm2c_json_array(j);
-        for (int64_t k = 0; k < ce->values->nelem; k++)
-            json_value(j, ce->values, k);
-        sm2c_json_end(j);
-    }
+    sm2c_json_field_int(j, "shard", e->shard_id);
+    sm2c_json_field_int(j, "offset", e->offset);
+    sm2c_json_field_int(j, "size", e->size);
+    sm2c_json_field_int(j, "slices", e->n_slices);
+    json_values(j, ce->values);
     sm2c_json_end(j);
 }
 
@@ -580,8 +569,7 @@ static void json_checkpoint(sm2c_json *j, const report *r)
         return;
     }
     sm2c_json_object(j);
-    sm2c_json_key(j, "num_shards");
-    sm2c_json_int(j, b->num_shards);
+    sm2c_json_field_int(j, "num_shards", b->num_shards);
     sm2c_json_key(j, "entries");
     sm2c_json_array(j);
     for (size_t i = 0; i < r->n_entries; i++)
@@ -595,8 +583,7 @@ static void json_ops(sm2c_json *j, const report *r)
     sm2c_json_key(j, "ops");
     sm2c_json_object(j);
     for (size_t i = 0; i < r->n_ops; i++) {
-        sm2c_json_key(j, r->ops[i].op);
-        sm2c_json_uint(j, r->ops[i].count);
+        sm2c_json_field_uint(j, r->ops[i].op, r->ops[i].count);
     }
     sm2c_json_end(j);
     sm2c_json_key(j, "unsupported_ops");

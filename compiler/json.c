@@ -162,3 +162,27 @@ void sm2c_json_double(sm2c_json *j, double v, int digits)
 
 void sm2c_json_bool(sm2c_json *j, int v) { sm2c_json_raw(j, v ? "true" : "false"); }
 void sm2c_json_null(sm2c_json *j) { sm2c_json_raw(j, "null"); }
+
+void sm2c_json_field_str(sm2c_json *j, const char *key, const char *s)
+{
+    sm2c_json_key(j, key);
+    sm2c_json_str(j, s);
+}
+
+void sm2c_json_field_int(sm2c_json *j, const char *key, int64_t v)
+{
+    sm2c_json_key(j, key);
+    sm2c_json_int(j, v);
+}
+
+void sm2c_json_field_uint(sm2c_json *j, const char *key, uint64_t v)
+{
+    sm2c_json_key(j, key);
+    sm2c_json_uint(j, v);
+}
+
+void sm2c_json_field_bool(sm2c_json *j, const char *key, int v)
+{
+    sm2c_json_key(j, key);
+    sm2c_json_bool(j, v);
+}

@@ -31,7 +31,13 @@ void sm2c_json_uint(sm2c_json *j, uint64_t v);
 void sm2c_json_double(sm2c_json *j, double v, int significant_digits);
 void sm2c_json_bool(sm2c_json *j, int v);
 void sm2c_json_null(sm2c_json *j);
-/* Raw, already-valid JSON text (used by key/value helpers below). */
+/* Raw, already-valid JSON text. */
 void sm2c_json_raw(sm2c_json *j, const char *text);
+
+/* A key and its value in one call. */
+void sm2c_json_field_str(sm2c_json *j, const char *key, const char *s);
+void sm2c_json_field_int(sm2c_json *j, const char *key, int64_t v);
+void sm2c_json_field_uint(sm2c_json *j, const char *key, uint64_t v);
+void sm2c_json_field_bool(sm2c_json *j, const char *key, int v);
 
 #endif
