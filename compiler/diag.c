@@ -50,16 +50,23 @@ static void emit(sm2c_diag *d, const char *level, const char *file,
         snprintf(d->first, sizeof d->first, "%s", line);
 }
 
+sm2c_status sm2c_verror(sm2c_diag *d, sm2c_status kind, const char *file, const char *where,
+                        const char *fmt, va_list ap)
+{
+    emit(d, "error", file, where, fmt, ap);
+    if (d->errors++ == 0)
+        d->first_status = kind;
+    return kind;
+}
+
 sm2c_status sm2c_error(sm2c_diag *d, sm2c_status kind, const char *file,
                        const char *where, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    emit(d, "error", file, where, fmt, ap);
+    sm2c_status st = sm2c_verror(d, kind, file, where, fmt, ap);
     va_end(ap);
-    if (d->errors++ == 0)
-        d->first_status = kind;
-    return kind;
+    return st;
 }
 
 void sm2c_warning(sm2c_diag *d, const char *file, const char *where, const char *fmt, ...)

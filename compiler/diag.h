@@ -8,8 +8,9 @@
 #ifndef SM2C_DIAG_H
 #define SM2C_DIAG_H
 
-#include <stdint.h>
+#include <stdarg.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define SM2C_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
@@ -44,6 +45,8 @@ void sm2c_diag_init(sm2c_diag *d);
 ** (proto path, function, node); either may be NULL. */
 sm2c_status sm2c_error(sm2c_diag *d, sm2c_status kind, const char *file,
                        const char *where, const char *fmt, ...) SM2C_PRINTF(5, 6);
+sm2c_status sm2c_verror(sm2c_diag *d, sm2c_status kind, const char *file, const char *where,
+                        const char *fmt, va_list ap);
 void sm2c_warning(sm2c_diag *d, const char *file, const char *where,
                   const char *fmt, ...) SM2C_PRINTF(4, 5);
 void sm2c_note(sm2c_diag *d, const char *file, const char *where,
