@@ -96,7 +96,7 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line)
 
 const char *const sm2c_limit_names[] = {
     "model-bytes", "nesting-depth", "graph-nodes", "functions", "call-depth", "rank",
-    "elements", "list-length", "name-length", "shards", "block-bytes", "file-bytes", NULL,
+    "elements", "const-bytes", "list-length", "name-length", "shards", "block-bytes", "file-bytes", NULL,
 };
 
 void sm2c_limits_default(sm2c_limits *l)
@@ -108,6 +108,7 @@ void sm2c_limits_default(sm2c_limits *l)
     l->call_depth = 64;
     l->rank = 16;
     l->elements = INT32_MAX;
+    l->const_bytes = (int64_t)1 << 30;
     l->list_length = 100000;
     l->name_length = 4096;
     l->shards = 4096;
@@ -119,7 +120,7 @@ int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value)
 {
     int64_t *fields[] = {
         &l->model_bytes, &l->nesting_depth, &l->graph_nodes, &l->functions, &l->call_depth,
-        &l->rank, &l->elements, &l->list_length, &l->name_length, &l->shards,
+        &l->rank, &l->elements, &l->const_bytes, &l->list_length, &l->name_length, &l->shards,
         &l->block_bytes, &l->file_bytes,
     };
     for (size_t i = 0; sm2c_limit_names[i]; i++) {

@@ -68,6 +68,8 @@ typedef struct sm2c_limits {
     int64_t call_depth;       /* nested calls when inlining */
     int64_t rank;             /* tensor rank */
     int64_t elements;         /* elements per tensor */
+    int64_t const_bytes;      /* bytes of one decoded constant (a one-value list can
+                                 stand for billions of elements) */
     int64_t list_length;      /* variadic N and list attrs */
     int64_t name_length;      /* bytes in one name */
     int64_t shards;           /* checkpoint data shards */

@@ -169,7 +169,8 @@ static sm2c_status gather(sm2c_ctx *c, const sm2c_model *m, const sm2c_inspect_o
     r->m = m;
     sm2c_varmap *vm;
     sm2c_status st;
-    if ((st = gather_signatures(c, r)) || (st = sm2c_varmap_build(c, m, &vm)))
+    if ((st = sm2c_model_check_attrs(c, m)) || (st = gather_signatures(c, r)) ||
+        (st = sm2c_varmap_build(c, m, &vm)))
         return st;
     r->vm = vm;
     if ((st = gather_checkpoint(c, r, o->max_values)))

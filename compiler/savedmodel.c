@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "attr_check.h"
 #include "fileio.h"
 #include "pbwire.h"
 
@@ -366,4 +367,18 @@ Tensorflow__NodeDef *sm2c_model_tensor_node(const sm2c_model *m, const char *ten
     free(name);
     *index = k;
     return n;
+}
+
+sm2c_status sm2c_model_check_attrs(sm2c_ctx *c, const sm2c_model *m)
+{
+    sm2c_status first = sm2c_check_graph_attrs(c, m->file, NULL, m->graph->node, m->graph->n_node);
+    const Tensorflow__FunctionDefLibrary *lib = m->graph->library;
+    for (size_t i = 0; lib && i < lib->n_function; i++) {
+        const Tensorflow__FunctionDef *f = lib->function[i];
+        sm2c_status st = sm2c_check_graph_attrs(c, m->file, f->signature->name, f->node_def,
+                                                f->n_node_def);
+        if (!first)
+            first = st;
+    }
+    return first;
 }

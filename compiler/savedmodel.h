@@ -38,6 +38,10 @@ sm2c_status sm2c_model_load(sm2c_ctx *c, const char *dir, const char *tag_set,
                             sm2c_model **out);
 void sm2c_model_close(sm2c_model *m);
 
+/* Check the attribute values of every node of the main graph and of every
+** library function (reliability.md N5, N6, N8); reports all problems. */
+sm2c_status sm2c_model_check_attrs(sm2c_ctx *c, const sm2c_model *m);
+
 /* The tags of meta graph i as "a,b" in the arena. */
 char *sm2c_model_tags_str(sm2c_ctx *c, const Tensorflow__MetaGraphDef *mg);
 
