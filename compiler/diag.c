@@ -95,7 +95,7 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line)
 }
 
 const char *const sm2c_limit_names[] = {
-    "model-bytes", "nesting-depth", "graph-nodes", "functions", "call-depth", "rank",
+    "model-bytes", "nesting-depth", "decoded-bytes", "graph-nodes", "functions", "call-depth", "rank",
     "elements", "const-bytes", "list-length", "name-length", "shards", "block-bytes", "file-bytes", NULL,
 };
 
@@ -103,6 +103,7 @@ void sm2c_limits_default(sm2c_limits *l)
 {
     l->model_bytes = (int64_t)1 << 30;
     l->nesting_depth = 100;
+    l->decoded_bytes = ((int64_t)4 << 30) + ((int64_t)64 << 20);
     l->graph_nodes = 1000000;
     l->functions = 100000;
     l->call_depth = 64;
@@ -119,7 +120,7 @@ void sm2c_limits_default(sm2c_limits *l)
 int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value)
 {
     int64_t *fields[] = {
-        &l->model_bytes, &l->nesting_depth, &l->graph_nodes, &l->functions, &l->call_depth,
+        &l->model_bytes, &l->nesting_depth, &l->decoded_bytes, &l->graph_nodes, &l->functions, &l->call_depth,
         &l->rank, &l->elements, &l->const_bytes, &l->list_length, &l->name_length, &l->shards,
         &l->block_bytes, &l->file_bytes,
     };

@@ -63,6 +63,8 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line);
 typedef struct sm2c_limits {
     int64_t model_bytes;      /* size of saved_model.pb(txt) */
     int64_t nesting_depth;    /* protobuf message nesting */
+    int64_t decoded_bytes;    /* memory protobuf-c may allocate for one message
+                                 (a file of empty messages decodes to ~50x its size) */
     int64_t graph_nodes;      /* nodes per graph or function */
     int64_t functions;        /* functions in the library */
     int64_t call_depth;       /* nested calls when inlining */

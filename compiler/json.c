@@ -6,6 +6,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "wire.h"
+
 void sm2c_json_init(sm2c_json *j, FILE *f)
 {
     memset(j, 0, sizeof *j);
@@ -60,22 +62,6 @@ void sm2c_json_end(sm2c_json *j)
         fputc('\n', j->f);
 }
 
-/* Length of a valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n)
-{
-    size_t len = s[0] >= 0xf0 && s[0] <= 0xf4 ? 4 : s[0] >= 0xe0 ? 3 : s[0] >= 0xc2 ? 2 : 0;
-    if (s[0] >= 0xf8 || len == 0 || len > n)
-        return 0;
-    for (size_t i = 1; i < len; i++)
-        if ((s[i] & 0xc0) != 0x80)
-            return 0;
-    if (len == 3 && ((s[0] == 0xe0 && s[1] < 0xa0) || (s[0] == 0xed && s[1] >= 0xa0)))
-        return 0;
-    if (len == 4 && ((s[0] == 0xf0 && s[1] < 0x90) || (s[0] == 0xf4 && s[1] >= 0x90)))
-        return 0;
-    return len;
-}
-
 static void escaped(FILE *f, const char *s, size_t n)
 {
     const unsigned char *p = (const unsigned char *)s;
@@ -90,7 +76,7 @@ static void escaped(FILE *f, const char *s, size_t n)
         } else if (ch < 0x20 || ch == 0x7f) {
             fprintf(f, "\\u%04x", ch);
         } else if (ch >= 0x80) {
-            size_t len = utf8_len(p + i, n - i);
+            size_t len = sm2c_utf8_seq(p + i, n - i);
             if (len) {
                 fwrite(p + i, 1, len, f);
                 i += len;

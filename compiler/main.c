@@ -50,7 +50,7 @@ static void print_limits(void)
     sm2c_limits l;
     sm2c_limits_default(&l);
     const int64_t values[] = {
-        l.model_bytes, l.nesting_depth, l.graph_nodes, l.functions, l.call_depth, l.rank,
+        l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth, l.rank,
         l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes, l.file_bytes,
     };
     puts("resource limits (--limit NAME=VALUE):");

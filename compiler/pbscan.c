@@ -16,6 +16,7 @@
 ** in map fields, which protobuf-c would keep as two entries.
 */
 #include "pbwire.h"
+#include "wire.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -224,40 +225,6 @@ static const char *type_name(ProtobufCType t)
     return (unsigned)t < sizeof names / sizeof names[0] ? names[t] : "?";
 }
 
-/* Byte index of the first invalid UTF-8 sequence (RFC 3629), or n. */
-static size_t utf8_check(const uint8_t *p, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t b = p[i];
-        size_t k;
-        uint32_t cp, min;
-        if (b < 0x80) {
-            i++;
-            continue;
-        } else if ((b & 0xe0) == 0xc0) {
-            k = 1, cp = b & 0x1f, min = 0x80;
-        } else if ((b & 0xf0) == 0xe0) {
-            k = 2, cp = b & 0x0f, min = 0x800;
-        } else if ((b & 0xf8) == 0xf0) {
-            k = 3, cp = b & 0x07, min = 0x10000;
-        } else {
-            return i;
-        }
-        if (n - i <= k)
-            return i;
-        for (size_t j = 1; j <= k; j++) {
-            if ((p[i + j] & 0xc0) != 0x80)
-                return i;
-            cp = cp << 6 | (p[i + j] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += k + 1;
-    }
-    return n;
-}
-
 static sm2c_status check_string(scan *s, const ProtobufCFieldDescriptor *f, size_t off,
                                 size_t n)
 {
@@ -268,7 +235,7 @@ static sm2c_status check_string(scan *s, const ProtobufCFieldDescriptor *f, size
     if (nul) {
         what = "contains NUL byte";
         at = (size_t)(nul - p);
-    } else if (CHECK_UTF8 && (at = utf8_check(p, n)) < n) {
+    } else if (CHECK_UTF8 && (at = sm2c_utf8_invalid_at(p, n)) < n) {
         what = "is not valid UTF-8: bad byte";
     }
     if (!what)
@@ -317,7 +284,7 @@ static const char *check_packed(const scan *s, ProtobufCType t, size_t off, size
 ** then use, and 9-20x their file size for graphs without weights. */
 static uint64_t decode_budget(const sm2c_limits *l)
 {
-    return 4 * (uint64_t)(l->model_bytes > 0 ? l->model_bytes : 0) + ((uint64_t)64 << 20);
+    return l->decoded_bytes > 0 ? (uint64_t)l->decoded_bytes : 0;
 }
 
 /* Bytes of one element of a repeated field in protobuf-c's arrays. */
@@ -341,8 +308,8 @@ static sm2c_status charge(scan *s, size_t at, uint64_t bytes)
     if (s->decoded <= s->budget)
         return SM2C_OK;
     return fail(s, SM2C_ERR_LIMIT, at,
-                "decoding needs more than %llu MiB of memory at offset %zu; the limit is "
-                "4 x model-bytes + 64 MiB",
+                "decoding needs more than %llu MiB of memory at offset %zu "
+                "(--limit decoded-bytes=N raises it)",
                 (unsigned long long)(s->budget >> 20), at);
 }
 
@@ -754,21 +721,21 @@ static sm2c_status check_maps(sm2c_ctx *c, const char *display, const ProtobufCM
     return st;
 }
 
-ProtobufCMessage *sm2c_pb_unpack(sm2c_ctx *c, const char *display,
-                                 const ProtobufCMessageDescriptor *desc,
-                                 const uint8_t *buf, size_t len)
+sm2c_status sm2c_pb_unpack(sm2c_ctx *c, const char *display, const ProtobufCMessageDescriptor *desc,
+                           const uint8_t *buf, size_t len, ProtobufCMessage **out)
 {
-    if (sm2c_pb_prescan(c, display, buf, len, desc) != SM2C_OK)
-        return NULL;
+    *out = NULL;
+    sm2c_status st = sm2c_pb_prescan(c, display, buf, len, desc);
+    if (st != SM2C_OK)
+        return st;
     ProtobufCAllocator a = sm2c_arena_pb_allocator(c->arena);
     static const uint8_t empty[1];
     ProtobufCMessage *m = protobuf_c_message_unpack(desc, &a, len, len ? buf : empty);
-    if (!m) {
-        sm2c_error(c->diag, SM2C_ERR_INVALID, display, NULL,
-                   "protobuf parse error: cannot decode %s (%zu bytes)", desc->name, len);
-        return NULL;
-    }
-    if (check_maps(c, display, m) != SM2C_OK)
-        return NULL;
-    return m;
+    if (!m)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, display, NULL,
+                          "protobuf parse error: cannot decode %s (%zu bytes)", desc->name, len);
+    if ((st = check_maps(c, display, m)) != SM2C_OK)
+        return st;
+    *out = m;
+    return SM2C_OK;
 }

@@ -14,6 +14,7 @@
 ** and squeezed out in one final pass, so nothing is moved twice.
 */
 #include "pbwire.h"
+#include "wire.h"
 
 #include <float.h>
 #include <limits.h>
@@ -405,30 +406,6 @@ static sm2c_status unescape(parser *p, const token *t)
     return SM2C_OK;
 }
 
-/* Index of the first byte not in valid UTF-8 (RFC 3629), or n. */
-static size_t utf8_check(const uint8_t *s, size_t n)
-{
-    size_t i = 0;
-    while (i < n) {
-        uint8_t b = s[i];
-        size_t k = b < 0x80 ? 0 : (b & 0xe0) == 0xc0 ? 1 : (b & 0xf0) == 0xe0 ? 2
-                 : (b & 0xf8) == 0xf0 ? 3 : 4;
-        if (k == 4 || n - i <= k)
-            return i;
-        uint32_t cp = k ? b & (0x3fu >> k) : b;
-        for (size_t j = 1; j <= k; j++) {
-            if ((s[i + j] & 0xc0) != 0x80)
-                return i;
-            cp = cp << 6 | (s[i + j] & 0x3f);
-        }
-        static const uint32_t min[] = {0, 0x80, 0x800, 0x10000};
-        if (cp < min[k] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return i;
-        i += k + 1;
-    }
-    return n;
-}
-
 /* "a" 'b' "c": one value.  protobuf-c would cut a string at a NUL. */
 static sm2c_status parse_string(parser *p, const ProtobufCFieldDescriptor *f, const token *first)
 {
@@ -452,7 +429,7 @@ static sm2c_status parse_string(parser *p, const ProtobufCFieldDescriptor *f, co
     if (nul)
         return TOKERR(p, first, "string field '%s' contains NUL byte at position %zu", f->name,
                       (size_t)(nul - v));
-    size_t bad = f->type == PROTOBUF_C_TYPE_STRING ? utf8_check(v, n) : n;
+    size_t bad = f->type == PROTOBUF_C_TYPE_STRING ? sm2c_utf8_invalid_at(v, n) : n;
     if (bad < n)
         return TOKERR(p, first, "string field '%s' is not valid UTF-8: bad byte at position %zu",
                       f->name, bad);

@@ -20,10 +20,10 @@
 sm2c_status sm2c_pb_prescan(sm2c_ctx *c, const char *display, const uint8_t *buf, size_t len,
                             const ProtobufCMessageDescriptor *desc);
 
-/* Prescan, then unpack into the arena.  NULL after reporting an error. */
-ProtobufCMessage *sm2c_pb_unpack(sm2c_ctx *c, const char *display,
-                                 const ProtobufCMessageDescriptor *desc,
-                                 const uint8_t *buf, size_t len);
+/* Prescan (which also bounds what unpack will allocate by limits->decoded_bytes),
+** unpack into the arena, then reject duplicate keys in every map field. */
+sm2c_status sm2c_pb_unpack(sm2c_ctx *c, const char *display, const ProtobufCMessageDescriptor *desc,
+                           const uint8_t *buf, size_t len, ProtobufCMessage **out);
 
 /* Translate protobuf text format (as TensorFlow writes saved_model.pbtxt) into
 ** the binary wire format of message `desc`.  Errors name `display:line:col`. */

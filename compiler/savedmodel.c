@@ -77,9 +77,10 @@ static sm2c_status read_saved_model(sm2c_ctx *c, sm2c_model *m)
             return st;
         buf = wire;
     }
-    m->saved_model = (Tensorflow__SavedModel *)sm2c_pb_unpack(
-        c, m->file, &tensorflow__saved_model__descriptor, buf.data, buf.len);
-    return m->saved_model ? SM2C_OK : SM2C_ERR_INVALID;
+    ProtobufCMessage *msg;
+    st = sm2c_pb_unpack(c, m->file, &tensorflow__saved_model__descriptor, buf.data, buf.len, &msg);
+    m->saved_model = (Tensorflow__SavedModel *)msg;
+    return st;
 }
 
 /* Parse "a,b" into a sorted, de-duplicated list of tags. */

@@ -123,11 +123,12 @@ static sm2c_status read_trackable_graph(sm2c_ctx *c, const sm2c_model *m,
                           "expected one string, got %s with %lld elements",
                           sm2c_dtype_name(t.dtype), (long long)t.nelem);
     const char *display = sm2c_arena_printf(c->arena, "%s: %s", m->bundle->index_path, where);
-    *out = (Tensorflow__TrackableObjectGraph *)sm2c_pb_unpack(
-        c, display, &tensorflow__trackable_object_graph__descriptor, t.strings[0].data,
-        t.strings[0].len);
-    if (!*out)
-        return SM2C_ERR_INVALID;
+    ProtobufCMessage *msg;
+    st = sm2c_pb_unpack(c, display, &tensorflow__trackable_object_graph__descriptor,
+                        t.strings[0].data, t.strings[0].len, &msg);
+    *out = (Tensorflow__TrackableObjectGraph *)msg;
+    if (st)
+        return st;
     return check_trackable_graph(c, m->bundle->index_path, *out);
 }
 

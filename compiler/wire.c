@@ -82,3 +82,33 @@ uint32_t sm2c_crc32c_extend(uint32_t crc, const void *data, size_t len)
         c = (c >> 8) ^ crc_table[0][(c ^ *p) & 0xff];
     return ~c;
 }
+
+size_t sm2c_utf8_seq(const uint8_t *p, size_t n)
+{
+    static const uint32_t min[] = { 0, 0x80, 0x800, 0x10000 };
+    uint8_t b = p[0];
+    size_t k = b < 0x80 ? 0 : (b & 0xe0) == 0xc0 ? 1 : (b & 0xf0) == 0xe0 ? 2
+             : (b & 0xf8) == 0xf0 ? 3 : 4;
+    if (k == 4 || n <= k)
+        return 0;
+    uint32_t cp = k ? b & (0x3fu >> k) : b;
+    for (size_t j = 1; j <= k; j++) {
+        if ((p[j] & 0xc0) != 0x80)
+            return 0;
+        cp = cp << 6 | (p[j] & 0x3f);
+    }
+    if (cp < min[k] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+        return 0;
+    return k + 1;
+}
+
+size_t sm2c_utf8_invalid_at(const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        size_t len = sm2c_utf8_seq(p + i, n - i);
+        if (!len)
+            return i;
+        i += len;
+    }
+    return n;
+}

@@ -24,6 +24,12 @@ static inline uint64_t sm2c_le64(const uint8_t *p)
     return (uint64_t)sm2c_le32(p) | (uint64_t)sm2c_le32(p + 4) << 32;
 }
 
+/* Length (1-4) of the valid UTF-8 sequence (RFC 3629) at p[0..n), or 0 when
+** it is invalid: overlong, surrogate, above U+10FFFF or truncated. */
+size_t sm2c_utf8_seq(const uint8_t *p, size_t n);
+/* Index of the first byte not in valid UTF-8, or n. */
+size_t sm2c_utf8_invalid_at(const uint8_t *p, size_t n);
+
 /* CRC-32C (Castagnoli).  extend() continues a running CRC: crc32c(a||b) ==
 ** sm2c_crc32c_extend(sm2c_crc32c(a), b). */
 uint32_t sm2c_crc32c_extend(uint32_t crc, const void *data, size_t len);

@@ -12,6 +12,15 @@
 #include <stdlib.h>
 
 #include "pbwire.h"
+
+/* The unpacked message, or NULL with the error in the context's diagnostics. */
+static ProtobufCMessage *unpack_or_null(sm2c_ctx *c, const char *display,
+                                        const ProtobufCMessageDescriptor *d, const void *buf,
+                                        size_t len)
+{
+    ProtobufCMessage *m;
+    return sm2c_pb_unpack(c, display, d, buf, len, &m) == SM2C_OK ? m : NULL;
+}
 #include "saved_model.pb-c.h"
 
 #include "pb_inventory.h"
@@ -24,7 +33,7 @@ static ProtobufCMessage *parse(test_ctx *t, const ProtobufCMessageDescriptor *d,
     sm2c_buf wire;
     if (sm2c_pbtext_to_wire(&t->ctx, "t.pbtxt", text, strlen(text), d, &wire) != SM2C_OK)
         return NULL;
-    return sm2c_pb_unpack(&t->ctx, "t.pbtxt", d, wire.data, wire.len);
+    return unpack_or_null(&t->ctx, "t.pbtxt", d, wire.data, wire.len);
 }
 
 static void expect_error(const ProtobufCMessageDescriptor *d, const char *text, sm2c_status kind,
@@ -201,6 +210,17 @@ static void test_maps_and_enums(void **state)
     assert_int_equal(f->resource_arg_unique_id[0]->key, UINT32_MAX);
     assert_int_equal(f->arg_attr[0]->value->n_attr, 1);
     assert_string_equal(f->ret[0]->value, "Identity:output:0");
+    test_ctx_free(t);
+
+    /* enums declared in TF's variable.proto, spelled by name */
+    t = test_ctx_new();
+    Tensorflow__SavedVariable *v = (Tensorflow__SavedVariable *)parse(t,
+        &tensorflow__saved_variable__descriptor,
+        "dtype: DT_FLOAT synchronization: VARIABLE_SYNCHRONIZATION_ON_READ\n"
+        "aggregation: VARIABLE_AGGREGATION_ONLY_FIRST_REPLICA name: 'v'\n");
+    assert_non_null(v);
+    assert_int_equal(v->synchronization, TENSORFLOW__VARIABLE_SYNCHRONIZATION__VARIABLE_SYNCHRONIZATION_ON_READ);
+    assert_int_equal(v->aggregation, TENSORFLOW__VARIABLE_AGGREGATION__VARIABLE_AGGREGATION_ONLY_FIRST_REPLICA);
     test_ctx_free(t);
 
     /* duplicate keys are caught after translation */
@@ -417,8 +437,8 @@ static void check_fixture(const char *name, const ProtobufCMessageDescriptor *d)
     assert_int_equal(sm2c_read_file(&t->ctx, AT_FDCWD, pb, pb, 1 << 24, &bin), SM2C_OK);
     if (sm2c_pbtext_to_wire(&t->ctx, txt, (const char *)text.data, text.len, d, &wire) != SM2C_OK)
         fail_msg("%s", t->diag.first);
-    ProtobufCMessage *ours = sm2c_pb_unpack(&t->ctx, txt, d, wire.data, wire.len);
-    ProtobufCMessage *theirs = sm2c_pb_unpack(&t->ctx, pb, d, bin.data, bin.len);
+    ProtobufCMessage *ours = unpack_or_null(&t->ctx, txt, d, wire.data, wire.len);
+    ProtobufCMessage *theirs = unpack_or_null(&t->ctx, pb, d, bin.data, bin.len);
     if (!ours || !theirs)
         fail_msg("%s: %s", name, t->diag.first);
     sort_maps(ours);
@@ -458,7 +478,7 @@ static void check_real_pbtxt(const char *model, const char *path, void *user)
                      SM2C_OK);
     if (sm2c_pbtext_to_wire(&t->ctx, path, (const char *)text.data, text.len, &SM, &wire) != SM2C_OK)
         fail_msg("%s", t->diag.first);
-    Tensorflow__SavedModel *m = (Tensorflow__SavedModel *)sm2c_pb_unpack(&t->ctx, path, &SM,
+    Tensorflow__SavedModel *m = (Tensorflow__SavedModel *)unpack_or_null(&t->ctx, path, &SM,
                                                                         wire.data, wire.len);
     if (!m)
         fail_msg("%s: %s", model, t->diag.first);

@@ -125,6 +125,29 @@ static void crc32c_mask(void **state)
     assert_int_equal(sm2c_crc32c_mask(0x8000u), 0xa282ead9u);
 }
 
+static void utf8_sequences(void **state)
+{
+    (void)state;
+    const struct { const char *bytes; size_t len, invalid_at; } cases[] = {
+        { "plain ascii", 11, 11 },
+        { "caf\xc3\xa9", 5, 5 },                 /* U+00E9 */
+        { "\xe2\x82\xac", 3, 3 },                 /* U+20AC */
+        { "\xf0\x9f\x98\x80", 4, 4 },             /* U+1F600 */
+        { "a\xc3", 2, 1 },                        /* truncated */
+        { "\xc0\xaf", 2, 0 },                     /* overlong '/' */
+        { "\xe0\x80\xaf", 3, 0 },                 /* overlong, 3 bytes */
+        { "\xed\xa0\x80", 3, 0 },                 /* surrogate U+D800 */
+        { "\xf4\x90\x80\x80", 4, 0 },             /* above U+10FFFF */
+        { "ok\xff", 3, 2 },                       /* never valid */
+        { "\xe2\x28\xa1", 3, 0 },                 /* bad continuation */
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        assert_int_equal(sm2c_utf8_invalid_at((const uint8_t *)cases[i].bytes, cases[i].len),
+                         cases[i].invalid_at);
+    assert_int_equal(sm2c_utf8_seq((const uint8_t *)"\xf0\x9f\x98\x80", 4), 4);
+    assert_int_equal(sm2c_utf8_seq((const uint8_t *)"\xf0\x9f\x98", 3), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -134,6 +157,7 @@ int main(void)
         cmocka_unit_test(crc32c_vectors),
         cmocka_unit_test(crc32c_extend_any_split),
         cmocka_unit_test(crc32c_mask),
+        cmocka_unit_test(utf8_sequences),
     };
     return cmocka_run_group_tests_name("wire", tests, NULL, NULL);
 }
