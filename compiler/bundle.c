@@ -443,7 +443,7 @@ sm2c_status sm2c_bundle_open(sm2c_ctx *c, int dirfd, const char *display, sm2c_b
 {
     bundle_impl *b = sm2c_arena_alloc(c->arena, sizeof *b);
     b->vars_dirfd = -1;
-    b->vars_display = sm2c_arena_printf(c->arena, "%s/variables", display);
+    b->vars_display = sm2c_path_join(c->arena, display, "variables");
     b->pub.index_path = sm2c_arena_printf(c->arena, "%s/variables.index", b->vars_display);
     *out = &b->pub;
     int fd = sm2c_open_dir(dirfd, "variables");

@@ -10,6 +10,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+const char *sm2c_path_join(sm2c_arena *a, const char *dir, const char *name)
+{
+    size_t n = strlen(dir);
+    return sm2c_arena_printf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+}
+
 int sm2c_open_dir(int dirfd, const char *name)
 {
     return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -19,6 +19,10 @@ typedef struct sm2c_buf {
     size_t len;
 } sm2c_buf;
 
+/* "dir/name" in the arena, without doubling a trailing '/' of dir (paths in
+** diagnostics read as the user would write them). */
+const char *sm2c_path_join(sm2c_arena *a, const char *dir, const char *name);
+
 /* Open directory `name` under `dirfd` (AT_FDCWD for a path); refuses symlinks.
 ** Returns the fd, or -1 with errno set (ENOENT when it does not exist). */
 int sm2c_open_dir(int dirfd, const char *name);

@@ -21,8 +21,7 @@
 
 static const char *join(sm2c_ctx *c, const char *dir, const char *name)
 {
-    size_t n = strlen(dir);
-    return sm2c_arena_printf(c->arena, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
+    return sm2c_path_join(c->arena, dir, name);
 }
 
 static sm2c_status open_export_dir(sm2c_ctx *c, sm2c_model *m)

@@ -88,6 +88,43 @@ def tf1_saver(path):
             builder.save()
 
 
+def tf1_linear(path, kernel, names=("model/kernel", "model/offset")):
+    """y = x @ kernel + bias in TF1 form, saved under the given checkpoint keys."""
+    g = tf.Graph()
+    with g.as_default():
+        x = tf.compat.v1.placeholder(tf.as_dtype(kernel.dtype), [None, kernel.shape[0]], name="x")
+        w = tf.compat.v1.Variable(kernel, name="weights", use_resource=False)
+        b = tf.compat.v1.Variable(np.zeros([kernel.shape[1]], kernel.dtype), name="bias")
+        y = tf.identity(tf.matmul(x, w) + b, name="y")
+        saver = tf.compat.v1.train.Saver(dict(zip(names, (w, b))))
+        with tf.compat.v1.Session() as s:
+            s.run(tf.compat.v1.global_variables_initializer())
+            builder = tf.compat.v1.saved_model.Builder(fresh(path))
+            sig = tf.compat.v1.saved_model.predict_signature_def({"x": x}, {"y": y})
+            builder.add_meta_graph_and_variables(
+                s, ["serve"], signature_def_map={"serving_default": sig}, saver=saver)
+            builder.save()
+
+
+def mismatched_checkpoints(bad):
+    """C10: the graph of one model with the checkpoint TensorFlow wrote for another:
+    a kernel of another shape, of another dtype, and a key the graph needs missing."""
+    good = np.array([[1.0], [2.0]], np.float32)
+    others = {
+        "c10_shape": (np.ones([3, 1], np.float32), ("model/kernel", "model/offset")),
+        "c10_dtype": (np.ones([2, 1], np.float64), ("model/kernel", "model/offset")),
+        "c10_missing_key": (good, ("model/other", "model/offset")),
+    }
+    scratch = os.path.join(bad, "_scratch")
+    for name, (kernel, keys) in others.items():
+        target = os.path.join(bad, name)
+        tf1_linear(target, good)
+        tf1_linear(scratch, kernel, keys)
+        shutil.rmtree(os.path.join(target, "variables"))
+        shutil.copytree(os.path.join(scratch, "variables"), os.path.join(target, "variables"))
+    shutil.rmtree(scratch)
+
+
 def keras_dense(path):
     """A Keras 3 Dense model exported with model.export()."""
     import keras
@@ -104,6 +141,7 @@ def main():
     tf2_module(os.path.join(DATA, "tf2_module"))
     tf1_saver(os.path.join(DATA, "tf1_saver"))
     keras_dense(os.path.join(DATA, "keras_dense"))
+    mismatched_checkpoints(os.path.join(ROOT, "tests", "data", "bad"))
     print("wrote samples/half_plus_two and", sorted(os.listdir(DATA)), file=sys.stderr)
 
 

@@ -12,6 +12,7 @@
 
 #define MODELS SM2C_TEST_DATA "/data/models"
 #define SAMPLE SM2C_TEST_DATA "/../samples/half_plus_two"
+#define BAD SM2C_TEST_DATA "/data/bad"
 
 static sm2c_status load(test_ctx *t, const char *dir, const char *tags, sm2c_model **m)
 {
@@ -225,6 +226,20 @@ static void f5_variables_missing(void **state)
     }
 }
 
+/* The graph of one model with the checkpoint TensorFlow wrote for another
+** (tests/models/gen_models.py): C10. */
+static void c10_checkpoint_disagrees_with_graph(void **state)
+{
+    (void)state;
+    expect_error(BAD "/c10_shape", NULL, SM2C_ERR_INVALID,
+                 "variables/variables.index: variable 'weights': error: has shape [3,1] in the "
+                 "checkpoint but [2,1] in the graph");
+    expect_error(BAD "/c10_dtype", NULL, SM2C_ERR_INVALID,
+                 "has dtype float64 in the checkpoint but float32 in the graph");
+    expect_error(BAD "/c10_missing_key", NULL, SM2C_ERR_INVALID,
+                 "variable 'weights': error: the checkpoint has no entry 'model/kernel'");
+}
+
 static void p7_versions_and_tags(void **state)
 {
     (void)state;
@@ -332,6 +347,7 @@ int main(void)
         cmocka_unit_test(f3_size_problems),
         cmocka_unit_test(f4_asset_paths),
         cmocka_unit_test(f5_variables_missing),
+        cmocka_unit_test(c10_checkpoint_disagrees_with_graph),
         cmocka_unit_test(p7_versions_and_tags),
         cmocka_unit_test(g3_duplicates_and_g12_limits),
     };
