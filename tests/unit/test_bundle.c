@@ -589,7 +589,7 @@ static void c2_handle_out_of_range(void **state)
     /* Footer: metaindex handle, then index handle; make the index size ~2^64. */
     uint8_t *foot = buf + len - 48;
     const uint8_t *p = foot;
-    uint64_t mo, ms, io;
+    uint64_t mo = 0, ms = 0, io = 0;
     assert_true(sm2c_varint64(&p, foot + 40, &mo) && sm2c_varint64(&p, foot + 40, &ms) &&
                 sm2c_varint64(&p, foot + 40, &io));
     tbuf nf = { 0 };
@@ -1281,12 +1281,12 @@ static int first_block_type(const char *model)
     snprintf(path, sizeof path, "%s/%s/variables/variables.index", MODELS, model);
     uint8_t *buf = slurp(path, &len);
     const uint8_t *p = buf + len - 48;
-    uint64_t mo, ms, io, is, doff, dsize;
+    uint64_t mo = 0, ms = 0, io = 0, is = 0, doff = 0, dsize = 0;
     assert_true(sm2c_varint64(&p, buf + len, &mo) && sm2c_varint64(&p, buf + len, &ms) &&
                 sm2c_varint64(&p, buf + len, &io) && sm2c_varint64(&p, buf + len, &is));
     /* The index block is raw and starts with a full key: 0, keylen, vlen, key, handle. */
     p = buf + io;
-    uint32_t shared, unshared, vlen;
+    uint32_t shared = 0, unshared = 0, vlen = 0;
     assert_true(sm2c_varint32(&p, buf + len, &shared) && sm2c_varint32(&p, buf + len, &unshared) &&
                 sm2c_varint32(&p, buf + len, &vlen));
     p += unshared;
