@@ -36,6 +36,7 @@ typedef struct ckpt_entry {
 } ckpt_entry;
 
 typedef struct report {
+    sm2c_arena *arena;
     const sm2c_model *m;
     const sm2c_varmap *vm;
     size_t n_sigs;
@@ -167,6 +168,7 @@ static sm2c_status gather_checkpoint(sm2c_ctx *c, report *r, int max_values)
 static sm2c_status gather(sm2c_ctx *c, const sm2c_model *m, const sm2c_inspect_opts *o, report *r)
 {
     r->m = m;
+    r->arena = c->arena;
     sm2c_varmap *vm;
     sm2c_status st;
     if ((st = sm2c_model_check_attrs(c, m)) || (st = gather_signatures(c, r)) ||
@@ -197,7 +199,7 @@ static int printable(sm2c_bytes s)
     if (s.len > 64)
         return 0;
     for (size_t i = 0; i < s.len; i++)
-        if (s.data[i] < 0x20 && s.data[i] != '\t')
+        if ((s.data[i] < 0x20 && s.data[i] != '\t') || s.data[i] == 0x7f)
             return 0;
     return 1;
 }
@@ -284,20 +286,40 @@ static void json_values(sm2c_json *j, const sm2c_tensor *t)
 
 /* ---- text --------------------------------------------------------------------- */
 
-static void text_infos(sm2c_arena *a, FILE *f, const char *label, const tensor_info *t, size_t n)
+/* Names come from the model: control characters (a newline forging a report
+** line, an escape sequence for the terminal) are shown as \xNN. */
+static const char *esc(const report *r, const char *s)
 {
+    if (!s)
+        return "";
+    size_t n = 0;
+    for (const char *p = s; *p; p++)
+        n += (unsigned char)*p < 0x20 || *p == 0x7f;
+    if (n == 0)
+        return s;
+    char *out = sm2c_arena_alloc(r->arena, strlen(s) + 3 * n + 1), *o = out;
+    for (const char *p = s; *p; p++)
+        o += (unsigned char)*p < 0x20 || *p == 0x7f ? sprintf(o, "\\x%02x", (unsigned char)*p)
+                                                   : (*o = *p, 1);
+    *o = 0;
+    return out;
+}
+
+static void text_infos(const report *r, FILE *f, const char *label, const tensor_info *t, size_t n)
+{
+    sm2c_arena *a = r->arena;
     fprintf(f, "    %s:%s\n", label, n ? "" : " (none)");
     for (size_t i = 0; i < n; i++) {
-        fprintf(f, "      %s: %s %s  <- ", t[i].key, sm2c_dtype_name(t[i].dtype),
+        fprintf(f, "      %s: %s %s  <- ", esc(r, t[i].key), sm2c_dtype_name(t[i].dtype),
                 sm2c_shape_str(a, &t[i].shape));
         if (t[i].coo)
             fprintf(f, "coo_sparse(values=%s, indices=%s, dense_shape=%s)\n",
-                    t[i].coo->values_tensor_name, t[i].coo->indices_tensor_name,
-                    t[i].coo->dense_shape_tensor_name);
+                    esc(r, t[i].coo->values_tensor_name), esc(r, t[i].coo->indices_tensor_name),
+                    esc(r, t[i].coo->dense_shape_tensor_name));
         else if (strcmp(t[i].encoding, "name"))
             fprintf(f, "%s\n", t[i].encoding);
         else
-            fprintf(f, "%s\n", t[i].tensor);
+            fprintf(f, "%s\n", esc(r, t[i].tensor));
     }
 }
 
@@ -305,13 +327,14 @@ static void text_model(sm2c_ctx *c, FILE *f, const report *r)
 {
     const sm2c_model *m = r->m;
     const Tensorflow__MetaGraphDef__MetaInfoDef *info = m->meta_graph->meta_info_def;
-    fprintf(f, "SavedModel %s\n", m->dir);
-    fprintf(f, "  file: %s (%s, %zu bytes)\n", m->file, m->text_format ? "text" : "binary",
+    fprintf(f, "SavedModel %s\n", esc(r, m->dir));
+    fprintf(f, "  file: %s (%s, %zu bytes)\n", esc(r, m->file), m->text_format ? "text" : "binary",
             m->file_bytes);
     fprintf(f, "  meta graphs: %zu; chosen: [%s]\n", m->saved_model->n_meta_graphs,
-            sm2c_model_tags_str(c, m->meta_graph));
-    fprintf(f, "  tensorflow: %s (%s)\n", info && info->tensorflow_version[0] ? info->tensorflow_version : "?",
-            info && info->tensorflow_git_version[0] ? info->tensorflow_git_version : "?");
+            esc(r, sm2c_model_tags_str(c, m->meta_graph)));
+    fprintf(f, "  tensorflow: %s (%s)\n",
+            info && info->tensorflow_version[0] ? esc(r, info->tensorflow_version) : "?",
+            info && info->tensorflow_git_version[0] ? esc(r, info->tensorflow_git_version) : "?");
     fprintf(f, "  graph: %zu nodes, %zu functions, producer %d, %s\n", m->graph->n_node,
             m->graph->library ? m->graph->library->n_function : 0,
             m->graph->versions ? m->graph->versions->producer : 0,
@@ -323,9 +346,10 @@ static void text_signatures(sm2c_ctx *c, FILE *f, const report *r)
     fprintf(f, "\nSignatures (%zu)\n", r->n_sigs);
     for (size_t i = 0; i < r->n_sigs; i++) {
         const signature *s = &r->sigs[i];
-        fprintf(f, "  '%s'%s%s\n", s->key, s->method[0] ? " method " : "", s->method);
-        text_infos(c->arena, f, "inputs", s->inputs, s->n_inputs);
-        text_infos(c->arena, f, "outputs", s->outputs, s->n_outputs);
+        fprintf(f, "  '%s'%s%s\n", esc(r, s->key), s->method[0] ? " method " : "",
+                esc(r, s->method));
+        text_infos(r, f, "inputs", s->inputs, s->n_inputs);
+        text_infos(r, f, "outputs", s->outputs, s->n_outputs);
     }
 }
 
@@ -337,18 +361,18 @@ static void text_functions(FILE *f, const report *r)
     fprintf(f, "\nConcrete functions (%zu)\n", vm->n_fns);
     for (size_t i = 0; i < vm->n_fns; i++) {
         const sm2c_concrete_fn *fn = &vm->fns[i];
-        fprintf(f, "  %s\n", fn->name);
+        fprintf(f, "  %s\n", esc(r, fn->name));
         if (fn->owner_kind)
-            fprintf(f, "    %s: %s\n", fn->owner_kind, fn->owner[0] ? fn->owner : "(root)");
+            fprintf(f, "    %s: %s\n", fn->owner_kind, fn->owner[0] ? esc(r, fn->owner) : "(root)");
         if (fn->input_signature)
-            fprintf(f, "    input signature: %s\n", fn->input_signature);
+            fprintf(f, "    input signature: %s\n", esc(r, fn->input_signature));
         for (size_t k = 0; k < fn->n_captures; k++) {
             const sm2c_capture *cap = &fn->captures[k];
             fprintf(f, "    capture %zu: %s node %d", k, cap->kind, cap->object_id);
             if (cap->variable)
-                fprintf(f, " '%s'", cap->variable->path);
+                fprintf(f, " '%s'", esc(r, cap->variable->path));
             if (cap->constant_op)
-                fprintf(f, " Const '%s'", cap->constant_op);
+                fprintf(f, " Const '%s'", esc(r, cap->constant_op));
             fputc('\n', f);
         }
     }
@@ -359,10 +383,10 @@ static void text_variables(sm2c_ctx *c, FILE *f, const report *r)
     fprintf(f, "\nVariables (%zu)\n", r->vm->n_vars);
     for (size_t i = 0; i < r->vm->n_vars; i++) {
         const sm2c_variable *v = &r->vm->vars[i];
-        fprintf(f, "  %s: %s %s -> %s%s%s", v->path[0] ? v->path : v->name,
+        fprintf(f, "  %s: %s %s -> %s%s%s", esc(r, v->path[0] ? v->path : v->name),
                 sm2c_dtype_name(v->dtype), sm2c_shape_str(c->arena, &v->shape),
-                v->checkpoint_key ? v->checkpoint_key : "(not in the checkpoint)",
-                v->slice_spec ? " slice " : "", v->slice_spec ? v->slice_spec : "");
+                v->checkpoint_key ? esc(r, v->checkpoint_key) : "(not in the checkpoint)",
+                v->slice_spec ? " slice " : "", esc(r, v->slice_spec));
         text_values(f, variable_values(r, v));
         fputc('\n', f);
     }
@@ -375,11 +399,11 @@ static void text_checkpoint(sm2c_ctx *c, FILE *f, const report *r)
         fputs("\nCheckpoint: none (no variables/ directory)\n", f);
         return;
     }
-    fprintf(f, "\nCheckpoint %s: %zu entries, %d shard%s\n", b->index_path, b->n_entries,
+    fprintf(f, "\nCheckpoint %s: %zu entries, %d shard%s\n", esc(r, b->index_path), b->n_entries,
             b->num_shards, b->num_shards == 1 ? "" : "s");
     for (size_t i = 0; i < r->n_entries; i++) {
         const sm2c_bundle_entry *e = r->entries[i].e;
-        fprintf(f, "  %s: %s %s", e->key, sm2c_dtype_name(e->dtype), sm2c_shape_str(c->arena, &e->shape));
+        fprintf(f, "  %s: %s %s", esc(r, e->key), sm2c_dtype_name(e->dtype), sm2c_shape_str(c->arena, &e->shape));
         const sm2c_tensor *t = r->entries[i].values;
         if (e->n_slices)
             fprintf(f, " (%d slices)", e->n_slices);
@@ -397,12 +421,12 @@ static void text_ops(FILE *f, const report *r)
     }
     fprintf(f, "\nOps reachable from the signatures (%zu types, %zu nodes)\n", r->n_ops, total);
     for (size_t i = 0; i < r->n_ops; i++)
-        fprintf(f, "  %-32s %6zu%s\n", r->ops[i].op, r->ops[i].count,
+        fprintf(f, "  %-32s %6zu%s\n", esc(r, r->ops[i].op), r->ops[i].count,
                 sm2c_op_supported(r->ops[i].op) ? "" : "  (not compilable yet)");
     fprintf(f, "\nUnsupported ops: %zu of %zu", unsupported, r->n_ops);
     for (size_t i = 0, k = 0; i < r->n_ops; i++)
         if (!sm2c_op_supported(r->ops[i].op))
-            fprintf(f, "%s%s", k++ ? ", " : ": ", r->ops[i].op);
+            fprintf(f, "%s%s", k++ ? ", " : ": ", esc(r, r->ops[i].op));
     fputc('\n', f);
 }
 

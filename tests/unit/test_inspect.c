@@ -117,12 +117,70 @@ static void bad_attr_fails_cleanly(void **state)
     fs_rm_rf(d);
 }
 
+/* F6: names that look like paths or carry terminal escapes reach no file name
+** and no raw control byte reaches the report. */
+static void hostile_names(void **state)
+{
+    (void)state;
+    Tensorflow__SavedModel sm = TENSORFLOW__SAVED_MODEL__INIT;
+    Tensorflow__MetaGraphDef mg = TENSORFLOW__META_GRAPH_DEF__INIT, *mgs[] = { &mg };
+    Tensorflow__SignatureDef sd = TENSORFLOW__SIGNATURE_DEF__INIT;
+    Tensorflow__MetaGraphDef__SignatureDefEntry e1 = TENSORFLOW__META_GRAPH_DEF__SIGNATURE_DEF_ENTRY__INIT;
+    Tensorflow__MetaGraphDef__SignatureDefEntry e2 = TENSORFLOW__META_GRAPH_DEF__SIGNATURE_DEF_ENTRY__INIT;
+    Tensorflow__MetaGraphDef__SignatureDefEntry *sigs[] = { &e1, &e2 };
+    Tensorflow__GraphDef g = TENSORFLOW__GRAPH_DEF__INIT;
+    Tensorflow__NodeDef n = TENSORFLOW__NODE_DEF__INIT, *nodes[] = { &n };
+    n.name = "/etc/passwd";
+    n.op = "../../op\x1b]0;pwned\x07";
+    g.n_node = 1;
+    g.node = nodes;
+    e1.key = "../../evil";
+    e1.value = &sd;
+    e2.key = "line\nbreak\x1b[2J";
+    e2.value = &sd;
+    mg.n_signature_def = 2;
+    mg.signature_def = sigs;
+    mg.graph_def = &g;
+    sm.n_meta_graphs = 1;
+    sm.meta_graphs = mgs;
+
+    char *d = fs_tmpdir(), *cwd = fs_tmpdir(), *here = getcwd(NULL, 0);
+    size_t len = protobuf_c_message_get_packed_size(&sm.base);
+    uint8_t *buf = malloc(len);
+    protobuf_c_message_pack(&sm.base, buf);
+    fs_write(d, "saved_model.pb", buf, len);
+    free(buf);
+
+    assert_int_equal(chdir(cwd), 0);
+    test_ctx *t = test_ctx_new();
+    sm2c_status st;
+    char *text = inspect(t, d, 0, &st);
+    assert_int_equal(chdir(here), 0);
+    if (st)
+        fail_msg("%s", t->diag.first);
+    assert_null(strchr(text, '\x1b'));
+    assert_null(strchr(text, '\x07'));
+    assert_non_null(strstr(text, "'line\\x0abreak\\x1b[2J'"));
+    assert_non_null(strstr(text, "'../../evil'"));
+    /* Nothing was created in the working directory. */
+    char *probe = fs_path(cwd, "evil");
+    assert_int_not_equal(access(probe, F_OK), 0);
+    free(probe);
+    assert_int_equal(rmdir(cwd), 0);  /* fails unless empty */
+    free(cwd);
+    free(here);
+    free(text);
+    test_ctx_free(t);
+    fs_rm_rf(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(report_sections),
         cmocka_unit_test(tf1_report),
         cmocka_unit_test(bad_attr_fails_cleanly),
+        cmocka_unit_test(hostile_names),
     };
     return cmocka_run_group_tests_name("inspect", tests, NULL, NULL);
 }
