@@ -22,6 +22,7 @@
 
 #include "bundle.h"
 #include "sm2c_test.h"
+#include "test_bytes.h"
 #include "sstable.h"
 #include "tensor_bundle.pb-c.h"
 #include "wire.h"
@@ -283,37 +284,6 @@ static void check_case(const char *which, int want_partitioned)
 }
 
 /* ---- rewriting the index ------------------------------------------------------------ */
-
-typedef struct tbuf {
-    uint8_t *data;
-    size_t len, cap;
-} tbuf;
-
-static void put(tbuf *b, const void *p, size_t n)
-{
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2 + 64;
-        b->data = realloc(b->data, b->cap);
-    }
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-static void put_varint(tbuf *b, uint64_t v)
-{
-    do {
-        uint8_t ch = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        put(b, &ch, 1);
-        v >>= 7;
-    } while (v);
-}
-
-static void put_fixed32(tbuf *b, uint32_t v)
-{
-    uint8_t tmp[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-    put(b, tmp, 4);
-}
 
 /* The entries of an index, editable. */
 typedef struct kv {

@@ -12,15 +12,7 @@
 #include <stdlib.h>
 
 #include "pbwire.h"
-
-/* The unpacked message, or NULL with the error in the context's diagnostics. */
-static ProtobufCMessage *unpack_or_null(sm2c_ctx *c, const char *display,
-                                        const ProtobufCMessageDescriptor *d, const void *buf,
-                                        size_t len)
-{
-    ProtobufCMessage *m;
-    return sm2c_pb_unpack(c, display, d, buf, len, &m) == SM2C_OK ? m : NULL;
-}
+#include "test_pb.h"
 #include "saved_model.pb-c.h"
 
 #include "pb_inventory.h"

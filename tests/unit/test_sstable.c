@@ -9,52 +9,9 @@
 #include <snappy-c.h>
 
 #include "sm2c_test.h"
+#include "test_bytes.h"
 #include "sstable.h"
 #include "wire.h"
-
-/* ---- a growable byte buffer ------------------------------------------------ */
-
-typedef struct tbuf {
-    uint8_t *data;
-    size_t len, cap;
-} tbuf;
-
-static void put(tbuf *b, const void *p, size_t n)
-{
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2 + 64;
-        b->data = realloc(b->data, b->cap);
-        assert_non_null(b->data);
-    }
-    if (n)
-        memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-static void put_varint(tbuf *b, uint64_t v)
-{
-    uint8_t tmp[10];
-    size_t n = 0;
-    do {
-        tmp[n++] = (uint8_t)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
-        v >>= 7;
-    } while (v);
-    put(b, tmp, n);
-}
-
-static void put_fixed32(tbuf *b, uint32_t v)
-{
-    uint8_t tmp[4] = { (uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24) };
-    put(b, tmp, 4);
-}
-
-static void set_fixed32(uint8_t *p, uint32_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-    p[2] = (uint8_t)(v >> 16);
-    p[3] = (uint8_t)(v >> 24);
-}
 
 /* ---- block builder (LevelDB block_builder.cc) -------------------------------- */
 
