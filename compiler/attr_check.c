@@ -3,7 +3,9 @@
 ** behaviour later (reliability.md N5, N6, N8): window sizes and strides,
 ** padding, data formats, permutations, reshapes, axes, constant indices,
 ** constant sizes that overflow, quantization ranges, variadic counts, and
-** attrs of the wrong type.
+** attrs of the wrong type.  Where an input's shape is static (a Const, or a
+** Placeholder with a fully known `shape` attr), also convolution and pool
+** output sizes, grouped-convolution channel counts and per-axis range counts.
 **
 ** requires: nothing (runs on the raw NodeDefs).  Reports every problem and
 ** keeps going.  Const inputs are found by name (through Identity) and decoded
@@ -373,21 +375,24 @@ static const Tensorflow__NodeDef *producer(chk *k, const Tensorflow__NodeDef *n,
     return lookup(k, s, len, idx);
 }
 
-/* The Const behind data input i, looking through a few Identity nodes. */
-static const Tensorflow__NodeDef *const_node(chk *k, size_t i, size_t *idx)
+/* The producer of data input i, looking through a few Identity nodes. */
+static const Tensorflow__NodeDef *source_node(chk *k, size_t i, size_t *idx)
 {
     const Tensorflow__NodeDef *n = k->node;
     for (int hop = 0; hop < 8 && n; hop++) {
         n = producer(k, n, i, idx);
-        if (!n)
-            return NULL;
-        if (strcmp(str(n->op), "Const") == 0)
+        if (!n || strcmp(str(n->op), "Identity") != 0)
             return n;
-        if (strcmp(str(n->op), "Identity") != 0)
-            return NULL;
         i = 0;
     }
     return NULL;
+}
+
+/* The Const behind data input i, looking through a few Identity nodes. */
+static const Tensorflow__NodeDef *const_node(chk *k, size_t i, size_t *idx)
+{
+    const Tensorflow__NodeDef *n = source_node(k, i, idx);
+    return n && strcmp(str(n->op), "Const") == 0 ? n : NULL;
 }
 
 static const Tensorflow__TensorProto *const_proto(const Tensorflow__NodeDef *n)
@@ -470,6 +475,40 @@ static const sm2c_tensor *const_numbers(chk *k, size_t i)
 {
     const sm2c_tensor *t = const_value(k, i);
     return t && t->dtype != SM2C_DT_STRING ? t : NULL;
+}
+
+/* The static shape of data input i, when every dim is known: the shape of a
+** Const's value, or the `shape` attr of a Placeholder / PlaceholderWithDefault
+** (through Identity).  Dims may be huge: callers guard their arithmetic. */
+static int static_shape(chk *k, size_t i, sm2c_shape *out)
+{
+    size_t idx;
+    const Tensorflow__NodeDef *n = source_node(k, i, &idx);
+    const Tensorflow__TensorShapeProto *p;
+    if (!n)
+        return 0;
+    if (strcmp(str(n->op), "Const") == 0) {
+        const Tensorflow__TensorProto *t = const_proto(n);
+        if (!t)
+            return 0;
+        p = t->tensor_shape;
+    } else if (strcmp(str(n->op), "Placeholder") == 0 ||
+               strcmp(str(n->op), "PlaceholderWithDefault") == 0) {
+        const Tensorflow__AttrValue *v = find_attr(n, "shape");
+        if (!v || v->value_case != TENSORFLOW__ATTR_VALUE__VALUE_SHAPE)
+            return 0;   /* no shape attr: unknown */
+        p = v->shape;
+    } else {
+        return 0;
+    }
+    sm2c_diag d;
+    sm2c_ctx q = quiet_ctx(k, &d);
+    if (sm2c_shape_from_proto(&q, NULL, NULL, p, out) != SM2C_OK || out->rank < 0)
+        return 0;
+    for (int32_t j = 0; j < out->rank; j++)
+        if (out->dims[j] < 0)
+            return 0;
+    return 1;
 }
 
 /* ---- windows: strides, dilations, ksize, padding, data_format --------------- */
@@ -585,29 +624,228 @@ static void check_window(chk *k, int rank, unsigned flags, const char *const *fo
     check_format(k, formats);
 }
 
+/* ---- output sizes and groups, from static shapes (N5) ------------------------ */
+
+/* data_format of a rank 4 or 5 window op (absent: channels last): the index of
+** the first spatial dim and of the channel dim; 0 for other formats. */
+static int layout(chk *k, int rank, int *spatial, int *chan)
+{
+    const ProtobufCBinaryData *s = get_str(k, "data_format");
+    if (!s || str_is(s, rank == 4 ? "NHWC" : "NDHWC")) {
+        *spatial = 1;
+        *chan = rank - 1;
+        return 1;
+    }
+    if (str_is(s, rank == 4 ? "NCHW" : "NCDHW")) {
+        *spatial = 2;
+        *chan = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* A window attr as `rank` values in 1..limits->elements; absent: all `dflt`
+** (0 for a required attr: no values).  A bad list was reported already. */
+static int window_values(chk *k, const char *name, int rank, int64_t dflt, int64_t *out)
+{
+    const Tensorflow__AttrValue *v = find_attr(k->node, name);
+    if (!v) {
+        for (int i = 0; i < rank; i++)
+            out[i] = dflt;
+        return dflt > 0;
+    }
+    if (v->value_case != TENSORFLOW__ATTR_VALUE__VALUE_LIST || !v->list ||
+        !list_matches(v->list, AK_LIST_INT) || v->list->n_i != (size_t)rank)
+        return 0;
+    for (int i = 0; i < rank; i++) {
+        if (v->list->i[i] < 1 || v->list->i[i] > k->c->limits->elements)
+            return 0;
+        out[i] = v->list->i[i];
+    }
+    return 1;
+}
+
+/* explicit_paddings as 2 * rank values in 0..limits->elements. */
+static int explicit_values(chk *k, int rank, int64_t *out)
+{
+    const Tensorflow__AttrValue *v = get(k, "explicit_paddings", TENSORFLOW__ATTR_VALUE__VALUE_LIST);
+    if (!v || !v->list || !list_matches(v->list, AK_LIST_INT) || v->list->n_i != (size_t)rank * 2)
+        return 0;
+    for (int i = 0; i < rank * 2; i++) {
+        if (v->list->i[i] < 0 || v->list->i[i] > k->c->limits->elements)
+            return 0;
+        out[i] = v->list->i[i];
+    }
+    return 1;
+}
+
+/* TensorFlow's windowed output size (kernel_shape_util.cc,
+** GetWindowedOutputSizeVerbose) for VALID or EXPLICIT padding, with every step
+** checked: 0 when one would overflow int64.  in, before, after >= 0;
+** kern, dil, stride >= 1. */
+static int windowed_size(int64_t in, int64_t kern, int64_t dil, int64_t stride, int64_t before,
+                         int64_t after, int64_t *eff, int64_t *out)
+{
+    if (kern - 1 > (INT64_MAX - 1) / dil)
+        return 0;
+    *eff = (kern - 1) * dil + 1;
+    if (before > INT64_MAX - in)
+        return 0;
+    int64_t padded = in + before;
+    if (after > INT64_MAX - padded)
+        return 0;
+    padded += after;
+    int64_t num = padded - *eff;   /* both in [0, INT64_MAX]: no overflow */
+    if (num > INT64_MAX - stride)
+        return 0;
+    *out = (num + stride) / stride;
+    return 1;
+}
+
+/* Grouped convolution (TF's Conv2D/Conv3D shape functions): the input channels
+** a multiple of the filter's (f_in >= 1), the output channels a multiple of the
+** group count. */
+static void check_groups(chk *k, int64_t in_ch, int64_t f_in, int64_t f_out)
+{
+    if (in_ch % f_in != 0) {
+        report(k, SM2C_ERR_INVALID, "input has %lld channels, not a multiple of the filter's "
+               "%lld input channels", (long long)in_ch, (long long)f_in);
+        return;
+    }
+    int64_t groups = in_ch / f_in;
+    if (groups == 0)
+        report(k, SM2C_ERR_INVALID, "input has 0 channels: the group count would be 0 "
+               "(filter has %lld input channels)", (long long)f_in);
+    else if (f_out % groups != 0)
+        report(k, SM2C_ERR_INVALID, "filter has %lld output channels, not a multiple of the "
+               "group count %lld (%lld input channels / %lld per group)", (long long)f_out,
+               (long long)groups, (long long)in_ch, (long long)f_in);
+}
+
+/* The kernel of a convolution: the spatial dims of the filter at input 1
+** ([kh,kw,in,out], [kd,kh,kw,in,out], depthwise [kh,kw,in,mult]), stored at
+** the input's spatial positions; with `grouped`, the channel checks too. */
+static int conv_kernel(chk *k, const sm2c_shape *in, int spatial, int chan, int grouped,
+                       int64_t *kern)
+{
+    sm2c_shape f;
+    int rank = in->rank;
+    if (!static_shape(k, 1, &f) || f.rank != rank)
+        return 0;
+    for (int j = 0; j < rank - 2; j++) {
+        if (f.dims[j] == 0) {
+            report(k, SM2C_ERR_INVALID, "filter shape %s has a zero spatial dim",
+                   sm2c_shape_str(k->c->arena, &f));
+            return 0;
+        }
+        kern[spatial + j] = f.dims[j];
+    }
+    if (!grouped)
+        return 1;
+    if (f.dims[rank - 2] == 0) {
+        report(k, SM2C_ERR_INVALID, "filter shape %s has 0 input channels",
+               sm2c_shape_str(k->c->arena, &f));
+        return 0;
+    }
+    check_groups(k, in->dims[chan], f.dims[rank - 2], f.dims[rank - 1]);
+    return 1;
+}
+
+static void report_window_size(chk *k, const char *dim, int is_explicit, const int64_t *v)
+{
+    if (is_explicit)
+        report(k, SM2C_ERR_INVALID, "output dim %s would be <= 0 (input %lld, padding %lld+%lld, "
+               "effective kernel %lld, stride %lld, EXPLICIT)", dim, (long long)v[0],
+               (long long)v[1], (long long)v[2], (long long)v[3], (long long)v[4]);
+    else
+        report(k, SM2C_ERR_INVALID, "output dim %s would be <= 0 (input %lld, effective kernel "
+               "%lld, stride %lld, VALID)", dim, (long long)v[0], (long long)v[3],
+               (long long)v[4]);
+}
+
+/* Output sizes of a convolution (kernel from the filter's static shape) or a
+** pool (W_KSIZE: kernel from ksize) with VALID or EXPLICIT padding, when the
+** input's shape is static.  Convolutions with `grouped` check channels too. */
+static void check_window_shapes(chk *k, int rank, unsigned flags, int grouped)
+{
+    static const char *const dims2[] = { "H", "W" }, *const dims3[] = { "D", "H", "W" };
+    int spatial, chan;
+    sm2c_shape in;
+    int64_t kern[5], stride[5], dil[5], pads[10] = { 0 };
+    if (!layout(k, rank, &spatial, &chan) || !static_shape(k, 0, &in) || in.rank != rank)
+        return;
+    if ((flags & W_KSIZE) ? !window_values(k, "ksize", rank, 0, kern)
+                        : !conv_kernel(k, &in, spatial, chan, grouped, kern))
+        return;
+    const ProtobufCBinaryData *pad = get_str(k, "padding");
+    int is_explicit = pad && (flags & W_EXPLICIT) && str_is(pad, "EXPLICIT");
+    if (!pad || (!is_explicit && !str_is(pad, "VALID")) ||
+        !window_values(k, "strides", rank, 0, stride) ||
+        !window_values(k, "dilations", rank, 1, dil) ||
+        (is_explicit && !explicit_values(k, rank, pads)))
+        return;
+    if (!(flags & W_DILATIONS))
+        for (int i = 0; i < rank; i++)
+            dil[i] = 1;
+    for (int j = 0; j < rank - 2; j++) {
+        int d = spatial + j;
+        const char *name = rank == 4 ? dims2[j] : dims3[j];
+        int64_t eff = 0, out;
+        if (!windowed_size(in.dims[d], kern[d], dil[d], stride[d], pads[2 * d],
+                           pads[2 * d + 1], &eff, &out)) {
+            report(k, SM2C_ERR_INVALID, "output dim %s overflows int64 (input %lld, kernel %lld, "
+                   "dilation %lld, stride %lld)", name, (long long)in.dims[d],
+                   (long long)kern[d], (long long)dil[d], (long long)stride[d]);
+            return;
+        }
+        if (out <= 0) {
+            const int64_t v[] = { in.dims[d], pads[2 * d], pads[2 * d + 1], eff, stride[d] };
+            report_window_size(k, name, is_explicit, v);
+            return;
+        }
+    }
+}
+
 static void check_conv2d(chk *k)
 {
     check_window(k, 4, W_STRIDES | W_DILATIONS | W_EXPLICIT, fmt_2d);
+    check_window_shapes(k, 4, W_DILATIONS | W_EXPLICIT, 1);
+}
+
+/* Input 0 is input_sizes, not an image: no output sizes to check here. */
+static void check_conv2d_backprop(chk *k)
+{
+    check_window(k, 4, W_STRIDES | W_DILATIONS | W_EXPLICIT, fmt_2d);
+}
+
+static void check_depthwise(chk *k)
+{
+    check_window(k, 4, W_STRIDES | W_DILATIONS | W_EXPLICIT, fmt_2d);
+    check_window_shapes(k, 4, W_DILATIONS | W_EXPLICIT, 0);
 }
 
 static void check_conv3d(chk *k)
 {
     check_window(k, 5, W_STRIDES | W_DILATIONS, fmt_3d);
+    check_window_shapes(k, 5, W_DILATIONS, 1);
 }
 
 static void check_max_pool(chk *k)
 {
     check_window(k, 4, W_STRIDES | W_KSIZE | W_EXPLICIT, fmt_pool);
+    check_window_shapes(k, 4, W_KSIZE | W_EXPLICIT, 0);
 }
 
 static void check_avg_pool(chk *k)
 {
     check_window(k, 4, W_STRIDES | W_KSIZE, fmt_2d);
+    check_window_shapes(k, 4, W_KSIZE, 0);
 }
 
 static void check_pool3d(chk *k)
 {
     check_window(k, 5, W_STRIDES | W_KSIZE, fmt_3d);
+    check_window_shapes(k, 5, W_KSIZE, 0);
 }
 
 /* MaxPoolV2 takes ksize and strides as inputs. */
@@ -1051,6 +1289,75 @@ static void check_fake_quant_vars(chk *k)
     check_num_bits(k);
 }
 
+/* Element count of the Const behind input i (shape only), or -1. */
+static int64_t const_count(chk *k, size_t i)
+{
+    sm2c_shape s;
+    return const_shape(k, i, &s) ? sm2c_shape_elements(&s, k->c->limits->elements) : -1;
+}
+
+/* Per-axis ranges at inputs 1 and 2 (`lo`, `hi`) against the input's static
+** shape: with attr 'axis' >= 0, more than one value means one per slice of the
+** input dim at axis; with axis -1 (per-tensor, the default) one value.  With
+** `last` (FakeQuantWithMinMaxVarsPerChannel) always one per slice of the last
+** dim.  Const ranges of different sizes are left to check_qrange_inputs. */
+static void check_per_axis(chk *k, const char *lo, const char *hi, int last)
+{
+    int64_t axis = -1;
+    sm2c_shape in;
+    int known = static_shape(k, 0, &in);
+    if (!last && find_attr(k->node, "axis") && !get_int(k, "axis", &axis))
+        return;   /* not an int: reported, or bound at call time */
+    if (!last && axis >= 0 && known && axis >= in.rank) {
+        report(k, SM2C_ERR_INVALID, "attr 'axis' is %lld, out of range for an input of rank %d",
+               (long long)axis, in.rank);
+        return;
+    }
+    if (axis < -1 || (last && (!known || in.rank < 1)))
+        return;   /* a bad axis was reported; a scalar input is the shape pass's */
+    if (last)
+        axis = in.rank - 1;
+    const int64_t n[2] = { const_count(k, 1), const_count(k, 2) };
+    const char *const names[2] = { lo, hi };
+    if (n[0] >= 0 && n[1] >= 0 && n[0] != n[1])
+        return;
+    for (int i = 0; i < 2; i++) {
+        if (n[i] < 0 || (!last && n[i] <= 1))
+            continue;
+        if (axis == -1) {
+            report(k, SM2C_ERR_INVALID, "%s has %lld values but attr 'axis' is -1 (per-tensor: "
+                   "one value)", names[i], (long long)n[i]);
+            return;
+        }
+        if (known && n[i] != in.dims[axis]) {
+            report(k, SM2C_ERR_INVALID, "%s has %lld values but input dim %lld has size %lld",
+                   names[i], (long long)n[i], (long long)axis, (long long)in.dims[axis]);
+            return;
+        }
+    }
+}
+
+static void check_fake_quant_per_channel(chk *k)
+{
+    check_fake_quant_vars(k);
+    check_per_axis(k, "min", "max", 1);
+}
+
+static void check_axis_attr(chk *k)
+{
+    int64_t axis;
+    if (get_int(k, "axis", &axis) && axis < -1)
+        report(k, SM2C_ERR_INVALID, "attr 'axis' is %lld (must be >= -1)", (long long)axis);
+}
+
+/* QuantizeAndDequantizeV2/V3/V4: (input, input_min, input_max[, num_bits]).
+** The range values matter only with range_given, so only their count is checked. */
+static void check_quantize_dequantize(chk *k)
+{
+    check_axis_attr(k);
+    check_per_axis(k, "input_min", "input_max", 0);
+}
+
 static void check_mode(chk *k, const char *name, const char *const *ok)
 {
     const ProtobufCBinaryData *s = get_str(k, name);
@@ -1068,12 +1375,11 @@ static void check_quantize(chk *k)
 {
     static const char *const modes[] = { "MIN_COMBINED", "MIN_FIRST", "SCALED", NULL };
     static const char *const rounds[] = { "HALF_AWAY_FROM_ZERO", "HALF_TO_EVEN", NULL };
-    int64_t axis;
     check_mode(k, "mode", modes);
     check_mode(k, "round_mode", rounds);
-    if (get_int(k, "axis", &axis) && axis < -1)
-        report(k, SM2C_ERR_INVALID, "attr 'axis' is %lld (must be >= -1)", (long long)axis);
+    check_axis_attr(k);
     check_qrange_inputs(k, 1, 2, "min_range", "max_range");
+    check_per_axis(k, "min_range", "max_range", 0);
 }
 
 /* Scales at input si: positive and finite; zero points at zi: as many, within
@@ -1145,6 +1451,11 @@ static const attr_spec attrs_quant[] = {
     { "narrow_range", AK_BOOL }, { "axis", AK_INT }, { "ensure_minimum_range", AK_FLOAT },
     { NULL, AK_INT },
 };
+static const attr_spec attrs_qdq[] = {
+    { "T", AK_TYPE }, { "signed_input", AK_BOOL }, { "num_bits", AK_INT },
+    { "range_given", AK_BOOL }, { "round_mode", AK_STRING }, { "narrow_range", AK_BOOL },
+    { "axis", AK_INT }, { NULL, AK_INT },
+};
 static const attr_spec attrs_fq_args[] = {
     { "min", AK_FLOAT }, { "max", AK_FLOAT }, { "num_bits", AK_INT }, { "narrow_range", AK_BOOL },
     { NULL, AK_INT },
@@ -1168,15 +1479,15 @@ static const op_rule rules[] = {
     { "ConcatV2", check_concat_v2, attrs_t },
     { "Const", NULL, attrs_const },
     { "Conv2D", check_conv2d, attrs_t },
-    { "Conv2DBackpropInput", check_conv2d, attrs_t },
+    { "Conv2DBackpropInput", check_conv2d_backprop, attrs_t },
     { "Conv3D", check_conv3d, attrs_t },
     { "DepthToSpace", check_space_depth, attrs_block },
-    { "DepthwiseConv2dNative", check_conv2d, attrs_t },
+    { "DepthwiseConv2dNative", check_depthwise, attrs_t },
     { "Dequantize", check_quantize, attrs_quant },
     { "DynamicStitch", check_stitch, attrs_t },
     { "FakeQuantWithMinMaxArgs", check_fake_quant_args, attrs_fq_args },
     { "FakeQuantWithMinMaxVars", check_fake_quant_vars, attrs_fq_vars },
-    { "FakeQuantWithMinMaxVarsPerChannel", check_fake_quant_vars, attrs_fq_vars },
+    { "FakeQuantWithMinMaxVarsPerChannel", check_fake_quant_per_channel, attrs_fq_vars },
     { "Fill", check_fill, attrs_t },
     { "FusedBatchNorm", check_batch_norm, attrs_t },
     { "FusedBatchNormV2", check_batch_norm, attrs_t },
@@ -1191,6 +1502,9 @@ static const op_rule rules[] = {
     { "Pack", check_pack, attrs_axis },
     { "ParallelDynamicStitch", check_stitch, attrs_t },
     { "Placeholder", NULL, attrs_placeholder },
+    { "QuantizeAndDequantizeV2", check_quantize_dequantize, attrs_qdq },
+    { "QuantizeAndDequantizeV3", check_quantize_dequantize, attrs_qdq },
+    { "QuantizeAndDequantizeV4", check_quantize_dequantize, attrs_qdq },
     { "QuantizeV2", check_quantize, attrs_quant },
     { "Range", check_range, NULL },
     { "Reshape", check_reshape, attrs_t },

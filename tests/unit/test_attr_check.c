@@ -240,6 +240,19 @@ static Tensorflow__NodeDef *placeholder(const char *name)
     return node(name, "Placeholder", "", "dtype", TY(SM2C_DT_FLOAT), NULL);
 }
 
+/* A float Placeholder (or another op taking a `shape` attr, like
+** PlaceholderWithDefault) with a static shape; -1 is an unknown dim. */
+static Tensorflow__NodeDef *shaped(const char *name, const char *op, const char *inputs,
+                                   size_t rank, const int64_t *dims)
+{
+    Tensorflow__AttrValue *v = attr_new(TENSORFLOW__ATTR_VALUE__VALUE_SHAPE);
+    v->shape = tensor(SM2C_DT_FLOAT, rank, dims)->tensor_shape;
+    return node(name, op, inputs, "dtype", TY(SM2C_DT_FLOAT), "shape", v, NULL);
+}
+
+#define PH(name, ...) shaped(name, "Placeholder", "", COUNT(int64_t, __VA_ARGS__), \
+                             (int64_t[]){ __VA_ARGS__ })
+
 #define GRAPH(...) (Tensorflow__NodeDef *[]){ __VA_ARGS__ }, COUNT(Tensorflow__NodeDef *, __VA_ARGS__)
 
 static void reset_diag(void)
@@ -625,6 +638,328 @@ static void one_hot_depth(void **state)
                cnode("depth", I32S(-1)), node("oh", "OneHot", "i,depth,on,off", NULL));
     EXPECT_ONE(SM2C_ERR_INVALID, "attr 'axis' is -2 (must be >= -1)",
                node("oh", "OneHot", "i,depth,on,off", "axis", I(-2), NULL));
+}
+
+/* ---- N5: output sizes and groups, from static shapes -------------------------- */
+
+static Tensorflow__NodeDef *conv_valid(const char *op, Tensorflow__AttrValue *strides)
+{
+    return node("c", op, "x,w", "strides", strides, "padding", S("VALID"), NULL);
+}
+
+static void conv_output_valid(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "saved_model.pb: 'c' (Conv2D): error: output dim H would be <= 0 "
+               "(input 3, effective kernel 5, stride 1, VALID)",
+               PH("x", 1, 3, 3, 1), cnode("w", ZEROS(5, 5, 1, 8)),
+               conv_valid("Conv2D", INTS(1, 1, 1, 1)));
+    /* Dilation widens the kernel: (3 - 1) * 5 + 1 = 11 > 10. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "output dim W would be <= 0 (input 10, effective kernel 11, "
+               "stride 1, VALID)",
+               PH("x", 1, 10, 10, 1), cnode("w", ZEROS(3, 3, 1, 1)),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "dilations",
+                    INTS(1, 1, 5, 1), "padding", S("VALID"), NULL));
+    /* Through Identity, a PlaceholderWithDefault input and a Placeholder filter;
+    ** TF's truncating division gives 0 here: (2 - 5 + 2) / 2. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (DepthwiseConv2dNative): error: output dim H would be <= 0 "
+               "(input 2, effective kernel 5, stride 2, VALID)",
+               cnode("d", ZEROS(1, 2, 9, 3)),
+               shaped("x0", "PlaceholderWithDefault", "d", 4, (int64_t[]){ 1, 2, 9, 3 }),
+               node("x", "Identity", "x0", NULL), PH("w", 5, 5, 3, 2),
+               conv_valid("DepthwiseConv2dNative", INTS(1, 2, 2, 1)));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (Conv3D): error: output dim W would be <= 0 (input 4, "
+               "effective kernel 5, stride 1, VALID)",
+               PH("x", 1, 4, 4, 4, 2), cnode("w", ZEROS(3, 3, 5, 2, 4)),
+               conv_valid("Conv3D", INTS(1, 1, 1, 1, 1)));
+}
+
+static void conv_output_nchw(void **state)
+{
+    (void)state;
+    /* [1,1,3,8] is C=1, H=3, W=8 in NCHW: a 2x5 kernel fits. */
+    assert_int_equal(check(GRAPH(PH("x", 1, 1, 3, 8), cnode("w", ZEROS(2, 5, 1, 4)),
+                                 node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1),
+                                      "padding", S("VALID"), "data_format", S("NCHW"),
+                                      NULL))), SM2C_OK);
+    assert_int_equal(T->diag.errors, 0);
+    /* The same shapes in NHWC: H=1 is too small for kh=2. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "output dim H would be <= 0 (input 1, effective kernel 2, "
+               "stride 1, VALID)",
+               PH("x", 1, 1, 3, 8), cnode("w", ZEROS(2, 5, 8, 4)),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+                    "data_format", S("NHWC"), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "output dim W would be <= 0 (input 3, effective kernel 5, "
+               "stride 1, VALID)",
+               PH("x", 1, 1, 8, 3), cnode("w", ZEROS(2, 5, 1, 4)),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+                    "data_format", S("NCHW"), NULL));
+    /* NCDHW: D is dim 2. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'p' (AvgPool3D): error: output dim D would be <= 0 (input 3, "
+               "effective kernel 4, stride 1, VALID)",
+               PH("x", 1, 2, 3, 4, 4),
+               node("p", "AvgPool3D", "x", "ksize", INTS(1, 1, 4, 2, 2), "strides",
+                    INTS(1, 1, 1, 1, 1), "padding", S("VALID"), "data_format", S("NCDHW"),
+                    NULL));
+}
+
+static void conv_output_explicit(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "output dim H would be <= 0 (input 2, padding 1+1, effective "
+               "kernel 5, stride 1, EXPLICIT)",
+               PH("x", 1, 2, 2, 1), cnode("w", ZEROS(5, 5, 1, 1)),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "padding",
+                    S("EXPLICIT"), "explicit_paddings", INTS(0, 0, 1, 1, 2, 2, 0, 0), NULL));
+    /* Padding makes room: 2 + 2 + 2 - 5 + 1 = 2. */
+    assert_int_equal(check(GRAPH(PH("x", 1, 2, 2, 1), cnode("w", ZEROS(5, 5, 1, 1)),
+                                 node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1),
+                                      "padding", S("EXPLICIT"), "explicit_paddings",
+                                      INTS(0, 0, 2, 2, 2, 2, 0, 0), NULL))), SM2C_OK);
+    EXPECT_ONE(SM2C_ERR_INVALID, "'p' (MaxPool): error: output dim W would be <= 0 (input 2, "
+               "padding 0+0, effective kernel 3, stride 1, EXPLICIT)",
+               cnode("y", ZEROS(1, 4, 2, 1)),
+               node("p", "MaxPool", "y", "ksize", INTS(1, 1, 3, 1), "strides", INTS(1, 1, 1, 1),
+                    "padding", S("EXPLICIT"), "explicit_paddings", INTS(0, 0, 0, 0, 0, 0, 0, 0),
+                    NULL));
+}
+
+static void pool_output(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "'p' (MaxPool): error: output dim H would be <= 0 (input 4, "
+               "effective kernel 5, stride 2, VALID)",
+               PH("x", 1, 4, 4, 3),
+               node("p", "MaxPool", "x", "ksize", INTS(1, 5, 5, 1), "strides", INTS(1, 2, 2, 1),
+                    "padding", S("VALID"), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'p' (AvgPool): error: output dim W would be <= 0 (input 1, "
+               "effective kernel 2, stride 1, VALID)",
+               PH("x", 1, 3, 8, 1),
+               node("p", "AvgPool", "x", "ksize", INTS(1, 1, 1, 2), "strides", INTS(1, 1, 1, 1),
+                    "padding", S("VALID"), "data_format", S("NCHW"), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'p' (MaxPool3D): error: output dim H would be <= 0",
+               PH("x", 1, 4, 1, 4, 2),
+               node("p", "MaxPool3D", "x", "ksize", INTS(1, 2, 2, 2, 1), "strides",
+                    INTS(1, 1, 1, 1, 1), "padding", S("VALID"), NULL));
+}
+
+static void window_output_overflow(void **state)
+{
+    (void)state;
+    const int64_t big = (int64_t)1 << 62;
+    /* (2^62 - 1) * 3 + 1 does not fit. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (Conv2D): error: output dim H overflows int64 (input 5, "
+               "kernel 4611686018427387904, dilation 3, stride 1)",
+               PH("x", 1, 5, 5, 1), PH("w", big, 1, 1, 1),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "dilations",
+                    INTS(1, 3, 1, 1), "padding", S("VALID"), NULL));
+    /* in - k + stride: INT64_MAX - 1 + 2. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'p' (MaxPool): error: output dim W overflows int64 (input "
+               "9223372036854775807, kernel 1, dilation 1, stride 2)",
+               PH("x", 1, 1, INT64_MAX, 1),
+               node("p", "MaxPool", "x", "ksize", INTS(1, 1, 1, 1), "strides", INTS(1, 1, 2, 1),
+                    "padding", S("VALID"), NULL));
+    /* in + padding. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "output dim H overflows int64 (input 9223372036854775807, "
+               "kernel 1, dilation 1, stride 1)",
+               PH("x", 1, INT64_MAX, 1, 1), cnode("w", ZEROS(1, 1, 1, 1)),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "padding",
+                    S("EXPLICIT"), "explicit_paddings", INTS(0, 0, 0, 1, 0, 0, 0, 0), NULL));
+    /* Huge but representable: 2^62 wide, kernel 3, VALID is fine. */
+    assert_int_equal(check(GRAPH(PH("x", 1, big, 3, 1), cnode("w", ZEROS(3, 3, 1, 1)),
+                                 conv_valid("Conv2D", INTS(1, 1, 1, 1)))), SM2C_OK);
+}
+
+static void filter_zero_dims(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (Conv2D): error: filter shape [0,3,1,8] has a zero "
+               "spatial dim",
+               PH("x", 1, 4, 4, 1), cnode("w", ZEROS(0, 3, 1, 8)),
+               node("c", "Conv2D", "x,w", "strides", INTS(1, 1, 1, 1), "padding", S("SAME"),
+                    NULL));
+    /* No division by the zero in-channel count. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (Conv3D): error: filter shape [1,1,1,0,4] has 0 input "
+               "channels",
+               PH("x", 1, 4, 4, 4, 2), cnode("w", ZEROS(1, 1, 1, 0, 4)),
+               node("c", "Conv3D", "x,w", "strides", INTS(1, 1, 1, 1, 1), "padding", S("SAME"),
+                    NULL));
+}
+
+static void conv_groups(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (Conv2D): error: input has 5 channels, not a multiple of "
+               "the filter's 2 input channels",
+               PH("x", 1, 8, 8, 5), cnode("w", ZEROS(3, 3, 2, 4)),
+               conv("Conv2D", INTS(1, 1, 1, 1), S("SAME")));
+    EXPECT_ONE(SM2C_ERR_INVALID, "filter has 6 output channels, not a multiple of the group "
+               "count 4 (8 input channels / 2 per group)",
+               PH("x", 1, 8, 8, 8), cnode("w", ZEROS(3, 3, 2, 6)),
+               conv("Conv2D", INTS(1, 1, 1, 1), S("SAME")));
+    /* NCDHW: channels are dim 1. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'c' (Conv3D): error: input has 6 channels, not a multiple of "
+               "the filter's 4 input channels",
+               PH("x", 1, 6, 4, 4, 4), cnode("w", ZEROS(1, 1, 1, 4, 8)),
+               node("c", "Conv3D", "x,w", "strides", INTS(1, 1, 1, 1, 1), "padding", S("SAME"),
+                    "data_format", S("NCDHW"), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "input has 0 channels: the group count would be 0 (filter has "
+               "2 input channels)",
+               PH("x", 1, 8, 8, 0), cnode("w", ZEROS(3, 3, 2, 4)),
+               conv("Conv2D", INTS(1, 1, 1, 1), S("SAME")));
+}
+
+/* Valid and unknown cases stay silent. */
+static void window_shapes_silent(void **state)
+{
+    (void)state;
+    Tensorflow__AttrValue *unknown_rank = attr_new(TENSORFLOW__ATTR_VALUE__VALUE_SHAPE);
+    unknown_rank->shape = tensor(SM2C_DT_FLOAT, 0, NULL)->tensor_shape;
+    unknown_rank->shape->unknown_rank = 1;
+    Tensorflow__NodeDef *g[] = {
+        PH("tiny", 1, 1, 1, 1), cnode("w5", ZEROS(5, 5, 1, 8)),
+        /* SAME never shrinks below 1. */
+        node("same", "Conv2D", "tiny,w5", "strides", INTS(1, 1, 1, 1), "padding", S("SAME"),
+             NULL),
+        node("psame", "MaxPool", "tiny", "ksize", INTS(1, 5, 5, 1), "strides",
+             INTS(1, 2, 2, 1), "padding", S("SAME"), NULL),
+        /* Unknown dims, no shape attr, unknown rank, a non-Const producer. */
+        PH("batch", -1, 3, 3, 1), placeholder("noshape"),
+        node("ur", "Placeholder", "", "dtype", TY(SM2C_DT_FLOAT), "shape", unknown_rank, NULL),
+        node("relu", "Relu", "tiny", NULL),
+        node("c1", "Conv2D", "batch,w5", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+             NULL),
+        node("c2", "Conv2D", "noshape,w5", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+             NULL),
+        node("c3", "Conv2D", "ur,w5", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"), NULL),
+        node("c4", "Conv2D", "relu,w5", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+             NULL),
+        PH("wq", 5, -1, 1, 8),
+        node("c5", "Conv2D", "tiny,wq", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+             NULL),
+        /* No padding or strides: required attrs, nothing to compute. */
+        node("c6", "Conv2D", "tiny,w5", "strides", INTS(1, 1, 1, 1), NULL),
+        node("c7", "Conv2D", "tiny,w5", "padding", S("VALID"), NULL),
+        /* Input 0 of a backprop is a size vector, not an image. */
+        cnode("sizes", I32V(1, 3, 3, 1)),
+        node("bp", "Conv2DBackpropInput", "sizes,w5,tiny", "strides", INTS(1, 1, 1, 1),
+             "padding", S("VALID"), NULL),
+        /* A fitting VALID window, grouped convolutions that divide. */
+        PH("x", 1, 8, 8, 8), cnode("w", ZEROS(3, 3, 2, 8)), cnode("w1", ZEROS(3, 3, 8, 3)),
+        node("ok", "Conv2D", "x,w", "strides", INTS(1, 2, 2, 1), "padding", S("VALID"),
+             NULL),
+        node("dense", "Conv2D", "x,w1", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+             NULL),
+        PH("xc", 1, 6, 5, 5), cnode("wc", ZEROS(3, 3, 3, 4)),
+        node("nchw", "Conv2D", "xc,wc", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"),
+             "data_format", S("NCHW"), NULL),
+        /* Depthwise filters are [kh,kw,in,mult]: no group rule. */
+        cnode("wd", ZEROS(3, 3, 8, 3)),
+        node("dw", "DepthwiseConv2dNative", "x,wd", "strides", INTS(1, 1, 1, 1), "padding",
+             S("VALID"), NULL),
+        /* Ranks that do not fit the op are the shape pass's. */
+        cnode("w3", ZEROS(9, 9, 9, 1, 1)),
+        node("rk", "Conv2D", "x,w3", "strides", INTS(1, 1, 1, 1), "padding", S("VALID"), NULL),
+        node("vc", "MaxPool", "x", "ksize", INTS(1, 9, 9, 1), "strides", INTS(1, 1, 1, 1),
+             "padding", S("VALID"), "data_format", S("NCHW_VECT_C"), NULL),
+    };
+    assert_int_equal(check(g, sizeof g / sizeof g[0]), SM2C_OK);
+    if (T->diag.errors)
+        fail_msg("unexpected errors:\n%s", lines);
+}
+
+/* ---- N6: per-axis quantization ranges ----------------------------------------- */
+
+static void per_axis_count(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (QuantizeV2): error: min_range has 4 values but input dim "
+               "1 has size 3",
+               PH("x", 2, 3), cnode("mn", F32V(0, 0, 0, 0)), cnode("mx", F32V(1, 1, 1, 1)),
+               node("q", "QuantizeV2", "x,mn,mx", "axis", I(1), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (Dequantize): error: min_range has 2 values but input dim "
+               "0 has size 5",
+               cnode("x", ZEROS(5, 3)), cnode("mn", F32V(0, 0)), cnode("mx", F32V(1, 1)),
+               node("q", "Dequantize", "x,mn,mx", "axis", I(0), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (QuantizeAndDequantizeV4): error: input_min has 3 values "
+               "but input dim 0 has size 4",
+               PH("x", 4, 2), cnode("mn", F32V(0, 0, 0)), cnode("mx", F32V(1, 1, 1)),
+               node("q", "QuantizeAndDequantizeV4", "x,mn,mx", "axis", I(0), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (QuantizeAndDequantizeV2): error: input_min has 3 values "
+               "but input dim 1 has size 2",
+               PH("x", 4, 2), cnode("mn", F32V(0, 0, 0)), cnode("mx", F32V(1, 1, 1)),
+               node("q", "QuantizeAndDequantizeV2", "x,mn,mx", "axis", I(1), NULL));
+    /* Per channel means the last dim, even for one value. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "'fq' (FakeQuantWithMinMaxVarsPerChannel): error: min has 3 "
+               "values but input dim 2 has size 5",
+               PH("x", 2, 2, 5), cnode("mn", F32V(0, 0, 0)), cnode("mx", F32V(1, 1, 1)),
+               node("fq", "FakeQuantWithMinMaxVarsPerChannel", "x,mn,mx", NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "min has 1 values but input dim 1 has size 4",
+               PH("x", 2, 4), cnode("mn", F32V(0)), cnode("mx", F32V(1)),
+               node("fq", "FakeQuantWithMinMaxVarsPerChannel", "x,mn,mx", NULL));
+}
+
+static void per_axis_axis(void **state)
+{
+    (void)state;
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (QuantizeV2): error: attr 'axis' is 2, out of range for "
+               "an input of rank 2",
+               PH("x", 2, 3), node("q", "QuantizeV2", "x,mn,mx", "axis", I(2), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (QuantizeAndDequantizeV3): error: attr 'axis' is 0, out "
+               "of range for an input of rank 0",
+               shaped("x", "Placeholder", "", 0, NULL),
+               node("q", "QuantizeAndDequantizeV3", "x,mn,mx,bits", "axis", I(0), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (QuantizeAndDequantizeV2): error: attr 'axis' is -3 (must "
+               "be >= -1)",
+               PH("x", 2, 3), node("q", "QuantizeAndDequantizeV2", "x,mn,mx", "axis", I(-3), NULL));
+    /* Per-tensor (axis -1, given or by default) takes one value. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "min_range has 3 values but attr 'axis' is -1 (per-tensor: one "
+               "value)",
+               cnode("mn", F32V(0, 0, 0)), cnode("mx", F32V(1, 1, 1)),
+               node("q", "QuantizeV2", "x,mn,mx", "axis", I(-1), NULL));
+    EXPECT_ONE(SM2C_ERR_INVALID, "'q' (Dequantize): error: min_range has 2 values but attr "
+               "'axis' is -1",
+               cnode("mn", F32V(0, 0)), cnode("mx", F32V(1, 1)),
+               node("q", "Dequantize", "x,mn,mx", NULL));
+    /* Ranges of different sizes: one error, from the pairwise check. */
+    EXPECT_ONE(SM2C_ERR_INVALID, "min_range has 3 values but max_range has 4",
+               PH("x", 2, 3), cnode("mn", F32V(0, 0, 0)), cnode("mx", F32V(1, 1, 1, 1)),
+               node("q", "QuantizeV2", "x,mn,mx", "axis", I(1), NULL));
+}
+
+static void per_axis_silent(void **state)
+{
+    (void)state;
+    Tensorflow__AttrValue *ph_axis = attr_new(TENSORFLOW__ATTR_VALUE__VALUE_PLACEHOLDER);
+    ph_axis->placeholder = "axis";
+    Tensorflow__NodeDef *g[] = {
+        PH("x", 2, 3), cnode("s0", F32S(-1.0f)), cnode("s1", F32S(1.0f)),
+        cnode("v0", F32V(-1, -1, -1)), cnode("v1", F32V(1, 1, 1)),
+        cnode("u0", F32V(-1, -1, -1, -1)), cnode("u1", F32V(1, 1, 1, 1)),
+        /* Per-tensor. */
+        node("q1", "QuantizeV2", "x,s0,s1", NULL),
+        node("q2", "QuantizeV2", "x,s0,s1", "axis", I(-1), NULL),
+        node("q3", "QuantizeAndDequantizeV4", "x,s0,s1", "axis", I(-1), NULL),
+        /* Per-axis with the right count; one value on an axis is left alone. */
+        node("q4", "QuantizeV2", "x,v0,v1", "axis", I(1), NULL),
+        node("q5", "Dequantize", "x,s0,s1", "axis", I(0), NULL),
+        node("q6", "QuantizeAndDequantizeV2", "x,v0,v1", "axis", I(1), NULL),
+        /* Unknown input shape, non-Const ranges. */
+        PH("unk", -1, 3), placeholder("m"),
+        node("q7", "QuantizeV2", "unk,u0,u1", "axis", I(0), NULL),
+        node("q8", "QuantizeV2", "noshape,u0,u1", "axis", I(5), NULL),
+        node("q9", "QuantizeV2", "x,m,m", "axis", I(0), NULL),
+        node("fq1", "FakeQuantWithMinMaxVarsPerChannel", "x,v0,v1", NULL),
+        node("fq2", "FakeQuantWithMinMaxVarsPerChannel", "unk,u0,u1", NULL),
+        node("fq3", "FakeQuantWithMinMaxVarsPerChannel", "x,m,m", NULL),
+        /* An axis bound at call time is not the per-tensor default. */
+        node("q10", "QuantizeV2", "x,u0,u1", "axis", ph_axis, NULL),
+        /* The plain FakeQuantWithMinMaxVars has no per-channel rule here. */
+        node("fq4", "FakeQuantWithMinMaxVars", "x,s0,s1", NULL),
+    };
+    assert_int_equal(check(g, sizeof g / sizeof g[0]), SM2C_OK);
+    if (T->diag.errors)
+        fail_msg("unexpected errors:\n%s", lines);
 }
 
 /* ---- N6: quantization -------------------------------------------------------- */
@@ -1032,6 +1367,9 @@ int main(void)
         T_(tolerates_broken_inputs), T_(empty_graph), T_(more_counts_and_formats),
         T_(more_quantization), T_(rank_limits_on_vectors), T_(more_limits),
         T_(describes_every_kind),
+        T_(conv_output_valid), T_(conv_output_nchw), T_(conv_output_explicit), T_(pool_output),
+        T_(window_output_overflow), T_(filter_zero_dims), T_(conv_groups),
+        T_(window_shapes_silent), T_(per_axis_count), T_(per_axis_axis), T_(per_axis_silent),
 #undef T_
     };
     return cmocka_run_group_tests_name("attr_check", tests, NULL, NULL);
