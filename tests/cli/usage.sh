@@ -2,7 +2,7 @@
 # The command line: help, version, usage errors, exit codes, one-line errors,
 # and inspect on the sample (text and valid JSON).
 set -u
-sm2c=$(realpath "$1") root=$2
+sm2c=$(realpath "$1") root=$(realpath "$2")
 fail=0 passed=0
 check() { # description, then a command that must succeed
   local what=$1; shift
