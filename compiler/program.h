@@ -1,0 +1,99 @@
+/*
+** program.h: the lowered program, the one interface both backends consume.
+**
+** An entry point is an ordered list of kernel calls over buffers whose every
+** shape is static.  A step names its runtime kernel and gives its arguments:
+** buffers, NULL, integers, floats and constant int32 arrays.  Backends know no
+** ops: all op knowledge lives in the lowering, so the C and LLVM outputs
+** cannot drift apart.
+*/
+#ifndef SM2C_PROGRAM_H
+#define SM2C_PROGRAM_H
+
+#include <stdint.h>
+
+#include "tensor.h"
+
+typedef enum sm2c_bufkind {
+    SM2C_BUF_INPUT,     /* an argument of the entry point (index = position) */
+    SM2C_BUF_OUTPUT,    /* an output argument (index = position among outputs) */
+    SM2C_BUF_ARENA,     /* intermediate at `offset` bytes into the arena */
+    SM2C_BUF_WEIGHT,    /* constant: program->weights[index] */
+    SM2C_BUF_STATE      /* persistent variable (index into the state), later */
+} sm2c_bufkind;
+
+typedef struct sm2c_buffer {
+    sm2c_bufkind kind;
+    int dtype;
+    sm2c_shape shape;
+    int64_t nbytes;
+    int32_t index;
+    int64_t offset;
+    const char *name;   /* TF tensor or variable name, for comments */
+} sm2c_buffer;
+
+typedef enum sm2c_argkind {
+    SM2C_ARG_BUF,       /* buf: a buffer id of the entry point */
+    SM2C_ARG_NULL,      /* a null pointer (optional bias) */
+    SM2C_ARG_INT,       /* i: an int32 (or int64 where the kernel takes one) literal */
+    SM2C_ARG_FLOAT,     /* f: a float literal, emitted exactly (the value is a float32) */
+    SM2C_ARG_INTS       /* ints[0..n): a static const int32_t array, passed as a pointer */
+} sm2c_argkind;
+
+typedef struct sm2c_arg {
+    sm2c_argkind kind;
+    int32_t buf;
+    int64_t i;
+    float f;
+    int32_t n;
+    const int32_t *ints;
+} sm2c_arg;
+
+typedef struct sm2c_step {
+    const char *kernel;     /* "sm2c_rt_matmul_f32" */
+    int32_t n_args;
+    sm2c_arg *args;
+    const char *node;       /* TF node name it came from */
+    const char *op;         /* its op */
+    const char *function;   /* call path of functions, "" for the top level */
+} sm2c_step;
+
+typedef struct sm2c_port {
+    const char *key;        /* signature input or output key */
+    const char *tensor;     /* the TF tensor name */
+    int dtype;
+    sm2c_shape shape;       /* static */
+    int32_t buf;            /* its buffer id */
+} sm2c_port;
+
+typedef struct sm2c_entry {
+    const char *key;        /* signature key, e.g. "serving_default" */
+    const char *c_name;     /* C identifier suffix, unique in the program */
+    int32_t n_inputs, n_outputs;
+    sm2c_port *inputs;      /* sorted by key */
+    sm2c_port *outputs;     /* sorted by key */
+    int32_t n_buffers;
+    sm2c_buffer *buffers;
+    int32_t n_steps;
+    sm2c_step *steps;
+    int64_t arena_bytes;    /* what this entry needs */
+    int64_t naive_bytes;    /* sum of all its intermediates, for the report */
+} sm2c_entry;
+
+typedef struct sm2c_weight {
+    const char *name;       /* checkpoint key or Const node it came from */
+    sm2c_tensor value;      /* emitted bit-exactly */
+} sm2c_weight;
+
+typedef struct sm2c_program {
+    const char *name;       /* --name: prefix of every emitted symbol, a C identifier */
+    const char *source;     /* the SavedModel directory as given */
+    const char *command;    /* the command line that made it, for the header */
+    int32_t n_weights;
+    sm2c_weight *weights;   /* shared by all entries */
+    int32_t n_entries;
+    sm2c_entry *entries;
+    int64_t arena_bytes;    /* max over entries */
+} sm2c_program;
+
+#endif
