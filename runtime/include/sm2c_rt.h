@@ -23,6 +23,10 @@ extern "C" {
 
 #define SM2C_RT_MAX_RANK 8
 
+/* "MAJOR.MINOR.PATCH" of the runtime the generated code was made for. */
+#define SM2C_RT_VERSION "0.1.0"
+const char *sm2c_rt_version(void);
+
 /* Fused activations (MatMul, Conv2D, DepthwiseConv2d, BiasAdd). */
 enum { SM2C_RT_ACT_NONE = 0, SM2C_RT_ACT_RELU = 1, SM2C_RT_ACT_RELU6 = 2 };
 
