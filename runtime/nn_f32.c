@@ -1,0 +1,127 @@
+/*
+** nn_f32.c: BiasAdd, Softmax, LogSoftmax and inference BatchNorm.
+**
+** Softmax and LogSoftmax follow TensorFlow's SoftmaxEigenImpl
+** (tensorflow/core/kernels/softmax_op_functor.h), per row:
+**     shifted = x - max(x)
+**     softmax     = exp(shifted) * (1 / sum(exp(shifted)))
+**     log_softmax = shifted - log(sum(exp(shifted)))
+** so the special values come out as in TensorFlow: a NaN anywhere in a row, a
+** +Inf, or a row that is all -Inf (-Inf - -Inf is NaN) makes the whole row NaN;
+** a -Inf among finite values gives 0 (log_softmax: -Inf).  The sum is kept in
+** double, which is at least as accurate as Eigen's float reduction.
+**
+** BatchNorm (FusedBatchNorm with is_training=false) is, as in
+** tensorflow/core/kernels/fused_batch_norm_op.cc,
+**     y = (x - mean) * (scale * rsqrt(var + eps)) + offset.
+*/
+#include <math.h>
+#include <stddef.h>
+
+#include "act_f32.h"
+#include "sm2c_rt.h"
+
+void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t outer,
+                          int32_t channels, int32_t inner, int32_t act)
+{
+    int32_t o, c, i;
+
+    /* y may equal x: every element is read once, then written in place. */
+    if (inner == 1) {
+        for (o = 0; o < outer; o++) {
+            const float *xr = x + (ptrdiff_t)o * channels;
+            float *yr = y + (ptrdiff_t)o * channels;
+            for (c = 0; c < channels; c++)
+                yr[c] = xr[c] + bias[c];
+            sm2c_rt__act_f32(yr, channels, act);
+        }
+        return;
+    }
+    for (o = 0; o < outer; o++) {
+        for (c = 0; c < channels; c++) {
+            const ptrdiff_t base = ((ptrdiff_t)o * channels + c) * inner;
+            const float bc = bias[c];
+            for (i = 0; i < inner; i++)
+                y[base + i] = x[base + i] + bc;
+            sm2c_rt__act_f32(y + base, inner, act);
+        }
+    }
+}
+
+/* The row maximum; NaN if the first element is NaN (the row is NaN anyway). */
+static float row_max(const float *x, int32_t cols)
+{
+    float mx = x[0];
+    int32_t j;
+
+    for (j = 1; j < cols; j++)
+        if (x[j] > mx)
+            mx = x[j];
+    return mx;
+}
+
+void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+{
+    int32_t r, j;
+
+    if (cols <= 0)
+        return;
+    for (r = 0; r < rows; r++) {
+        const float *xr = x + (ptrdiff_t)r * cols;
+        float *yr = y + (ptrdiff_t)r * cols;
+        const float mx = row_max(xr, cols);
+        double sum = 0.0;
+        float inv;
+
+        for (j = 0; j < cols; j++) {
+            yr[j] = expf(xr[j] - mx);
+            sum += (double)yr[j];
+        }
+        inv = 1.0f / (float)sum;
+        for (j = 0; j < cols; j++)
+            yr[j] *= inv;
+    }
+}
+
+void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+{
+    int32_t r, j;
+
+    if (cols <= 0)
+        return;
+    for (r = 0; r < rows; r++) {
+        const float *xr = x + (ptrdiff_t)r * cols;
+        float *yr = y + (ptrdiff_t)r * cols;
+        const float mx = row_max(xr, cols);
+        double sum = 0.0;
+        float lse;
+
+        for (j = 0; j < cols; j++)
+            sum += (double)expf(xr[j] - mx);
+        lse = (float)log(sum);
+        for (j = 0; j < cols; j++)
+            yr[j] = (xr[j] - mx) - lse;
+    }
+}
+
+enum { BN_CB = 256 }; /* channels per block of precomputed factors (1 KB) */
+
+void sm2c_rt_batch_norm_f32(const float *x, const float *scale, const float *offset,
+                            const float *mean, const float *var, float epsilon, float *y,
+                            int32_t outer, int32_t channels)
+{
+    float factor[BN_CB];
+    int32_t c0, c, o;
+
+    for (c0 = 0; c0 < channels; c0 += BN_CB) {
+        const int32_t cb = channels - c0 < BN_CB ? channels - c0 : BN_CB;
+
+        for (c = 0; c < cb; c++)
+            factor[c] = scale[c0 + c] * (1.0f / sqrtf(var[c0 + c] + epsilon));
+        for (o = 0; o < outer; o++) {
+            const ptrdiff_t base = (ptrdiff_t)o * channels + c0;
+            for (c = 0; c < cb; c++)
+                y[base + c] = (x[base + c] - mean[c0 + c]) * factor[c] + offset[c0 + c];
+        }
+    }
+}

@@ -1,0 +1,116 @@
+/*
+** reduce_f32.c: Sum, Mean, Max and Min over the middle axis of [outer, reduce, inner].
+**
+** Sum along a contiguous row (inner == 1) keeps eight lane-wise partial sums
+** over blocks of 256 elements and adds the block sums in order, so the error
+** grows like (32 + reduce/256) eps rather than reduce eps; Eigen's own tree
+** reduction is comparable.  With inner > 1 each output accumulates down its
+** column in order, vectorised across the inner axis.
+**
+** Max/Min follow TensorFlow: a NaN anywhere gives NaN (the first one met);
+** the identities -Inf/+Inf come out for reduce == 0.  Mean is Sum / reduce,
+** NaN for reduce == 0, as TF.
+*/
+#include <math.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sm2c_rt.h"
+
+#define SM2C_RT__LANES 8
+#define SM2C_RT__BLOCK 256
+
+static float sm2c_rt__row_sum_f32(const float *x, int32_t n)
+{
+    float total = 0.0f;
+    int32_t b, j, k;
+
+    for (b = 0; b < n; b += SM2C_RT__BLOCK) {
+        const int32_t len = n - b < SM2C_RT__BLOCK ? n - b : SM2C_RT__BLOCK;
+        const float *p = x + b;
+        float acc[SM2C_RT__LANES] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
+        float tail = 0.0f;
+        for (k = 0; k + SM2C_RT__LANES <= len; k += SM2C_RT__LANES)
+            for (j = 0; j < SM2C_RT__LANES; j++)
+                acc[j] += p[k + j];
+        for (; k < len; k++)
+            tail += p[k];
+        total += ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7])) +
+                 tail;
+    }
+    return total;
+}
+
+static void sm2c_rt__sum_f32(const float *x, float *y, int32_t outer, int32_t reduce,
+                             int32_t inner)
+{
+    int32_t o, r, i;
+
+    if (inner == 1) {
+        for (o = 0; o < outer; o++)
+            y[o] = sm2c_rt__row_sum_f32(x + (ptrdiff_t)o * reduce, reduce);
+        return;
+    }
+    for (o = 0; o < outer; o++) {
+        float *py = y + (ptrdiff_t)o * inner;
+        const float *px = x + (ptrdiff_t)o * reduce * inner;
+        for (i = 0; i < inner; i++)
+            py[i] = 0.0f;
+        for (r = 0; r < reduce; r++, px += inner)
+            for (i = 0; i < inner; i++)
+                py[i] += px[i];
+    }
+}
+
+void sm2c_rt_reduce_sum_f32(const float *x, float *y, int32_t outer, int32_t reduce, int32_t inner)
+{
+    sm2c_rt__sum_f32(x, y, outer, reduce, inner);
+}
+
+void sm2c_rt_reduce_mean_f32(const float *x, float *y, int32_t outer, int32_t reduce,
+                             int32_t inner)
+{
+    const int32_t n = outer * inner;
+    int32_t i;
+
+    if (reduce == 0) {
+        for (i = 0; i < n; i++)
+            y[i] = NAN;
+        return;
+    }
+    sm2c_rt__sum_f32(x, y, outer, reduce, inner);
+    for (i = 0; i < n; i++)
+        y[i] /= (float)reduce;
+}
+
+/* acc = op(acc, v) keeping the first NaN; on ties the later value wins, as in
+** TF's scalar path (only the sign of a zero can tell). */
+#define SM2C_RT__MAX_STEP(acc, v)                                                      \
+    do {                                                                               \
+        if (!isnan(acc) && !((acc) > (v)))                                             \
+            (acc) = (v);                                                               \
+    } while (0)
+#define SM2C_RT__MIN_STEP(acc, v)                                                      \
+    do {                                                                               \
+        if (!isnan(acc) && !((acc) < (v)))                                             \
+            (acc) = (v);                                                               \
+    } while (0)
+
+#define SM2C_RT__REDUCE_EXTREMUM(op, STEP, INIT)                                       \
+    void sm2c_rt_reduce_##op##_f32(const float *x, float *y, int32_t outer,            \
+                                   int32_t reduce, int32_t inner)                      \
+    {                                                                                  \
+        int32_t o, r, i;                                                               \
+        for (o = 0; o < outer; o++) {                                                  \
+            float *py = y + (ptrdiff_t)o * inner;                                      \
+            const float *px = x + (ptrdiff_t)o * reduce * inner;                       \
+            for (i = 0; i < inner; i++)                                                \
+                py[i] = (INIT);                                                        \
+            for (r = 0; r < reduce; r++, px += inner)                                  \
+                for (i = 0; i < inner; i++)                                            \
+                    STEP(py[i], px[i]);                                                \
+        }                                                                              \
+    }
+
+SM2C_RT__REDUCE_EXTREMUM(max, SM2C_RT__MAX_STEP, -INFINITY)
+SM2C_RT__REDUCE_EXTREMUM(min, SM2C_RT__MIN_STEP, INFINITY)

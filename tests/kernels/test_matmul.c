@@ -1,0 +1,207 @@
+/*
+** test_matmul.c: sm2c_rt_matmul_f32 and sm2c_rt_batch_matmul_f32 against a
+** naive double-precision reference (reliability.md section 9: contractions,
+** rtol = atol = max(1e-5, 2*K*eps)), plus TensorFlow's Relu/Relu6 NaN rules.
+*/
+#include "sm2c_test.h"
+
+#include "sm2c_rt.h"
+#include "kref.h"
+
+/* Reference: Y = act(op(A) op(B) + bias) in double. */
+static void ref_matmul(const float *a, const float *b, const float *bias, double *y, int32_t m,
+                       int32_t k, int32_t n, int ta, int tb, int32_t act)
+{
+    int32_t i, j, kk;
+
+    for (i = 0; i < m; i++) {
+        for (j = 0; j < n; j++) {
+            double s = 0.0;
+            for (kk = 0; kk < k; kk++) {
+                const double av = ta ? a[(size_t)kk * m + i] : a[(size_t)i * k + kk];
+                const double bv = tb ? b[(size_t)j * k + kk] : b[(size_t)kk * n + j];
+                s += av * bv;
+            }
+            if (bias)
+                s += bias[j];
+            y[(size_t)i * n + j] = kact(s, act);
+        }
+    }
+}
+
+static const int32_t shapes[][3] = {
+    {1, 1, 1},  {3, 5, 7},    {2, 1, 9},   {17, 33, 65}, {4, 64, 64},
+    {5, 70, 130}, {1, 100, 3}, {9, 31, 1}, {8, 129, 67}, {13, 7, 200},
+};
+
+static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
+{
+    const size_t sa = (size_t)m * k, sb = (size_t)k * n, sy = (size_t)m * n;
+    float *a = calloc(sa + 1, sizeof *a), *b = calloc(sb + 1, sizeof *b);
+    float *bias = calloc((size_t)n + 1, sizeof *bias);
+    float *y = calloc(sy + 1, sizeof *y), *y0 = calloc(sy + 1, sizeof *y0);
+    double *want = calloc(sy + 1, sizeof *want);
+    const double tol = ktol_contraction(k);
+    krng r = krng_new(seed);
+    int ta, tb, act, with_bias;
+    char what[96];
+
+    krng_fill(&r, a, sa, -1.0f, 1.0f);
+    krng_fill(&r, b, sb, -1.0f, 1.0f);
+    krng_fill(&r, bias, (size_t)n, -0.5f, 0.5f);
+    for (with_bias = 0; with_bias < 2; with_bias++) {
+        for (act = SM2C_RT_ACT_NONE; act <= SM2C_RT_ACT_RELU6; act++) {
+            for (ta = 0; ta < 2; ta++) {
+                for (tb = 0; tb < 2; tb++) {
+                    /* Same numbers, stored transposed when asked. */
+                    float *at = calloc(sa + 1, sizeof *at), *bt = calloc(sb + 1, sizeof *bt);
+                    int32_t i, j;
+                    for (i = 0; i < m; i++)
+                        for (j = 0; j < k; j++)
+                            at[ta ? (size_t)j * m + i : (size_t)i * k + j] = a[(size_t)i * k + j];
+                    for (i = 0; i < k; i++)
+                        for (j = 0; j < n; j++)
+                            bt[tb ? (size_t)j * k + i : (size_t)i * n + j] = b[(size_t)i * n + j];
+                    ref_matmul(at, bt, with_bias ? bias : NULL, want, m, k, n, ta, tb, act);
+                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, act);
+                    snprintf(what, sizeof what, "matmul m=%d k=%d n=%d ta=%d tb=%d bias=%d act=%d",
+                             (int)m, (int)k, (int)n, ta, tb, with_bias, act);
+                    kassert_close(want, y, sy, tol, tol, what);
+                    /* Every layout sums in the same order: bit-identical. */
+                    if (ta == 0 && tb == 0)
+                        memcpy(y0, y, sy * sizeof *y);
+                    else
+                        kassert_same(y0, y, sy, what);
+                    free(at);
+                    free(bt);
+                }
+            }
+        }
+    }
+    free(a);
+    free(b);
+    free(bias);
+    free(y);
+    free(y0);
+    free(want);
+}
+
+static void test_matmul_random(void **state)
+{
+    size_t s;
+    (void)state;
+    for (s = 0; s < sizeof shapes / sizeof shapes[0]; s++)
+        check_matmul(shapes[s][0], shapes[s][1], shapes[s][2], 100 + s);
+}
+
+/* K = 0: the sum is empty, so y = act(bias) (or 0). */
+static void test_matmul_empty_k(void **state)
+{
+    const float bias[3] = {-1.0f, 2.0f, 7.0f};
+    float y[6];
+    const float want_relu6[6] = {0.0f, 2.0f, 6.0f, 0.0f, 2.0f, 6.0f};
+    const float zeros[6] = {0};
+    (void)state;
+
+    memset(y, 0x7f, sizeof y);
+    sm2c_rt_matmul_f32(NULL, NULL, bias, y, 2, 0, 3, 0, 0, SM2C_RT_ACT_RELU6);
+    kassert_same(want_relu6, y, 6, "k=0 relu6");
+    memset(y, 0x7f, sizeof y);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, y, 2, 0, 3, 1, 1, SM2C_RT_ACT_NONE);
+    kassert_same(zeros, y, 6, "k=0");
+    /* m = 0 and n = 0 touch nothing. */
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 0, 4, 3, 0, 0, SM2C_RT_ACT_NONE);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 3, 4, 0, 0, 0, SM2C_RT_ACT_NONE);
+}
+
+/*
+** Fused activations with special values.  TensorFlow's Relu and Relu6 use
+** cwiseMax/cwiseMin<Eigen::PropagateNaN> (core/kernels/relu_op_functor.h):
+** checked against TF 2.21 CPU, Relu([nan,-inf,inf,-1,-0,3,7]) =
+** [nan,0,inf,0,+0,3,7] and Relu6 = [nan,0,6,0,0,3,6].
+*/
+static void test_matmul_act_special(void **state)
+{
+    const float a[7] = {NAN, -INFINITY, INFINITY, -1.0f, -0.0f, 3.0f, 7.0f};
+    const float one = 1.0f;
+    /* The sum starts at +0 (as TF: MatMul([[-0]], [[1]]) = [[+0]]), so -0 -> +0. */
+    const float want_none[7] = {NAN, -INFINITY, INFINITY, -1.0f, 0.0f, 3.0f, 7.0f};
+    const float want_relu[7] = {NAN, 0.0f, INFINITY, 0.0f, 0.0f, 3.0f, 7.0f};
+    const float want_relu6[7] = {NAN, 0.0f, 6.0f, 0.0f, 0.0f, 3.0f, 6.0f};
+    float y[7];
+    (void)state;
+
+    /* [7,1] x [1,1]: y = 0 + a*1 = a, except -0. */
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_NONE);
+    kassert_same(want_none, y, 7, "none");
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_RELU);
+    kassert_same(want_relu, y, 7, "relu");
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 1, 1, SM2C_RT_ACT_RELU6);
+    kassert_same(want_relu6, y, 7, "relu6");
+}
+
+/* A NaN in A poisons its row; Inf*0 is NaN; Inf sums stay Inf. */
+static void test_matmul_nan_inf(void **state)
+{
+    const float a[2 * 2] = {NAN, 1.0f, INFINITY, 1.0f};
+    const float b[2 * 2] = {0.0f, 1.0f, 1.0f, 1.0f};
+    float y[4];
+    (void)state;
+
+    sm2c_rt_matmul_f32(a, b, NULL, y, 2, 2, 2, 0, 0, SM2C_RT_ACT_RELU);
+    assert_true(isnan(y[0]) && isnan(y[1]));
+    assert_true(isnan(y[2])); /* inf*0 + 1 */
+    assert_true(isinf(y[3]) && y[3] > 0);
+}
+
+/* Batched with broadcasting: A is one matrix shared by every batch entry. */
+static void test_batch_matmul(void **state)
+{
+    enum { B = 3, M = 5, K = 19, N = 70 };
+    static float a[M * K], b[B * K * N], y[B * M * N];
+    static double want[M * N];
+    const int32_t a_off[B] = {0, 0, 0};
+    const int32_t b_off[B] = {0, K * N, 2 * K * N};
+    const double tol = ktol_contraction(K);
+    krng r = krng_new(7);
+    int adj_a, adj_b, j;
+    (void)state;
+
+    krng_fill(&r, a, M * K, -2.0f, 2.0f);
+    krng_fill(&r, b, B * K * N, -2.0f, 2.0f);
+    for (adj_a = 0; adj_a < 2; adj_a++) {
+        for (adj_b = 0; adj_b < 2; adj_b++) {
+            /* The data is read as op(A) [M,K] and op(B) [K,N] whatever the flags. */
+            sm2c_rt_batch_matmul_f32(a, b, y, B, a_off, b_off, M, K, N, adj_a, adj_b);
+            for (j = 0; j < B; j++) {
+                ref_matmul(a, b + b_off[j], NULL, want, M, K, N, adj_a, adj_b,
+                           SM2C_RT_ACT_NONE);
+                kassert_close(want, y + j * M * N, M * N, tol, tol, "batch_matmul");
+            }
+        }
+    }
+    /* Broadcast the other way, and batch 1 of a batch 2 buffer. */
+    {
+        const int32_t a2[2] = {0, 7}; /* any offset: a + 7 is another [2,K] */
+        const int32_t b2[2] = {K * N, K * N};
+        float y2[2 * 2 * N];
+        double w2[2 * N];
+        sm2c_rt_batch_matmul_f32(a, b, y2, 2, a2, b2, 2, K, N, 0, 0);
+        for (j = 0; j < 2; j++) {
+            ref_matmul(a + a2[j], b + b2[j], NULL, w2, 2, K, N, 0, 0, SM2C_RT_ACT_NONE);
+            kassert_close(w2, y2 + j * 2 * N, 2 * N, tol, tol, "batch_matmul broadcast b");
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_matmul_random),
+        cmocka_unit_test(test_matmul_empty_k),
+        cmocka_unit_test(test_matmul_act_special),
+        cmocka_unit_test(test_matmul_nan_inf),
+        cmocka_unit_test(test_batch_matmul),
+    };
+    return cmocka_run_group_tests_name("matmul", tests, NULL, NULL);
+}
