@@ -26,6 +26,12 @@ void sm2c_diag_init(sm2c_diag *d)
     memset(d, 0, sizeof *d);
 }
 
+void sm2c_diag_discard(void *user, const char *line)
+{
+    (void)user;
+    (void)line;
+}
+
 /* Keep diagnostics one line: control characters from the model become '?'. */
 static void flatten(char *s)
 {
@@ -53,6 +59,11 @@ static void emit(sm2c_diag *d, const char *level, const char *file,
 sm2c_status sm2c_verror(sm2c_diag *d, sm2c_status kind, const char *file, const char *where,
                         const char *fmt, va_list ap)
 {
+    if (d->demote > 0) {
+        emit(d, "warning", file, where, fmt, ap);
+        d->warnings++;
+        return kind;
+    }
     emit(d, "error", file, where, fmt, ap);
     if (d->errors++ == 0)
         d->first_status = kind;

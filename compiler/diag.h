@@ -34,11 +34,14 @@ typedef struct sm2c_diag {
     int errors;
     int warnings;
     int quiet_notes;          /* drop notes (tests) */
+    int demote;               /* > 0: errors print as warnings and are not counted */
     sm2c_status first_status;
     char first[2048];         /* the first error line, for tests and callers */
 } sm2c_diag;
 
 void sm2c_diag_init(sm2c_diag *d);
+/* A sink that drops every line (for trial runs whose failure is not an error). */
+void sm2c_diag_discard(void *user, const char *line);
 
 /* Report an error and return `kind`, so that `return sm2c_error(...)` reads well.
 ** `file` names the input file (or directory), `where` the place inside it

@@ -8,7 +8,11 @@
 
 #include "arena.h"
 #include "diag.h"
+#include "emit_c.h"
 #include "inspect.h"
+#include "opdefs.h"
+#include "pipeline.h"
+#include "run.h"
 
 static const char usage[] =
     "usage: sm2c <command> [options]\n"
@@ -17,10 +21,18 @@ static const char usage[] =
     "\n"
     "commands:\n"
     "  inspect DIR [--tag_set TAGS] [--json] [--max-values N]\n"
-    "        show what is inside: tags, signatures, concrete functions, variables\n"
-    "        and their checkpoint keys, checkpoint entries (values of tensors with\n"
-    "        at most N elements, default 16), reachable ops and which of them sm2c\n"
-    "        cannot compile yet\n"
+    "        what is inside: tags, signatures, concrete functions, variables and their\n"
+    "        checkpoint keys, checkpoint entries (values of tensors with at most N\n"
+    "        elements, default 16), reachable ops and which sm2c cannot compile yet\n"
+    "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--shape KEY=D0,D1,...]...\n"
+    "        [--report FILE] [--tag_set TAGS]\n"
+    "        write OUT/NAME.h, OUT/NAME.c and the runtime sources they need; every\n"
+    "        signature but __saved_model_init_op unless --signature selects; an\n"
+    "        unknown leading dim is taken as 1, others need --shape\n"
+    "  run DIR --signature KEY --input KEY=FILE.npy... --outdir OUT [--shape ...]\n"
+    "        compile one signature, build it with $CC (default cc), run it on the\n"
+    "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
+    "  ops   list the ops sm2c compiles\n"
     "\n"
     "options for every command:\n"
     "  --limit NAME=VALUE   raise or lower a resource limit (see --help-limits)\n"
@@ -30,11 +42,26 @@ static const char usage[] =
     "exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported feature,\n"
     "             4 resource limit exceeded, 5 internal error\n";
 
+#define MAX_LIST 256
+
 typedef struct cli {
     const char *command;
     const char *dir;
-    sm2c_inspect_opts inspect;
+    const char *out;         /* -o / --outdir */
+    const char *name;
+    const char *report;
+    const char *tag_set;
+    const char *signatures[MAX_LIST];
+    int n_signatures;
+    sm2c_shape_opt shapes[MAX_LIST];
+    int n_shapes;
+    sm2c_run_input inputs[MAX_LIST];
+    int n_inputs;
+    int json, keep;
+    int max_values;
     sm2c_limits limits;
+    sm2c_arena *arena;
+    const char *argv_line;
 } cli;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -50,12 +77,19 @@ static void print_limits(void)
     sm2c_limits l;
     sm2c_limits_default(&l);
     const int64_t values[] = {
-        l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth, l.rank,
-        l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes, l.file_bytes,
+        l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth,
+        l.rank, l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes,
+        l.file_bytes,
     };
     puts("resource limits (--limit NAME=VALUE):");
     for (size_t i = 0; sm2c_limit_names[i]; i++)
         printf("  %-14s %lld\n", sm2c_limit_names[i], (long long)values[i]);
+}
+
+static void print_ops(void)
+{
+    for (size_t i = 0; i < sm2c_opdef_count(); i++)
+        puts(sm2c_opdef_at(i)->name);
 }
 
 static int parse_int(const char *s, int64_t *out)
@@ -63,7 +97,7 @@ static int parse_int(const char *s, int64_t *out)
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (errno || end == s || *end || v < 0)
+    if (errno || end == s || *end)
         return 0;
     *out = v;
     return 1;
@@ -73,7 +107,7 @@ static int parse_limit(cli *o, const char *arg)
 {
     const char *eq = strchr(arg, '=');
     int64_t v;
-    if (!eq || !parse_int(eq + 1, &v))
+    if (!eq || !parse_int(eq + 1, &v) || v < 0)
         return usage_error("--limit expects NAME=VALUE, got '%s'", arg);
     char name[64];
     snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
@@ -82,44 +116,77 @@ static int parse_limit(cli *o, const char *arg)
     return 0;
 }
 
-/* Options that take a value; returns 1 when it consumed argv[*i + 1]. */
-static int parse_option(cli *o, int argc, char **argv, int *i, int *err)
+/* KEY=D0,D1,... */
+static int parse_shape(cli *o, const char *arg)
 {
-    const char *a = argv[*i];
-    const char *next = *i + 1 < argc ? argv[*i + 1] : NULL;
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || o->n_shapes == MAX_LIST)
+        return usage_error("--shape expects KEY=D0,D1,..., got '%s'", arg);
+    sm2c_shape_opt *s = &o->shapes[o->n_shapes];
+    s->key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
+    int64_t dims[64];
+    int32_t rank = 0;
+    for (const char *p = eq + 1; *p;) {
+        char *end;
+        errno = 0;
+        long long d = strtoll(p, &end, 10);
+        if (errno || end == p || d < 0 || rank == 64 || (*end && *end != ','))
+            return usage_error("--shape expects non-negative dims, got '%s'", arg);
+        dims[rank++] = d;
+        p = *end ? end + 1 : end;
+    }
+    s->shape = (sm2c_shape){ rank, sm2c_arena_array(o->arena, (size_t)rank + 1, sizeof(int64_t)) };
+    memcpy(s->shape.dims, dims, (size_t)rank * sizeof *dims);
+    o->n_shapes++;
+    return 0;
+}
+
+static int parse_input(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1] || o->n_inputs == MAX_LIST)
+        return usage_error("--input expects KEY=FILE.npy, got '%s'", arg);
+    o->inputs[o->n_inputs].key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
+    o->inputs[o->n_inputs++].path = eq + 1;
+    return 0;
+}
+
+/* An option that takes a value. */
+static int take(cli *o, const char *opt, const char *val)
+{
     int64_t v;
-    if (strcmp(a, "--json") == 0) {
-        o->inspect.json = 1;
-        return 0;
-    }
-    if (strcmp(a, "--tag_set") && strcmp(a, "--tag-set") && strcmp(a, "--limit") &&
-        strcmp(a, "--max-values")) {
-        *err = usage_error("unknown option '%s'", a);
-        return 0;
-    }
-    if (!next) {
-        *err = usage_error("%s needs a value", a);
-        return 0;
-    }
-    ++*i;
-    if (strcmp(a, "--limit") == 0)
-        *err = parse_limit(o, next);
-    else if (strcmp(a, "--max-values") == 0 && (!parse_int(next, &v) || v > 1000000))
-        *err = usage_error("--max-values expects a count, got '%s'", next);
-    else if (strcmp(a, "--max-values") == 0)
-        o->inspect.max_values = (int)v;
-    else
-        o->inspect.tag_set = next;
-    return 1;
+    if (!strcmp(opt, "--limit")) return parse_limit(o, val);
+    if (!strcmp(opt, "--shape")) return parse_shape(o, val);
+    if (!strcmp(opt, "--input")) return parse_input(o, val);
+    if (!strcmp(opt, "--tag_set") || !strcmp(opt, "--tag-set")) o->tag_set = val;
+    else if (!strcmp(opt, "-o") || !strcmp(opt, "--outdir") || !strcmp(opt, "--output")) o->out = val;
+    else if (!strcmp(opt, "--name")) o->name = val;
+    else if (!strcmp(opt, "--report")) o->report = val;
+    else if (!strcmp(opt, "--signature")) {
+        if (o->n_signatures == MAX_LIST)
+            return usage_error("too many %s options", opt);
+        o->signatures[o->n_signatures++] = val;
+    } else if (!strcmp(opt, "--max-values")) {
+        if (!parse_int(val, &v) || v < 0 || v > 1000000)
+            return usage_error("--max-values expects a count, got '%s'", val);
+        o->max_values = (int)v;
+    } else
+        return usage_error("unknown option '%s'", opt);
+    return 0;
 }
 
 static int parse_args(cli *o, int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        int err = 0;
-        if (a[0] == '-' && a[1]) {
-            parse_option(o, argc, argv, &i, &err);
+        if (!strcmp(a, "--json")) {
+            o->json = 1;
+        } else if (!strcmp(a, "--keep")) {
+            o->keep = 1;
+        } else if (a[0] == '-' && a[1]) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            int err = take(o, a, argv[++i]);
             if (err)
                 return err;
         } else if (!o->command) {
@@ -132,22 +199,101 @@ static int parse_args(cli *o, int argc, char **argv)
     }
     if (!o->command)
         return usage_error("%s", "no command given");
-    if (strcmp(o->command, "inspect") != 0)
+    if (strcmp(o->command, "inspect") && strcmp(o->command, "compile") && strcmp(o->command, "run") &&
+        strcmp(o->command, "ops"))
         return usage_error("unknown command '%s'", o->command);
-    if (!o->dir)
+    if (strcmp(o->command, "ops") && !o->dir)
         return usage_error("%s needs a SavedModel directory", o->command);
+    if (!strcmp(o->command, "compile") && !o->out)
+        return usage_error("%s needs -o OUT", o->command);
+    if (!strcmp(o->command, "run") && (!o->out || o->n_signatures != 1))
+        return usage_error("%s needs --signature KEY and --outdir OUT", o->command);
+    if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
+        return usage_error("--name must be a C identifier, got '%s'", o->name);
     return 0;
 }
 
-static int run_inspect(cli *o)
+/* The command line as one string for the generated header (arguments quoted
+** only when they need it). */
+static const char *command_line(sm2c_arena *a, int argc, char **argv)
+{
+    char *s = sm2c_arena_strdup(a, "sm2c");
+    for (int i = 1; i < argc; i++) {
+        int plain = argv[i][0] != 0;
+        for (const char *p = argv[i]; *p; p++)
+            plain &= (*p >= '+' && *p <= 'z' && *p != '\\' && *p != '`') || *p == '_';
+        s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, argv[i]);
+    }
+    return s;
+}
+
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+{
+    int64_t weights = 0;
+    for (int32_t i = 0; i < p->n_weights; i++)
+        weights += (int64_t)p->weights[i].value.nbytes;
+    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes, weights %lld bytes\n", p->name,
+            p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes, (long long)weights);
+    if (!o->report)
+        return SM2C_OK;
+    FILE *f = fopen(o->report, "w");
+    if (!f)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\n", p->name, p->n_weights,
+            (long long)weights, (long long)p->arena_bytes);
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        const sm2c_entry *e = &p->entries[i];
+        fprintf(f, "signature %s (%s): %d steps, arena %lld bytes, intermediates %lld bytes\n", e->key,
+                e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes);
+    }
+    return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
+}
+
+static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
+{
+    sm2c_compile_opts co = { .name = o->name, .n_signatures = o->n_signatures,
+                             .signatures = o->signatures, .command = o->argv_line };
+    co.import.n_shapes = o->n_shapes;
+    co.import.shapes = o->shapes;
+    sm2c_program *p;
+    sm2c_status st = sm2c_compile_program(c, m, &co, &p);
+    if (p && p->n_entries && (!st || !o->n_signatures)) {
+        sm2c_status est = sm2c_emit_c(c, p, o->out);
+        if (!est)
+            est = write_report(c, o, p);
+        if (est)
+            return est;
+    }
+    return st;
+}
+
+static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
+{
+    sm2c_run_opts ro = { .signature = o->signatures[0], .n_inputs = o->n_inputs, .inputs = o->inputs,
+                         .outdir = o->out, .keep = o->keep };
+    ro.import.n_shapes = o->n_shapes;
+    ro.import.shapes = o->shapes;
+    return sm2c_run(c, m, &ro);
+}
+
+static int run_command(cli *o)
 {
     sm2c_diag diag;
     sm2c_diag_init(&diag);
-    sm2c_ctx c = { sm2c_arena_new(), &diag, &o->limits };
-    sm2c_status st = sm2c_inspect(&c, o->dir, &o->inspect, stdout);
-    sm2c_arena_free(c.arena);
+    sm2c_ctx c = { o->arena, &diag, &o->limits };
+    sm2c_status st;
+    if (!strcmp(o->command, "inspect")) {
+        sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values };
+        st = sm2c_inspect(&c, o->dir, &io, stdout);
+    } else {
+        sm2c_model *m;
+        st = sm2c_model_load(&c, o->dir, o->tag_set, &m);
+        if (!st)
+            st = !strcmp(o->command, "compile") ? do_compile(&c, o, m) : do_run(&c, o, m);
+        sm2c_model_close(m);
+    }
     if (fflush(stdout) != 0 && !st) {
-        fprintf(stderr, "sm2c: error: cannot write the report: %s\n", strerror(errno));
+        fprintf(stderr, "sm2c: error: cannot write the output: %s\n", strerror(errno));
         return SM2C_ERR_INVALID;
     }
     return st;
@@ -156,24 +302,29 @@ static int run_inspect(cli *o)
 int main(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(usage, stdout);
             return 0;
         }
-        if (strcmp(argv[i], "--help-limits") == 0) {
+        if (!strcmp(argv[i], "--help-limits")) {
             print_limits();
             return 0;
         }
-        if (strcmp(argv[i], "--version") == 0) {
+        if (!strcmp(argv[i], "--version")) {
             puts("sm2c " SM2C_VERSION);
             return 0;
         }
     }
     cli o = { 0 };
-    o.inspect.max_values = 16;
+    o.max_values = 16;
+    o.arena = sm2c_arena_new();
     sm2c_limits_default(&o.limits);
-    int err = parse_args(&o, argc, argv);
-    if (err)
-        return err;
-    return run_inspect(&o);
+    o.argv_line = command_line(o.arena, argc, argv);
+    int rc = parse_args(&o, argc, argv);
+    if (!rc && !strcmp(o.command, "ops"))
+        print_ops();
+    else if (!rc)
+        rc = run_command(&o);
+    sm2c_arena_free(o.arena);
+    return rc;
 }

@@ -1,0 +1,1449 @@
+/*
+** emit_c.c: the C backend, program -> <name>.h + <name>.c + runtime files.
+**
+** Two halves: text generation (deterministic, into memory) and publishing
+** (a temporary directory inside the output directory, then renames).
+** Identifiers come from mangle.c; file names only from p->name and the fixed
+** runtime names.  See design.md "Generated code contract" and reliability.md
+** section 6 (rules 1, 10, 11, 12, 14) and F7.
+*/
+#define _GNU_SOURCE
+#include "emit_c.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "mangle.h"
+#include "rt_embed.h"
+
+#ifndef SM2C_VERSION
+#define SM2C_VERSION "0.0.0"
+#endif
+
+#define COMMENT_MAX 240     /* bytes of a model name kept in a comment */
+#define LINE_MAX_COLS 100   /* wrap weight initialisers here */
+
+/* ---- a growable text buffer ------------------------------------------------ */
+
+typedef struct sbuf {
+    char *p;
+    size_t len, cap;
+} sbuf;
+
+static void sb_putn(sbuf *b, const char *s, size_t n)
+{
+    if (b->len + n + 1 > b->cap) {
+        size_t cap = b->cap ? b->cap : 4096;
+        while (cap < b->len + n + 1)
+            cap *= 2;
+        char *q = realloc(b->p, cap);
+        SM2C_ASSERT(q != NULL);
+        b->p = q;
+        b->cap = cap;
+    }
+    memcpy(b->p + b->len, s, n);
+    b->len += n;
+    b->p[b->len] = 0;
+}
+
+static void sb_puts(sbuf *b, const char *s)
+{
+    sb_putn(b, s, strlen(s));
+}
+
+static void sb_putc(sbuf *b, char ch)
+{
+    sb_putn(b, &ch, 1);
+}
+
+SM2C_PRINTF(2, 3)
+static void sb_printf(sbuf *b, const char *fmt, ...)
+{
+    char small[256];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    SM2C_ASSERT(n >= 0);
+    if ((size_t)n < sizeof small) {
+        sb_putn(b, small, (size_t)n);
+        return;
+    }
+    char *big = malloc((size_t)n + 1);
+    SM2C_ASSERT(big != NULL);
+    va_start(ap, fmt);
+    vsnprintf(big, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    sb_putn(b, big, (size_t)n);
+    free(big);
+}
+
+/* Model text inside a block comment: printable ASCII only (others as \xNN),
+** no comment delimiters, no newlines, no trigraphs, capped in length. */
+static void sb_comment(sbuf *b, const char *s)
+{
+    if (!s)
+        s = "";
+    size_t n = 0;
+    char prev = 0;
+    for (; *s && n < COMMENT_MAX; s++, n++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch > 0x7e || ch == '\\') {
+            sb_printf(b, "\\x%02x", ch);
+            prev = 'x';
+            continue;
+        }
+        if ((ch == '/' && prev == '*') || (ch == '*' && prev == '/') || (ch == '?' && prev == '?'))
+            sb_putc(b, ' ');
+        sb_putc(b, (char)ch);
+        prev = (char)ch;
+    }
+    if (*s)
+        sb_puts(b, "...");
+}
+
+/* A C string literal: octal escapes for anything not plainly printable, and
+** '?' escaped after '?' (no trigraphs). */
+static void sb_cstring(sbuf *b, const char *s)
+{
+    sb_putc(b, '"');
+    char prev = 0;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            sb_printf(b, "\\%c", ch);
+        else if (ch == '?' && prev == '?')
+            sb_puts(b, "\\?");
+        else if (ch < 0x20 || ch > 0x7e)
+            sb_printf(b, "\\%03o", ch);
+        else
+            sb_putc(b, (char)ch);
+        prev = (char)ch;
+    }
+    sb_putc(b, '"');
+}
+
+/* ---- dtypes ------------------------------------------------------------------- */
+
+enum { K_F32, K_F64, K_SINT, K_UINT, K_BITS16 };
+
+typedef struct ctype {
+    int dtype;
+    const char *c;      /* C element type */
+    int kind;
+    int size;
+} ctype;
+
+static const ctype ctypes[] = {
+    { SM2C_DT_FLOAT, "float", K_F32, 4 },       { SM2C_DT_DOUBLE, "double", K_F64, 8 },
+    { SM2C_DT_INT32, "int32_t", K_SINT, 4 },    { SM2C_DT_INT64, "int64_t", K_SINT, 8 },
+    { SM2C_DT_UINT8, "uint8_t", K_UINT, 1 },    { SM2C_DT_INT8, "int8_t", K_SINT, 1 },
+    { SM2C_DT_INT16, "int16_t", K_SINT, 2 },    { SM2C_DT_UINT16, "uint16_t", K_UINT, 2 },
+    { SM2C_DT_UINT32, "uint32_t", K_UINT, 4 },  { SM2C_DT_UINT64, "uint64_t", K_UINT, 8 },
+    { SM2C_DT_BOOL, "uint8_t", K_UINT, 1 },     { SM2C_DT_HALF, "uint16_t", K_BITS16, 2 },
+    { SM2C_DT_BFLOAT16, "uint16_t", K_BITS16, 2 },
+};
+
+static const ctype *ctype_of(int dtype)
+{
+    int dt = sm2c_dtype_base(dtype);
+    for (size_t i = 0; i < sizeof ctypes / sizeof *ctypes; i++)
+        if (ctypes[i].dtype == dt)
+            return &ctypes[i];
+    return NULL;
+}
+
+static uint64_t load_le(const uint8_t *p, int size)
+{
+    uint64_t v = 0;
+    for (int i = size - 1; i >= 0; i--)
+        v = v << 8 | p[i];
+    return v;
+}
+
+/* ---- exact literals ------------------------------------------------------------ */
+
+/* The decimal point is '.' whatever LC_NUMERIC says. */
+static void c_locale_point(char *buf, size_t cap)
+{
+    const char *dp = localeconv()->decimal_point;
+    if (!dp || !*dp || strcmp(dp, ".") == 0)
+        return;
+    char *at = strstr(buf, dp);
+    if (!at)
+        return;
+    size_t dl = strlen(dp);
+    memmove(at + 1, at + dl, strlen(at + dl) + 1);
+    *at = '.';
+    (void)cap;
+}
+
+/* A finite float or double as a C literal that reads back to the same bits:
+** %.9g / %.17g round-trip exactly; "-0" stays negative ("-0.0f"). */
+static void fmt_real(char *buf, size_t cap, double v, int is_float)
+{
+    snprintf(buf, cap, is_float ? "%.9g" : "%.17g", v);
+    c_locale_point(buf, cap);
+    if (!strpbrk(buf, ".eE"))
+        strncat(buf, ".0", cap - strlen(buf) - 1);
+    if (is_float)
+        strncat(buf, "f", cap - strlen(buf) - 1);
+}
+
+static int float_bits_finite(uint32_t u)
+{
+    return (u & 0x7f800000u) != 0x7f800000u;
+}
+
+static int double_bits_finite(uint64_t u)
+{
+    return (u & UINT64_C(0x7ff0000000000000)) != UINT64_C(0x7ff0000000000000);
+}
+
+static float bits_to_float(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static double bits_to_double(uint64_t u)
+{
+    double d;
+    memcpy(&d, &u, 8);
+    return d;
+}
+
+/* Signed integers exactly; the two minima have no literal of their own. */
+static void fmt_sint(char *buf, size_t cap, int64_t v)
+{
+    if (v == INT64_MIN)
+        snprintf(buf, cap, "(-INT64_C(9223372036854775807) - 1)");
+    else if (v == INT32_MIN)
+        snprintf(buf, cap, "(-2147483647 - 1)");
+    else if (v > INT32_MAX || v < INT32_MIN)
+        snprintf(buf, cap, "INT64_C(%" PRId64 ")", v);
+    else
+        snprintf(buf, cap, "%" PRId64, v);
+}
+
+/* ---- the emitter ------------------------------------------------------------------ */
+
+typedef struct ints_const {
+    int32_t n;
+    const int32_t *v;
+    const char *name;
+} ints_const;
+
+typedef struct float_const {
+    uint32_t bits;
+    const char *name;
+} float_const;
+
+typedef struct entry_names {
+    const char *fn;             /* <name>_<c_name> */
+    const char **in, **out;     /* parameter names */
+    const char **in_stem, **out_stem;   /* macro stems */
+    const char **in_dims, **out_dims;   /* metadata dims arrays or NULL */
+    const char *in_info, *out_info, *run;
+} entry_names;
+
+typedef struct emitter {
+    sm2c_ctx *c;
+    const sm2c_program *p;
+    const char *NAME;           /* p->name uppercased */
+    sm2c_nameset globals, macros;
+    const char **gnames;        /* every global, in registration order */
+    size_t n_gnames, cap_gnames;
+    const char **wname;         /* per weight: its C name, NULL when unused */
+    uint8_t *wbits;             /* per weight: stored as a bit-pattern union */
+    const char *arena;          /* NULL when no step uses it */
+    ints_const *ints;
+    size_t n_ints, cap_ints;
+    float_const *floats;
+    size_t n_floats, cap_floats;
+    entry_names *en;
+    sbuf h, s;
+} emitter;
+
+SM2C_PRINTF(2, 3)
+static sm2c_status bug(emitter *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sm2c_status st = sm2c_verror(e->c->diag, SM2C_ERR_INTERNAL, e->p->name, "emit c", fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    size_t n = *cap ? *cap * 2 : 16;
+    while (n < need)
+        n *= 2;
+    void *q = realloc(p, n * elem);
+    SM2C_ASSERT(q != NULL);
+    *cap = n;
+    return q;
+}
+
+static const char *global(emitter *e, const char *base)
+{
+    const char *n = sm2c_mangle_unique(&e->globals, base, "x_");
+    e->gnames = grow(e->gnames, &e->cap_gnames, e->n_gnames + 1, sizeof *e->gnames);
+    e->gnames[e->n_gnames++] = n;
+    return n;
+}
+
+static int public_global(emitter *e, const char *n)
+{
+    if (!sm2c_nameset_add(&e->globals, n))
+        return 0;
+    e->gnames = grow(e->gnames, &e->cap_gnames, e->n_gnames + 1, sizeof *e->gnames);
+    e->gnames[e->n_gnames++] = n;
+    return 1;
+}
+
+/* ---- validation: a malformed program is a bug in the lowering ------------------ */
+
+static int kernel_name_ok(const char *k)
+{
+    if (!k || strncmp(k, "sm2c_rt_", 8) != 0 || !k[8])
+        return 0;
+    for (const char *q = k + 8; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+            return 0;
+    return 1;
+}
+
+static sm2c_status check_buffer(emitter *e, const sm2c_entry *en, const sm2c_buffer *b, int32_t id)
+{
+    const sm2c_program *p = e->p;
+    const ctype *t = ctype_of(b->dtype);
+    if (!t)
+        return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                          "buffer %d has dtype %s, which the C backend cannot express", id,
+                          sm2c_dtype_name(b->dtype));
+    switch (b->kind) {
+    case SM2C_BUF_INPUT:
+        if (b->index < 0 || b->index >= en->n_inputs)
+            return bug(e, "entry %s: buffer %d names input %d of %d", en->key, id, b->index,
+                       en->n_inputs);
+        break;
+    case SM2C_BUF_OUTPUT:
+        if (b->index < 0 || b->index >= en->n_outputs)
+            return bug(e, "entry %s: buffer %d names output %d of %d", en->key, id, b->index,
+                       en->n_outputs);
+        break;
+    case SM2C_BUF_ARENA:
+        if (b->offset < 0 || b->nbytes < 0 || b->offset > p->arena_bytes ||
+            b->nbytes > p->arena_bytes - b->offset || b->offset % t->size != 0)
+            return bug(e, "entry %s: arena buffer %d [%lld, +%lld) is outside the %lld-byte arena "
+                       "or misaligned", en->key, id, (long long)b->offset, (long long)b->nbytes,
+                       (long long)p->arena_bytes);
+        break;
+    case SM2C_BUF_WEIGHT:
+        if (b->index < 0 || b->index >= p->n_weights)
+            return bug(e, "entry %s: buffer %d names weight %d of %d", en->key, id, b->index,
+                       p->n_weights);
+        if (sm2c_dtype_base(p->weights[b->index].value.dtype) != sm2c_dtype_base(b->dtype))
+            return bug(e, "entry %s: buffer %d is %s but weight %d is %s", en->key, id,
+                       sm2c_dtype_name(b->dtype), b->index,
+                       sm2c_dtype_name(p->weights[b->index].value.dtype));
+        break;
+    case SM2C_BUF_STATE:
+        return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                          "state buffers (written variables) are not supported by the C backend yet");
+    default:
+        return bug(e, "entry %s: buffer %d has kind %d", en->key, id, (int)b->kind);
+    }
+    return SM2C_OK;
+}
+
+static sm2c_status check_ports(emitter *e, const sm2c_entry *en, const sm2c_port *ports, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++) {
+        const sm2c_port *pt = &ports[i];
+        if (!pt->key)
+            return bug(e, "entry %s: port %d has no key", en->key, i);
+        if (!ctype_of(pt->dtype))
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, e->p->name, en->key,
+                              "argument '%s' has dtype %s, which the C backend cannot express",
+                              pt->key, sm2c_dtype_name(pt->dtype));
+        if (pt->shape.rank < 0 || (pt->shape.rank > 0 && !pt->shape.dims) ||
+            sm2c_shape_elements(&pt->shape, INT64_MAX / 8) < 0)
+            return bug(e, "entry %s: argument '%s' has no static shape", en->key, pt->key);
+    }
+    return SM2C_OK;
+}
+
+static sm2c_status validate(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    if (!sm2c_mangle_is_ident(p->name))
+        return bug(e, "program name is not a C identifier");
+    if (strncmp(p->name, "sm2c_", 5) == 0 || strcmp(p->name, "sm2c") == 0 ||
+        strncmp(p->name, "SM2C_", 5) == 0 || strcmp(p->name, "SM2C") == 0)
+        return sm2c_error(e->c->diag, SM2C_ERR_USAGE, p->name, NULL,
+                          "the name '%s' is reserved for sm2c itself; choose another --name",
+                          p->name);
+    if (p->n_entries <= 0)
+        return bug(e, "the program has no entry points");
+    if (p->arena_bytes < 0 || p->n_weights < 0)
+        return bug(e, "negative arena size or weight count");
+    for (int32_t i = 0; i < p->n_weights; i++) {
+        const sm2c_tensor *v = &p->weights[i].value;
+        const ctype *t = ctype_of(v->dtype);
+        if (!t)
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->weights[i].name,
+                              "constant of dtype %s cannot be emitted", sm2c_dtype_name(v->dtype));
+        if (v->nelem < 0 || (uint64_t)v->nelem > SIZE_MAX / 8 ||
+            v->nbytes != (size_t)v->nelem * (size_t)t->size || (v->nelem > 0 && !v->data))
+            return bug(e, "weight %d: %lld elements but %zu bytes", i, (long long)v->nelem,
+                       v->nbytes);
+    }
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        if (!en->key || !sm2c_mangle_is_ident(en->c_name))
+            return bug(e, "entry %d: missing key or C name", k);
+        if (en->n_inputs < 0 || en->n_outputs < 0 || en->n_buffers < 0 || en->n_steps < 0)
+            return bug(e, "entry %s: negative counts", en->key);
+        sm2c_status st = check_ports(e, en, en->inputs, en->n_inputs);
+        if (!st)
+            st = check_ports(e, en, en->outputs, en->n_outputs);
+        if (st)
+            return st;
+        for (int32_t s = 0; s < en->n_steps; s++) {
+            const sm2c_step *sp = &en->steps[s];
+            if (!kernel_name_ok(sp->kernel))
+                return bug(e, "entry %s: step %d calls a kernel that is not sm2c_rt_[a-z0-9_]+",
+                           en->key, s);
+            if (sp->n_args < 0 || (sp->n_args > 0 && !sp->args))
+                return bug(e, "entry %s: step %d has no arguments", en->key, s);
+            for (int32_t a = 0; a < sp->n_args; a++) {
+                const sm2c_arg *ar = &sp->args[a];
+                if (ar->kind == SM2C_ARG_BUF) {
+                    if (ar->buf < 0 || ar->buf >= en->n_buffers)
+                        return bug(e, "entry %s: step %d names buffer %d of %d", en->key, s,
+                                   ar->buf, en->n_buffers);
+                    st = check_buffer(e, en, &en->buffers[ar->buf], ar->buf);
+                    if (st)
+                        return st;
+                } else if (ar->kind == SM2C_ARG_INTS) {
+                    if (ar->n < 0 || (ar->n > 0 && !ar->ints))
+                        return bug(e, "entry %s: step %d has a bad int array", en->key, s);
+                } else if (ar->kind != SM2C_ARG_NULL && ar->kind != SM2C_ARG_INT &&
+                           ar->kind != SM2C_ARG_FLOAT) {
+                    return bug(e, "entry %s: step %d argument %d has kind %d", en->key, s, a,
+                               (int)ar->kind);
+                }
+            }
+        }
+    }
+    return SM2C_OK;
+}
+
+/* ---- names ----------------------------------------------------------------------------- */
+
+static const char *upper(emitter *e, const char *s)
+{
+    return sm2c_mangle_sanitize(e->c->arena, s, 1, SM2C_MANGLE_MAX);
+}
+
+/* A macro stem <NAME>_<CNAME>_<KEY> whose derived macros are all free. */
+static const char *macro_stem(emitter *e, const sm2c_entry *en, const char *key)
+{
+    static const char *const sfx[] = { "_SIZE", "_ELEMENTS", "_RANK", "_SHAPE" };
+    sm2c_arena *a = e->c->arena;
+    const char *base = sm2c_arena_printf(a, "%s_%s_%s", e->NAME, upper(e, en->c_name),
+                                         upper(e, key));
+    for (int i = 1;; i++) {
+        const char *stem = i == 1 ? base : sm2c_arena_printf(a, "%s_%d", base, i);
+        int free_ = 1;
+        for (size_t k = 0; k < 4 && free_; k++)
+            free_ = !sm2c_nameset_has(&e->macros, sm2c_arena_printf(a, "%s%s", stem, sfx[k]));
+        if (!free_)
+            continue;
+        for (size_t k = 0; k < 4; k++)
+            sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s%s", stem, sfx[k]));
+        return stem;
+    }
+}
+
+static int used_as(const sm2c_entry *en, int kind, int32_t index)
+{
+    for (int32_t s = 0; s < en->n_steps; s++)
+        for (int32_t a = 0; a < en->steps[s].n_args; a++) {
+            const sm2c_arg *ar = &en->steps[s].args[a];
+            if (ar->kind == SM2C_ARG_BUF && (int)en->buffers[ar->buf].kind == kind &&
+                en->buffers[ar->buf].index == index)
+                return 1;
+        }
+    return 0;
+}
+
+static int arena_buf_used(const sm2c_entry *en, int32_t id)
+{
+    for (int32_t s = 0; s < en->n_steps; s++)
+        for (int32_t a = 0; a < en->steps[s].n_args; a++)
+            if (en->steps[s].args[a].kind == SM2C_ARG_BUF && en->steps[s].args[a].buf == id)
+                return 1;
+    return 0;
+}
+
+static int weight_has_nonfinite(const sm2c_tensor *v)
+{
+    const ctype *t = ctype_of(v->dtype);
+    const uint8_t *d = v->data;
+    for (int64_t i = 0; i < v->nelem; i++) {
+        if (t->kind == K_F32 && !float_bits_finite((uint32_t)load_le(d + 4 * i, 4)))
+            return 1;
+        if (t->kind == K_F64 && !double_bits_finite(load_le(d + 8 * i, 8)))
+            return 1;
+    }
+    return 0;
+}
+
+static const char *ints_name(emitter *e, const sm2c_arg *ar)
+{
+    for (size_t i = 0; i < e->n_ints; i++)
+        if (e->ints[i].n == ar->n &&
+            (ar->n == 0 || memcmp(e->ints[i].v, ar->ints, (size_t)ar->n * 4) == 0))
+            return e->ints[i].name;
+    e->ints = grow(e->ints, &e->cap_ints, e->n_ints + 1, sizeof *e->ints);
+    ints_const *k = &e->ints[e->n_ints];
+    k->n = ar->n;
+    k->v = ar->ints;
+    k->name = global(e, sm2c_arena_printf(e->c->arena, "%s_k%zu", e->p->name, e->n_ints));
+    e->n_ints++;
+    return k->name;
+}
+
+static const char *float_name(emitter *e, uint32_t bits)
+{
+    for (size_t i = 0; i < e->n_floats; i++)
+        if (e->floats[i].bits == bits)
+            return e->floats[i].name;
+    e->floats = grow(e->floats, &e->cap_floats, e->n_floats + 1, sizeof *e->floats);
+    float_const *f = &e->floats[e->n_floats];
+    f->bits = bits;
+    f->name = global(e, sm2c_arena_printf(e->c->arena, "%s_f%zu", e->p->name, e->n_floats));
+    e->n_floats++;
+    return f->name;
+}
+
+static sm2c_status assign_names(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    sm2c_arena *a = e->c->arena;
+    sm2c_nameset_init(&e->globals, a);
+    sm2c_nameset_init(&e->macros, a);
+    e->NAME = sm2c_mangle_sanitize(a, p->name, 1, (size_t)-1);
+    sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s_H_", e->NAME));
+    sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s_ARENA_SIZE", e->NAME));
+    sm2c_nameset_add(&e->macros, "SM2C_ALIGN");
+
+    static const char *const fixed[] = { "signatures", "n_signatures", "tensor_info",
+                                         "signature_info" };
+    for (size_t i = 0; i < 4; i++)
+        public_global(e, sm2c_arena_printf(a, "%s_%s", p->name, fixed[i]));
+    e->en = sm2c_arena_array(a, (size_t)p->n_entries, sizeof *e->en);
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        e->en[k].fn = sm2c_arena_printf(a, "%s_%s", p->name, en->c_name);
+        if (!public_global(e, e->en[k].fn))
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                              "function name %s is used twice", e->en[k].fn);
+    }
+
+    /* Internal (static) symbols: weights in index order, then per entry. */
+    int any_arena = 0;
+    e->wname = sm2c_arena_array(a, (size_t)p->n_weights + 1, sizeof *e->wname);
+    e->wbits = sm2c_arena_array(a, (size_t)p->n_weights + 1, sizeof *e->wbits);
+    for (int32_t w = 0; w < p->n_weights; w++) {
+        for (int32_t k = 0; k < p->n_entries && !e->wname[w]; k++)
+            if (used_as(&p->entries[k], SM2C_BUF_WEIGHT, w))
+                e->wname[w] = global(e, sm2c_arena_printf(a, "%s_w%d", p->name, w));
+        int kind = ctype_of(p->weights[w].value.dtype)->kind;
+        e->wbits[w] = e->wname[w] && (kind == K_F32 || kind == K_F64) &&
+                      weight_has_nonfinite(&p->weights[w].value);
+    }
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        for (int32_t s = 0; s < en->n_steps; s++)
+            for (int32_t i = 0; i < en->steps[s].n_args; i++) {
+                const sm2c_arg *ar = &en->steps[s].args[i];
+                if (ar->kind == SM2C_ARG_INTS)
+                    ints_name(e, ar);
+                else if (ar->kind == SM2C_ARG_FLOAT) {
+                    uint32_t bits;
+                    memcpy(&bits, &ar->f, 4);
+                    if (!float_bits_finite(bits))
+                        float_name(e, bits);
+                } else if (ar->kind == SM2C_ARG_BUF &&
+                           en->buffers[ar->buf].kind == SM2C_BUF_ARENA)
+                    any_arena = 1;
+            }
+    }
+    if (any_arena)
+        e->arena = global(e, sm2c_arena_printf(a, "%s_arena", p->name));
+
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        entry_names *n = &e->en[k];
+        n->in = sm2c_arena_array(a, (size_t)en->n_inputs + 1, sizeof *n->in);
+        n->out = sm2c_arena_array(a, (size_t)en->n_outputs + 1, sizeof *n->out);
+        n->in_stem = sm2c_arena_array(a, (size_t)en->n_inputs + 1, sizeof *n->in_stem);
+        n->out_stem = sm2c_arena_array(a, (size_t)en->n_outputs + 1, sizeof *n->out_stem);
+        n->in_dims = sm2c_arena_array(a, (size_t)en->n_inputs + 1, sizeof *n->in_dims);
+        n->out_dims = sm2c_arena_array(a, (size_t)en->n_outputs + 1, sizeof *n->out_dims);
+        for (int32_t i = 0; i < en->n_inputs; i++) {
+            n->in_stem[i] = macro_stem(e, en, en->inputs[i].key);
+            if (en->inputs[i].shape.rank > 0)
+                n->in_dims[i] = global(e, sm2c_arena_printf(a, "%s_d%d_i%d", p->name, k, i));
+        }
+        for (int32_t i = 0; i < en->n_outputs; i++) {
+            n->out_stem[i] = macro_stem(e, en, en->outputs[i].key);
+            if (en->outputs[i].shape.rank > 0)
+                n->out_dims[i] = global(e, sm2c_arena_printf(a, "%s_d%d_o%d", p->name, k, i));
+        }
+        if (en->n_inputs)
+            n->in_info = global(e, sm2c_arena_printf(a, "%s_inputs%d", p->name, k));
+        if (en->n_outputs)
+            n->out_info = global(e, sm2c_arena_printf(a, "%s_outputs%d", p->name, k));
+        n->run = global(e, sm2c_arena_printf(a, "%s_run%d", p->name, k));
+    }
+
+    /* Parameters: lowercase keys, clear of every global and of the locals t<id>. */
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        entry_names *n = &e->en[k];
+        sm2c_nameset scope;
+        sm2c_nameset_init(&scope, a);
+        for (size_t g = 0; g < e->n_gnames; g++)
+            sm2c_nameset_add(&scope, e->gnames[g]);
+        for (int32_t b = 0; b < en->n_buffers; b++)
+            sm2c_nameset_add(&scope, sm2c_arena_printf(a, "t%d", b));
+        for (int32_t s = 0; s < en->n_steps; s++)
+            sm2c_nameset_add(&scope, en->steps[s].kernel);
+        for (int32_t i = 0; i < en->n_inputs; i++)
+            n->in[i] = sm2c_mangle_unique(
+                &scope, sm2c_mangle_sanitize(a, en->inputs[i].key, -1, SM2C_MANGLE_MAX), "x_");
+        for (int32_t i = 0; i < en->n_outputs; i++)
+            n->out[i] = sm2c_mangle_unique(
+                &scope, sm2c_mangle_sanitize(a, en->outputs[i].key, -1, SM2C_MANGLE_MAX), "x_");
+    }
+    return SM2C_OK;
+}
+
+/* ---- the header --------------------------------------------------------------------- */
+
+static void banner(emitter *e, sbuf *b)
+{
+    sb_puts(b, "/* Generated by sm2c " SM2C_VERSION " from ");
+    sb_comment(b, e->p->source);
+    sb_puts(b, ". DO NOT EDIT.\n * Command: ");
+    sb_comment(b, e->p->command);
+    sb_puts(b, "\n */\n");
+}
+
+static void shape_text(sbuf *b, const sm2c_shape *s)
+{
+    sb_putc(b, '[');
+    for (int32_t i = 0; i < s->rank; i++)
+        sb_printf(b, "%s%lld", i ? "," : "", (long long)s->dims[i]);
+    sb_putc(b, ']');
+}
+
+static int64_t port_bytes(const sm2c_port *pt)
+{
+    return sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * ctype_of(pt->dtype)->size;
+}
+
+static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
+{
+    int64_t n = sm2c_shape_elements(&pt->shape, INT64_MAX / 8);
+    sb_printf(b, "#define %s_SIZE %lld /* bytes, %s", stem, (long long)port_bytes(pt),
+              sm2c_dtype_name(pt->dtype));
+    shape_text(b, &pt->shape);
+    sb_puts(b, " */\n");
+    sb_printf(b, "#define %s_ELEMENTS %lld\n", stem, (long long)n);
+    sb_printf(b, "#define %s_RANK %d\n", stem, pt->shape.rank);
+    if (pt->shape.rank > 0) {
+        sb_printf(b, "#define %s_SHAPE {", stem);
+        for (int32_t i = 0; i < pt->shape.rank; i++)
+            sb_printf(b, "%s%lld", i ? ", " : "", (long long)pt->shape.dims[i]);
+        sb_puts(b, "}\n");
+    }
+}
+
+static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char *dir)
+{
+    sb_printf(b, " *   %-12s %s key \"", param, dir);
+    sb_comment(b, pt->key);
+    sb_puts(b, "\", tensor \"");
+    sb_comment(b, pt->tensor);
+    sb_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
+    shape_text(b, &pt->shape);
+    sb_printf(b, ", %lld bytes\n", (long long)port_bytes(pt));
+}
+
+static void prototype(emitter *e, sbuf *b, int32_t k)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    const entry_names *n = &e->en[k];
+    sb_printf(b, "int32_t %s(", n->fn);
+    for (int32_t i = 0; i < en->n_inputs; i++)
+        sb_printf(b, "%sconst %s *%s", i ? ", " : "", ctype_of(en->inputs[i].dtype)->c, n->in[i]);
+    for (int32_t i = 0; i < en->n_outputs; i++)
+        sb_printf(b, "%s%s *%s", i + en->n_inputs ? ", " : "", ctype_of(en->outputs[i].dtype)->c,
+                  n->out[i]);
+    if (en->n_inputs + en->n_outputs == 0)
+        sb_puts(b, "void");
+    sb_putc(b, ')');
+}
+
+static void emit_header(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    const char *nm = p->name;
+    sbuf *b = &e->h;
+    banner(e, b);
+    sb_printf(b, "#ifndef %s_H_\n#define %s_H_\n\n#include <stdint.h>\n\n", e->NAME, e->NAME);
+    sb_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    sb_printf(b, "/* Static scratch memory shared by all entry points, bytes.  The entry points\n"
+                 " * are not reentrant: they use one static arena, so calls must not overlap\n"
+                 " * (from threads or interrupts). */\n#define %s_ARENA_SIZE %lld\n\n",
+              e->NAME, (long long)p->arena_bytes);
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        const entry_names *n = &e->en[k];
+        sb_puts(b, "/* Signature \"");
+        sb_comment(b, en->key);
+        sb_puts(b, "\"; arguments in order (inputs, then outputs, each sorted by key):\n");
+        for (int32_t i = 0; i < en->n_inputs; i++)
+            port_doc(b, &en->inputs[i], n->in[i], "<-");
+        for (int32_t i = 0; i < en->n_outputs; i++)
+            port_doc(b, &en->outputs[i], n->out[i], "->");
+        sb_printf(b, " * Buffers need only their element type's alignment (64 bytes is best).\n"
+                     " * Returns 0 on success, a negative error code otherwise.\n"
+                     " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n",
+                  e->NAME);
+        for (int32_t i = 0; i < en->n_inputs; i++)
+            port_macros(b, &en->inputs[i], n->in_stem[i]);
+        for (int32_t i = 0; i < en->n_outputs; i++)
+            port_macros(b, &en->outputs[i], n->out_stem[i]);
+        prototype(e, b, k);
+        sb_puts(b, ";\n\n");
+    }
+    sb_printf(b,
+              "/* Metadata: every signature, for callers that drive a model generically\n"
+              " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
+              "typedef struct %s_tensor_info {\n"
+              "    const char *key;\n"
+              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 9 int64, ... */\n"
+              "    int32_t rank;\n"
+              "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
+              "    int64_t size_bytes;\n"
+              "} %s_tensor_info;\n\n"
+              "typedef struct %s_signature_info {\n"
+              "    const char *key;\n"
+              "    int32_t n_inputs, n_outputs;\n"
+              "    const %s_tensor_info *inputs, *outputs;\n"
+              "    int32_t (*run)(void *const *inputs, void *const *outputs);\n"
+              "} %s_signature_info;\n\n"
+              "extern const %s_signature_info %s_signatures[];\n"
+              "extern const int32_t %s_n_signatures;\n\n",
+              nm, nm, nm, nm, nm, nm, nm, nm);
+    sb_printf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H_ */\n", e->NAME);
+}
+
+/* ---- the source ---------------------------------------------------------------------- */
+
+/* Appends items to an initialiser, wrapping lines. */
+typedef struct wrap {
+    sbuf *b;
+    size_t col;
+    int first;
+} wrap;
+
+static void wrap_item(wrap *w, const char *item)
+{
+    size_t n = strlen(item);
+    if (!w->first) {
+        sb_putc(w->b, ',');
+        w->col++;
+    }
+    if (w->first || w->col + 1 + n > LINE_MAX_COLS) {
+        sb_puts(w->b, w->first ? "    " : "\n    ");
+        w->col = 4;
+    } else {
+        sb_putc(w->b, ' ');
+        w->col++;
+    }
+    sb_puts(w->b, item);
+    w->col += n;
+    w->first = 0;
+}
+
+static void emit_weight(emitter *e, int32_t wi)
+{
+    const sm2c_weight *wt = &e->p->weights[wi];
+    const sm2c_tensor *v = &wt->value;
+    const ctype *t = ctype_of(v->dtype);
+    sbuf *b = &e->s;
+    int64_t n = v->nelem;
+    int64_t dim = n > 0 ? n : 1;
+    int bits = e->wbits[wi];
+    const uint8_t *d = v->data;
+    char item[64];
+
+    sb_puts(b, "/* \"");
+    sb_comment(b, wt->name);
+    sb_printf(b, "\" %s", sm2c_dtype_name(v->dtype));
+    shape_text(b, &v->shape);
+    if (bits)
+        sb_printf(b, "; holds NaN or Inf, so it is stored as IEEE-754 bit patterns in `u`\n"
+                     " * and read through `f` (type punning through a union, C99 6.5.2.3)");
+    else if (t->kind == K_BITS16)
+        sb_puts(b, "; raw 16-bit patterns");
+    sb_puts(b, " */\n");
+    if (bits) {
+        sb_printf(b, "static SM2C_ALIGN const union {\n    uint%d_t u[%lld];\n    %s f[%lld];\n"
+                     "} %s = { {\n", t->size * 8, (long long)dim, t->c, (long long)dim,
+                  e->wname[wi]);
+    } else {
+        sb_printf(b, "static SM2C_ALIGN const %s %s[%lld] = {\n", t->c, e->wname[wi],
+                  (long long)dim);
+    }
+    wrap w = { b, 0, 1 };
+    if (n == 0)
+        wrap_item(&w, "0");
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t u = load_le(d + (size_t)i * (size_t)t->size, t->size);
+        if (bits && t->kind == K_F32)
+            snprintf(item, sizeof item, "0x%08" PRIx32 "u", (uint32_t)u);
+        else if (bits)
+            snprintf(item, sizeof item, "UINT64_C(0x%016" PRIx64 ")", u);
+        else if (t->kind == K_F32)
+            fmt_real(item, sizeof item, (double)bits_to_float((uint32_t)u), 1);
+        else if (t->kind == K_F64)
+            fmt_real(item, sizeof item, bits_to_double(u), 0);
+        else if (t->kind == K_BITS16)
+            snprintf(item, sizeof item, "0x%04x", (unsigned)u);
+        else if (t->kind == K_UINT)
+            snprintf(item, sizeof item, "%" PRIu64 "%s", u, t->size >= 4 ? "u" : "");
+        else {
+            int64_t sv = (int64_t)u;    /* sign-extend from t->size bytes */
+            if (t->size < 8 && (u >> (t->size * 8 - 1)) & 1)
+                sv = (int64_t)(u | ~((UINT64_C(1) << (t->size * 8)) - 1));
+            fmt_sint(item, sizeof item, sv);
+        }
+        wrap_item(&w, item);
+    }
+    sb_puts(b, bits ? "\n} };\n\n" : "\n};\n\n");
+}
+
+static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    char item[64];
+    switch (ar->kind) {
+    case SM2C_ARG_BUF: {
+        const sm2c_buffer *bf = &en->buffers[ar->buf];
+        if (bf->kind == SM2C_BUF_INPUT)
+            sb_puts(b, e->en[k].in[bf->index]);
+        else if (bf->kind == SM2C_BUF_OUTPUT)
+            sb_puts(b, e->en[k].out[bf->index]);
+        else if (bf->kind == SM2C_BUF_ARENA)
+            sb_printf(b, "t%d", ar->buf);
+        else {
+            sb_puts(b, e->wname[bf->index]);
+            if (e->wbits[bf->index])
+                sb_puts(b, ".f");
+        }
+        break;
+    }
+    case SM2C_ARG_NULL:
+        sb_puts(b, "NULL");
+        break;
+    case SM2C_ARG_INT:
+        fmt_sint(item, sizeof item, ar->i);
+        sb_puts(b, item);
+        break;
+    case SM2C_ARG_FLOAT: {
+        uint32_t bits;
+        memcpy(&bits, &ar->f, 4);
+        if (float_bits_finite(bits)) {
+            fmt_real(item, sizeof item, (double)ar->f, 1);
+            sb_puts(b, item);
+        } else {
+            sb_printf(b, "%s.f", float_name(e, bits));
+        }
+        break;
+    }
+    case SM2C_ARG_INTS:
+        sb_puts(b, ints_name(e, ar));
+        break;
+    }
+}
+
+static void emit_entry(emitter *e, int32_t k)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    const entry_names *n = &e->en[k];
+    sbuf *b = &e->s;
+    prototype(e, b, k);
+    sb_puts(b, "\n{\n");
+    int locals = 0;
+    for (int32_t id = 0; id < en->n_buffers; id++) {
+        const sm2c_buffer *bf = &en->buffers[id];
+        if (bf->kind != SM2C_BUF_ARENA || !arena_buf_used(en, id))
+            continue;
+        const char *ct = ctype_of(bf->dtype)->c;
+        sb_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct, e->arena,
+                  (long long)bf->offset);
+        sb_comment(b, bf->name);
+        sb_printf(b, "\" %s", sm2c_dtype_name(bf->dtype));
+        shape_text(b, &bf->shape);
+        sb_puts(b, " */\n");
+        locals = 1;
+    }
+    for (int32_t i = 0; i < en->n_inputs; i++)
+        if (!used_as(en, SM2C_BUF_INPUT, i)) {
+            sb_printf(b, "    (void)%s;\n", n->in[i]);
+            locals = 1;
+        }
+    for (int32_t i = 0; i < en->n_outputs; i++)
+        if (!used_as(en, SM2C_BUF_OUTPUT, i)) {
+            sb_printf(b, "    (void)%s;\n", n->out[i]);
+            locals = 1;
+        }
+    if (locals)
+        sb_putc(b, '\n');
+    for (int32_t s = 0; s < en->n_steps; s++) {
+        const sm2c_step *sp = &en->steps[s];
+        sb_puts(b, "    /* ");
+        sb_comment(b, sp->node);
+        sb_puts(b, " (");
+        sb_comment(b, sp->op);
+        sb_putc(b, ')');
+        if (sp->function && *sp->function) {
+            sb_puts(b, " in ");
+            sb_comment(b, sp->function);
+        }
+        sb_printf(b, " */\n    %s(", sp->kernel);
+        for (int32_t a = 0; a < sp->n_args; a++) {
+            if (a)
+                sb_puts(b, ", ");
+            arg_text(e, b, k, &sp->args[a]);
+        }
+        sb_puts(b, ");\n");
+    }
+    sb_puts(b, "    return 0;\n}\n\n");
+}
+
+static void emit_metadata(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    sbuf *b = &e->s;
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        const entry_names *n = &e->en[k];
+        for (int pass = 0; pass < 2; pass++) {
+            const sm2c_port *ports = pass ? en->outputs : en->inputs;
+            int32_t np = pass ? en->n_outputs : en->n_inputs;
+            const char **dims = pass ? n->out_dims : n->in_dims;
+            for (int32_t i = 0; i < np; i++) {
+                if (!dims[i])
+                    continue;
+                sb_printf(b, "static const int64_t %s[%d] = {", dims[i], ports[i].shape.rank);
+                for (int32_t j = 0; j < ports[i].shape.rank; j++)
+                    sb_printf(b, "%s%lld", j ? ", " : "", (long long)ports[i].shape.dims[j]);
+                sb_puts(b, "};\n");
+            }
+            if (!np)
+                continue;
+            sb_printf(b, "static const %s_tensor_info %s[%d] = {\n", p->name,
+                      pass ? n->out_info : n->in_info, np);
+            for (int32_t i = 0; i < np; i++) {
+                sb_puts(b, "    { ");
+                sb_cstring(b, ports[i].key);
+                sb_printf(b, ", %d, %d, %s, %lld },\n", sm2c_dtype_base(ports[i].dtype),
+                          ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
+                          (long long)port_bytes(&ports[i]));
+            }
+            sb_puts(b, "};\n");
+        }
+        sb_printf(b, "\nstatic int32_t %s(void *const *inputs, void *const *outputs)\n{\n", n->run);
+        if (!en->n_inputs)
+            sb_puts(b, "    (void)inputs;\n");
+        if (!en->n_outputs)
+            sb_puts(b, "    (void)outputs;\n");
+        sb_printf(b, "    return %s(", n->fn);
+        for (int32_t i = 0; i < en->n_inputs; i++)
+            sb_printf(b, "%s(const %s *)inputs[%d]", i ? ", " : "",
+                      ctype_of(en->inputs[i].dtype)->c, i);
+        for (int32_t i = 0; i < en->n_outputs; i++)
+            sb_printf(b, "%s(%s *)outputs[%d]", i + en->n_inputs ? ", " : "",
+                      ctype_of(en->outputs[i].dtype)->c, i);
+        sb_puts(b, ");\n}\n\n");
+    }
+    sb_printf(b, "const %s_signature_info %s_signatures[%d] = {\n", p->name, p->name,
+              p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        const entry_names *n = &e->en[k];
+        sb_puts(b, "    { ");
+        sb_cstring(b, en->key);
+        sb_printf(b, ", %d, %d, %s, %s, %s },\n", en->n_inputs, en->n_outputs,
+                  n->in_info ? n->in_info : "NULL", n->out_info ? n->out_info : "NULL", n->run);
+    }
+    sb_printf(b, "};\nconst int32_t %s_n_signatures = %d;\n", p->name, p->n_entries);
+}
+
+static void emit_source(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    sbuf *b = &e->s;
+    banner(e, b);
+    sb_printf(b, "#include \"%s.h\"\n#include \"sm2c_rt.h\"\n\n", p->name);
+    sb_puts(b,
+            "#if defined(__FAST_MATH__)\n"
+            "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
+            "#endif\n\n"
+            "/* Weights and the arena are 64-byte aligned (reliability.md rule 1). */\n"
+            "#ifndef SM2C_ALIGN\n"
+            "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+            "#define SM2C_ALIGN _Alignas(64)\n"
+            "#elif defined(__GNUC__) || defined(__clang__)\n"
+            "#define SM2C_ALIGN __attribute__((aligned(64)))\n"
+            "#elif defined(_MSC_VER)\n"
+            "#define SM2C_ALIGN __declspec(align(64))\n"
+            "#else\n"
+            "#define SM2C_ALIGN\n"
+            "#endif\n"
+            "#endif\n\n");
+    for (int32_t w = 0; w < p->n_weights; w++)
+        if (e->wname[w])
+            emit_weight(e, w);
+    for (size_t i = 0; i < e->n_ints; i++) {
+        const ints_const *k = &e->ints[i];
+        char item[64];
+        sb_printf(b, "static const int32_t %s[%d] = {", k->name, k->n > 0 ? k->n : 1);
+        if (k->n == 0)
+            sb_puts(b, "0");
+        for (int32_t j = 0; j < k->n; j++) {
+            fmt_sint(item, sizeof item, k->v[j]);
+            sb_printf(b, "%s%s", j ? ", " : "", item);
+        }
+        sb_puts(b, "};\n");
+    }
+    if (e->n_ints)
+        sb_putc(b, '\n');
+    for (size_t i = 0; i < e->n_floats; i++)
+        sb_printf(b, "/* %s as its bit pattern (NaN payloads and infinities have no literal) */\n"
+                     "static const union {\n    uint32_t u;\n    float f;\n} %s = { 0x%08" PRIx32
+                     "u };\n\n",
+                  isnan(bits_to_float(e->floats[i].bits)) ? "NaN" : "Infinity",
+                  e->floats[i].name, e->floats[i].bits);
+    if (e->arena)
+        sb_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
+                  e->arena, e->NAME, e->NAME);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        emit_entry(e, k);
+    emit_metadata(e);
+}
+
+static void emitter_free(emitter *e)
+{
+    free(e->gnames);
+    free(e->ints);
+    free(e->floats);
+    free(e->h.p);
+    free(e->s.p);
+}
+
+/* Fills e->h and e->s. */
+static sm2c_status generate(emitter *e)
+{
+    sm2c_status st = validate(e);
+    if (!st)
+        st = assign_names(e);
+    if (st)
+        return st;
+    emit_header(e);
+    /* Float constants are named while the source is written; none are added
+    ** later than assign_names, which already walked every argument. */
+    emit_source(e);
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_emit_c_text(sm2c_ctx *c, const sm2c_program *p, char **header, char **source)
+{
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.c = c;
+    e.p = p;
+    sm2c_status st = generate(&e);
+    if (!st) {
+        *header = sm2c_arena_strndup(c->arena, e.h.p, e.h.len);
+        *source = sm2c_arena_strndup(c->arena, e.s.p, e.s.len);
+    }
+    emitter_free(&e);
+    return st;
+}
+
+/* ---- which runtime files ---------------------------------------------------------- */
+
+static int ident_char(int ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
+           ch == '_';
+}
+
+/* Does `text` define function (or function-like macro) `name`?  A definition
+** is `name(` on a line that starts in column 0 (runtime style), whose balanced
+** parameter list is followed by '{'; or `#define name`. */
+static int defines(const char *text, const char *name)
+{
+    size_t n = strlen(name);
+    for (const char *q = strstr(text, name); q; q = strstr(q + 1, name)) {
+        if ((q > text && ident_char((unsigned char)q[-1])) || ident_char((unsigned char)q[n]))
+            continue;
+        const char *line = q;
+        while (line > text && line[-1] != '\n')
+            line--;
+        if (strncmp(line, "#define", 7) == 0) {
+            const char *r = line + 7;
+            while (*r == ' ' || *r == '\t')
+                r++;
+            if (r == q)
+                return 1;
+            continue;
+        }
+        if (*line == ' ' || *line == '\t' || *line == '#' || *line == '*' || *line == '/')
+            continue;
+        const char *r = q + n;
+        while (*r == ' ' || *r == '\t')
+            r++;
+        if (*r != '(')
+            continue;
+        int depth = 0;
+        for (; *r; r++) {
+            if (*r == '(')
+                depth++;
+            else if (*r == ')' && --depth == 0)
+                break;
+        }
+        if (!*r)
+            continue;
+        for (r++; *r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'; r++)
+            ;
+        if (*r == '{')
+            return 1;
+    }
+    return 0;
+}
+
+typedef struct namelist {
+    char **v;
+    size_t n, cap;
+} namelist;
+
+static void names_add(namelist *l, const char *s, size_t len)
+{
+    for (size_t i = 0; i < l->n; i++)
+        if (strlen(l->v[i]) == len && memcmp(l->v[i], s, len) == 0)
+            return;
+    l->v = grow(l->v, &l->cap, l->n + 1, sizeof *l->v);
+    l->v[l->n] = malloc(len + 1);
+    SM2C_ASSERT(l->v[l->n] != NULL);
+    memcpy(l->v[l->n], s, len);
+    l->v[l->n][len] = 0;
+    l->n++;
+}
+
+/* Every `sm2c_rt_xxx(` the text calls or defines. */
+static void scan_refs(namelist *l, const char *text)
+{
+    for (const char *q = strstr(text, "sm2c_rt_"); q; q = strstr(q + 1, "sm2c_rt_")) {
+        if (q > text && ident_char((unsigned char)q[-1]))
+            continue;
+        const char *r = q;
+        while (ident_char((unsigned char)*r))
+            r++;
+        const char *t = r;
+        while (*t == ' ' || *t == '\t')
+            t++;
+        if (*t == '(')
+            names_add(l, q, (size_t)(r - q));
+    }
+}
+
+static int is_c_file(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 2 && strcmp(name + n - 2, ".c") == 0;
+}
+
+/* Marks need[i] for the runtime files the program needs: headers, version.c,
+** and the closure of files defining the kernels called.  When some symbol has
+** no definition we can find (a macro-generated kernel), every file is taken:
+** more code, never a link error. */
+static void select_runtime(const sm2c_program *p, int *need)
+{
+    size_t nf = sm2c_embedded_runtime_count;
+    namelist todo = { 0 };
+    names_add(&todo, "sm2c_rt_version", strlen("sm2c_rt_version"));
+    for (int32_t k = 0; k < p->n_entries; k++)
+        for (int32_t s = 0; s < p->entries[k].n_steps; s++)
+            names_add(&todo, p->entries[k].steps[s].kernel, strlen(p->entries[k].steps[s].kernel));
+    for (size_t i = 0; i < nf; i++)
+        need[i] = !is_c_file(sm2c_embedded_runtime[i].name);
+    int all = 0;
+    for (size_t t = 0; t < todo.n && !all; t++) {
+        int found = 0;
+        for (size_t i = 0; i < nf; i++) {
+            const char *text = (const char *)sm2c_embedded_runtime[i].data;
+            if (!is_c_file(sm2c_embedded_runtime[i].name) || !defines(text, todo.v[t]))
+                continue;
+            found = 1;
+            if (!need[i]) {
+                need[i] = 1;
+                scan_refs(&todo, text);
+            }
+        }
+        /* Declared in a header as a macro, or defined nowhere we can see. */
+        if (!found) {
+            int macro = 0;
+            for (size_t i = 0; i < nf && !macro; i++)
+                if (!is_c_file(sm2c_embedded_runtime[i].name))
+                    macro = defines((const char *)sm2c_embedded_runtime[i].data, todo.v[t]);
+            if (!macro)
+                all = 1;
+        }
+    }
+    if (all)
+        for (size_t i = 0; i < nf; i++)
+            need[i] = 1;
+    for (size_t i = 0; i < todo.n; i++)
+        free(todo.v[i]);
+    free(todo.v);
+}
+
+/* ---- publishing -------------------------------------------------------------------------- */
+
+typedef struct outfile {
+    const char *name;
+    const char *data;
+    size_t len;
+} outfile;
+
+static sm2c_status fs_error(sm2c_ctx *c, const char *outdir, const char *what, const char *name)
+{
+    int err = errno;
+    return sm2c_error(c->diag, SM2C_ERR_INVALID, outdir, NULL, "%s%s%s: %s", what,
+                      name ? " " : "", name ? name : "", strerror(err));
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        p += w;
+        n -= (size_t)w;
+    }
+    return 0;
+}
+
+/* Is the directory `fd` the SavedModel directory `src` or inside it? */
+static int inside_source(int fd, const char *src)
+{
+    struct stat s, d;
+    if (!src || !*src || stat(src, &s) != 0 || !S_ISDIR(s.st_mode))
+        return 0;
+    int cur = dup(fd);
+    for (int depth = 0; cur >= 0 && depth < 256; depth++) {
+        if (fstat(cur, &d) != 0)
+            break;
+        if (d.st_dev == s.st_dev && d.st_ino == s.st_ino) {
+            close(cur);
+            return 1;
+        }
+        int up = openat(cur, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        struct stat u;
+        if (up < 0 || fstat(up, &u) != 0 || (u.st_dev == d.st_dev && u.st_ino == d.st_ino)) {
+            if (up >= 0)
+                close(up);
+            break;          /* reached the root */
+        }
+        close(cur);
+        cur = up;
+    }
+    if (cur >= 0)
+        close(cur);
+    return 0;
+}
+
+/* mkdtemp relative to a directory descriptor. */
+static int make_tmpdir(int dirfd, char *name, size_t cap)
+{
+    static unsigned counter;
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = (uint64_t)getpid() * 0x9e3779b97f4a7c15u ^ (uint64_t)ts.tv_nsec ^
+                 ((uint64_t)ts.tv_sec << 32);
+    static const char digits[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+    for (int attempt = 0; attempt < 100; attempt++) {
+        x ^= (uint64_t)++counter * 0xbf58476d1ce4e5b9u;
+        x ^= x >> 31;
+        x *= 0x94d049bb133111ebu;
+        char suffix[7];
+        uint64_t y = x;
+        for (int i = 0; i < 6; i++, y /= 36)
+            suffix[i] = digits[y % 36];
+        suffix[6] = 0;
+        snprintf(name, cap, ".sm2c-tmp-%s", suffix);
+        if (mkdirat(dirfd, name, 0700) == 0)
+            return 0;
+        if (errno != EEXIST)
+            return -1;
+    }
+    errno = EEXIST;
+    return -1;
+}
+
+static sm2c_status publish(sm2c_ctx *c, const char *outdir, const char *source,
+                           const outfile *files, size_t nfiles)
+{
+    struct stat st;
+    if (lstat(outdir, &st) != 0) {
+        if (errno != ENOENT || mkdir(outdir, 0777) != 0)
+            return fs_error(c, outdir, "cannot create the output directory", NULL);
+    } else if (S_ISLNK(st.st_mode)) {
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, outdir, NULL,
+                          "the output directory is a symlink; refusing to follow it");
+    } else if (!S_ISDIR(st.st_mode)) {
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, outdir, NULL,
+                          "the output path exists and is not a directory");
+    }
+    int dirfd = open(outdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dirfd < 0)
+        return fs_error(c, outdir, "cannot open the output directory", NULL);
+    if (inside_source(dirfd, source)) {
+        close(dirfd);
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, outdir, NULL,
+                          "the output directory is (inside) the SavedModel directory %s", source);
+    }
+    /* Nothing may stand where an output goes but an older regular file. */
+    for (size_t i = 0; i < nfiles; i++) {
+        if (fstatat(dirfd, files[i].name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+            close(dirfd);
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, outdir, NULL,
+                              "%s exists and is %s; refusing to replace it", files[i].name,
+                              S_ISLNK(st.st_mode) ? "a symlink" : S_ISDIR(st.st_mode) ? "a directory"
+                                                                                     : "not a regular file");
+        }
+    }
+    char tmp[64];
+    if (make_tmpdir(dirfd, tmp, sizeof tmp) != 0) {
+        sm2c_status s = fs_error(c, outdir, "cannot create a temporary directory", NULL);
+        close(dirfd);
+        return s;
+    }
+    sm2c_status status = SM2C_OK;
+    size_t written = 0, renamed = 0;
+    int tmpfd = openat(dirfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (tmpfd < 0)
+        status = fs_error(c, outdir, "cannot open", tmp);
+    for (size_t i = 0; !status && i < nfiles; i++) {
+        int fd = openat(tmpfd, files[i].name,
+                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            status = fs_error(c, outdir, "cannot create", files[i].name);
+            break;
+        }
+        written = i + 1;
+        int bad = write_all(fd, files[i].data, files[i].len);
+        if (close(fd) != 0 || bad)
+            status = fs_error(c, outdir, "cannot write", files[i].name);
+    }
+    for (size_t i = 0; !status && i < nfiles; i++) {
+        if (fstatat(dirfd, files[i].name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+            errno = EEXIST;
+            status = fs_error(c, outdir, "refusing to replace non-regular file", files[i].name);
+        } else if (renameat(tmpfd, files[i].name, dirfd, files[i].name) != 0) {
+            status = fs_error(c, outdir, "cannot rename into place", files[i].name);
+        } else {
+            renamed = i + 1;
+        }
+    }
+    /* Remove whatever is left of the temporary directory. */
+    if (tmpfd >= 0) {
+        for (size_t i = renamed; i < written; i++)
+            unlinkat(tmpfd, files[i].name, 0);
+        close(tmpfd);
+    }
+    if (unlinkat(dirfd, tmp, AT_REMOVEDIR) != 0 && !status)
+        status = fs_error(c, outdir, "cannot remove", tmp);
+    close(dirfd);
+    return status;
+}
+
+sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir)
+{
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.c = c;
+    e.p = p;
+    sm2c_status st = generate(&e);
+    if (st) {
+        emitter_free(&e);
+        return st;
+    }
+    size_t nf = sm2c_embedded_runtime_count;
+    int *need = calloc(nf + 1, sizeof *need);
+    outfile *files = calloc(nf + 2, sizeof *files);
+    SM2C_ASSERT(need && files);
+    const char *hname = sm2c_arena_printf(c->arena, "%s.h", p->name);
+    const char *cname = sm2c_arena_printf(c->arena, "%s.c", p->name);
+    for (size_t i = 0; i < nf && !st; i++)
+        if (strcmp(sm2c_embedded_runtime[i].name, hname) == 0 ||
+            strcmp(sm2c_embedded_runtime[i].name, cname) == 0)
+            st = sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, NULL,
+                            "the name '%s' clashes with the runtime file %s; choose another --name",
+                            p->name, sm2c_embedded_runtime[i].name);
+    if (!st) {
+        size_t n = 0;
+        files[n++] = (outfile){ hname, e.h.p, e.h.len };
+        files[n++] = (outfile){ cname, e.s.p, e.s.len };
+        select_runtime(p, need);
+        for (size_t i = 0; i < nf; i++)
+            if (need[i])
+                files[n++] = (outfile){ sm2c_embedded_runtime[i].name,
+                                        (const char *)sm2c_embedded_runtime[i].data,
+                                        sm2c_embedded_runtime[i].len };
+        st = publish(c, outdir, p->source, files, n);
+    }
+    free(need);
+    free(files);
+    emitter_free(&e);
+    return st;
+}

@@ -1,0 +1,33 @@
+/*
+** emit_c.h: the C backend.
+**
+** Writes the lowered program as portable C99 into a directory: <name>.h (the
+** API: prototypes, size macros, the metadata table), <name>.c (weights, the
+** arena, one function per entry point) and the runtime sources those entry
+** points call (sm2c_rt.h, version.c and each runtime C file defining a
+** kernel used), so that `cc -std=c99 -I OUT OUT/[all .c files] -lm` builds.
+**
+** Output is deterministic (same program, same bytes) and published safely
+** (reliability.md F7): everything is written into a fresh temporary directory
+** inside OUT with O_CREAT|O_EXCL|O_NOFOLLOW and then renamed into place; a
+** symlink or directory where an output file goes is refused, OUT itself must
+** not be a symlink, and on failure OUT is left as it was.
+*/
+#ifndef SM2C_EMIT_C_H
+#define SM2C_EMIT_C_H
+
+#include "program.h"
+#include "tensor.h"
+
+/* Emit `p` into directory `outdir` (created if missing, one level).  Errors are
+** reported through c->diag: SM2C_ERR_INTERNAL for an inconsistent program,
+** SM2C_ERR_UNSUPPORTED for what the backend cannot express (state, string
+** tensors), SM2C_ERR_INVALID for filesystem failures. */
+sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir);
+
+/* The two generated files only, as NUL-terminated text in the arena (no
+** runtime, no filesystem): for golden tests and the LLVM cross-check. */
+sm2c_status sm2c_emit_c_text(sm2c_ctx *c, const sm2c_program *p, char **header,
+                             char **source);
+
+#endif

@@ -1,0 +1,52 @@
+/*
+** mangle.h: C identifiers from model names, checked for collisions.
+**
+** Every identifier the backends emit is a fixed prefix plus a sanitized,
+** length-capped name: [A-Za-z0-9_] only, never a C keyword, never reserved
+** (`_[A-Z]`, `__`, a leading `_`, a trailing `_t`), and unique within its
+** name set (reliability.md section 6 rule 12).  Names never become file names.
+*/
+#ifndef SM2C_MANGLE_H
+#define SM2C_MANGLE_H
+
+#include <stddef.h>
+
+#include "arena.h"
+#include "strmap.h"
+
+#define SM2C_MANGLE_MAX 64      /* bytes kept from a model name */
+
+/* `s` with every byte outside [A-Za-z0-9_] replaced by '_', upper- or
+** lowercased (case 1 upper, -1 lower, 0 kept), cut to `max` bytes; "_" for "". */
+char *sm2c_mangle_sanitize(sm2c_arena *a, const char *s, int case_, size_t max);
+
+/* 1 when `s` matches [A-Za-z_][A-Za-z0-9_]*. */
+int sm2c_mangle_is_ident(const char *s);
+
+/* 1 for C keywords (C89 to C23, including the lowercase spellings of C23 such
+** as `bool` and `alignof`). */
+int sm2c_mangle_is_keyword(const char *s);
+
+/* 1 when `s` may not be used as an ordinary identifier in generated code: not
+** an identifier, a keyword, reserved (leading `_`, any `__`), ending in `_t`
+** (POSIX typedef namespace) or a lowercase macro of the standard headers
+** generated code includes. */
+int sm2c_mangle_is_bad(const char *s);
+
+/* A set of names taken in one scope. */
+typedef struct sm2c_nameset {
+    sm2c_arena *arena;
+    sm2c_strmap *map;
+} sm2c_nameset;
+
+void sm2c_nameset_init(sm2c_nameset *s, sm2c_arena *a);
+int sm2c_nameset_has(const sm2c_nameset *s, const char *name);
+/* Mark `name` taken (copied); returns 0 when it already was. */
+int sm2c_nameset_add(sm2c_nameset *s, const char *name);
+
+/* The first of `base`, `base_2`, `base_3`, ... that is not bad and not in
+** `s`, added to `s` and returned (in the arena).  A bad `base` is first
+** prefixed with `prefix` (e.g. "x_" for "3d" or "int"). */
+const char *sm2c_mangle_unique(sm2c_nameset *s, const char *base, const char *prefix);
+
+#endif

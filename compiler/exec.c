@@ -1,0 +1,103 @@
+/*
+** exec.c: the kernel registry and the step interpreter used for folding.
+*/
+#include "exec.h"
+
+#include <string.h>
+
+#include "sm2c_rt.h"
+
+typedef union word {
+    void *p;
+    const int32_t *ints;
+    int32_t i;
+    float f;
+} word;
+
+/* One typed wrapper per kernel: arguments are unpacked from words and passed
+** with the kernel's exact prototype (calling through a mismatched function
+** pointer type would be undefined behaviour). */
+typedef struct kernel {
+    const char *name;
+    void (*run)(const word *a);
+} kernel;
+
+#define W_COPY_STRIDED(fn_) fn_(a[0].p, a[1].i, a[2].ints, a[3].p, a[4].i, a[5].ints, a[6].i, a[7].ints, a[8].i)
+#define W_FILL(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i)
+#define W_COPY(fn_) fn_(a[0].p, a[1].p, a[2].i)
+#define W_BINARY(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].ints)
+#define W_UNARY(fn_) fn_(a[0].p, a[1].p, a[2].i)
+#define W_REDUCE(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
+#define W_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i)
+#define W_BATCH_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i)
+#define W_BIAS_ADD(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i)
+#define W_SOFTMAX(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i)
+#define W_BATCH_NORM(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].f, a[6].p, a[7].i, a[8].i)
+#define W_CONV(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].i)
+#define W_POOL(fn_) fn_(a[0].p, a[1].p, a[2].ints)
+
+#define WRAP(name, shape) static void w_##name(const word *a) { shape(name); }
+#define BIN(op, sfx) WRAP(sm2c_rt_##op##_##sfx, W_BINARY)
+#define BIN4(sfx) BIN(add, sfx) BIN(sub, sfx) BIN(mul, sfx) BIN(maximum, sfx) BIN(minimum, sfx)
+#define CAST(f, t) WRAP(sm2c_rt_cast_##f##_##t, W_UNARY)
+#define CASTS(f) CAST(f, f32) CAST(f, f64) CAST(f, i32) CAST(f, i64) CAST(f, u8) CAST(f, b)
+#define RED(op, sfx) WRAP(sm2c_rt_reduce_##op##_##sfx, W_REDUCE)
+#define KERNELS                                                                                  \
+    WRAP(sm2c_rt_copy_strided, W_COPY_STRIDED) WRAP(sm2c_rt_fill, W_FILL) WRAP(sm2c_rt_copy, W_COPY) \
+    BIN4(f32) BIN4(f64) BIN4(i32) BIN4(i64) BIN(div, f32) BIN(div, f64) BIN(squared_difference, f32) \
+    WRAP(sm2c_rt_relu_f32, W_UNARY) WRAP(sm2c_rt_relu6_f32, W_UNARY)                              \
+    WRAP(sm2c_rt_sigmoid_f32, W_UNARY) WRAP(sm2c_rt_tanh_f32, W_UNARY)                            \
+    WRAP(sm2c_rt_neg_f32, W_UNARY) WRAP(sm2c_rt_square_f32, W_UNARY) WRAP(sm2c_rt_sqrt_f32, W_UNARY) \
+    WRAP(sm2c_rt_rsqrt_f32, W_UNARY) WRAP(sm2c_rt_exp_f32, W_UNARY) WRAP(sm2c_rt_log_f32, W_UNARY) \
+    CASTS(f32) CASTS(f64) CASTS(i32) CASTS(i64) CASTS(u8) CASTS(b)                                \
+    RED(sum, f32) RED(mean, f32) RED(max, f32) RED(min, f32) RED(sum, i32) RED(mean, i32)          \
+    RED(sum, i64) RED(mean, i64)                                                                   \
+    WRAP(sm2c_rt_matmul_f32, W_MATMUL) WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL)             \
+    WRAP(sm2c_rt_bias_add_f32, W_BIAS_ADD) WRAP(sm2c_rt_softmax_f32, W_SOFTMAX)                   \
+    WRAP(sm2c_rt_log_softmax_f32, W_SOFTMAX) WRAP(sm2c_rt_batch_norm_f32, W_BATCH_NORM)           \
+    WRAP(sm2c_rt_conv2d_f32, W_CONV) WRAP(sm2c_rt_depthwise_conv2d_f32, W_CONV)                   \
+    WRAP(sm2c_rt_max_pool_f32, W_POOL) WRAP(sm2c_rt_avg_pool_f32, W_POOL)
+
+KERNELS
+#undef WRAP
+#define WRAP(name, shape) { #name, w_##name },
+
+static const kernel registry[] = { KERNELS };
+
+static const kernel *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof registry / sizeof *registry; i++)
+        if (strcmp(registry[i].name, name) == 0)
+            return &registry[i];
+    return NULL;
+}
+
+int sm2c_exec_knows(const char *name)
+{
+    return find(name) != NULL;
+}
+
+sm2c_status sm2c_exec_steps(sm2c_ctx *c, const sm2c_step *steps, int32_t n, void *const *buffers)
+{
+    for (int32_t s = 0; s < n; s++) {
+        const kernel *k = find(steps[s].kernel);
+        word a[16];
+        if (!k || steps[s].n_args > 16)
+            return sm2c_error(c->diag, SM2C_ERR_INTERNAL, NULL, steps[s].node,
+                              "no kernel '%s' to fold with", steps[s].kernel);
+        for (int32_t i = 0; i < steps[s].n_args; i++) {
+            const sm2c_arg *g = &steps[s].args[i];
+            memset(&a[i], 0, sizeof a[i]);
+            if (g->kind == SM2C_ARG_BUF)
+                a[i].p = buffers[g->buf];
+            else if (g->kind == SM2C_ARG_INT)
+                a[i].i = (int32_t)g->i;
+            else if (g->kind == SM2C_ARG_FLOAT)
+                a[i].f = g->f;
+            else if (g->kind == SM2C_ARG_INTS)
+                a[i].ints = g->ints;
+        }
+        k->run(a);
+    }
+    return SM2C_OK;
+}

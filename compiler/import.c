@@ -1,0 +1,606 @@
+/*
+** import.c: TensorFlow graphs and function bodies -> IR (design.md, "Import").
+**
+** A scope is the main graph or one instantiation of a function body.  Nodes a
+** scope needs are ordered by an iterative depth-first search (cycles are
+** errors, reliability.md G4), then imported in that order.  A call
+** instantiates its callee as a new scope (that is where inlining happens),
+** with recursion and depth checked (U1, U2).
+*/
+#include "import.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opdefs.h"
+#include "tensor_proto.h"
+
+typedef struct importer {
+    sm2c_ctx *c;
+    const sm2c_model *m;
+    const sm2c_varmap *vm;
+    sm2c_graph *g;
+    sm2c_strmap *placeholders;   /* main-graph node name -> entry input value */
+    sm2c_strmap *handle_vars;    /* main-graph node name -> sm2c_variable (VarHandleOp, VariableV2) */
+    sm2c_strmap *var_values;     /* checkpoint key -> sm2c_tensor */
+    sm2c_status failed;          /* first unsupported-op status, kept while going on */
+} importer;
+
+typedef struct scope {
+    const char *path;            /* "" for the main graph, else function call path */
+    const char *fname;           /* function name, NULL for the main graph */
+    struct scope *parent;
+    int depth;
+    Tensorflow__NodeDef **nodes;
+    size_t n_nodes;
+    sm2c_strmap *index;          /* node name -> node index + 1 */
+    sm2c_strmap *args;           /* function arg name -> value */
+    sm2c_value ***outs;          /* per node: its output values once imported */
+    int32_t *n_outs;
+} scope;
+
+/* ---- errors --------------------------------------------------------------------- */
+
+static const char *where(importer *im, const scope *s, const Tensorflow__NodeDef *nd)
+{
+    if (s->path[0])
+        return sm2c_arena_printf(im->c->arena, "%s: '%s' (%s)", s->path, nd->name, nd->op);
+    return sm2c_arena_printf(im->c->arena, "'%s' (%s)", nd->name, nd->op);
+}
+
+static sm2c_status bad(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
+                       sm2c_status kind, const char *fmt, const char *arg)
+{
+    return sm2c_error(im->c->diag, kind, im->m->file, nd ? where(im, s, nd) : s->path, fmt, arg);
+}
+
+/* ---- tensor names --------------------------------------------------------------- */
+
+static int32_t node_index(const scope *s, const char *name)
+{
+    void *v = sm2c_strmap_get(s->index, name);
+    return v ? (int32_t)((intptr_t)v - 1) : -1;
+}
+
+/* "node", "node:k" (graph) or "node:arg:k" (function body) -> node index and
+** flat output.  Returns 0 for control inputs ("^x"), 1 when resolved, -1 when
+** the name is malformed or the node is missing. */
+static int parse_ref(importer *im, const scope *s, const char *ref, int32_t *node, int32_t *out)
+{
+    if (ref[0] == '^')
+        return 0;
+    char *copy = sm2c_arena_strdup(im->c->arena, ref);
+    char *first = strchr(copy, ':');
+    *out = 0;
+    if (first) {
+        *first = 0;
+        char *second = strchr(first + 1, ':');
+        const char *num = second ? second + 1 : first + 1;
+        char *end;
+        errno = 0;
+        long k = strtol(num, &end, 10);
+        if (!*num || *end || errno || k < 0 || k > INT32_MAX || num[0] == '+' || num[0] == '-')
+            return -1;
+        *out = (int32_t)k;
+        if (second) {
+            *second = 0;
+            *node = node_index(s, copy);
+            if (*node < 0)
+                return -1;
+            const sm2c_opdef *op = sm2c_opdef_find(s->nodes[*node]->op);
+            /* Known ops map the arg name to a flat index; calls and lists use k. */
+            if (op && strchr(op->outputs, ','))
+                *out = sm2c_opdef_output_index(op, first + 1, (int32_t)k);
+            return *out >= 0 ? 1 : -1;
+        }
+    }
+    *node = node_index(s, copy);
+    return *node >= 0 ? 1 : -1;
+}
+
+/* The value of a data input reference in scope s (its producer already imported). */
+static sm2c_value *resolve(importer *im, scope *s, const Tensorflow__NodeDef *nd, const char *ref)
+{
+    if (s->args) {
+        sm2c_value *arg = sm2c_strmap_get(s->args, ref);
+        if (arg)
+            return arg;
+    }
+    int32_t node, out;
+    if (parse_ref(im, s, ref, &node, &out) != 1) {
+        bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names no node output", ref);
+        return NULL;
+    }
+    if (!s->outs[node] || out >= s->n_outs[node]) {
+        bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names an output the node does not have", ref);
+        return NULL;
+    }
+    return s->outs[node][out];
+}
+
+/* ---- ordering ----------------------------------------------------------------- */
+
+typedef struct frame {
+    int32_t node;
+    size_t next_input;
+} frame;
+
+/* Push node `i` if it is new; 0 on a cycle. */
+static int visit(unsigned char *color, frame *stack, size_t *top, int32_t i)
+{
+    if (color[i] == 2)
+        return 1;
+    if (color[i] == 1)
+        return 0;
+    color[i] = 1;
+    stack[(*top)++] = (frame){ i, 0 };
+    return 1;
+}
+
+/* Depth-first postorder of the nodes the references in `roots` need. */
+static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots, size_t n_roots,
+                               int32_t **order, size_t *count)
+{
+    unsigned char *color = sm2c_arena_alloc(im->c->arena, s->n_nodes + 1);
+    frame *stack = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *stack);
+    *order = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof **order);
+    *count = 0;
+    size_t top = 0;
+    for (size_t r = 0; r < n_roots; r++) {
+        int32_t node, out;
+        if ((s->args && sm2c_strmap_get(s->args, roots[r])) || parse_ref(im, s, roots[r], &node, &out) != 1)
+            continue;
+        visit(color, stack, &top, node);
+        while (top) {
+            frame *f = &stack[top - 1];
+            const Tensorflow__NodeDef *nd = s->nodes[f->node];
+            if (f->next_input == nd->n_input) {
+                color[f->node] = 2;
+                (*order)[(*count)++] = f->node;
+                top--;
+                continue;
+            }
+            const char *in = nd->input[f->next_input++];
+            if (s->args && sm2c_strmap_get(s->args, in))
+                continue;
+            int32_t dep;
+            int rc = parse_ref(im, s, in, &dep, &out);
+            if (rc < 0)
+                return bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names no node output", in);
+            if (rc == 1 && !visit(color, stack, &top, dep))
+                return bad(im, s, nd, SM2C_ERR_INVALID,
+                           "cycle in the graph through input '%s'", in);
+        }
+    }
+    return SM2C_OK;
+}
+
+/* ---- variables and constants ------------------------------------------------------ */
+
+static sm2c_tensor *variable_value(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
+                                   const sm2c_variable *v)
+{
+    if (!v->checkpoint_key) {
+        bad(im, s, nd, SM2C_ERR_INVALID, "variable '%s' has no value in the checkpoint", v->path);
+        return NULL;
+    }
+    if (v->slice_spec) {
+        bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "variable '%s' is a part of a partitioned variable",
+            v->path);
+        return NULL;
+    }
+    sm2c_tensor *t = sm2c_strmap_get(im->var_values, v->checkpoint_key);
+    if (t)
+        return t;
+    const sm2c_bundle_entry *e = sm2c_bundle_find(im->m->bundle, v->checkpoint_key);
+    t = sm2c_arena_alloc(im->c->arena, sizeof *t);
+    if (!e || sm2c_bundle_read(im->c, im->m->bundle, e, t) != SM2C_OK)
+        return NULL;
+    sm2c_strmap_put(im->var_values, v->checkpoint_key, t);
+    return t;
+}
+
+static sm2c_value *const_value(importer *im, const scope *s, const Tensorflow__NodeDef *nd)
+{
+    const Tensorflow__AttrValue *a = sm2c_node_attr(nd, "value");
+    if (!a || a->value_case != TENSORFLOW__ATTR_VALUE__VALUE_TENSOR) {
+        bad(im, s, nd, SM2C_ERR_INVALID, "%s has no tensor 'value' attr", "Const");
+        return NULL;
+    }
+    sm2c_tensor *t = sm2c_arena_alloc(im->c->arena, sizeof *t);
+    if (sm2c_tensor_from_proto(im->c, im->m->file, where(im, s, nd), a->tensor, t) != SM2C_OK)
+        return NULL;
+    return sm2c_value_const(im->c, im->g, t, nd->name);
+}
+
+/* ---- one node ------------------------------------------------------------------- */
+
+static sm2c_status import_scope(importer *im, scope *s, const char *const *roots, size_t n);
+
+static int is_call(importer *im, const Tensorflow__NodeDef *nd, const char **fname)
+{
+    if (strcmp(nd->op, "StatefulPartitionedCall") == 0 || strcmp(nd->op, "PartitionedCall") == 0) {
+        const Tensorflow__AttrValue *f = sm2c_node_attr(nd, "f");
+        *fname = f && f->value_case == TENSORFLOW__ATTR_VALUE__VALUE_FUNC && f->func ? f->func->name
+                                                                                   : NULL;
+        return 1;
+    }
+    *fname = nd->op;
+    return sm2c_strmap_get(im->m->functions, nd->op) != NULL;
+}
+
+static sm2c_status check_recursion(importer *im, scope *s, const Tensorflow__NodeDef *nd,
+                                   const char *fname)
+{
+    for (const scope *p = s; p; p = p->parent)
+        if (p->fname && strcmp(p->fname, fname) == 0)
+            return bad(im, s, nd, SM2C_ERR_INVALID, "function '%s' is recursive", fname);
+    if (s->depth + 1 > im->c->limits->call_depth)
+        return bad(im, s, nd, SM2C_ERR_LIMIT,
+                   "calls nest deeper than the limit (--limit call-depth=N) at '%s'", fname);
+    return SM2C_OK;
+}
+
+/* Instantiate the callee with the call's data inputs as its arguments. */
+static sm2c_status import_call(importer *im, scope *s, int32_t i, const char *fname,
+                               sm2c_value **ins, int32_t n_ins)
+{
+    const Tensorflow__NodeDef *nd = s->nodes[i];
+    const Tensorflow__FunctionDef *f = fname ? sm2c_strmap_get(im->m->functions, fname) : NULL;
+    if (!f)
+        return bad(im, s, nd, SM2C_ERR_INVALID, "calls function '%s', which is not in the library",
+                   fname ? fname : "");
+    sm2c_status st = check_recursion(im, s, nd, fname);
+    if (st)
+        return st;
+    const Tensorflow__OpDef *sig = f->signature;
+    if ((size_t)n_ins != sig->n_input_arg)
+        return bad(im, s, nd, SM2C_ERR_INVALID, "passes the wrong number of arguments to '%s'", fname);
+    scope callee = { .fname = fname, .parent = s, .depth = s->depth + 1,
+                     .nodes = f->node_def, .n_nodes = f->n_node_def };
+    callee.path = s->path[0] ? sm2c_arena_printf(im->c->arena, "%s/%s", s->path, fname) : fname;
+    callee.args = sm2c_strmap_new(im->c->arena, sig->n_input_arg);
+    for (size_t k = 0; k < sig->n_input_arg; k++)
+        sm2c_strmap_put(callee.args, sig->input_arg[k]->name, ins[k]);
+    const char **rets = sm2c_arena_array(im->c->arena, sig->n_output_arg + 1, sizeof *rets);
+    for (size_t k = 0; k < sig->n_output_arg; k++) {
+        rets[k] = NULL;
+        for (size_t r = 0; r < f->n_ret; r++)
+            if (strcmp(f->ret[r]->key, sig->output_arg[k]->name) == 0)
+                rets[k] = f->ret[r]->value;
+        if (!rets[k])
+            return bad(im, s, nd, SM2C_ERR_INVALID, "function '%s' does not return all its outputs",
+                       fname);
+    }
+    if ((st = import_scope(im, &callee, rets, sig->n_output_arg)))
+        return st;
+    s->n_outs[i] = (int32_t)sig->n_output_arg;
+    s->outs[i] = sm2c_arena_array(im->c->arena, sig->n_output_arg + 1, sizeof **s->outs);
+    for (size_t k = 0; k < sig->n_output_arg; k++)
+        if (!(s->outs[i][k] = resolve(im, &callee, NULL, rets[k])))
+            return SM2C_ERR_INVALID;
+    return SM2C_OK;
+}
+
+static int is_alias_op(const char *op)
+{
+    static const char *const ops[] = { "Identity", "StopGradient", "Snapshot", "PreventGradient",
+                                       "EnsureShape", "IdentityN", NULL };
+    for (size_t i = 0; ops[i]; i++)
+        if (strcmp(op, ops[i]) == 0)
+            return 1;
+    return 0;
+}
+
+static void set_outputs(importer *im, scope *s, int32_t i, sm2c_value **vals, int32_t n)
+{
+    s->n_outs[i] = n;
+    s->outs[i] = sm2c_arena_array(im->c->arena, (size_t)n + 1, sizeof **s->outs);
+    for (int32_t k = 0; k < n; k++)
+        s->outs[i][k] = vals[k];
+}
+
+/* Ops the importer resolves itself: aliases, constants, placeholders, variables. */
+static int import_special(importer *im, scope *s, int32_t i, sm2c_value **ins, int32_t n_ins,
+                          sm2c_status *st)
+{
+    const Tensorflow__NodeDef *nd = s->nodes[i];
+    const char *op = nd->op;
+    sm2c_value *v = NULL;
+    *st = SM2C_OK;
+    if (is_alias_op(op)) {
+        set_outputs(im, s, i, ins, n_ins);
+        return 1;
+    }
+    if (strcmp(op, "NoOp") == 0) {
+        set_outputs(im, s, i, NULL, 0);
+        return 1;
+    }
+    if (strcmp(op, "Const") == 0) {
+        v = const_value(im, s, nd);
+    } else if (strcmp(op, "Placeholder") == 0 || strcmp(op, "PlaceholderWithDefault") == 0) {
+        v = s->parent ? NULL : sm2c_strmap_get(im->placeholders, nd->name);
+        if (!v && n_ins == 1)
+            v = ins[0];
+        if (!v) {
+            *st = bad(im, s, nd, SM2C_ERR_INVALID, "placeholder '%s' is not fed by the signature",
+                      nd->name);
+            return 1;
+        }
+    } else if (strcmp(op, "VarHandleOp") == 0 || strcmp(op, "VariableV2") == 0 ||
+               strcmp(op, "Variable") == 0) {
+        const sm2c_variable *var = s->parent ? NULL : sm2c_strmap_get(im->handle_vars, nd->name);
+        sm2c_tensor *t = var ? variable_value(im, s, nd, var) : NULL;
+        if (!var)
+            *st = bad(im, s, nd, SM2C_ERR_INVALID, "variable node '%s' maps to no saved variable",
+                      nd->name);
+        if (!t)
+            return 1;
+        v = sm2c_value_const(im->c, im->g, t, nd->name);
+        if (strcmp(op, "VarHandleOp") == 0)
+            v->dtype = SM2C_DT_RESOURCE;  /* a handle: ReadVariableOp yields the tensor */
+    } else if (strcmp(op, "ReadVariableOp") == 0) {
+        if (n_ins != 1 || !ins[0]->constant || ins[0]->dtype != SM2C_DT_RESOURCE) {
+            *st = bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "%s of a handle that is not a saved variable",
+                      "ReadVariableOp");
+            return 1;
+        }
+        v = sm2c_value_const(im->c, im->g, ins[0]->constant, nd->name);
+    } else {
+        return 0;
+    }
+    if (!v && !*st)
+        *st = SM2C_ERR_INVALID;
+    if (v)
+        set_outputs(im, s, i, &v, 1);
+    return 1;
+}
+
+static int32_t count_outputs(const sm2c_opdef *op)
+{
+    int32_t n = op->outputs[0] ? 1 : 0;
+    for (const char *p = op->outputs; *p; p++)
+        n += *p == ',';
+    return n;
+}
+
+/* An op with no entry in the table: reported, and stood in for so that the
+** rest of the graph is still checked. */
+static void import_unsupported(importer *im, scope *s, int32_t i)
+{
+    const Tensorflow__NodeDef *nd = s->nodes[i];
+    bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "op '%s' is not supported", nd->op);
+    if (!im->failed)
+        im->failed = SM2C_ERR_UNSUPPORTED;
+    sm2c_value *dummy[8];
+    for (int k = 0; k < 8; k++)
+        dummy[k] = sm2c_value_new(im->c, im->g, 0, nd->name);
+    set_outputs(im, s, i, dummy, 8);
+}
+
+static sm2c_status import_node(importer *im, scope *s, int32_t i)
+{
+    const Tensorflow__NodeDef *nd = s->nodes[i];
+    sm2c_value **ins = sm2c_arena_array(im->c->arena, nd->n_input + 1, sizeof *ins);
+    int32_t n_ins = 0;
+    for (size_t k = 0; k < nd->n_input; k++) {
+        if (nd->input[k][0] == '^')
+            continue;
+        if (!(ins[n_ins++] = resolve(im, s, nd, nd->input[k])))
+            return SM2C_ERR_INVALID;
+    }
+    sm2c_status st;
+    if (import_special(im, s, i, ins, n_ins, &st))
+        return st;
+    const char *fname;
+    if (is_call(im, nd, &fname))
+        return import_call(im, s, i, fname, ins, n_ins);
+    const sm2c_opdef *op = sm2c_opdef_find(nd->op);
+    if (!op) {
+        import_unsupported(im, s, i);
+        return SM2C_OK;
+    }
+    sm2c_node *n = sm2c_node_new(im->c, im->g, op, nd, s->path, n_ins, ins, count_outputs(op));
+    set_outputs(im, s, i, n->outputs, n->n_outputs);
+    return SM2C_OK;
+}
+
+static sm2c_status import_scope(importer *im, scope *s, const char *const *roots, size_t n)
+{
+    if ((int64_t)s->n_nodes > im->c->limits->graph_nodes)
+        return bad(im, s, NULL, SM2C_ERR_LIMIT, "too many nodes%s (--limit graph-nodes=N)", "");
+    s->index = sm2c_strmap_new(im->c->arena, s->n_nodes);
+    for (size_t i = 0; i < s->n_nodes; i++)
+        if (sm2c_strmap_put(s->index, s->nodes[i]->name, (void *)(intptr_t)(i + 1)))
+            return bad(im, s, s->nodes[i], SM2C_ERR_INVALID, "duplicate node name '%s'",
+                       s->nodes[i]->name);
+    s->outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->outs);
+    s->n_outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->n_outs);
+    int32_t *order;
+    size_t count;
+    sm2c_status st = order_nodes(im, s, roots, n, &order, &count);
+    for (size_t k = 0; k < count && !st; k++)
+        st = import_node(im, s, order[k]);
+    return st;
+}
+
+/* ---- the signature ------------------------------------------------------------------ */
+
+/* TF2: a call node's trailing inputs are its function's captures, in the order
+** of bound_inputs; map those main-graph nodes to their variables. */
+static void bind_tf2_captures(importer *im)
+{
+    const Tensorflow__GraphDef *gd = im->m->graph;
+    for (size_t i = 0; i < gd->n_node; i++) {
+        const Tensorflow__NodeDef *nd = gd->node[i];
+        const char *fname;
+        if (!is_call(im, nd, &fname) || !fname)
+            continue;
+        for (size_t f = 0; f < im->vm->n_fns; f++) {
+            const sm2c_concrete_fn *fn = &im->vm->fns[f];
+            if (strcmp(fn->name, fname) != 0 || fn->n_captures > nd->n_input)
+                continue;
+            /* Data inputs are the user's arguments, then the captures; control inputs follow. */
+            size_t n_data = 0;
+            while (n_data < nd->n_input && nd->input[n_data][0] != '^')
+                n_data++;
+            if (fn->n_captures > n_data)
+                continue;
+            size_t first = n_data - fn->n_captures;
+            for (size_t j = 0; j < fn->n_captures; j++) {
+                const sm2c_variable *v = fn->captures[j].variable;
+                long idx;
+                const Tensorflow__NodeDef *h = sm2c_model_tensor_node(im->m, nd->input[first + j], &idx);
+                if (v && h)
+                    sm2c_strmap_put(im->handle_vars, h->name, (void *)v);
+            }
+        }
+    }
+}
+
+static void bind_tf1_variables(importer *im)
+{
+    for (size_t i = 0; i < im->vm->n_vars; i++)
+        if (im->vm->vars[i].node)
+            sm2c_strmap_put(im->handle_vars, im->vm->vars[i].node->name, (void *)&im->vm->vars[i]);
+}
+
+static const sm2c_shape_opt *find_shape_opt(const sm2c_import_opts *o, const char *key)
+{
+    for (int32_t i = 0; o && i < o->n_shapes; i++)
+        if (strcmp(o->shapes[i].key, key) == 0)
+            return &o->shapes[i];
+    return NULL;
+}
+
+/* The static shape of input `key`: --shape, else the signature's shape with a
+** leading unknown dim taken as 1. */
+static sm2c_status input_shape(importer *im, const char *sig, const char *key,
+                               const Tensorflow__TensorInfo *ti, const sm2c_import_opts *o,
+                               sm2c_shape *out)
+{
+    const char *w = sm2c_arena_printf(im->c->arena, "signature '%s' input '%s'", sig, key);
+    const sm2c_shape_opt *opt = find_shape_opt(o, key);
+    if (opt) {
+        *out = opt->shape;
+        return SM2C_OK;
+    }
+    static const Tensorflow__TensorShapeProto scalar = TENSORFLOW__TENSOR_SHAPE_PROTO__INIT;
+    sm2c_status st = sm2c_shape_from_proto(im->c, im->m->file, w,
+                                           ti->tensor_shape ? ti->tensor_shape : &scalar, out);
+    if (st)
+        return st;
+    if (out->rank < 0)
+        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
+                          "has unknown rank; give it with --shape %s=d0,d1,...", key);
+    for (int32_t d = 0; d < out->rank; d++) {
+        if (out->dims[d] >= 0)
+            continue;
+        if (d > 0)
+            return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
+                              "dim %d is unknown; give the shape with --shape %s=d0,d1,...", d, key);
+        *out = sm2c_shape_make(im->c, out->rank, out->dims);
+        out->dims[0] = 1;
+        sm2c_note(im->c->diag, im->m->file, w, "unknown leading dim taken as 1 (--shape %s=... to change)", key);
+    }
+    return SM2C_OK;
+}
+
+static int cmp_port(const void *a, const void *b)
+{
+    return strcmp(((const sm2c_port_value *)a)->key, ((const sm2c_port_value *)b)->key);
+}
+
+static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__SignatureDef *sd,
+                               const sm2c_import_opts *o)
+{
+    sm2c_graph *g = im->g;
+    g->n_inputs = (int32_t)sd->n_inputs;
+    g->inputs = sm2c_arena_array(im->c->arena, sd->n_inputs + 1, sizeof *g->inputs);
+    for (size_t i = 0; i < sd->n_inputs; i++) {
+        g->inputs[i].key = sd->inputs[i]->key;
+        const Tensorflow__TensorInfo *ti = sd->inputs[i]->value;
+        if (!ti || ti->encoding_case != TENSORFLOW__TENSOR_INFO__ENCODING_NAME)
+            return sm2c_error(im->c->diag, SM2C_ERR_UNSUPPORTED, im->m->file, key,
+                              "input '%s' is not a plain tensor (sparse or composite)", g->inputs[i].key);
+        g->inputs[i].tensor = ti->name;
+    }
+    qsort(g->inputs, (size_t)g->n_inputs, sizeof *g->inputs, cmp_port);
+    for (int32_t i = 0; i < g->n_inputs; i++) {
+        long idx;
+        const Tensorflow__TensorInfo *ti = NULL;
+        for (size_t k = 0; k < sd->n_inputs; k++)
+            if (strcmp(sd->inputs[k]->key, g->inputs[i].key) == 0)
+                ti = sd->inputs[k]->value;
+        const Tensorflow__NodeDef *ph = sm2c_model_tensor_node(im->m, g->inputs[i].tensor, &idx);
+        if (!ph || idx != 0)
+            return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, key,
+                              "input '%s' names tensor '%s', which is not in the graph",
+                              g->inputs[i].key, g->inputs[i].tensor);
+        const Tensorflow__AttrValue *dt = sm2c_node_attr(ph, "dtype");
+        int dtype = dt && dt->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ? (int)dt->type
+                                                                             : (int)ti->dtype;
+        sm2c_value *v = sm2c_value_new(im->c, g, sm2c_dtype_base(dtype), g->inputs[i].tensor);
+        sm2c_status st = input_shape(im, key, g->inputs[i].key, ti, o, &v->shape);
+        if (st)
+            return st;
+        v->input = i;
+        g->inputs[i].value = v;
+        sm2c_strmap_put(im->placeholders, ph->name, v);
+    }
+    return SM2C_OK;
+}
+
+static sm2c_status bind_outputs(importer *im, const char *key, const Tensorflow__SignatureDef *sd,
+                                scope *top)
+{
+    sm2c_graph *g = im->g;
+    g->n_outputs = (int32_t)sd->n_outputs;
+    g->outputs = sm2c_arena_array(im->c->arena, sd->n_outputs + 1, sizeof *g->outputs);
+    const char **roots = sm2c_arena_array(im->c->arena, sd->n_outputs + 1, sizeof *roots);
+    for (size_t i = 0; i < sd->n_outputs; i++) {
+        const Tensorflow__TensorInfo *ti = sd->outputs[i]->value;
+        if (!ti || ti->encoding_case != TENSORFLOW__TENSOR_INFO__ENCODING_NAME)
+            return sm2c_error(im->c->diag, SM2C_ERR_UNSUPPORTED, im->m->file, key,
+                              "output '%s' is not a plain tensor", sd->outputs[i]->key);
+        g->outputs[i].key = sd->outputs[i]->key;
+        g->outputs[i].tensor = roots[i] = ti->name;
+    }
+    qsort(g->outputs, (size_t)g->n_outputs, sizeof *g->outputs, cmp_port);
+    sm2c_status st = import_scope(im, top, roots, sd->n_outputs);
+    if (st || im->failed)
+        return st ? st : im->failed;
+    for (int32_t i = 0; i < g->n_outputs; i++)
+        if (!(g->outputs[i].value = resolve(im, top, NULL, g->outputs[i].tensor)))
+            return SM2C_ERR_INVALID;
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                  const char *key, const sm2c_import_opts *opts, sm2c_graph **out)
+{
+    const Tensorflow__SignatureDef *sd = NULL;
+    for (size_t i = 0; i < m->meta_graph->n_signature_def; i++)
+        if (strcmp(m->meta_graph->signature_def[i]->key, key) == 0)
+            sd = m->meta_graph->signature_def[i]->value;
+    if (!sd)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature '%s'", key);
+    sm2c_graph *g = sm2c_arena_alloc(c->arena, sizeof *g);
+    g->key = key;
+    g->file = m->file;
+    importer im = { .c = c, .m = m, .vm = vm, .g = g };
+    im.placeholders = sm2c_strmap_new(c->arena, 16);
+    im.handle_vars = sm2c_strmap_new(c->arena, 64);
+    im.var_values = sm2c_strmap_new(c->arena, 64);
+    if (vm->object_based)
+        bind_tf2_captures(&im);
+    else
+        bind_tf1_variables(&im);
+    scope top = { .path = "", .nodes = m->graph->node, .n_nodes = m->graph->n_node };
+    sm2c_status st = bind_inputs(&im, key, sd, opts);
+    if (!st)
+        st = bind_outputs(&im, key, sd, &top);
+    *out = g;
+    return st;
+}

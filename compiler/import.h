@@ -1,0 +1,33 @@
+/*
+** import.h: one signature of a loaded model -> an IR graph.
+*/
+#ifndef SM2C_IMPORT_H
+#define SM2C_IMPORT_H
+
+#include "ir.h"
+#include "savedmodel.h"
+#include "varmap.h"
+
+/* --shape KEY=d0,d1,...: concrete shapes for inputs with unknown dims. */
+typedef struct sm2c_shape_opt {
+    const char *key;
+    sm2c_shape shape;
+} sm2c_shape_opt;
+
+typedef struct sm2c_import_opts {
+    int32_t n_shapes;
+    const sm2c_shape_opt *shapes;
+} sm2c_import_opts;
+
+/* Import signature `key`: its placeholders become the entry's inputs, its
+** outputs are demanded from the main graph, and only what they need is
+** imported (saver, training and summary subgraphs never are).  Calls are
+** instantiated in place; Identity-like ops become aliases; variables become
+** constants read from the checkpoint (TF2 captures bound through
+** bound_inputs, TF1 variables through the saver graph).  Every unsupported
+** op is reported before failing. */
+sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                  const char *key, const sm2c_import_opts *opts,
+                                  sm2c_graph **out);
+
+#endif

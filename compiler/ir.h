@@ -1,0 +1,94 @@
+/*
+** ir.h: the compiler's graph IR.
+**
+** A graph is one entry point (a signature) after import: values with a dtype
+** and (after shape inference) a static shape, and nodes in topological order.
+** Calls are already instantiated (the IR never holds a call), Identity-like
+** ops are already aliases, and variables are constants read from the
+** checkpoint.  Nothing in the IR owns heap memory: it all lives in the arena.
+*/
+#ifndef SM2C_IR_H
+#define SM2C_IR_H
+
+#include <stdint.h>
+
+#include "graph.pb-c.h"
+#include "tensor.h"
+
+struct sm2c_opdef;
+struct sm2c_node;
+
+typedef struct sm2c_value {
+    int32_t id;
+    int dtype;
+    sm2c_shape shape;           /* rank -1 until shape inference */
+    struct sm2c_node *node;     /* producer; NULL for inputs and constants */
+    int32_t index;              /* output index of the producer */
+    sm2c_tensor *constant;      /* its value when known at compile time */
+    const char *name;           /* TF tensor name, for comments and errors */
+    int32_t input;              /* >= 0: the entry's input at this position */
+    int32_t uses;
+} sm2c_value;
+
+typedef struct sm2c_node {
+    int32_t id;
+    const struct sm2c_opdef *op;
+    const char *name;           /* TF node name */
+    const char *function;       /* call path ("" for the top-level graph) */
+    const char *file;           /* the model file, for diagnostics */
+    const Tensorflow__NodeDef *def;  /* attrs (absent ones take the op's default) */
+    int32_t n_inputs, n_outputs;
+    sm2c_value **inputs;
+    sm2c_value **outputs;
+    int32_t act;                /* fused activation (SM2C_RT_ACT_*), set by fusion */
+    sm2c_value *bias;           /* fused bias, set by fusion */
+    int dead;
+} sm2c_node;
+
+typedef struct sm2c_port_value {
+    const char *key;            /* signature key */
+    const char *tensor;         /* TF tensor name */
+    sm2c_value *value;
+} sm2c_port_value;
+
+typedef struct sm2c_graph {
+    const char *key;            /* signature key */
+    const char *file;           /* for diagnostics */
+    int32_t n_inputs, n_outputs;
+    sm2c_port_value *inputs;    /* sorted by key */
+    sm2c_port_value *outputs;   /* sorted by key */
+    int32_t n_nodes, cap_nodes;
+    sm2c_node **nodes;          /* topological order */
+    int32_t n_values;
+} sm2c_graph;
+
+sm2c_value *sm2c_value_new(sm2c_ctx *c, sm2c_graph *g, int dtype, const char *name);
+/* A constant value owning `t` (not copied). */
+sm2c_value *sm2c_value_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name);
+sm2c_node *sm2c_node_new(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_opdef *op,
+                         const Tensorflow__NodeDef *def, const char *function,
+                         int32_t n_inputs, sm2c_value **inputs, int32_t n_outputs);
+
+/* "node 'x' (Op) in f" for diagnostics. */
+const char *sm2c_node_where(sm2c_ctx *c, const sm2c_node *n);
+
+/* Attribute access with the op table's defaults for absent attrs. */
+const Tensorflow__AttrValue *sm2c_attr(const sm2c_node *n, const char *name);
+int sm2c_attr_int(const sm2c_node *n, const char *name, int64_t *out);
+/* The attr, or the op's default `fallback` when the file stripped it. */
+int64_t sm2c_attr_int_or(const sm2c_node *n, const char *name, int64_t fallback);
+int sm2c_attr_bool_or(const sm2c_node *n, const char *name, int fallback);
+int sm2c_attr_float(const sm2c_node *n, const char *name, float *out);
+int sm2c_attr_bool(const sm2c_node *n, const char *name, int *out);
+/* String attrs (bytes) compared with `s`; 0 when absent. */
+int sm2c_attr_str_is(const sm2c_node *n, const char *name, const char *s);
+const char *sm2c_attr_str(sm2c_ctx *c, const sm2c_node *n, const char *name);
+/* list(int) attr: count and values (pointer into the proto), or 0 when absent. */
+int sm2c_attr_ints(const sm2c_node *n, const char *name, const int64_t **v, size_t *count);
+
+/* Element count of a value's static shape. */
+int64_t sm2c_value_elements(const sm2c_value *v);
+int sm2c_shape_equal(const sm2c_shape *a, const sm2c_shape *b);
+sm2c_shape sm2c_shape_make(sm2c_ctx *c, int32_t rank, const int64_t *dims);
+
+#endif

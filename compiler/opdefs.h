@@ -1,0 +1,39 @@
+/*
+** opdefs.h: the op table, the one place that says what sm2c knows about a
+** TensorFlow op: its output arguments (to resolve "node:outarg:idx" inside
+** function bodies), and its shape-inference and lowering hooks.  The entries
+** are in ops.def.  TF2 files strip attrs equal to their default; the hooks
+** read attrs through helpers that take the op's default (ir.h).
+*/
+#ifndef SM2C_OPDEFS_H
+#define SM2C_OPDEFS_H
+
+#include "ir.h"
+
+struct sm2c_lower;
+
+typedef sm2c_status (*sm2c_shape_fn)(sm2c_ctx *c, sm2c_node *n);
+typedef sm2c_status (*sm2c_lower_fn)(struct sm2c_lower *l, const sm2c_node *n);
+
+typedef struct sm2c_opdef {
+    const char *name;       /* TF op name */
+    const char *outputs;    /* output arg names, comma-separated ("" for none) */
+    sm2c_shape_fn shape;    /* sets dtype and static shape of every output */
+    sm2c_lower_fn lower;    /* appends kernel steps */
+} sm2c_opdef;
+
+const sm2c_opdef *sm2c_opdef_find(const char *name);
+/* Flat output index of output arg `arg`, element `idx`; -1 if no such arg. */
+int32_t sm2c_opdef_output_index(const sm2c_opdef *op, const char *arg, int32_t idx);
+/* Number of entries, and entry i (for `sm2c ops`). */
+size_t sm2c_opdef_count(void);
+const sm2c_opdef *sm2c_opdef_at(size_t i);
+
+/* Hooks, defined in ops_*.c. */
+#define OP(name, outputs, shape, lower) \
+    sm2c_status shape(sm2c_ctx *c, sm2c_node *n); \
+    sm2c_status lower(struct sm2c_lower *l, const sm2c_node *n);
+#include "ops.def"
+#undef OP
+
+#endif

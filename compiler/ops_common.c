@@ -1,0 +1,104 @@
+/*
+** ops_common.c: helpers for the op hooks.
+*/
+#include "ops_common.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+sm2c_status sm2c_op_error(sm2c_ctx *c, const sm2c_node *n, sm2c_status kind, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sm2c_status st = sm2c_verror(c->diag, kind, n->file, sm2c_node_where(c, n), fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+const sm2c_tensor *sm2c_op_const_input(sm2c_ctx *c, const sm2c_node *n, int32_t i, const char *what)
+{
+    if (i >= n->n_inputs) {
+        sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects an input %d (%s)", i, what);
+        return NULL;
+    }
+    const sm2c_tensor *t = n->inputs[i]->constant;
+    if (!t)
+        sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
+                      "input %d (%s) must be known at compile time", i, what);
+    return t;
+}
+
+int64_t *sm2c_op_ints(sm2c_ctx *c, const sm2c_tensor *t)
+{
+    int64_t *v = sm2c_arena_array(c->arena, t->nelem > 0 ? (size_t)t->nelem : 1, sizeof *v);
+    for (int64_t i = 0; i < t->nelem; i++)
+        v[i] = sm2c_tensor_get_i64(t, i);
+    return v;
+}
+
+void sm2c_op_set(sm2c_ctx *c, sm2c_node *n, int32_t k, int dtype, int32_t rank, const int64_t *dims)
+{
+    n->outputs[k]->dtype = sm2c_dtype_base(dtype);
+    n->outputs[k]->shape = sm2c_shape_make(c, rank, dims);
+}
+
+int sm2c_op_axis(sm2c_ctx *c, const sm2c_node *n, int64_t axis, int32_t rank, int32_t *out)
+{
+    if (axis < -(int64_t)rank || axis >= rank) {
+        sm2c_op_error(c, n, SM2C_ERR_INVALID, "axis %lld is out of range for rank %d",
+                      (long long)axis, rank);
+        return 0;
+    }
+    *out = (int32_t)(axis < 0 ? axis + rank : axis);
+    return 1;
+}
+
+void sm2c_op_strides(const sm2c_shape *s, int64_t *strides)
+{
+    int64_t st = 1;
+    for (int32_t i = s->rank - 1; i >= 0; i--) {
+        strides[i] = st;
+        st *= s->dims[i];
+    }
+}
+
+sm2c_status sm2c_op_need_shapes(sm2c_ctx *c, const sm2c_node *n)
+{
+    for (int32_t i = 0; i < n->n_inputs; i++) {
+        const sm2c_value *v = n->inputs[i];
+        if (v->shape.rank < 0 || sm2c_value_elements(v) < 0)
+            return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
+                                 "input %d has no static shape", i);
+        if (v->shape.rank > SM2C_RT_MAX_RANK)
+            return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "input %d has rank %d; the runtime "
+                                 "handles up to %d", i, v->shape.rank, SM2C_RT_MAX_RANK);
+    }
+    return SM2C_OK;
+}
+
+const char *sm2c_op_kernel(sm2c_ctx *c, const char *op, int dtype)
+{
+    const char *sfx = sm2c_kernel_suffix(dtype);
+    return sfx ? sm2c_arena_printf(c->arena, "sm2c_rt_%s_%s", op, sfx) : NULL;
+}
+
+void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_off,
+                  const int64_t *src_strides, int32_t dst, int64_t dst_off,
+                  const int64_t *dst_strides, int32_t rank, const int64_t *dims, int dtype)
+{
+    static const int64_t one = 1;
+    if (rank == 0) {
+        rank = 1;
+        dims = src_strides = dst_strides = &one;
+    }
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_copy_strided", 9);
+    s->args[0] = sm2c_arg_buf(src);
+    s->args[1] = sm2c_arg_int(src_off);
+    s->args[2] = sm2c_arg_ints(l, rank, src_strides);
+    s->args[3] = sm2c_arg_buf(dst);
+    s->args[4] = sm2c_arg_int(dst_off);
+    s->args[5] = sm2c_arg_ints(l, rank, dst_strides);
+    s->args[6] = sm2c_arg_int(rank);
+    s->args[7] = sm2c_arg_ints(l, rank, dims);
+    s->args[8] = sm2c_arg_int((int64_t)sm2c_dtype_size(dtype));
+}

@@ -1,0 +1,37 @@
+/*
+** ops_common.h: helpers shared by the ops_*.c hooks.
+*/
+#ifndef SM2C_OPS_COMMON_H
+#define SM2C_OPS_COMMON_H
+
+#include <string.h>
+
+#include "lower.h"
+#include "opdefs.h"
+#include "sm2c_rt.h"
+#include "tensor_proto.h"
+
+/* An error about node n. */
+sm2c_status sm2c_op_error(sm2c_ctx *c, const sm2c_node *n, sm2c_status kind, const char *fmt, ...)
+    SM2C_PRINTF(4, 5);
+/* Input i when it is a compile-time constant, else reports and returns NULL. */
+const sm2c_tensor *sm2c_op_const_input(sm2c_ctx *c, const sm2c_node *n, int32_t i, const char *what);
+/* The ints of a constant integer tensor (int32 or int64) into an arena array. */
+int64_t *sm2c_op_ints(sm2c_ctx *c, const sm2c_tensor *t);
+/* Output k gets dtype and a copy of shape. */
+void sm2c_op_set(sm2c_ctx *c, sm2c_node *n, int32_t k, int dtype, int32_t rank, const int64_t *dims);
+/* axis in [-rank, rank) -> [0, rank); reports and returns 0 when out of range. */
+int sm2c_op_axis(sm2c_ctx *c, const sm2c_node *n, int64_t axis, int32_t rank, int32_t *out);
+/* Row-major strides (in elements) of a shape. */
+void sm2c_op_strides(const sm2c_shape *s, int64_t *strides);
+/* Every input must have a static shape. */
+sm2c_status sm2c_op_need_shapes(sm2c_ctx *c, const sm2c_node *n);
+
+/* Kernel name "sm2c_rt_<op>_<sfx>" in the arena; NULL when dtype has no suffix. */
+const char *sm2c_op_kernel(sm2c_ctx *c, const char *op, int dtype);
+/* A strided copy step: dims box from src (offset, strides) to dst (offset, strides). */
+void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_off,
+                  const int64_t *src_strides, int32_t dst, int64_t dst_off,
+                  const int64_t *dst_strides, int32_t rank, const int64_t *dims, int dtype);
+
+#endif

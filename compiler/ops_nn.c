@@ -1,0 +1,325 @@
+/*
+** ops_nn.c: MatMul, BatchMatMul, Softmax, convolutions, pools, batch norm.
+** Layouts are NHWC; NCHW models are reported as unsupported for now.
+*/
+#include "ops_common.h"
+
+/* ---- MatMul ------------------------------------------------------------------- */
+
+sm2c_status shape_matmul(sm2c_ctx *c, sm2c_node *n)
+{
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st)
+        return st;
+    const sm2c_shape *a = &n->inputs[0]->shape, *b = &n->inputs[1]->shape;
+    if (a->rank != 2 || b->rank != 2)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects matrices, got %s and %s",
+                             sm2c_shape_str(c->arena, a), sm2c_shape_str(c->arena, b));
+    int ta = sm2c_attr_bool_or(n, "transpose_a", 0), tb = sm2c_attr_bool_or(n, "transpose_b", 0);
+    int64_t m = a->dims[ta ? 1 : 0], k = a->dims[ta ? 0 : 1];
+    int64_t k2 = b->dims[tb ? 1 : 0], nn = b->dims[tb ? 0 : 1];
+    if (k != k2)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "inner dims differ: %lld and %lld",
+                             (long long)k, (long long)k2);
+    int64_t dims[2] = { m, nn };
+    sm2c_op_set(c, n, 0, n->inputs[0]->dtype, 2, dims);
+    return SM2C_OK;
+}
+
+sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *y = n->outputs[0];
+    if (y->dtype != SM2C_DT_FLOAT)
+        return sm2c_lower_unsupported(l, n, "MatMul on %s is not supported", sm2c_dtype_name(y->dtype));
+    int ta = sm2c_attr_bool_or(n, "transpose_a", 0), tb = sm2c_attr_bool_or(n, "transpose_b", 0);
+    const sm2c_shape *a = &n->inputs[0]->shape;
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_matmul_f32", 10);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+    s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
+    s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[4] = sm2c_arg_int(y->shape.dims[0]);
+    s->args[5] = sm2c_arg_int(a->dims[ta ? 0 : 1]);
+    s->args[6] = sm2c_arg_int(y->shape.dims[1]);
+    s->args[7] = sm2c_arg_int(ta);
+    s->args[8] = sm2c_arg_int(tb);
+    s->args[9] = sm2c_arg_int(n->act);
+    return SM2C_OK;
+}
+
+/* ---- BatchMatMul (V1 needs equal batch dims; V2/V3 broadcast them) ---------------- */
+
+static int adj(const sm2c_node *n, const char *which)
+{
+    return sm2c_attr_bool_or(n, which, 0);
+}
+
+sm2c_status shape_batch_matmul(sm2c_ctx *c, sm2c_node *n)
+{
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st)
+        return st;
+    const sm2c_shape *a = &n->inputs[0]->shape, *b = &n->inputs[1]->shape;
+    if (a->rank < 2 || b->rank < 2)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "needs rank >= 2 inputs");
+    int aa = adj(n, "adj_x"), ab = adj(n, "adj_y");
+    int64_t m = a->dims[a->rank - (aa ? 1 : 2)], k = a->dims[a->rank - (aa ? 2 : 1)];
+    int64_t k2 = b->dims[b->rank - (ab ? 1 : 2)], nn = b->dims[b->rank - (ab ? 2 : 1)];
+    if (k != k2)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "inner dims differ: %lld and %lld",
+                             (long long)k, (long long)k2);
+    int32_t ra = a->rank - 2, rb = b->rank - 2, r = ra > rb ? ra : rb;
+    int64_t dims[SM2C_RT_MAX_RANK + 2];
+    for (int32_t i = 0; i < r; i++) {
+        int32_t ia = i - (r - ra), ib = i - (r - rb);
+        int64_t da = ia >= 0 ? a->dims[ia] : 1, db = ib >= 0 ? b->dims[ib] : 1;
+        if (da != db && da != 1 && db != 1)
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "batch dims do not broadcast");
+        dims[i] = da == 1 ? db : da;
+    }
+    dims[r] = m;
+    dims[r + 1] = nn;
+    const Tensorflow__AttrValue *tout = sm2c_attr(n, "Tout");
+    int dt = tout && tout->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ? (int)tout->type
+                                                                           : n->inputs[0]->dtype;
+    sm2c_op_set(c, n, 0, dt, r + 2, dims);
+    return SM2C_OK;
+}
+
+sm2c_status lower_batch_matmul(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *y = n->outputs[0];
+    if (y->dtype != SM2C_DT_FLOAT || n->inputs[0]->dtype != SM2C_DT_FLOAT)
+        return sm2c_lower_unsupported(l, n, "BatchMatMul on %s is not supported",
+                                      sm2c_dtype_name(y->dtype));
+    const sm2c_shape *a = &n->inputs[0]->shape, *b = &n->inputs[1]->shape;
+    int32_t r = y->shape.rank - 2;
+    int64_t m = y->shape.dims[r], nn = y->shape.dims[r + 1];
+    int aa = adj(n, "adj_x");
+    int64_t k = a->dims[a->rank - (aa ? 2 : 1)];
+    int64_t batch = 1;
+    for (int32_t i = 0; i < r; i++)
+        batch *= y->shape.dims[i];
+    int64_t *aoff = sm2c_arena_array(l->c->arena, (size_t)(batch ? batch : 1), sizeof *aoff);
+    int64_t *boff = sm2c_arena_array(l->c->arena, (size_t)(batch ? batch : 1), sizeof *boff);
+    /* Offsets of each batch's matrix in a and b, broadcasting size-1 batch dims. */
+    for (int64_t j = 0; j < batch; j++) {
+        int64_t rem = j, oa = 0, ob = 0;
+        int64_t stride_a = a->dims[a->rank - 1] * a->dims[a->rank - 2];
+        int64_t stride_b = b->dims[b->rank - 1] * b->dims[b->rank - 2];
+        for (int32_t i = r - 1; i >= 0; i--) {
+            int64_t idx = rem % y->shape.dims[i];
+            rem /= y->shape.dims[i];
+            int32_t ia = i - (r - (a->rank - 2)), ib = i - (r - (b->rank - 2));
+            if (ia >= 0) {
+                if (a->dims[ia] != 1)
+                    oa += idx * stride_a;
+                stride_a *= a->dims[ia];
+            }
+            if (ib >= 0) {
+                if (b->dims[ib] != 1)
+                    ob += idx * stride_b;
+                stride_b *= b->dims[ib];
+            }
+        }
+        aoff[j] = oa;
+        boff[j] = ob;
+    }
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_batch_matmul_f32", 11);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+    s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[3] = sm2c_arg_int(batch);
+    s->args[4] = sm2c_arg_ints(l, (int32_t)batch, aoff);
+    s->args[5] = sm2c_arg_ints(l, (int32_t)batch, boff);
+    s->args[6] = sm2c_arg_int(m);
+    s->args[7] = sm2c_arg_int(k);
+    s->args[8] = sm2c_arg_int(nn);
+    s->args[9] = sm2c_arg_int(aa);
+    s->args[10] = sm2c_arg_int(adj(n, "adj_y"));
+    return SM2C_OK;
+}
+
+/* ---- Softmax / LogSoftmax over the last axis --------------------------------------- */
+
+sm2c_status lower_softmax(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *y = n->outputs[0];
+    if (y->dtype != SM2C_DT_FLOAT || y->shape.rank < 1)
+        return sm2c_lower_unsupported(l, n, "%s on %s %s is not supported", n->op->name,
+                                      sm2c_dtype_name(y->dtype), sm2c_shape_str(l->c->arena, &y->shape));
+    int64_t cols = y->shape.dims[y->shape.rank - 1], total = sm2c_value_elements(y);
+    int log = strcmp(n->op->name, "LogSoftmax") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, log ? "sm2c_rt_log_softmax_f32" : "sm2c_rt_softmax_f32", 4);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[2] = sm2c_arg_int(cols ? total / cols : 0);
+    s->args[3] = sm2c_arg_int(cols);
+    return SM2C_OK;
+}
+
+/* ---- windows: Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool ------------------------ */
+
+typedef struct window {
+    int64_t p[SM2C_RT_WIN_PARAMS];
+} window;
+
+/* TensorFlow's GetWindowedOutputSizeVerbose for one spatial dim. */
+static int out_size(int same, int64_t in, int64_t k, int64_t dil, int64_t stride, int64_t *out,
+                    int64_t *pad_before)
+{
+    int64_t eff = (k - 1) * dil + 1;
+    if (stride <= 0 || k <= 0 || dil <= 0)
+        return 0;
+    if (same) {
+        *out = (in + stride - 1) / stride;
+        int64_t need = (*out - 1) * stride + eff - in;
+        *pad_before = need > 0 ? need / 2 : 0;
+    } else {
+        *out = (in - eff + stride) / stride;
+        *pad_before = 0;
+    }
+    return *out >= 0;
+}
+
+static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
+{
+    const sm2c_shape *x = &n->inputs[0]->shape;
+    if (sm2c_attr_str_is(n, "data_format", "NCHW"))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "data_format NCHW is not supported yet");
+    if (x->rank != 4)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects a 4-D NHWC input, got %s",
+                             sm2c_shape_str(c->arena, x));
+    int same = sm2c_attr_str_is(n, "padding", "SAME");
+    if (!same && !sm2c_attr_str_is(n, "padding", "VALID"))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "only SAME and VALID padding are supported");
+    const int64_t *strides, *dil = NULL, *ks = NULL;
+    size_t ns, nd = 0, nk = 0;
+    if (!sm2c_attr_ints(n, "strides", &strides, &ns) || ns != 4)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "needs 4 strides");
+    if (sm2c_attr_ints(n, "dilations", &dil, &nd) && nd != 4)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "needs 4 dilations");
+    int64_t *p = w->p;
+    p[SM2C_RT_WIN_N] = x->dims[0], p[SM2C_RT_WIN_H] = x->dims[1];
+    p[SM2C_RT_WIN_W] = x->dims[2], p[SM2C_RT_WIN_C] = x->dims[3];
+    if (pool) {
+        if (!sm2c_attr_ints(n, "ksize", &ks, &nk) || nk != 4 || ks[0] != 1 || ks[3] != 1)
+            return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "needs ksize [1,kh,kw,1]");
+        p[SM2C_RT_WIN_KH] = ks[1], p[SM2C_RT_WIN_KW] = ks[2];
+        p[SM2C_RT_WIN_OC] = x->dims[3];
+        p[SM2C_RT_WIN_FC] = 1;
+    } else {
+        const sm2c_shape *f = &n->inputs[1]->shape;
+        if (f->rank != 4)
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects a 4-D filter");
+        int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
+        p[SM2C_RT_WIN_KH] = f->dims[0], p[SM2C_RT_WIN_KW] = f->dims[1];
+        p[SM2C_RT_WIN_FC] = depthwise ? f->dims[3] : f->dims[2];
+        p[SM2C_RT_WIN_OC] = depthwise ? f->dims[2] * f->dims[3] : f->dims[3];
+        if ((depthwise && f->dims[2] != x->dims[3]) ||
+            (!depthwise && (f->dims[2] <= 0 || x->dims[3] % f->dims[2] != 0)))
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "filter %s does not fit input %s",
+                                 sm2c_shape_str(c->arena, f), sm2c_shape_str(c->arena, x));
+    }
+    if (strides[0] != 1 || strides[3] != 1 || (dil && (dil[0] != 1 || dil[3] != 1)))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "strides/dilations on N or C");
+    p[SM2C_RT_WIN_SH] = strides[1], p[SM2C_RT_WIN_SW] = strides[2];
+    p[SM2C_RT_WIN_DH] = dil ? dil[1] : 1, p[SM2C_RT_WIN_DW] = dil ? dil[2] : 1;
+    if (!out_size(same, p[SM2C_RT_WIN_H], p[SM2C_RT_WIN_KH], p[SM2C_RT_WIN_DH], p[SM2C_RT_WIN_SH],
+                  &p[SM2C_RT_WIN_OH], &p[SM2C_RT_WIN_PT]) ||
+        !out_size(same, p[SM2C_RT_WIN_W], p[SM2C_RT_WIN_KW], p[SM2C_RT_WIN_DW], p[SM2C_RT_WIN_SW],
+                  &p[SM2C_RT_WIN_OW], &p[SM2C_RT_WIN_PL]))
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "window does not fit the input");
+    return SM2C_OK;
+}
+
+static sm2c_status shape_window(sm2c_ctx *c, sm2c_node *n, int pool)
+{
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    window w;
+    if (st || (st = window_params(c, n, pool, &w)))
+        return st;
+    int64_t dims[4] = { w.p[SM2C_RT_WIN_N], w.p[SM2C_RT_WIN_OH], w.p[SM2C_RT_WIN_OW],
+                        w.p[SM2C_RT_WIN_OC] };
+    sm2c_op_set(c, n, 0, n->inputs[0]->dtype, 4, dims);
+    return SM2C_OK;
+}
+
+sm2c_status shape_conv2d(sm2c_ctx *c, sm2c_node *n) { return shape_window(c, n, 0); }
+sm2c_status shape_pool(sm2c_ctx *c, sm2c_node *n) { return shape_window(c, n, 1); }
+
+sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
+{
+    window w;
+    sm2c_status st = window_params(l->c, n, 0, &w);
+    if (st)
+        return st;
+    if (n->outputs[0]->dtype != SM2C_DT_FLOAT)
+        return sm2c_lower_unsupported(l, n, "convolution on %s is not supported",
+                                      sm2c_dtype_name(n->outputs[0]->dtype));
+    int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32" : "sm2c_rt_conv2d_f32", 6);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+    s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
+    s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
+    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, w.p);
+    s->args[5] = sm2c_arg_int(n->act);
+    return SM2C_OK;
+}
+
+sm2c_status lower_pool(sm2c_lower *l, const sm2c_node *n)
+{
+    window w;
+    sm2c_status st = window_params(l->c, n, 1, &w);
+    if (st)
+        return st;
+    if (n->outputs[0]->dtype != SM2C_DT_FLOAT)
+        return sm2c_lower_unsupported(l, n, "pooling on %s is not supported",
+                                      sm2c_dtype_name(n->outputs[0]->dtype));
+    int max = strcmp(n->op->name, "MaxPool") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, max ? "sm2c_rt_max_pool_f32" : "sm2c_rt_avg_pool_f32", 3);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
+    s->args[2] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, w.p);
+    return SM2C_OK;
+}
+
+/* ---- FusedBatchNorm(V3), inference only ------------------------------------------------ */
+
+sm2c_status shape_batch_norm(sm2c_ctx *c, sm2c_node *n)
+{
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st || n->n_inputs != 5)
+        return st ? st : sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects 5 inputs");
+    if (sm2c_attr_bool_or(n, "is_training", 1))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "training-mode batch norm is not supported");
+    if (sm2c_attr_str_is(n, "data_format", "NCHW"))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "data_format NCHW is not supported yet");
+    const sm2c_shape *x = &n->inputs[0]->shape;
+    for (int32_t k = 0; k < n->n_outputs; k++) {
+        if (k == 0)
+            sm2c_op_set(c, n, 0, n->inputs[0]->dtype, x->rank, x->dims);
+        else
+            sm2c_op_set(c, n, k, SM2C_DT_FLOAT, n->inputs[1]->shape.rank, n->inputs[1]->shape.dims);
+    }
+    return SM2C_OK;
+}
+
+sm2c_status lower_batch_norm(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (x->dtype != SM2C_DT_FLOAT)
+        return sm2c_lower_unsupported(l, n, "batch norm on %s is not supported", sm2c_dtype_name(x->dtype));
+    float eps = 0.0001f;
+    sm2c_attr_float(n, "epsilon", &eps);
+    int64_t ch = x->shape.dims[x->shape.rank - 1], total = sm2c_value_elements(x);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_batch_norm_f32", 9);
+    for (int32_t i = 0; i < 5; i++)
+        s->args[i] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[i]));
+    s->args[5] = sm2c_arg_float(eps);
+    s->args[6] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[7] = sm2c_arg_int(ch ? total / ch : 0);
+    s->args[8] = sm2c_arg_int(ch);
+    return SM2C_OK;
+}

@@ -1,0 +1,40 @@
+/*
+** pass_dce.c: dead-code elimination.
+** requires: shape (and fold).  A node is live when it is not computed at
+** compile time and an entry output depends on it.  Import already pulled in
+** only what the outputs need; this removes what folding and fusion made dead.
+*/
+#include <string.h>
+
+#include "opdefs.h"
+#include "passes.h"
+
+static int all_outputs_constant(const sm2c_node *n)
+{
+    for (int32_t i = 0; i < n->n_outputs; i++)
+        if (!n->outputs[i]->constant)
+            return 0;
+    return 1;
+}
+
+sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g)
+{
+    unsigned char *needed = sm2c_arena_alloc(c->arena, (size_t)g->n_values + 1);
+    for (int32_t k = 0; k < g->n_outputs; k++)
+        needed[g->outputs[k].value->id] = 1;
+    for (int32_t i = g->n_nodes - 1; i >= 0; i--) {
+        sm2c_node *n = g->nodes[i];
+        int live = 0;
+        for (int32_t k = 0; k < n->n_outputs; k++)
+            live |= needed[n->outputs[k]->id];
+        if (!live || all_outputs_constant(n)) {
+            n->dead = 1;
+            continue;
+        }
+        for (int32_t k = 0; k < n->n_inputs; k++)
+            needed[n->inputs[k]->id] = 1;
+        if (n->bias)
+            needed[n->bias->id] = 1;
+    }
+    return SM2C_OK;
+}

@@ -1,0 +1,87 @@
+/*
+** pass_plan.c: static memory plan.
+** requires: lower.  Every arena buffer lives from the first step that touches
+** it to the last; buffers are placed largest first at the lowest 64-byte
+** aligned offset that no overlapping-lifetime buffer occupies.  The arena is
+** then the highest end, and the report compares it with the naive sum.
+*/
+#include <stdlib.h>
+
+#include "opdefs.h"
+#include "passes.h"
+
+#define ALIGN 64
+
+typedef struct span {
+    int32_t buf;
+    int32_t first, last;   /* step indices */
+    int64_t size;
+} span;
+
+static int by_size_desc(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? 1 : -1;
+    return x->buf - y->buf;  /* stable: deterministic output */
+}
+
+static void lifetimes(const sm2c_entry *e, span *spans)
+{
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        spans[b] = (span){ b, -1, -1, (e->buffers[b].nbytes + ALIGN - 1) / ALIGN * ALIGN };
+    for (int32_t s = 0; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++) {
+            const sm2c_arg *arg = &e->steps[s].args[a];
+            if (arg->kind != SM2C_ARG_BUF)
+                continue;
+            span *sp = &spans[arg->buf];
+            if (sp->first < 0)
+                sp->first = s;
+            sp->last = s;
+        }
+}
+
+static int overlaps(const span *a, int64_t a_off, const span *b, int64_t b_off)
+{
+    int live = a->first <= b->last && b->first <= a->last;
+    int mem = a_off < b_off + b->size && b_off < a_off + a->size;
+    return live && mem;
+}
+
+/* Lowest offset where `sp` fits among the placed spans. */
+static int64_t place(const span *sp, const span *placed, const int64_t *offs, int32_t n)
+{
+    int64_t off = 0;
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (int32_t i = 0; i < n; i++)
+            if (overlaps(sp, off, &placed[i], offs[i])) {
+                off = offs[i] + placed[i].size;
+                moved = 1;
+            }
+    }
+    return off;
+}
+
+sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
+{
+    span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
+    lifetimes(e, spans);
+    span *arena = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *arena);
+    int32_t n = 0;
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        if (e->buffers[b].kind == SM2C_BUF_ARENA && spans[b].first >= 0)
+            arena[n++] = spans[b];
+    qsort(arena, (size_t)n, sizeof *arena, by_size_desc);
+    int64_t *offs = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *offs);
+    e->arena_bytes = e->naive_bytes = 0;
+    for (int32_t i = 0; i < n; i++) {
+        offs[i] = place(&arena[i], arena, offs, i);
+        e->buffers[arena[i].buf].offset = offs[i];
+        if (offs[i] + arena[i].size > e->arena_bytes)
+            e->arena_bytes = offs[i] + arena[i].size;
+        e->naive_bytes += arena[i].size;
+    }
+    return SM2C_OK;
+}

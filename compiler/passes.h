@@ -1,0 +1,29 @@
+/*
+** passes.h: the middle end, in the order pipeline.c runs it.
+*/
+#ifndef SM2C_PASSES_H
+#define SM2C_PASSES_H
+
+#include "ir.h"
+#include "lower.h"
+
+/* Shapes and dtypes of every value, folding nodes whose inputs are all
+** constant (pass_shape.c). */
+sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g);
+/* Evaluate one node with all-constant inputs through its own lowering and the
+** runtime kernels (pass_fold.c); leaves it alone when too large. */
+sm2c_status sm2c_fold_node(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n);
+/* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + Relu/Relu6 into one node;
+** BiasAdd + Relu/Relu6 likewise (pass_fuse.c). */
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g);
+/* Mark nodes that no output needs, and nodes computed at compile time (pass_dce.c). */
+sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
+/* Lower a graph to an entry of the program (pipeline.c drives the hooks). */
+sm2c_status sm2c_pass_lower(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e);
+/* Arena offsets for the entry's intermediates by liveness (pass_plan.c). */
+sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e);
+
+/* Replace every use of `from` by `to` (inputs and graph outputs). */
+void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to);
+
+#endif

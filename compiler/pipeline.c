@@ -1,0 +1,219 @@
+/*
+** pipeline.c: the pass list (design.md, "Pipeline"), read top to bottom.
+*/
+#include "pipeline.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "opdefs.h"
+#include "passes.h"
+
+char *sm2c_c_ident(sm2c_arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 64)
+        n = 64;
+    char *out = sm2c_arena_alloc(a, n + 2), *p = out;
+    if (n == 0 || isdigit((unsigned char)s[0]))
+        *p++ = '_';
+    for (size_t i = 0; i < n; i++)
+        *p++ = isalnum((unsigned char)s[i]) ? s[i] : '_';
+    *p = 0;
+    return out;
+}
+
+/* Lowering: every live node that is not a compile-time constant, in order. */
+sm2c_status sm2c_pass_lower(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e)
+{
+    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g };
+    l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
+    for (int32_t i = 0; i <= g->n_values; i++)
+        l.buf_of[i] = -1;
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        e->outputs[i].buf = -1;
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        e->inputs[i].buf = sm2c_lower_buf(&l, g->inputs[i].value);
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const sm2c_node *n = g->nodes[i];
+        if (n->dead)
+            continue;
+        sm2c_status st = n->op->lower(&l, n);
+        if (st)
+            return st;
+    }
+    /* An output that is an input, a weight, an alias of either, or a second
+    ** output of the same value gets a copy of its own. */
+    for (int32_t i = 0; i < e->n_outputs; i++) {
+        if (e->outputs[i].buf >= 0)
+            continue;
+        int32_t src = sm2c_lower_buf(&l, g->outputs[i].value);
+        int32_t dst = sm2c_lower_output_buf(&l, i);
+        sm2c_step *s = sm2c_lower_step(&l, NULL, "sm2c_rt_copy", 3);
+        s->node = g->outputs[i].tensor;
+        s->op = "output";
+        s->args[0] = sm2c_arg_buf(dst);
+        s->args[1] = sm2c_arg_buf(src);
+        s->args[2] = sm2c_arg_int(e->buffers[dst].nbytes);
+    }
+    return SM2C_OK;
+}
+
+/* ---- the program ------------------------------------------------------------- */
+
+static void fill_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
+{
+    e->n_inputs = g->n_inputs;
+    e->n_outputs = g->n_outputs;
+    e->inputs = sm2c_arena_array(c->arena, (size_t)g->n_inputs + 1, sizeof *e->inputs);
+    e->outputs = sm2c_arena_array(c->arena, (size_t)g->n_outputs + 1, sizeof *e->outputs);
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        e->inputs[i] = (sm2c_port){ g->inputs[i].key, g->inputs[i].tensor, g->inputs[i].value->dtype,
+                                    g->inputs[i].value->shape, -1 };
+    for (int32_t i = 0; i < g->n_outputs; i++)
+        e->outputs[i] = (sm2c_port){ g->outputs[i].key, g->outputs[i].tensor, g->outputs[i].value->dtype,
+                                     g->outputs[i].value->shape, -1 };
+}
+
+/* Inputs must have a dtype the C ABI can carry (before shapes are inferred). */
+static sm2c_status check_inputs(sm2c_ctx *c, const sm2c_graph *g)
+{
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        if (!sm2c_dtype_size(g->inputs[i].value->dtype))
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file,
+                              sm2c_arena_printf(c->arena, "signature '%s'", g->key),
+                              "input '%s' has dtype %s, which sm2c cannot compile",
+                              g->inputs[i].key, sm2c_dtype_name(g->inputs[i].value->dtype));
+    return SM2C_OK;
+}
+
+/* Outputs need a static shape and a fixed-size dtype (after shapes are inferred). */
+static sm2c_status check_outputs(sm2c_ctx *c, const sm2c_graph *g)
+{
+    for (int32_t i = 0; i < g->n_outputs; i++) {
+        const sm2c_value *v = g->outputs[i].value;
+        if (v->shape.rank < 0 || sm2c_value_elements(v) < 0 || !sm2c_dtype_size(v->dtype))
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file,
+                              sm2c_arena_printf(c->arena, "signature '%s'", g->key),
+                              "output '%s' has dtype %s or no static shape", g->outputs[i].key,
+                              sm2c_dtype_name(v->dtype));
+    }
+    return SM2C_OK;
+}
+
+/* One signature through the whole middle end into entry e. */
+static sm2c_status compile_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                     const char *key, const sm2c_compile_opts *o, sm2c_program *p,
+                                     sm2c_entry *e)
+{
+    sm2c_graph *g;
+    sm2c_status st;
+    if ((st = sm2c_import_signature(c, m, vm, key, &o->import, &g)) ||
+        (st = check_inputs(c, g)) || (st = sm2c_pass_shape(c, g)) || (st = check_outputs(c, g)) ||
+        (st = sm2c_pass_fuse(c, g)) || (st = sm2c_pass_dce(c, g)))
+        return st;
+    e->key = key;
+    fill_ports(c, g, e);
+    if ((st = sm2c_pass_lower(c, g, p, e)))
+        return st;
+    return sm2c_pass_plan(c, e);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The signature keys to compile, sorted. */
+static const char **signature_keys(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o,
+                                   int32_t *n)
+{
+    const Tensorflow__MetaGraphDef *mg = m->meta_graph;
+    const char **keys = sm2c_arena_array(c->arena, mg->n_signature_def + (size_t)o->n_signatures + 1,
+                                         sizeof *keys);
+    *n = 0;
+    if (o->n_signatures)
+        for (int32_t i = 0; i < o->n_signatures; i++)
+            keys[(*n)++] = o->signatures[i];
+    else
+        for (size_t i = 0; i < mg->n_signature_def; i++)
+            if (strcmp(mg->signature_def[i]->key, "__saved_model_init_op") != 0)
+                keys[(*n)++] = mg->signature_def[i]->key;
+    qsort(keys, (size_t)*n, sizeof *keys, cmp_str);
+    return keys;
+}
+
+/* Unique C names for the entries. */
+static void name_entries(sm2c_ctx *c, sm2c_program *p)
+{
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        char *base = sm2c_c_ident(c->arena, p->entries[i].key), *name = base;
+        for (int32_t k = 0, clash = 1; clash; k++) {
+            clash = 0;
+            for (int32_t j = 0; j < i; j++)
+                clash |= strcmp(p->entries[j].c_name, name) == 0;
+            if (clash)
+                name = sm2c_arena_printf(c->arena, "%s_%d", base, k + 2);
+        }
+        p->entries[i].c_name = name;
+    }
+}
+
+static const char *default_name(sm2c_ctx *c, const char *dir)
+{
+    size_t n = strlen(dir);
+    while (n > 1 && dir[n - 1] == '/')
+        n--;
+    const char *base = dir;
+    for (size_t i = 0; i < n; i++)
+        if (dir[i] == '/' && i + 1 < n)
+            base = dir + i + 1;
+    char *name = sm2c_c_ident(c->arena, sm2c_arena_strndup(c->arena, base, (size_t)(dir + n - base)));
+    for (char *q = name; *q; q++)
+        *q = (char)tolower((unsigned char)*q);
+    return name;
+}
+
+sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o,
+                                 sm2c_program **out)
+{
+    sm2c_program *p = sm2c_arena_alloc(c->arena, sizeof *p);
+    *out = p;
+    p->name = o->name ? o->name : default_name(c, m->dir);
+    p->source = m->dir;
+    p->command = o->command ? o->command : "";
+    sm2c_varmap *vm;
+    sm2c_status st = sm2c_varmap_build(c, m, &vm);
+    if (st)
+        return st;
+    int32_t n;
+    const char **keys = signature_keys(c, m, o, &n);
+    p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
+    sm2c_status first = SM2C_OK;
+    for (int32_t i = 0; i < n; i++) {
+        sm2c_entry *e = &p->entries[p->n_entries];
+        memset(e, 0, sizeof *e);
+        /* Without an explicit --signature list, a signature that cannot be
+        ** compiled is skipped with warnings, and the others still compile. */
+        int demote = o->n_signatures == 0;
+        c->diag->demote += demote;
+        st = compile_signature(c, m, vm, keys[i], o, p, e);
+        c->diag->demote -= demote;
+        if (st) {
+            if (demote)
+                sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", keys[i]),
+                             "not compiled (see above)");
+            if (!first)
+                first = st;
+            continue;
+        }
+        if (e->arena_bytes > p->arena_bytes)
+            p->arena_bytes = e->arena_bytes;
+        p->n_entries++;
+    }
+    name_entries(c, p);
+    if (p->n_entries == 0)
+        return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile");
+    return o->n_signatures ? first : SM2C_OK;
+}

@@ -1,0 +1,30 @@
+/*
+** pipeline.h: a loaded SavedModel -> the lowered program, signature by signature:
+** import, shape (with folding), fuse, dce, lower, plan.
+*/
+#ifndef SM2C_PIPELINE_H
+#define SM2C_PIPELINE_H
+
+#include "import.h"
+#include "program.h"
+
+typedef struct sm2c_compile_opts {
+    const char *name;            /* C prefix; NULL: derived from the directory name */
+    int32_t n_signatures;        /* 0: every signature but __saved_model_init_op */
+    const char *const *signatures;
+    sm2c_import_opts import;
+    const char *command;         /* recorded in the generated header */
+} sm2c_compile_opts;
+
+/* Compile what can be compiled.  A signature that cannot be compiled is
+** reported (naming it and the op) and left out; with an explicit
+** --signature list that is an error, otherwise a warning, as long as at least
+** one signature compiled. */
+sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o,
+                                 sm2c_program **out);
+
+/* A C identifier from any string: [A-Za-z0-9_], not starting with a digit,
+** not empty, at most 64 bytes. */
+char *sm2c_c_ident(sm2c_arena *a, const char *s);
+
+#endif

@@ -1,0 +1,261 @@
+/*
+** run.c: compile, build with a generated driver, run, collect .npy outputs.
+** The driver reads raw input bytes and writes raw output bytes; sm2c itself
+** checks the .npy inputs against the signature and wraps the outputs.
+** Processes are started with fork/execvp, never through a shell.
+*/
+#define _GNU_SOURCE
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <ftw.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "emit_c.h"
+#include "fileio.h"
+#include "npy.h"
+
+static const char *c_type(int dtype)
+{
+    switch (sm2c_dtype_base(dtype)) {
+    case SM2C_DT_FLOAT: return "float";
+    case SM2C_DT_DOUBLE: return "double";
+    case SM2C_DT_INT32: return "int32_t";
+    case SM2C_DT_INT64: return "int64_t";
+    case SM2C_DT_INT16: return "int16_t";
+    case SM2C_DT_INT8: return "int8_t";
+    case SM2C_DT_UINT16: return "uint16_t";
+    case SM2C_DT_UINT32: return "uint32_t";
+    case SM2C_DT_UINT64: return "uint64_t";
+    default: return "uint8_t";
+    }
+}
+
+static int64_t port_bytes(const sm2c_port *p)
+{
+    return sm2c_shape_elements(&p->shape, INT64_MAX) * (int64_t)sm2c_dtype_size(p->dtype);
+}
+
+/* main(argc, argv): argv = inputs then outputs, raw files, in port order. */
+static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e)
+{
+    char *s = sm2c_arena_printf(c->arena,
+        "/* driver for sm2c run: raw files in, raw files out */\n"
+        "#include <stdio.h>\n#include <stdlib.h>\n#include \"%s.h\"\n\n"
+        "static void *load(const char *path, size_t n)\n{\n"
+        "    void *b = malloc(n ? n : 1);\n    FILE *f = fopen(path, \"rb\");\n"
+        "    if (!b || !f || fread(b, 1, n, f) != n) { fprintf(stderr, \"driver: cannot read %%s\\n\", path); exit(2); }\n"
+        "    fclose(f);\n    return b;\n}\n\n"
+        "static void save(const char *path, const void *b, size_t n)\n{\n"
+        "    FILE *f = fopen(path, \"wb\");\n"
+        "    if (!f || fwrite(b, 1, n, f) != n || fclose(f)) { fprintf(stderr, \"driver: cannot write %%s\\n\", path); exit(2); }\n"
+        "}\n\nint main(int argc, char **argv)\n{\n"
+        "    if (argc != %d) { fprintf(stderr, \"driver: wrong argument count\\n\"); return 2; }\n",
+        p->name, 1 + e->n_inputs + e->n_outputs);
+    for (int32_t i = 0; i < e->n_inputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    %s *in%d = load(argv[%d], %lld);\n", s,
+                              c_type(e->inputs[i].dtype), i, 1 + i, (long long)port_bytes(&e->inputs[i]));
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    %s *out%d = calloc(1, %lld + 1);\n", s,
+                              c_type(e->outputs[i].dtype), i, (long long)port_bytes(&e->outputs[i]));
+    s = sm2c_arena_printf(c->arena, "%s    int32_t rc = %s_%s(", s, p->name, e->c_name);
+    for (int32_t i = 0; i < e->n_inputs + e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s%s%s%d", s, i ? ", " : "", i < e->n_inputs ? "in" : "out",
+                              i < e->n_inputs ? i : i - e->n_inputs);
+    s = sm2c_arena_printf(c->arena, "%s);\n    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n", s);
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    save(argv[%d], out%d, %lld);\n", s, 1 + e->n_inputs + i, i,
+                              (long long)port_bytes(&e->outputs[i]));
+    return sm2c_arena_printf(c->arena, "%s    return 0;\n}\n", s);
+}
+
+static sm2c_status write_file(sm2c_ctx *c, const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s", strerror(errno));
+    return SM2C_OK;
+}
+
+/* Run argv[0] with argv; `what` names it in errors. */
+static sm2c_status spawn(sm2c_ctx *c, char *const *argv, const char *what)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "cannot start: %s", strerror(errno));
+    if (pid == 0) {
+        execvp(argv[0], argv);
+        fprintf(stderr, "sm2c: %s: cannot run %s: %s\n", what, argv[0], strerror(errno));
+        _exit(127);
+    }
+    int status;
+    while (waitpid(pid, &status, 0) < 0)
+        if (errno != EINTR)
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "wait failed: %s", strerror(errno));
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "%s failed (status %d)", argv[0],
+                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    return SM2C_OK;
+}
+
+static int is_c_file(const struct dirent *d)
+{
+    size_t n = strlen(d->d_name);
+    return n > 2 && strcmp(d->d_name + n - 2, ".c") == 0;
+}
+
+/* $CC (split on spaces) -std=c99 -O2 -I dir, every .c file in dir, -o dir/driver -lm */
+static sm2c_status build(sm2c_ctx *c, const char *dir, const char *cc)
+{
+    char *words = sm2c_arena_strdup(c->arena, cc), *save = NULL;
+    struct dirent **files;
+    int nf = scandir(dir, &files, is_c_file, alphasort);
+    if (nf < 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, dir, NULL, "cannot list: %s", strerror(errno));
+    char **argv = sm2c_arena_array(c->arena, (size_t)nf + 32, sizeof *argv);
+    int k = 0;
+    for (char *w = strtok_r(words, " ", &save); w && k < 16; w = strtok_r(NULL, " ", &save))
+        argv[k++] = w;
+    argv[k++] = "-std=c99";
+    argv[k++] = "-O2";
+    argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
+    for (int i = 0; i < nf; i++) {
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s", dir, files[i]->d_name);
+        free(files[i]);
+    }
+    free(files);
+    argv[k++] = "-o";
+    argv[k++] = sm2c_arena_printf(c->arena, "%s/driver", dir);
+    argv[k++] = "-lm";
+    argv[k] = NULL;
+    return spawn(c, argv, "building the generated code");
+}
+
+static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
+{
+    for (int32_t i = 0; i < o->n_inputs; i++)
+        if (strcmp(o->inputs[i].key, key) == 0)
+            return &o->inputs[i];
+    return NULL;
+}
+
+/* Unknown dims come from the given arrays: add their shapes as --shape. */
+static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_run_opts *o, sm2c_tensor *arrays,
+                               sm2c_import_opts *io)
+{
+    sm2c_shape_opt *shapes = sm2c_arena_array(c->arena, (size_t)(o->import.n_shapes + o->n_inputs) + 1,
+                                              sizeof *shapes);
+    io->n_shapes = 0;
+    for (int32_t i = 0; i < o->import.n_shapes; i++)
+        shapes[io->n_shapes++] = o->import.shapes[i];
+    for (int32_t i = 0; i < o->n_inputs; i++) {
+        sm2c_status st = sm2c_npy_read(c, o->inputs[i].path, &arrays[i]);
+        if (st)
+            return st;
+        int given = 0;
+        for (int32_t k = 0; k < o->import.n_shapes; k++)
+            given |= strcmp(o->import.shapes[k].key, o->inputs[i].key) == 0;
+        if (!given)
+            shapes[io->n_shapes++] = (sm2c_shape_opt){ o->inputs[i].key, arrays[i].shape };
+    }
+    io->shapes = shapes;
+    return SM2C_OK;
+}
+
+static sm2c_status check_input(sm2c_ctx *c, const sm2c_port *p, const sm2c_run_input *in,
+                               const sm2c_tensor *t)
+{
+    if (!in)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "missing --input %s=FILE.npy", p->key);
+    if (t->dtype != sm2c_dtype_base(p->dtype) || !sm2c_shape_equal(&t->shape, &p->shape))
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, in->path, NULL,
+                          "holds %s %s, but input '%s' is %s %s", sm2c_dtype_name(t->dtype),
+                          sm2c_shape_str(c->arena, &t->shape), p->key, sm2c_dtype_name(p->dtype),
+                          sm2c_shape_str(c->arena, &p->shape));
+    return SM2C_OK;
+}
+
+static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_entry *e,
+                              const sm2c_run_opts *o, const sm2c_tensor *arrays)
+{
+    char **argv = sm2c_arena_array(c->arena, (size_t)(e->n_inputs + e->n_outputs) + 2, sizeof *argv);
+    argv[0] = sm2c_arena_printf(c->arena, "%s/driver", dir);
+    for (int32_t i = 0; i < e->n_inputs; i++) {
+        const sm2c_run_input *in = input_for(o, e->inputs[i].key);
+        const sm2c_tensor *t = NULL;
+        for (int32_t k = 0; in && k < o->n_inputs; k++)
+            if (&o->inputs[k] == in)
+                t = &arrays[k];
+        sm2c_status st = check_input(c, &e->inputs[i], in, t);
+        if (st)
+            return st;
+        argv[1 + i] = sm2c_arena_printf(c->arena, "%s/in%d.raw", dir, i);
+        if ((st = write_file(c, argv[1 + i], t->data, t->nbytes)))
+            return st;
+    }
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        argv[1 + e->n_inputs + i] = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
+    return spawn(c, argv, "running the generated code");
+}
+
+static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const char *outdir)
+{
+    if (mkdir(outdir, 0755) != 0 && errno != EEXIST)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, outdir, NULL, "cannot create: %s", strerror(errno));
+    for (int32_t i = 0; i < e->n_outputs; i++) {
+        sm2c_buf raw;
+        const char *path = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
+        sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &raw);
+        if (st)
+            return st;
+        sm2c_tensor t = { .dtype = sm2c_dtype_base(e->outputs[i].dtype), .shape = e->outputs[i].shape,
+                          .nelem = sm2c_shape_elements(&e->outputs[i].shape, INT64_MAX),
+                          .nbytes = raw.len, .data = raw.data };
+        /* Output keys are file names here: keep only safe characters. */
+        const char *out = sm2c_arena_printf(c->arena, "%s/%s.npy", outdir,
+                                            sm2c_c_ident(c->arena, e->outputs[i].key));
+        if ((st = sm2c_npy_write(c, out, &t)))
+            return st;
+    }
+    return SM2C_OK;
+}
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+    (void)sb, (void)flag, (void)ftw;
+    return remove(p);
+}
+
+sm2c_status sm2c_run(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o)
+{
+    sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
+    sm2c_compile_opts co = { .name = "model", .n_signatures = 1, .signatures = &o->signature,
+                             .command = "sm2c run" };
+    sm2c_status st = read_inputs(c, o, arrays, &co.import);
+    sm2c_program *p;
+    if (st || (st = sm2c_compile_program(c, m, &co, &p)))
+        return st;
+    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    char *dir = sm2c_arena_printf(c->arena, "%s/sm2c-run-XXXXXX", tmp);
+    if (!mkdtemp(dir))
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, dir, NULL, "cannot create: %s", strerror(errno));
+    const char *cc = o->cc ? o->cc : getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
+    const sm2c_entry *e = &p->entries[0];
+    char *drv = driver_source(c, p, e);
+    if (!(st = sm2c_emit_c(c, p, dir)) &&
+        !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
+        !(st = build(c, dir, cc)) && !(st = run_driver(c, dir, e, o, arrays)))
+        st = collect_outputs(c, dir, e, o->outdir);
+    if (o->keep)
+        sm2c_note(c->diag, dir, NULL, "build directory kept");
+    else
+        nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    return st;
+}

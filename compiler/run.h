@@ -1,0 +1,29 @@
+/*
+** run.h: `sm2c run`, the saved_model_cli run of this project: compile one
+** signature, build the generated C with a driver using $CC, run it on .npy
+** inputs and write one .npy per output key.
+*/
+#ifndef SM2C_RUN_H
+#define SM2C_RUN_H
+
+#include "pipeline.h"
+#include "savedmodel.h"
+
+typedef struct sm2c_run_input {
+    const char *key;
+    const char *path;      /* .npy */
+} sm2c_run_input;
+
+typedef struct sm2c_run_opts {
+    const char *signature;
+    int32_t n_inputs;
+    const sm2c_run_input *inputs;
+    const char *outdir;
+    sm2c_import_opts import; /* --shape; unknown dims otherwise come from the inputs */
+    const char *cc;          /* NULL: $CC, else "cc" */
+    int keep;                /* keep the build directory (its path is noted) */
+} sm2c_run_opts;
+
+sm2c_status sm2c_run(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o);
+
+#endif
