@@ -47,7 +47,7 @@ typedef struct kernel {
     BIN4(f32) BIN4(f64) BIN4(i32) BIN4(i64) BIN(div, f32) BIN(div, f64) BIN(squared_difference, f32) \
     WRAP(sm2c_rt_relu_f32, W_UNARY) WRAP(sm2c_rt_relu6_f32, W_UNARY)                              \
     WRAP(sm2c_rt_sigmoid_f32, W_UNARY) WRAP(sm2c_rt_tanh_f32, W_UNARY)                            \
-    WRAP(sm2c_rt_neg_f32, W_UNARY) WRAP(sm2c_rt_square_f32, W_UNARY) WRAP(sm2c_rt_sqrt_f32, W_UNARY) \
+    WRAP(sm2c_rt_neg_f32, W_UNARY) WRAP(sm2c_rt_abs_f32, W_UNARY) WRAP(sm2c_rt_square_f32, W_UNARY) WRAP(sm2c_rt_sqrt_f32, W_UNARY) \
     WRAP(sm2c_rt_rsqrt_f32, W_UNARY) WRAP(sm2c_rt_exp_f32, W_UNARY) WRAP(sm2c_rt_log_f32, W_UNARY) \
     CASTS(f32) CASTS(f64) CASTS(i32) CASTS(i64) CASTS(u8) CASTS(b)                                \
     RED(sum, f32) RED(mean, f32) RED(max, f32) RED(min, f32) RED(sum, i32) RED(mean, i32)          \

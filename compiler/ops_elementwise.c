@@ -118,7 +118,7 @@ static const char *unary_kernel_op(const char *tf)
 {
     static const char *const map[][2] = {
         { "Relu", "relu" }, { "Relu6", "relu6" }, { "Sigmoid", "sigmoid" }, { "Tanh", "tanh" },
-        { "Neg", "neg" }, { "Square", "square" }, { "Sqrt", "sqrt" }, { "Rsqrt", "rsqrt" },
+        { "Neg", "neg" }, { "Abs", "abs" }, { "Square", "square" }, { "Sqrt", "sqrt" }, { "Rsqrt", "rsqrt" },
         { "Exp", "exp" }, { "Log", "log" },
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)

@@ -64,6 +64,13 @@ void sm2c_rt_neg_f32(const float *x, float *y, int32_t n)
         y[i] = -x[i];
 }
 
+/* fabsf clears the sign bit only: NaN payloads survive, as in TensorFlow. */
+void sm2c_rt_abs_f32(const float *x, float *y, int32_t n)
+{
+    for (int32_t i = 0; i < n; i++)
+        y[i] = fabsf(x[i]);
+}
+
 void sm2c_rt_square_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;

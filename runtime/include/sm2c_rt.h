@@ -71,6 +71,7 @@ void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_sigmoid_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_tanh_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_neg_f32(const float *x, float *y, int32_t n);
+void sm2c_rt_abs_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_square_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_sqrt_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n);

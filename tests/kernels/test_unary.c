@@ -59,6 +59,10 @@ static void test_relu_relu6_neg(void **state)
     sm2c_rt_neg_f32(x, y, n);
     for (i = 0; i < n; i++)
         assert_int_equal(ktest_bits32(y[i]), ktest_bits32(x[i]) ^ 0x80000000u);
+    /* Abs clears the sign bit and nothing else (NaN payloads survive). */
+    sm2c_rt_abs_f32(x, y, n);
+    for (i = 0; i < n; i++)
+        assert_int_equal(ktest_bits32(y[i]), ktest_bits32(x[i]) & 0x7fffffffu);
     /* TF 2.21's values written out: NaN payload and sign kept, -0 -> +0, Inf -> 6. */
     {
         const uint32_t in[6] = {0x7fc00001u, 0xffc00000u, 0x80000000u, 0x7f800000u, 0xff800000u,

@@ -1,0 +1,131 @@
+"""Run every end-to-end case through `sm2c run` and compare with TensorFlow.
+
+usage: check_e2e.py SM2C CASES_DIR [CASE...]
+CASES_DIR/<case>/{model/, inputs/<sig>/<key>.npy, expected/<sig>/<key>.npy, case.json}.
+Comparison (reliability.md section 9): |got - want| <= atol + rtol*|want| per
+element, NaN positions equal, infinities equal; integers exactly (atol 0).
+Prints the worst absolute error and ULP distance per output.  Standard library only.
+"""
+import ast
+import json
+import math
+import os
+import struct
+import subprocess
+import sys
+import tempfile
+
+FORMATS = {"<f4": ("f", 4), "<f8": ("d", 8), "<i4": ("i", 4), "<i8": ("q", 8), "|u1": ("B", 1),
+           "|b1": ("?", 1), "<i2": ("h", 2), "|i1": ("b", 1), "<u2": ("H", 2), "<u4": ("I", 4),
+           "<u8": ("Q", 8)}
+
+
+def load_npy(path):
+    data = open(path, "rb").read()
+    if data[:6] != b"\x93NUMPY":
+        raise ValueError("%s: not a .npy file" % path)
+    major = data[6]
+    hlen_size = 2 if major == 1 else 4
+    hlen = int.from_bytes(data[8:8 + hlen_size], "little")
+    start = 8 + hlen_size
+    header = ast.literal_eval(data[start:start + hlen].decode("latin1"))
+    fmt, size = FORMATS[header["descr"]]
+    body = data[start + hlen:]
+    n = len(body) // size
+    return header["shape"], header["descr"], list(struct.unpack("<%d%s" % (n, fmt), body))
+
+
+def ulp_distance(a, b):
+    """Distance in float32 units in the last place."""
+    def key(x):
+        i = struct.unpack("<i", struct.pack("<f", x))[0]
+        return i if i >= 0 else -(i & 0x7fffffff)
+    try:
+        return abs(key(a) - key(b))
+    except (OverflowError, struct.error):
+        return float("inf")
+
+
+def compare(want, got, descr, rtol, atol):
+    """Returns (ok, max_abs_error, max_ulp, first_bad_index)."""
+    if len(want) != len(got):
+        return False, float("inf"), float("inf"), -1
+    worst, worst_ulp, bad = 0.0, 0, -1
+    is_float = descr in ("<f4", "<f8")
+    for i, (w, g) in enumerate(zip(want, got)):
+        if is_float:
+            if math.isnan(w) or math.isnan(g):
+                if not (math.isnan(w) and math.isnan(g)) and bad < 0:
+                    bad = i
+                continue
+            if math.isinf(w) or math.isinf(g):
+                if w != g and bad < 0:
+                    bad = i
+                continue
+            err = abs(w - g)
+            worst = max(worst, err)
+            if descr == "<f4":
+                worst_ulp = max(worst_ulp, ulp_distance(w, g))
+            if err > atol + rtol * abs(w) and bad < 0:
+                bad = i
+        elif w != g and bad < 0:
+            bad = i
+            worst = max(worst, abs(w - g))
+    return bad < 0, worst, worst_ulp, bad
+
+
+def run_signature(sm2c, case_dir, sig, tol, report):
+    inputs_dir = os.path.join(case_dir, "inputs", sig)
+    expected_dir = os.path.join(case_dir, "expected", sig)
+    with tempfile.TemporaryDirectory(prefix="sm2c-e2e-") as out:
+        cmd = [sm2c, "run", os.path.join(case_dir, "model"), "--signature", sig, "--outdir", out]
+        for f in sorted(os.listdir(inputs_dir)):
+            cmd += ["--input", "%s=%s" % (f[:-4], os.path.join(inputs_dir, f))]
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
+        if p.returncode != 0:
+            report.append("  %s: sm2c run failed (exit %d): %s" % (sig, p.returncode, p.stderr.strip()[-600:]))
+            return False
+        ok = True
+        for f in sorted(os.listdir(expected_dir)):
+            shape_w, descr_w, want = load_npy(os.path.join(expected_dir, f))
+            path = os.path.join(out, f)
+            if not os.path.exists(path):
+                report.append("  %s/%s: no output written" % (sig, f))
+                ok = False
+                continue
+            shape_g, descr_g, got = load_npy(path)
+            if tuple(shape_g) != tuple(shape_w) or descr_g != descr_w:
+                report.append("  %s/%s: got %s %s, want %s %s" % (sig, f, descr_g, shape_g, descr_w, shape_w))
+                ok = False
+                continue
+            good, err, ulp, bad = compare(want, got, descr_w, tol["rtol"], tol["atol"])
+            report.append("  %s/%s: %s max abs error %.3g, max ulp %s" % (sig, f, "ok" if good else "MISMATCH",
+                                                                          err, ulp))
+            if not good:
+                report.append("    first bad element %d: want %r, got %r" % (bad, want[bad], got[bad]))
+                ok = False
+        return ok
+
+
+def main():
+    sm2c, cases_dir = sys.argv[1], sys.argv[2]
+    only = set(sys.argv[3:])
+    passed = failed = 0
+    for case in sorted(os.listdir(cases_dir)):
+        case_dir = os.path.join(cases_dir, case)
+        if (only and case not in only) or not os.path.isfile(os.path.join(case_dir, "case.json")):
+            continue
+        meta = json.load(open(os.path.join(case_dir, "case.json")))
+        report = []
+        ok = all([run_signature(sm2c, case_dir, sig, meta["tolerance"], report)
+                  for sig in sorted(meta["signatures"])])
+        print("%s %s" % ("ok  " if ok else "FAIL", case))
+        print("\n".join(report))
+        passed += ok
+        failed += not ok
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
