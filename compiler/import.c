@@ -21,7 +21,9 @@ typedef struct importer {
     const sm2c_model *m;
     const sm2c_varmap *vm;
     sm2c_graph *g;
-    sm2c_strmap *placeholders;   /* main-graph node name -> entry input value */
+    sm2c_strmap *fed;            /* main-graph node name -> the entry input feeding its
+                                    output 0 (a placeholder, or any tensor a TF1
+                                    signature feeds: the graph is cut there) */
     sm2c_strmap *handle_vars;    /* main-graph node name -> sm2c_variable (VarHandleOp, VariableV2) */
     sm2c_strmap *var_values;     /* checkpoint key -> sm2c_tensor */
     sm2c_status failed;          /* first unsupported-op status, kept while going on */
@@ -138,7 +140,13 @@ static int visit(unsigned char *color, frame *stack, size_t *top, int32_t i)
     return 1;
 }
 
-/* Depth-first postorder of the nodes the references in `roots` need. */
+static int is_fed(const importer *im, const scope *s, int32_t node)
+{
+    return !s->parent && sm2c_strmap_get(im->fed, s->nodes[node]->name) != NULL;
+}
+
+/* Depth-first postorder of the nodes the references in `roots` need; a fed
+** node is a leaf. */
 static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots, size_t n_roots,
                                int32_t **order, size_t *count)
 {
@@ -155,7 +163,7 @@ static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots,
         while (top) {
             frame *f = &stack[top - 1];
             const Tensorflow__NodeDef *nd = s->nodes[f->node];
-            if (f->next_input == nd->n_input) {
+            if (f->next_input == nd->n_input || is_fed(im, s, f->node)) {
                 color[f->node] = 2;
                 (*order)[(*count)++] = f->node;
                 top--;
@@ -320,9 +328,8 @@ static int import_special(importer *im, scope *s, int32_t i, sm2c_value **ins, i
     if (strcmp(op, "Const") == 0) {
         v = const_value(im, s, nd);
     } else if (strcmp(op, "Placeholder") == 0 || strcmp(op, "PlaceholderWithDefault") == 0) {
-        v = s->parent ? NULL : sm2c_strmap_get(im->placeholders, nd->name);
-        if (!v && n_ins == 1)
-            v = ins[0];
+        if (n_ins == 1)
+            v = ins[0];  /* PlaceholderWithDefault that the signature does not feed */
         if (!v) {
             *st = bad(im, s, nd, SM2C_ERR_INVALID, "placeholder '%s' is not fed by the signature",
                       nd->name);
@@ -382,6 +389,11 @@ static void import_unsupported(importer *im, scope *s, int32_t i)
 static sm2c_status import_node(importer *im, scope *s, int32_t i)
 {
     const Tensorflow__NodeDef *nd = s->nodes[i];
+    if (is_fed(im, s, i)) {
+        sm2c_value *v = sm2c_strmap_get(im->fed, nd->name);
+        set_outputs(im, s, i, &v, 1);
+        return SM2C_OK;
+    }
     sm2c_value **ins = sm2c_arena_array(im->c->arena, nd->n_input + 1, sizeof *ins);
     int32_t n_ins = 0;
     for (size_t k = 0; k < nd->n_input; k++) {
@@ -542,12 +554,18 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
         int dtype = dt && dt->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ? (int)dt->type
                                                                              : (int)ti->dtype;
         sm2c_value *v = sm2c_value_new(im->c, g, sm2c_dtype_base(dtype), g->inputs[i].tensor);
-        sm2c_status st = input_shape(im, key, g->inputs[i].key, ti, o, &v->shape);
-        if (st)
+        sm2c_status st;
+        if (v->dtype == SM2C_DT_STRING) {
+            /* Strings cannot be compiled; import on so the error names the op
+            ** that consumes them (ParseExample, ...), then reject the input. */
+            int64_t one = 1;
+            v->shape = sm2c_shape_make(im->c, 1, &one);
+        } else if ((st = input_shape(im, key, g->inputs[i].key, ti, o, &v->shape))) {
             return st;
+        }
         v->input = i;
         g->inputs[i].value = v;
-        sm2c_strmap_put(im->placeholders, ph->name, v);
+        sm2c_strmap_put(im->fed, ph->name, v);
     }
     return SM2C_OK;
 }
@@ -590,7 +608,7 @@ sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_v
     g->key = key;
     g->file = m->file;
     importer im = { .c = c, .m = m, .vm = vm, .g = g };
-    im.placeholders = sm2c_strmap_new(c->arena, 16);
+    im.fed = sm2c_strmap_new(c->arena, 16);
     im.handle_vars = sm2c_strmap_new(c->arena, 64);
     im.var_values = sm2c_strmap_new(c->arena, 64);
     if (vm->object_based)

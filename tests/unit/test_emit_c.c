@@ -8,6 +8,7 @@
 #include "test_fs.h"
 
 #include <dirent.h>
+#include <locale.h>
 #include <math.h>
 #include <stdio.h>
 #include <sys/stat.h>
@@ -215,12 +216,19 @@ static sm2c_program *ints(sm2c_arena *a)
     static const int64_t W[3] = { INT64_MIN, INT64_MAX, -1 };
     static const int32_t W32[4] = { INT32_MIN, INT32_MAX, -1, 0 };
     static const int32_t dims[] = { 3 }, one[] = { 1 };
+    static const int8_t W8[3] = { -128, -1, 127 };
+    static const uint64_t WU[1] = { UINT64_MAX };
+    static const int64_t d1[] = { 1 };
     sm2c_program *p = sm2c_arena_alloc(a, sizeof *p);
     p->name = "iv";
     p->source = "ints";
     p->command = "sm2c compile ints";
-    p->n_weights = 2;
-    p->weights = sm2c_arena_array(a, 2, sizeof *p->weights);
+    p->n_weights = 4;
+    p->weights = sm2c_arena_array(a, 4, sizeof *p->weights);
+    p->weights[2].name = "w8";
+    p->weights[2].value = tensor(a, SM2C_DT_INT8, 1, d3, W8, 1);
+    p->weights[3].name = "wu";
+    p->weights[3].value = tensor(a, SM2C_DT_UINT64, 1, d1, WU, 8);
     p->weights[0].name = "w";
     p->weights[0].value = tensor(a, SM2C_DT_INT64, 1, d3, W, 8);
     p->weights[1].name = "w32";
@@ -230,8 +238,12 @@ static sm2c_program *ints(sm2c_arena *a)
     sm2c_entry *e = &p->entries[0];
     e->key = "add";
     e->c_name = "add";
-    e->n_buffers = 5;
-    e->buffers = sm2c_arena_array(a, 5, sizeof *e->buffers);
+    e->n_buffers = 9;
+    e->buffers = sm2c_arena_array(a, 9, sizeof *e->buffers);
+    e->buffers[5] = buffer(a, SM2C_BUF_OUTPUT, SM2C_DT_INT8, 1, d3, 2, 0, "z8");
+    e->buffers[6] = buffer(a, SM2C_BUF_WEIGHT, SM2C_DT_INT8, 1, d3, 2, 0, "w8");
+    e->buffers[7] = buffer(a, SM2C_BUF_OUTPUT, SM2C_DT_UINT64, 1, d1, 3, 0, "zu");
+    e->buffers[8] = buffer(a, SM2C_BUF_WEIGHT, SM2C_DT_UINT64, 1, d1, 3, 0, "wu");
     e->buffers[0] = buffer(a, SM2C_BUF_INPUT, SM2C_DT_INT64, 1, d3, 0, 0, "x");
     e->buffers[1] = buffer(a, SM2C_BUF_OUTPUT, SM2C_DT_INT64, 1, d3, 0, 0, "y");
     e->buffers[2] = buffer(a, SM2C_BUF_WEIGHT, SM2C_DT_INT64, 1, d3, 0, 0, "w");
@@ -240,12 +252,18 @@ static sm2c_program *ints(sm2c_arena *a)
     e->n_inputs = 1;
     e->inputs = sm2c_arena_alloc(a, sizeof *e->inputs);
     e->inputs[0] = port(a, "x", "x:0", SM2C_DT_INT64, 1, d3, 0);
-    e->n_outputs = 2;
-    e->outputs = sm2c_arena_array(a, 2, sizeof *e->outputs);
+    e->n_outputs = 4;
+    e->outputs = sm2c_arena_array(a, 4, sizeof *e->outputs);
     e->outputs[0] = port(a, "y", "y:0", SM2C_DT_INT64, 1, d3, 1);
     e->outputs[1] = port(a, "z", "z:0", SM2C_DT_INT32, 1, d4, 3);
-    e->n_steps = 2;
-    e->steps = sm2c_arena_array(a, 2, sizeof *e->steps);
+    e->outputs[2] = port(a, "z8", "z8:0", SM2C_DT_INT8, 1, d3, 5);
+    e->outputs[3] = port(a, "zu", "zu:0", SM2C_DT_UINT64, 1, d1, 7);
+    e->n_steps = 4;
+    e->steps = sm2c_arena_array(a, 4, sizeof *e->steps);
+    sm2c_arg c8[] = { A_BUF(5), A_BUF(6), A_INT(3) };
+    e->steps[2] = step(a, "sm2c_rt_copy", "z8", "Identity", "", 3, c8);
+    sm2c_arg cu[] = { A_BUF(7), A_BUF(8), A_INT(8) };
+    e->steps[3] = step(a, "sm2c_rt_copy", "zu", "Identity", "", 3, cu);
     sm2c_arg add[] = { A_BUF(0), A_BUF(2), A_BUF(1), A_INT(1), A_INTS(1, dims), A_INTS(1, one),
                        A_INTS(1, one) };
     e->steps[0] = step(a, "sm2c_rt_add_i64", "add", "AddV2", "", 7, add);
@@ -484,8 +502,9 @@ static void specials_round_trip(void **state)
 static const char ints_driver[] =
     "#include <stdint.h>\n#include \"iv.h\"\n"
     "int main(void)\n{\n"
-    "    int64_t x[3] = { -1, 1, INT64_MIN }, y[3];\n    int32_t z[4];\n"
-    "    if (iv_add(x, y, z) != 0) return 9;\n"
+    "    int64_t x[3] = { -1, 1, INT64_MIN }, y[3];\n    int32_t z[4];\n    int8_t z8[3];\n    uint64_t zu[1];\n"
+    "    if (iv_add(x, y, z, z8, zu) != 0) return 9;\n"
+    "    if (z8[0] != -128 || z8[1] != -1 || z8[2] != 127 || zu[0] != UINT64_MAX) return 4;\n"
     "    if (y[0] != INT64_MAX || y[1] != INT64_MIN || y[2] != INT64_MAX) return 1;\n"
     "    if (z[0] != INT32_MIN || z[1] != INT32_MAX || z[2] != -1 || z[3] != 0) return 2;\n"
     "    if (IV_ADD_X_SIZE != 24 || iv_signatures[0].inputs[0].dtype != 9) return 3;\n"
@@ -700,6 +719,46 @@ static void creates_outdir_and_rejects_bad_programs(void **state)
     test_ctx_free(t);
 }
 
+/* The text does not depend on LC_NUMERIC. */
+static void locale_independent(void **state)
+{
+    (void)state;
+    test_ctx *t = test_ctx_new();
+    char *h1, *s1, *h2, *s2;
+    assert_int_equal(sm2c_emit_c_text(&t->ctx, specials(t->arena), &h1, &s1), SM2C_OK);
+    const char *locales[] = { "de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8", "C.UTF-8", NULL };
+    for (size_t i = 0; locales[i]; i++)
+        if (setlocale(LC_NUMERIC, locales[i]))
+            break;
+    assert_int_equal(sm2c_emit_c_text(&t->ctx, specials(t->arena), &h2, &s2), SM2C_OK);
+    setlocale(LC_NUMERIC, "C");
+    assert_string_equal(h1, h2);
+    assert_string_equal(s1, s2);
+    test_ctx_free(t);
+}
+
+/* F7: the output directory may not be (inside) the SavedModel directory. */
+static void outdir_inside_source_refused(void **state)
+{
+    (void)state;
+    test_ctx *t = test_ctx_new();
+    char *root = fs_tmpdir();
+    fs_mkdir(root, "model");
+    fs_mkdir(root, "model/gen");
+    sm2c_program *p = mlp(t->arena, "mlp");
+    char *src = fs_path(root, "model");
+    p->source = src;
+    char *out = fs_path(root, "model/gen");
+    assert_int_equal(sm2c_emit_c(&t->ctx, p, out), SM2C_ERR_INVALID);
+    assert_error_contains(t, "SavedModel directory");
+    assert_int_equal(sm2c_emit_c(&t->ctx, p, src), SM2C_ERR_INVALID);
+    assert_int_equal(count_entries(out, ""), 2);
+    free(src);
+    free(out);
+    fs_rm_rf(root);
+    test_ctx_free(t);
+}
+
 /* ---- mangle.c ------------------------------------------------------------------ */
 
 static void mangle_names(void **state)
@@ -748,6 +807,8 @@ int main(void)
         cmocka_unit_test(output_symlink_not_followed),
         cmocka_unit_test(failure_leaves_old_output),
         cmocka_unit_test(creates_outdir_and_rejects_bad_programs),
+        cmocka_unit_test(locale_independent),
+        cmocka_unit_test(outdir_inside_source_refused),
     };
     return cmocka_run_group_tests_name("emit_c", tests, NULL, NULL);
 }
