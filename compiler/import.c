@@ -301,6 +301,17 @@ static int is_alias_op(const char *op)
     return 0;
 }
 
+int sm2c_import_handles(const char *op)
+{
+    static const char *const ops[] = { "NoOp", "Const", "Placeholder", "PlaceholderWithDefault",
+                                       "VarHandleOp", "VariableV2", "Variable", "ReadVariableOp",
+                                       "StatefulPartitionedCall", "PartitionedCall", NULL };
+    for (size_t i = 0; ops[i]; i++)
+        if (strcmp(op, ops[i]) == 0)
+            return 1;
+    return is_alias_op(op);
+}
+
 static void set_outputs(importer *im, scope *s, int32_t i, sm2c_value **vals, int32_t n)
 {
     s->n_outs[i] = n;

@@ -26,6 +26,9 @@ typedef struct sm2c_import_opts {
 ** constants read from the checkpoint (TF2 captures bound through
 ** bound_inputs, TF1 variables through the saver graph).  Every unsupported
 ** op is reported before failing. */
+/* 1 for ops the importer resolves without the op table. */
+int sm2c_import_handles(const char *op);
+
 sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
                                   const char *key, const sm2c_import_opts *opts,
                                   sm2c_graph **out);

@@ -6,19 +6,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "import.h"
+#include "opdefs.h"
 #include "varmap.h"
 
-/* Ops with a lowering and a runtime kernel.  Compilation to C is not built
-** yet (it is the next stage of the pipeline), so no op is compilable and
-** `sm2c inspect` reports every reachable op as unsupported. */
-static const char *const supported_ops[] = { NULL };
-
+/* An op is compilable when the op table has it (a lowering and a kernel) or
+** the importer resolves it itself (constants, placeholders, variables, calls,
+** Identity-like aliases). */
 int sm2c_op_supported(const char *name)
 {
-    for (size_t i = 0; supported_ops[i]; i++)
-        if (strcmp(supported_ops[i], name) == 0)
-            return 1;
-    return 0;
+    return sm2c_opdef_find(name) != NULL || sm2c_import_handles(name);
 }
 
 typedef struct walk {

@@ -73,6 +73,10 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
     for (int32_t i = 0; i < e->n_outputs; i++)
         s = sm2c_arena_printf(c->arena, "%s    save(argv[%d], out%d, %lld);\n", s, 1 + e->n_inputs + i, i,
                               (long long)port_bytes(&e->outputs[i]));
+    for (int32_t i = 0; i < e->n_inputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    free(in%d);\n", s, i);
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    free(out%d);\n", s, i);
     return sm2c_arena_printf(c->arena, "%s    return 0;\n}\n", s);
 }
 

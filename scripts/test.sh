@@ -13,5 +13,9 @@ run() {
 
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-run build-test
-run build-asan -DSM2C_SANITIZE=ON
+# Generated code is built warning-free with gcc in the plain run, and with
+# clang under ASan and UBSan in the sanitizer run.
+warn="-Wall -Wextra -pedantic -Werror"
+SM2C_TEST_CC="gcc $warn" run build-test
+SM2C_TEST_CC="clang $warn -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
+  run build-asan -DSM2C_SANITIZE=ON
