@@ -13,6 +13,8 @@ sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g);
 /* Evaluate one node with all-constant inputs through its own lowering and the
 ** runtime kernels (pass_fold.c); leaves it alone when too large. */
 sm2c_status sm2c_fold_node(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n);
+/* Inference batch norm after a convolution into its filter and bias (pass_bnfold.c). */
+sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g);
 /* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + Relu/Relu6 into one node;
 ** BiasAdd + Relu/Relu6 likewise (pass_fuse.c). */
 sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g);

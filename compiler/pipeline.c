@@ -111,7 +111,7 @@ static sm2c_status compile_signature(sm2c_ctx *c, const sm2c_model *m, const sm2
     sm2c_status st;
     if ((st = sm2c_import_signature(c, m, vm, key, &o->import, &g)) ||
         (st = check_inputs(c, g)) || (st = sm2c_pass_shape(c, g)) || (st = check_outputs(c, g)) ||
-        (st = sm2c_pass_fuse(c, g)) || (st = sm2c_pass_dce(c, g)))
+        (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_fuse(c, g)) || (st = sm2c_pass_dce(c, g)))
         return st;
     e->key = key;
     fill_ports(c, g, e);

@@ -373,6 +373,40 @@ def case_tf_keras(out):
                       extra={"tf_keras_version": tf_keras.__version__})
 
 
+def case_bn_fold(out):
+    """tf_keras exports BatchNormalization as FusedBatchNormV3 (Keras 3 decomposes
+    it): Conv2D(+bias) -> BN -> ReLU -> DepthwiseConv2D(no bias) -> BN -> ReLU6 ->
+    global average pool -> Dense, with moving statistics made non-trivial."""
+    import tf_keras
+    tf_keras.utils.set_random_seed(0)
+    L = tf_keras.layers
+    model = tf_keras.Sequential([
+        tf_keras.Input(shape=(10, 10, 3), name="image"),
+        L.Conv2D(6, 3, padding="same", use_bias=True, name="conv"),
+        L.BatchNormalization(name="bn1"),
+        L.ReLU(name="relu"),
+        L.DepthwiseConv2D(3, padding="valid", use_bias=False, depth_multiplier=2, name="dw"),
+        L.BatchNormalization(name="bn2"),
+        L.ReLU(max_value=6.0, name="relu6"),
+        L.GlobalAveragePooling2D(name="gap"),
+        L.Dense(4, name="head"),
+    ])
+    rng = np.random.default_rng(1)
+    for layer in model.layers:
+        if isinstance(layer, L.BatchNormalization):
+            n = layer.gamma.shape[0]
+            layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype(np.float32))
+            layer.beta.assign(rng.uniform(-0.2, 0.2, n).astype(np.float32))
+            layer.moving_mean.assign(rng.uniform(-0.3, 0.3, n).astype(np.float32))
+            layer.moving_variance.assign(rng.uniform(0.5, 2.0, n).astype(np.float32))
+    d = fresh(out, "bn_fold")
+    tf.saved_model.save(model, d)
+    return write_case(out, "bn_fold", d, description=
+                      "tf_keras Conv2D + BatchNormalization (FusedBatchNormV3) + ReLU, "
+                      "DepthwiseConv2D + BN + ReLU6, global average pool, Dense: BN folding",
+                      extra={"tf_keras_version": tf_keras.__version__})
+
+
 def case_tf1_builder(out):
     d = fresh(out, "tf1_builder")
     g = tf.Graph()
@@ -484,6 +518,7 @@ CASES = {
     "tf1_builder": case_tf1_builder,
     "ints": case_ints,
     "ops_mix": case_ops_mix,
+    "bn_fold": case_bn_fold,
 }
 
 
