@@ -229,11 +229,15 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
 
 static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
 {
-    int64_t weights = 0;
+    int64_t weights = 0, naive = 0;
     for (int32_t i = 0; i < p->n_weights; i++)
         weights += (int64_t)p->weights[i].value.nbytes;
-    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes, weights %lld bytes\n", p->name,
-            p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes, (long long)weights);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        if (p->entries[i].naive_bytes > naive)
+            naive = p->entries[i].naive_bytes;
+    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
+            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
+            (long long)p->arena_bytes, (long long)naive, (long long)weights);
     if (!o->report)
         return SM2C_OK;
     FILE *f = fopen(o->report, "w");

@@ -1,11 +1,14 @@
 /*
 ** pass_plan.c: static memory plan.
-** requires: lower.  Every arena buffer lives from the first step that touches
-** it to the last; buffers are placed largest first at the lowest 64-byte
-** aligned offset that no overlapping-lifetime buffer occupies.  The arena is
-** then the highest end, and the report compares it with the naive sum.
+** requires: lower.  First, kernels that may write over their input do so when
+** that input dies at the step and the output is born there (same size).  Then
+** every arena buffer lives from the first step that touches it to the last;
+** buffers are placed largest first at the lowest 64-byte aligned offset that
+** no overlapping-lifetime buffer occupies.  The arena is the highest end; the
+** report compares it with the naive sum of all intermediates.
 */
 #include <stdlib.h>
+#include <string.h>
 
 #include "opdefs.h"
 #include "passes.h"
@@ -64,8 +67,52 @@ static int64_t place(const span *sp, const span *placed, const int64_t *offs, in
     return off;
 }
 
+/* Which argument a kernel may overwrite in place with which output: the
+** runtime header says y may equal x for these. */
+static int in_place_args(const char *kernel, int *in, int *out)
+{
+    static const char *const unary[] = { "relu_f32", "relu6_f32", "sigmoid_f32", "tanh_f32",
+                                         "neg_f32", "abs_f32", "square_f32", "sqrt_f32",
+                                         "rsqrt_f32", "exp_f32", "log_f32", NULL };
+    const char *k = strncmp(kernel, "sm2c_rt_", 8) == 0 ? kernel + 8 : kernel;
+    for (size_t i = 0; unary[i]; i++)
+        if (strcmp(k, unary[i]) == 0)
+            return *in = 0, *out = 1, 1;
+    if (strcmp(k, "bias_add_f32") == 0)
+        return *in = 0, *out = 2, 1;
+    return 0;
+}
+
+static void rename_buffer(sm2c_entry *e, int32_t from_step, int32_t from, int32_t to)
+{
+    for (int32_t s = from_step; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++)
+            if (e->steps[s].args[a].kind == SM2C_ARG_BUF && e->steps[s].args[a].buf == from)
+                e->steps[s].args[a].buf = to;
+}
+
+static void merge_in_place(sm2c_ctx *c, sm2c_entry *e)
+{
+    span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
+    lifetimes(e, spans);
+    for (int32_t s = 0; s < e->n_steps; s++) {
+        int in, out;
+        const sm2c_step *st = &e->steps[s];
+        if (!in_place_args(st->kernel, &in, &out))
+            continue;
+        int32_t x = st->args[in].buf, y = st->args[out].buf;
+        if (x == y || e->buffers[x].kind != SM2C_BUF_ARENA || e->buffers[y].kind != SM2C_BUF_ARENA ||
+            e->buffers[x].nbytes != e->buffers[y].nbytes || spans[x].last != s || spans[y].first != s)
+            continue;
+        rename_buffer(e, s, y, x);
+        spans[x].last = spans[y].last;
+        spans[y].first = spans[y].last = -1;
+    }
+}
+
 sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
 {
+    merge_in_place(c, e);
     span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
     lifetimes(e, spans);
     span *arena = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *arena);
