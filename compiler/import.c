@@ -424,6 +424,9 @@ static sm2c_status import_node(importer *im, scope *s, int32_t i)
         import_unsupported(im, s, i);
         return SM2C_OK;
     }
+    if (op->n_inputs >= 0 && n_ins != op->n_inputs)
+        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, where(im, s, nd),
+                          "expects %d inputs, got %d", op->n_inputs, n_ins);
     sm2c_node *n = sm2c_node_new(im->c, im->g, op, nd, s->path, n_ins, ins, count_outputs(op));
     set_outputs(im, s, i, n->outputs, n->n_outputs);
     return SM2C_OK;

@@ -7,7 +7,7 @@
 #include <string.h>
 
 static const sm2c_opdef table[] = {
-#define OP(name, outputs, shape, lower) { #name, outputs, shape, lower },
+#define OP(name, n_inputs, outputs, shape, lower) { #name, n_inputs, outputs, shape, lower },
 #include "ops.def"
 #undef OP
 };

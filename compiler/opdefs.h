@@ -17,6 +17,7 @@ typedef sm2c_status (*sm2c_lower_fn)(struct sm2c_lower *l, const sm2c_node *n);
 
 typedef struct sm2c_opdef {
     const char *name;       /* TF op name */
+    int32_t n_inputs;       /* data inputs; -1 when variadic (ConcatV2, Pack) */
     const char *outputs;    /* output arg names, comma-separated ("" for none) */
     sm2c_shape_fn shape;    /* sets dtype and static shape of every output */
     sm2c_lower_fn lower;    /* appends kernel steps */
@@ -30,7 +31,7 @@ size_t sm2c_opdef_count(void);
 const sm2c_opdef *sm2c_opdef_at(size_t i);
 
 /* Hooks, defined in ops_*.c. */
-#define OP(name, outputs, shape, lower) \
+#define OP(name, n_inputs, outputs, shape, lower) \
     sm2c_status shape(sm2c_ctx *c, sm2c_node *n); \
     sm2c_status lower(struct sm2c_lower *l, const sm2c_node *n);
 #include "ops.def"
