@@ -16,6 +16,17 @@ const char *sm2c_path_join(sm2c_arena *a, const char *dir, const char *name)
     return sm2c_arena_printf(a, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name);
 }
 
+const char *sm2c_path_base(sm2c_arena *a, const char *path)
+{
+    size_t n = strlen(path);
+    while (n > 1 && path[n - 1] == '/')
+        n--;
+    size_t start = n;
+    while (start > 0 && path[start - 1] != '/')
+        start--;
+    return sm2c_arena_strndup(a, path + start, n - start);
+}
+
 int sm2c_open_dir(int dirfd, const char *name)
 {
     return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);

@@ -23,6 +23,9 @@ typedef struct sm2c_buf {
 ** diagnostics read as the user would write them). */
 const char *sm2c_path_join(sm2c_arena *a, const char *dir, const char *name);
 
+/* The last component of a path ("a/b/model/" -> "model"), in the arena. */
+const char *sm2c_path_base(sm2c_arena *a, const char *path);
+
 /* Open directory `name` under `dirfd` (AT_FDCWD for a path); refuses symlinks.
 ** Returns the fd, or -1 with errno set (ENOENT when it does not exist). */
 int sm2c_open_dir(int dirfd, const char *name);

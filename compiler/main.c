@@ -9,6 +9,7 @@
 #include "arena.h"
 #include "diag.h"
 #include "emit_c.h"
+#include "fileio.h"
 #include "inspect.h"
 #include "opdefs.h"
 #include "pipeline.h"
@@ -213,16 +214,28 @@ static int parse_args(cli *o, int argc, char **argv)
     return 0;
 }
 
-/* The command line as one string for the generated header (arguments quoted
-** only when they need it). */
+/* The command line for the generated header: only what shapes the code.  The
+** model directory is reduced to its last component and output paths are left
+** out, so output does not depend on where things live (reliability.md rule 14). */
 static const char *command_line(sm2c_arena *a, int argc, char **argv)
 {
     char *s = sm2c_arena_strdup(a, "sm2c");
+    int positional = 0;
     for (int i = 1; i < argc; i++) {
-        int plain = argv[i][0] != 0;
-        for (const char *p = argv[i]; *p; p++)
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-o") || !strcmp(arg, "--outdir") || !strcmp(arg, "--output") ||
+            !strcmp(arg, "--report")) {
+            i++;
+            continue;
+        }
+        if (arg[0] != '-' && positional++ == 1)
+            arg = sm2c_path_base(a, arg);
+        int plain = arg[0] != 0;
+        for (const char *p = arg; *p; p++)
             plain &= (*p >= '+' && *p <= 'z' && *p != '\\' && *p != '`') || *p == '_';
-        s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, argv[i]);
+        s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, arg);
+        if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep"))
+            s = sm2c_arena_printf(a, "%s %s", s, argv[++i]);
     }
     return s;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "opdefs.h"
+#include "fileio.h"
 #include "passes.h"
 
 char *sm2c_c_ident(sm2c_arena *a, const char *s)
@@ -162,14 +163,7 @@ static void name_entries(sm2c_ctx *c, sm2c_program *p)
 
 static const char *default_name(sm2c_ctx *c, const char *dir)
 {
-    size_t n = strlen(dir);
-    while (n > 1 && dir[n - 1] == '/')
-        n--;
-    const char *base = dir;
-    for (size_t i = 0; i < n; i++)
-        if (dir[i] == '/' && i + 1 < n)
-            base = dir + i + 1;
-    char *name = sm2c_c_ident(c->arena, sm2c_arena_strndup(c->arena, base, (size_t)(dir + n - base)));
+    char *name = sm2c_c_ident(c->arena, sm2c_path_base(c->arena, dir));
     for (char *q = name; *q; q++)
         *q = (char)tolower((unsigned char)*q);
     return name;
@@ -181,7 +175,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_co
     sm2c_program *p = sm2c_arena_alloc(c->arena, sizeof *p);
     *out = p;
     p->name = o->name ? o->name : default_name(c, m->dir);
-    p->source = m->dir;
+    p->source = sm2c_path_base(c->arena, m->dir);  /* no paths in the output (rule 14) */
     p->command = o->command ? o->command : "";
     sm2c_varmap *vm;
     sm2c_status st = sm2c_varmap_build(c, m, &vm);

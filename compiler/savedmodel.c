@@ -55,7 +55,7 @@ static sm2c_status find_model_file(sm2c_ctx *c, sm2c_model *m, const char **name
 
 static sm2c_status read_saved_model(sm2c_ctx *c, sm2c_model *m)
 {
-    const char *name;
+    const char *name = NULL;
     sm2c_status st = find_model_file(c, m, &name);
     if (st)
         return st;
