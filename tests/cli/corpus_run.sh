@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# sm2c run on every numeric signature of the real models in ../shared/models,
+# compared with TensorFlow's outputs recorded in tests/corpus/refs.json
+# (written by tests/models/gen_corpus_refs.py).  Skips (77) when the corpus is
+# absent.
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+models=$root/../shared/models
+if [ ! -d "$models" ]; then
+  echo "skip: $models not present"
+  exit 77
+fi
+python3 "$root/tests/corpus/check_corpus.py" "$sm2c" "$models" "$root/tests/corpus/refs.json"

@@ -1,0 +1,333 @@
+#!/usr/bin/env python3
+"""TensorFlow's reference outputs for the real-model corpus in ../shared/models.
+
+Run with the project venv (TensorFlow installed there):
+    .venv/bin/python tests/models/gen_corpus_refs.py [--models DIR] [--out FILE]
+
+--models defaults to <repo>/../shared/models, --out to tests/corpus/refs.json.
+
+For every model listed in MODELS below and every signature whose inputs are all
+numeric (signatures with string inputs are skipped), the script makes
+deterministic inputs (np.random.default_rng(seed), seed fixed per model), runs
+TensorFlow on the LOADED SavedModel and records inputs and outputs:
+
+  * TF2 models: tf.saved_model.load(dir, tags).signatures[key](**inputs);
+  * TF1 models: a tf.compat.v1.Session after
+    tf.compat.v1.saved_model.loader.load(sess, tags, dir) (which restores the
+    variables and runs the main/legacy init op), feeding the signature's input
+    tensor names and fetching its output tensor names.
+
+Unknown dims: a leading -1 becomes BATCH (2) unless the model says otherwise;
+inputs of unknown rank get the shape the model entry gives, recorded under
+"shape_flags" so the checker passes it to sm2c as --shape KEY=d0,d1,...
+
+refs.json reads
+  {"generator": "tests/models/gen_corpus_refs.py", "tf_version": "2.21.0",
+   "tolerance": {"float": {"rtol": 1e-4, "atol": 1e-4}, "integer": "exact"},
+   "models": [{"dir": "...", "tags": "serve", "format": "tf1"|"tf2",
+               "signatures": [{"key": "...",
+                   "inputs":  {KEY: {"dtype": "float32", "shape": [...], "data": [...]}},
+                   "outputs": {KEY: {"dtype": ..., "shape": ..., "data": ...}},
+                   "shape_flags": {KEY: [dims]},
+                   "formulas": [{"output": "y", "input": "x", "a": 0.5, "b": 2.0}]}]}]}
+data is the flattened row-major tensor; floats are JSON numbers holding the exact
+float32 value (Python repr of the double), NaN/Inf as the strings "NaN",
+"Infinity", "-Infinity".  A formula means output = a*input + b element-wise; it
+is what SOURCES.md says the model computes, and it is asserted here against
+TensorFlow's own output, so the references are known right.
+"""
+import argparse
+import json
+import math
+import os
+import sys
+import zlib
+
+os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "2")
+import numpy as np  # noqa: E402
+import tensorflow as tf  # noqa: E402
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+DEFAULT_MODELS = os.path.join(ROOT, "..", "shared", "models")
+DEFAULT_OUT = os.path.join(ROOT, "tests", "corpus", "refs.json")
+BATCH = 2
+
+# One entry per model.  fmt: tf1 (Session) or tf2 (tf.saved_model.load).
+# shapes: concrete shape per input key (overrides the default -1 -> BATCH rule;
+#   required for unknown-rank inputs).  batch: the leading -1 for this model.
+# skip: signature keys not to use although their declared inputs are numeric.
+# formulas: {signature: [{"output", "input", "a", "b"}]}; "a"/"b" may be a
+#   checkpoint key ("ckpt:NAME") whose scalar value is read from variables/.
+# matmul: {signature: (a, b, c)} meaning c = a @ b (batched).
+# int_range: [lo, hi) for integer inputs.
+MODELS = [
+    dict(dir="serving_half_plus_two_cpu", fmt="tf1", shapes={},
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
+                   "regress_x2_to_y3": [dict(output="outputs", input="inputs", a=0.5, b=3.0)]}),
+    dict(dir="serving_half_plus_three", fmt="tf1",
+         # declares its serialized tf.Example input as DT_FLOAT (SOURCES.md)
+         skip=["tensorflow/serving/regress"],
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=3.0)]}),
+    dict(dir="serving_matrix_half_plus_two", fmt="tf1",
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)]}),
+    dict(dir="java_saved_model", fmt="tf1",
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
+                   "regress_x2_to_y3": [dict(output="outputs", input="inputs", a=0.5, b=3.0)],
+                   "classify_x2_to_y3": [dict(output="scores", input="inputs", a=0.5, b=3.0)]}),
+    dict(dir="tf2onnx_regression", fmt="tf1", shapes={"X": [4]},
+         formulas={"serving_default": [dict(output="pred", input="X", a="ckpt:W", b="ckpt:b")]}),
+    dict(dir="tf2onnx_redundant_inputs", fmt="tf1",
+         formulas={"serving_default": [dict(output="z", input="x", a=1.0, b="const:Add/y")]}),
+    dict(dir="rust_test_regression_model", fmt="tf1", tags="train,serve",
+         shapes={"x": [4], "y": [4]},
+         formulas={"tensorflow/serving/regress": [dict(output="out", input="x", a="ckpt:w", b="ckpt:b")]}),
+    dict(dir="tfjs_times_three_float", fmt="tf2",
+         formulas={"serving_default": [dict(output="output_0", input="x", a=3.0, b=0.0)]}),
+    dict(dir="tfjs_times_two_int", fmt="tf2",
+         formulas={"serving_default": [dict(output="output_0", input="x", a=2, b=0)]}),
+    dict(dir="tfjs_int64_multiply", fmt="tf2",
+         formulas={"serving_default": [dict(output="output_0", input="x", a=6, b=0)]}),
+    dict(dir="tfjs_model_multi_output", fmt="tf2",
+         formulas={"serving_default": [dict(output="output_0", input="x", a=2, b=0),
+                                       dict(output="output_1", input="y", a=1, b=0)]}),
+    dict(dir="tfjs_model_single_input_multi_output", fmt="tf2",
+         formulas={"serving_default": [dict(output="output_0", input="x", a=2, b=0),
+                                       dict(output="output_1", input="x", a=1, b=0)]}),
+    dict(dir="cppflow_load_model", fmt="tf2"),
+    dict(dir="cppflow_multi_input_output", fmt="tf2"),
+    dict(dir="rust_keras_single_input", fmt="tf2"),
+    dict(dir="mlnet_mnist_lr_model", fmt="tf1"),
+    dict(dir="mlnet_model_matmul", fmt="tf1",
+         matmul={"serving_default": ("a", "b", "c")}),
+    dict(dir="tfdeploy_tensorflow_1_13_1", fmt="tf1"),
+    dict(dir="tfdeploy_keras_multiple_1_13_1_pbtxt", fmt="tf1"),
+    dict(dir="tfnet_simple_model_from_auto_compile", fmt="tf2"),
+    dict(dir="mlnet_cifar_saved_model", fmt="tf1", batch=1),
+]
+
+
+# ---- helpers ------------------------------------------------------------------------------
+
+def enc_float(v):
+    v = float(v)
+    if math.isnan(v):
+        return "NaN"
+    if math.isinf(v):
+        return "Infinity" if v > 0 else "-Infinity"
+    return v  # json writes repr(v): exact for a float32 widened to double
+
+
+def tensor_json(arr):
+    arr = np.asarray(arr)
+    dt = arr.dtype
+    if dt.kind == "f":
+        data = [enc_float(v) for v in arr.reshape(-1).tolist()]
+    elif dt.kind in "iu":
+        data = [int(v) for v in arr.reshape(-1).tolist()]
+    elif dt.kind == "b":
+        data = [bool(v) for v in arr.reshape(-1).tolist()]
+    else:
+        raise TypeError(f"unsupported dtype {dt}")
+    return {"dtype": dt.name, "shape": list(arr.shape), "data": data}
+
+
+def concrete_shape(key, dims, model):
+    """dims: list of ints (-1 unknown) or None for unknown rank."""
+    shapes = model.get("shapes", {})
+    if key in shapes:
+        shape = list(shapes[key])
+        if dims is not None:
+            assert len(shape) == len(dims), (key, shape, dims)
+            for s, d in zip(shape, dims):
+                assert d == -1 or d == s, (key, shape, dims)
+        return shape
+    if dims is None:
+        raise SystemExit(f"{model['dir']}: input {key} has unknown rank; give a shape")
+    out = []
+    for i, d in enumerate(dims):
+        if d >= 0:
+            out.append(d)
+        elif i == 0:
+            out.append(model.get("batch", BATCH))
+        else:
+            raise SystemExit(f"{model['dir']}: input {key} dim {i} unknown; give a shape")
+    return out
+
+
+def make_input(rng, dtype, shape, model):
+    dtype = np.dtype(dtype)
+    if dtype.kind == "f":
+        return rng.standard_normal(shape).astype(dtype)
+    if dtype.kind in "iu":
+        lo, hi = model.get("int_range", (-100, 100))
+        return rng.integers(lo, hi, size=shape).astype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    raise TypeError(dtype)
+
+
+def ckpt_value(model_dir, name):
+    reader = tf.train.load_checkpoint(os.path.join(model_dir, "variables", "variables"))
+    v = np.asarray(reader.get_tensor(name))
+    assert v.size == 1, (name, v.shape)
+    return v.reshape(-1)[0].item()
+
+
+def graph_const(graph, name):
+    v = graph.get_tensor_by_name(name + ":0")
+    with tf.compat.v1.Session(graph=graph) as sess:
+        val = np.asarray(sess.run(v))
+    assert val.size == 1, (name, val.shape)
+    return val.reshape(-1)[0].item()
+
+
+def resolve(x, model_dir, graph):
+    if isinstance(x, str) and x.startswith("ckpt:"):
+        return ckpt_value(model_dir, x[5:])
+    if isinstance(x, str) and x.startswith("const:"):
+        return graph_const(graph, x[6:])
+    return x
+
+
+def check_formulas(model, model_dir, key, inputs, outputs, graph):
+    recorded = []
+    for f in model.get("formulas", {}).get(key, []):
+        a = resolve(f["a"], model_dir, graph)
+        b = resolve(f["b"], model_dir, graph)
+        x = inputs[f["input"]]
+        y = outputs[f["output"]]
+        assert x.shape == y.shape, (model["dir"], key, f, x.shape, y.shape)
+        if y.dtype.kind == "f":
+            want = (a * x.astype(np.float64) + b)
+            ok = np.allclose(y.astype(np.float64), want, rtol=1e-6, atol=1e-6)
+        else:
+            want = a * x.astype(np.int64) + b
+            ok = np.array_equal(y.astype(np.int64), want)
+        if not ok:
+            raise SystemExit(f"{model['dir']}/{key}: formula {f} (a={a}, b={b}) does not "
+                             f"hold on TensorFlow's output: {y.reshape(-1)[:4]} vs {want.reshape(-1)[:4]}")
+        recorded.append(dict(output=f["output"], input=f["input"], a=a, b=b))
+    mm = model.get("matmul", {}).get(key)
+    if mm:
+        a, b, c = mm
+        want = np.matmul(inputs[a].astype(np.float64), inputs[b].astype(np.float64))
+        if not np.allclose(outputs[c], want, rtol=1e-5, atol=1e-5):
+            raise SystemExit(f"{model['dir']}/{key}: {c} != {a} @ {b}")
+        recorded.append(dict(output=c, matmul=[a, b]))
+    return recorded
+
+
+def dims_of(tensor_shape_proto):
+    if tensor_shape_proto.unknown_rank:
+        return None
+    return [d.size for d in tensor_shape_proto.dim]
+
+
+# ---- TF1 ----------------------------------------------------------------------------------
+
+def run_tf1(model, model_dir, tags, rng):
+    sigs = []
+    graph = tf.Graph()
+    with tf.compat.v1.Session(graph=graph) as sess:
+        meta = tf.compat.v1.saved_model.loader.load(sess, tags, model_dir)
+        for key in sorted(meta.signature_def):
+            if key == "__saved_model_init_op" or key in model.get("skip", []):
+                continue
+            sd = meta.signature_def[key]
+            if any(tf.as_dtype(t.dtype) == tf.string for t in sd.inputs.values()):
+                continue
+            inputs, feed, shape_flags = {}, {}, {}
+            for k in sorted(sd.inputs):
+                t = sd.inputs[k]
+                dims = dims_of(t.tensor_shape)
+                # The graph tensor's own shape wins where the signature's
+                # metadata is wrong (serving_half_plus_three declares x as a
+                # scalar, its placeholder is [-1,1]).
+                gshape = graph.get_tensor_by_name(t.name).shape
+                gdims = None if gshape.rank is None else \
+                    [-1 if d is None else d for d in gshape.as_list()]
+                use = gdims if gdims is not None else dims
+                shape = concrete_shape(k, use, model)
+                if dims is None or len(dims) != len(shape):
+                    shape_flags[k] = shape
+                arr = make_input(rng, tf.as_dtype(t.dtype).as_numpy_dtype, shape, model)
+                inputs[k] = arr
+                feed[t.name] = arr
+            okeys = sorted(sd.outputs)
+            vals = sess.run([sd.outputs[k].name for k in okeys], feed_dict=feed)
+            outputs = {k: np.asarray(v) for k, v in zip(okeys, vals)}
+            formulas = check_formulas(model, model_dir, key, inputs, outputs, graph)
+            sigs.append((key, inputs, outputs, shape_flags, formulas))
+    return sigs
+
+
+# ---- TF2 ----------------------------------------------------------------------------------
+
+def run_tf2(model, model_dir, tags, rng):
+    sigs = []
+    loaded = tf.saved_model.load(model_dir, tags=tags)
+    for key in sorted(loaded.signatures):
+        if key == "__saved_model_init_op" or key in model.get("skip", []):
+            continue
+        fn = loaded.signatures[key]
+        specs = fn.structured_input_signature[1]
+        if any(s.dtype == tf.string for s in specs.values()):
+            continue
+        inputs, shape_flags = {}, {}
+        for k in sorted(specs):
+            s = specs[k]
+            dims = None if s.shape.rank is None else [-1 if d is None else d for d in s.shape.as_list()]
+            shape = concrete_shape(k, dims, model)
+            if dims is None:
+                shape_flags[k] = shape
+            inputs[k] = make_input(rng, s.dtype.as_numpy_dtype, shape, model)
+        res = fn(**{k: tf.constant(v) for k, v in inputs.items()})
+        outputs = {k: np.asarray(res[k].numpy()) for k in sorted(res)}
+        formulas = check_formulas(model, model_dir, key, inputs, outputs, None)
+        sigs.append((key, inputs, outputs, shape_flags, formulas))
+    return sigs
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--models", default=DEFAULT_MODELS)
+    ap.add_argument("--out", default=DEFAULT_OUT)
+    args = ap.parse_args()
+
+    doc = {"generator": "tests/models/gen_corpus_refs.py",
+           "tf_version": tf.__version__,
+           "tolerance": {"float": {"rtol": 1e-4, "atol": 1e-4}, "integer": "exact"},
+           "models": []}
+    for model in MODELS:
+        model_dir = os.path.join(args.models, model["dir"])
+        tags_s = model.get("tags", "serve")
+        tags = tags_s.split(",")
+        rng = np.random.default_rng(zlib.crc32(model["dir"].encode()))
+        run = run_tf1 if model["fmt"] == "tf1" else run_tf2
+        sigs = run(model, model_dir, tags, rng)
+        if not sigs:
+            raise SystemExit(f"{model['dir']}: no numeric signature")
+        entry = {"dir": model["dir"], "tags": tags_s, "format": model["fmt"], "signatures": []}
+        for key, inputs, outputs, shape_flags, formulas in sigs:
+            s = {"key": key,
+                 "inputs": {k: tensor_json(v) for k, v in inputs.items()},
+                 "outputs": {k: tensor_json(v) for k, v in outputs.items()},
+                 "shape_flags": shape_flags}
+            if formulas:
+                s["formulas"] = formulas
+            entry["signatures"].append(s)
+            print(f"{model['dir']}/{key}: " + ", ".join(
+                f"{k}{list(v.shape)}" for k, v in outputs.items())
+                + (f"  ({len(formulas)} formula checks ok)" if formulas else ""), file=sys.stderr)
+        doc["models"].append(entry)
+
+    os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(doc, f, separators=(",", ":"), allow_nan=False)
+        f.write("\n")
+    print(f"wrote {args.out} ({os.path.getsize(args.out)} bytes)", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()
