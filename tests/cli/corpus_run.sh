@@ -10,4 +10,6 @@ if [ ! -d "$models" ]; then
   echo "skip: $models not present"
   exit 77
 fi
+# Generated code is built like the e2e cases (scripts/test.sh sets SM2C_TEST_CC).
+export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
 python3 "$root/tests/corpus/check_corpus.py" "$sm2c" "$models" "$root/tests/corpus/refs.json"
