@@ -73,9 +73,11 @@ const char *sm2c_node_where(sm2c_ctx *c, const sm2c_node *n)
     return sm2c_arena_printf(c->arena, "'%s' (%s)", n->name, n->def ? n->def->op : n->op->name);
 }
 
+/* The node's attr, else the op table's default (TF2 files strip defaults). */
 const Tensorflow__AttrValue *sm2c_attr(const sm2c_node *n, const char *name)
 {
-    return n->def ? sm2c_node_attr(n->def, name) : NULL;
+    const Tensorflow__AttrValue *v = n->def ? sm2c_node_attr(n->def, name) : NULL;
+    return v ? v : sm2c_opdef_default(n->op, name);
 }
 
 int sm2c_attr_int(const sm2c_node *n, const char *name, int64_t *out)
@@ -87,16 +89,16 @@ int sm2c_attr_int(const sm2c_node *n, const char *name, int64_t *out)
     return 1;
 }
 
-int64_t sm2c_attr_int_or(const sm2c_node *n, const char *name, int64_t fallback)
+int64_t sm2c_attr_i(const sm2c_node *n, const char *name)
 {
     int64_t v;
-    return sm2c_attr_int(n, name, &v) ? v : fallback;
+    return sm2c_attr_int(n, name, &v) ? v : 0;
 }
 
-int sm2c_attr_bool_or(const sm2c_node *n, const char *name, int fallback)
+int sm2c_attr_flag(const sm2c_node *n, const char *name)
 {
     int v;
-    return sm2c_attr_bool(n, name, &v) ? v : fallback;
+    return sm2c_attr_bool(n, name, &v) ? v : 0;
 }
 
 int sm2c_attr_float(const sm2c_node *n, const char *name, float *out)

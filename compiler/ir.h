@@ -72,12 +72,13 @@ sm2c_node *sm2c_node_new(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_opdef *op
 /* "node 'x' (Op) in f" for diagnostics. */
 const char *sm2c_node_where(sm2c_ctx *c, const sm2c_node *n);
 
-/* Attribute access with the op table's defaults for absent attrs. */
+/* Attribute access; absent attrs take the op table's default (ops.def). */
 const Tensorflow__AttrValue *sm2c_attr(const sm2c_node *n, const char *name);
 int sm2c_attr_int(const sm2c_node *n, const char *name, int64_t *out);
-/* The attr, or the op's default `fallback` when the file stripped it. */
-int64_t sm2c_attr_int_or(const sm2c_node *n, const char *name, int64_t fallback);
-int sm2c_attr_bool_or(const sm2c_node *n, const char *name, int fallback);
+/* Int and bool attrs with the op table's default when the file stripped them
+** (0 / false when the table has none either). */
+int64_t sm2c_attr_i(const sm2c_node *n, const char *name);
+int sm2c_attr_flag(const sm2c_node *n, const char *name);
 int sm2c_attr_float(const sm2c_node *n, const char *name, float *out);
 int sm2c_attr_bool(const sm2c_node *n, const char *name, int *out);
 /* String attrs (bytes) compared with `s`; 0 when absent. */

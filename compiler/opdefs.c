@@ -3,11 +3,14 @@
 */
 #include "opdefs.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tensor.h"
+
 static const sm2c_opdef table[] = {
-#define OP(name, n_inputs, outputs, shape, lower) { #name, n_inputs, outputs, shape, lower },
+#define OP(name, n_inputs, outputs, defaults, shape, lower) { #name, n_inputs, outputs, defaults, shape, lower },
 #include "ops.def"
 #undef OP
 };
@@ -46,4 +49,76 @@ int32_t sm2c_opdef_output_index(const sm2c_opdef *op, const char *arg, int32_t i
         p = e + 1;
     }
     return -1;
+}
+
+/* ---- attr defaults -------------------------------------------------------------- */
+
+/* Parsed defaults live for the whole process: they are constants of the table. */
+typedef struct parsed {
+    char name[48];
+    Tensorflow__AttrValue value;
+    Tensorflow__AttrValue__ListValue list;
+    int64_t ints[8];
+    char text[16];
+} parsed;
+
+static void parse_value(parsed *d, const char *v, size_t n)
+{
+    tensorflow__attr_value__init(&d->value);
+    if ((n == 4 && !memcmp(v, "true", 4)) || (n == 5 && !memcmp(v, "false", 5))) {
+        d->value.value_case = TENSORFLOW__ATTR_VALUE__VALUE_B;
+        d->value.b = n == 4;
+    } else if (v[0] == '[') {
+        tensorflow__attr_value__list_value__init(&d->list);
+        for (const char *p = v + 1; p < v + n && *p != ']' && d->list.n_i < 8;) {
+            d->ints[d->list.n_i++] = strtoll(p, (char **)&p, 10);
+            p += *p == ',';
+        }
+        d->list.i = d->ints;
+        d->value.value_case = TENSORFLOW__ATTR_VALUE__VALUE_LIST;
+        d->value.list = &d->list;
+    } else if (n > 3 && !memcmp(v, "DT_", 3)) {
+        d->value.value_case = TENSORFLOW__ATTR_VALUE__VALUE_TYPE;
+        d->value.type = n == 8 && !memcmp(v, "DT_INT64", 8) ? TENSORFLOW__DATA_TYPE__DT_INT64
+                                                            : TENSORFLOW__DATA_TYPE__DT_INT32;
+    } else if ((v[0] >= '0' && v[0] <= '9') || v[0] == '-') {
+        int is_float = memchr(v, '.', n) != NULL;
+        d->value.value_case = is_float ? TENSORFLOW__ATTR_VALUE__VALUE_F : TENSORFLOW__ATTR_VALUE__VALUE_I;
+        if (is_float)
+            d->value.f = strtof(v, NULL);
+        else
+            d->value.i = strtoll(v, NULL, 10);
+    } else {
+        snprintf(d->text, sizeof d->text, "%.*s", (int)n, v);
+        d->value.value_case = TENSORFLOW__ATTR_VALUE__VALUE_S;
+        d->value.s.data = (uint8_t *)d->text;
+        d->value.s.len = strlen(d->text);
+    }
+}
+
+const Tensorflow__AttrValue *sm2c_opdef_default(const sm2c_opdef *op, const char *name)
+{
+    static parsed cache[N_OPS][8];
+    static unsigned char count[N_OPS], done[N_OPS];
+    size_t i = (size_t)(op - table);
+    if (i >= N_OPS)
+        return NULL;
+    if (!done[i]) {
+        done[i] = 1;
+        for (const char *p = op->defaults; *p && count[i] < 8;) {
+            const char *eq = strchr(p, '='), *end = strchr(p, ' ');
+            if (!end)
+                end = p + strlen(p);
+            if (!eq || eq > end)
+                break;
+            parsed *d = &cache[i][count[i]++];
+            snprintf(d->name, sizeof d->name, "%.*s", (int)(eq - p), p);
+            parse_value(d, eq + 1, (size_t)(end - eq - 1));
+            p = *end ? end + 1 : end;
+        }
+    }
+    for (unsigned k = 0; k < count[i]; k++)
+        if (strcmp(cache[i][k].name, name) == 0)
+            return &cache[i][k].value;
+    return NULL;
 }

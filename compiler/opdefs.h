@@ -19,11 +19,14 @@ typedef struct sm2c_opdef {
     const char *name;       /* TF op name */
     int32_t n_inputs;       /* data inputs; -1 when variadic (ConcatV2, Pack) */
     const char *outputs;    /* output arg names, comma-separated ("" for none) */
+    const char *defaults;   /* attr defaults, "name=value ..." (see ops.def) */
     sm2c_shape_fn shape;    /* sets dtype and static shape of every output */
     sm2c_lower_fn lower;    /* appends kernel steps */
 } sm2c_opdef;
 
 const sm2c_opdef *sm2c_opdef_find(const char *name);
+/* The default of attr `name` of `op` as an AttrValue, or NULL (parsed once). */
+const Tensorflow__AttrValue *sm2c_opdef_default(const sm2c_opdef *op, const char *name);
 /* Flat output index of output arg `arg`, element `idx`; -1 if no such arg. */
 int32_t sm2c_opdef_output_index(const sm2c_opdef *op, const char *arg, int32_t idx);
 /* Number of entries, and entry i (for `sm2c ops`). */
@@ -31,7 +34,7 @@ size_t sm2c_opdef_count(void);
 const sm2c_opdef *sm2c_opdef_at(size_t i);
 
 /* Hooks, defined in ops_*.c. */
-#define OP(name, n_inputs, outputs, shape, lower) \
+#define OP(name, n_inputs, outputs, defaults, shape, lower) \
     sm2c_status shape(sm2c_ctx *c, sm2c_node *n); \
     sm2c_status lower(struct sm2c_lower *l, const sm2c_node *n);
 #include "ops.def"

@@ -15,7 +15,7 @@ sm2c_status shape_matmul(sm2c_ctx *c, sm2c_node *n)
     if (a->rank != 2 || b->rank != 2)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects matrices, got %s and %s",
                              sm2c_shape_str(c->arena, a), sm2c_shape_str(c->arena, b));
-    int ta = sm2c_attr_bool_or(n, "transpose_a", 0), tb = sm2c_attr_bool_or(n, "transpose_b", 0);
+    int ta = sm2c_attr_flag(n, "transpose_a"), tb = sm2c_attr_flag(n, "transpose_b");
     int64_t m = a->dims[ta ? 1 : 0], k = a->dims[ta ? 0 : 1];
     int64_t k2 = b->dims[tb ? 1 : 0], nn = b->dims[tb ? 0 : 1];
     if (k != k2)
@@ -31,7 +31,7 @@ sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *y = n->outputs[0];
     if (y->dtype != SM2C_DT_FLOAT)
         return sm2c_lower_unsupported(l, n, "MatMul on %s is not supported", sm2c_dtype_name(y->dtype));
-    int ta = sm2c_attr_bool_or(n, "transpose_a", 0), tb = sm2c_attr_bool_or(n, "transpose_b", 0);
+    int ta = sm2c_attr_flag(n, "transpose_a"), tb = sm2c_attr_flag(n, "transpose_b");
     const sm2c_shape *a = &n->inputs[0]->shape;
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_matmul_f32", 10);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
@@ -51,7 +51,7 @@ sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
 
 static int adj(const sm2c_node *n, const char *which)
 {
-    return sm2c_attr_bool_or(n, which, 0);
+    return sm2c_attr_flag(n, which);
 }
 
 sm2c_status shape_batch_matmul(sm2c_ctx *c, sm2c_node *n)
@@ -292,7 +292,7 @@ sm2c_status shape_batch_norm(sm2c_ctx *c, sm2c_node *n)
     sm2c_status st = sm2c_op_need_shapes(c, n);
     if (st || n->n_inputs != 5)
         return st ? st : sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects 5 inputs");
-    if (sm2c_attr_bool_or(n, "is_training", 1))
+    if (sm2c_attr_flag(n, "is_training"))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "training-mode batch norm is not supported");
     if (sm2c_attr_str_is(n, "data_format", "NCHW"))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "data_format NCHW is not supported yet");

@@ -27,7 +27,7 @@ sm2c_status shape_reduce(sm2c_ctx *c, sm2c_node *n)
     if (st || (st = reduced_axes(c, n, red)))
         return st;
     const sm2c_shape *x = &n->inputs[0]->shape;
-    int keep = sm2c_attr_bool_or(n, "keep_dims", 0);
+    int keep = sm2c_attr_flag(n, "keep_dims");
     int64_t dims[SM2C_RT_MAX_RANK];
     int32_t r = 0;
     for (int32_t i = 0; i < x->rank; i++) {

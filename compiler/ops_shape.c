@@ -190,7 +190,7 @@ static sm2c_status join_axis(sm2c_ctx *c, const sm2c_node *n, int32_t *n_parts, 
     int32_t rank = n->inputs[0]->shape.rank + (*pack ? 1 : 0);
     int64_t a;
     if (*pack) {
-        a = sm2c_attr_int_or(n, "axis", 0);
+        a = sm2c_attr_i(n, "axis");
     } else {
         const sm2c_tensor *t = sm2c_op_const_input(c, n, n->n_inputs - 1, "axis");
         if (!t || t->nelem != 1)
@@ -344,9 +344,9 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
     int64_t len = tb->nelem;
     if (te->nelem != len || ts->nelem != len || len > 32)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "begin, end and strides differ in length");
-    int64_t bmask = sm2c_attr_int_or(n, "begin_mask", 0), emask = sm2c_attr_int_or(n, "end_mask", 0);
-    int64_t ell = sm2c_attr_int_or(n, "ellipsis_mask", 0), newax = sm2c_attr_int_or(n, "new_axis_mask", 0);
-    int64_t shrink = sm2c_attr_int_or(n, "shrink_axis_mask", 0);
+    int64_t bmask = sm2c_attr_i(n, "begin_mask"), emask = sm2c_attr_i(n, "end_mask");
+    int64_t ell = sm2c_attr_i(n, "ellipsis_mask"), newax = sm2c_attr_i(n, "new_axis_mask");
+    int64_t shrink = sm2c_attr_i(n, "shrink_axis_mask");
     int32_t full = 0, after_ellipsis_new = 0, seen_ell = 0;
     for (int64_t i = 0; i < len; i++) {
         if ((ell >> i) & 1)

@@ -48,7 +48,7 @@ static int const_float(const sm2c_value *v)
 /* The parameters are constant, per-channel, and unused BN outputs 1.. are dead. */
 static int foldable_bn(const sm2c_graph *g, const sm2c_node *bn, int64_t channels)
 {
-    int training = sm2c_attr_bool_or(bn, "is_training", 1);
+    int training = sm2c_attr_flag(bn, "is_training");
     if (training || sm2c_attr_str_is(bn, "data_format", "NCHW") || bn->n_inputs != 5)
         return 0;
     for (int32_t i = 1; i < 5; i++)
