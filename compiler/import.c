@@ -3,11 +3,12 @@
 **
 ** A scope is the main graph or one instantiation of a function body.  Nodes a
 ** scope needs are ordered by an iterative depth-first search (cycles are
-** errors, reliability.md G4), then imported in that order.  A call
-** instantiates its callee as a new scope (that is where inlining happens),
-** with recursion and depth checked (U1, U2).
+** errors, reliability.md G4), then imported in that order.  Identity-like
+** ops become aliases and NoOps vanish here; calls are instantiated by the
+** inline pass (import_inline.c) and variables resolved by the capture pass
+** (import_capture.c), both run as the walk meets them.
 */
-#include "import.h"
+#include "import_internal.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -16,45 +17,19 @@
 #include "opdefs.h"
 #include "tensor_proto.h"
 
-typedef struct importer {
-    sm2c_ctx *c;
-    const sm2c_model *m;
-    const sm2c_varmap *vm;
-    sm2c_graph *g;
-    sm2c_strmap *fed;            /* main-graph node name -> the entry input feeding its
-                                    output 0 (a placeholder, or any tensor a TF1
-                                    signature feeds: the graph is cut there) */
-    sm2c_strmap *handle_vars;    /* main-graph node name -> sm2c_variable (VarHandleOp, VariableV2) */
-    sm2c_strmap *var_values;     /* checkpoint key -> sm2c_tensor */
-    sm2c_status failed;          /* first unsupported-op status, kept while going on */
-} importer;
-
-typedef struct scope {
-    const char *path;            /* "" for the main graph, else function call path */
-    const char *fname;           /* function name, NULL for the main graph */
-    struct scope *parent;
-    int depth;
-    Tensorflow__NodeDef **nodes;
-    size_t n_nodes;
-    sm2c_strmap *index;          /* node name -> node index + 1 */
-    sm2c_strmap *args;           /* function arg name -> value */
-    sm2c_value ***outs;          /* per node: its output values once imported */
-    int32_t *n_outs;
-} scope;
-
 /* ---- errors --------------------------------------------------------------------- */
 
-static const char *where(importer *im, const scope *s, const Tensorflow__NodeDef *nd)
+const char *sm2c_import_where(importer *im, const scope *s, const Tensorflow__NodeDef *nd)
 {
     if (s->path[0])
         return sm2c_arena_printf(im->c->arena, "%s: '%s' (%s)", s->path, nd->name, nd->op);
     return sm2c_arena_printf(im->c->arena, "'%s' (%s)", nd->name, nd->op);
 }
 
-static sm2c_status bad(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
+sm2c_status sm2c_import_bad(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
                        sm2c_status kind, const char *fmt, const char *arg)
 {
-    return sm2c_error(im->c->diag, kind, im->m->file, nd ? where(im, s, nd) : s->path, fmt, arg);
+    return sm2c_error(im->c->diag, kind, im->m->file, nd ? sm2c_import_where(im, s, nd) : s->path, fmt, arg);
 }
 
 /* ---- tensor names --------------------------------------------------------------- */
@@ -102,7 +77,7 @@ static int parse_ref(importer *im, const scope *s, const char *ref, int32_t *nod
 }
 
 /* The value of a data input reference in scope s (its producer already imported). */
-static sm2c_value *resolve(importer *im, scope *s, const Tensorflow__NodeDef *nd, const char *ref)
+sm2c_value *sm2c_import_resolve(importer *im, scope *s, const Tensorflow__NodeDef *nd, const char *ref)
 {
     if (s->args) {
         sm2c_value *arg = sm2c_strmap_get(s->args, ref);
@@ -111,11 +86,11 @@ static sm2c_value *resolve(importer *im, scope *s, const Tensorflow__NodeDef *nd
     }
     int32_t node, out;
     if (parse_ref(im, s, ref, &node, &out) != 1) {
-        bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names no node output", ref);
+        sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names no node output", ref);
         return NULL;
     }
     if (!s->outs[node] || out >= s->n_outs[node]) {
-        bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names an output the node does not have", ref);
+        sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names an output the node does not have", ref);
         return NULL;
     }
     return s->outs[node][out];
@@ -175,9 +150,9 @@ static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots,
             int32_t dep;
             int rc = parse_ref(im, s, in, &dep, &out);
             if (rc < 0)
-                return bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names no node output", in);
+                return sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "input '%s' names no node output", in);
             if (rc == 1 && !visit(color, stack, &top, dep))
-                return bad(im, s, nd, SM2C_ERR_INVALID,
+                return sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID,
                            "cycle in the graph through input '%s'", in);
         }
     }
@@ -186,110 +161,21 @@ static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots,
 
 /* ---- variables and constants ------------------------------------------------------ */
 
-static sm2c_tensor *variable_value(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
-                                   const sm2c_variable *v)
-{
-    if (!v->checkpoint_key) {
-        bad(im, s, nd, SM2C_ERR_INVALID, "variable '%s' has no value in the checkpoint", v->path);
-        return NULL;
-    }
-    if (v->slice_spec) {
-        bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "variable '%s' is a part of a partitioned variable",
-            v->path);
-        return NULL;
-    }
-    sm2c_tensor *t = sm2c_strmap_get(im->var_values, v->checkpoint_key);
-    if (t)
-        return t;
-    const sm2c_bundle_entry *e = sm2c_bundle_find(im->m->bundle, v->checkpoint_key);
-    t = sm2c_arena_alloc(im->c->arena, sizeof *t);
-    if (!e || sm2c_bundle_read(im->c, im->m->bundle, e, t) != SM2C_OK)
-        return NULL;
-    sm2c_strmap_put(im->var_values, v->checkpoint_key, t);
-    return t;
-}
-
 static sm2c_value *const_value(importer *im, const scope *s, const Tensorflow__NodeDef *nd)
 {
     const Tensorflow__AttrValue *a = sm2c_node_attr(nd, "value");
     if (!a || a->value_case != TENSORFLOW__ATTR_VALUE__VALUE_TENSOR) {
-        bad(im, s, nd, SM2C_ERR_INVALID, "%s has no tensor 'value' attr", "Const");
+        sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "%s has no tensor 'value' attr", "Const");
         return NULL;
     }
     sm2c_tensor *t = sm2c_arena_alloc(im->c->arena, sizeof *t);
-    if (sm2c_tensor_from_proto(im->c, im->m->file, where(im, s, nd), a->tensor, t) != SM2C_OK)
+    if (sm2c_tensor_from_proto(im->c, im->m->file, sm2c_import_where(im, s, nd), a->tensor, t) != SM2C_OK)
         return NULL;
     return sm2c_value_const(im->c, im->g, t, nd->name);
 }
 
 /* ---- one node ------------------------------------------------------------------- */
 
-static sm2c_status import_scope(importer *im, scope *s, const char *const *roots, size_t n);
-
-static int is_call(importer *im, const Tensorflow__NodeDef *nd, const char **fname)
-{
-    if (strcmp(nd->op, "StatefulPartitionedCall") == 0 || strcmp(nd->op, "PartitionedCall") == 0) {
-        const Tensorflow__AttrValue *f = sm2c_node_attr(nd, "f");
-        *fname = f && f->value_case == TENSORFLOW__ATTR_VALUE__VALUE_FUNC && f->func ? f->func->name
-                                                                                   : NULL;
-        return 1;
-    }
-    *fname = nd->op;
-    return sm2c_strmap_get(im->m->functions, nd->op) != NULL;
-}
-
-static sm2c_status check_recursion(importer *im, scope *s, const Tensorflow__NodeDef *nd,
-                                   const char *fname)
-{
-    for (const scope *p = s; p; p = p->parent)
-        if (p->fname && strcmp(p->fname, fname) == 0)
-            return bad(im, s, nd, SM2C_ERR_INVALID, "function '%s' is recursive", fname);
-    if (s->depth + 1 > im->c->limits->call_depth)
-        return bad(im, s, nd, SM2C_ERR_LIMIT,
-                   "calls nest deeper than the limit (--limit call-depth=N) at '%s'", fname);
-    return SM2C_OK;
-}
-
-/* Instantiate the callee with the call's data inputs as its arguments. */
-static sm2c_status import_call(importer *im, scope *s, int32_t i, const char *fname,
-                               sm2c_value **ins, int32_t n_ins)
-{
-    const Tensorflow__NodeDef *nd = s->nodes[i];
-    const Tensorflow__FunctionDef *f = fname ? sm2c_strmap_get(im->m->functions, fname) : NULL;
-    if (!f)
-        return bad(im, s, nd, SM2C_ERR_INVALID, "calls function '%s', which is not in the library",
-                   fname ? fname : "");
-    sm2c_status st = check_recursion(im, s, nd, fname);
-    if (st)
-        return st;
-    const Tensorflow__OpDef *sig = f->signature;
-    if ((size_t)n_ins != sig->n_input_arg)
-        return bad(im, s, nd, SM2C_ERR_INVALID, "passes the wrong number of arguments to '%s'", fname);
-    scope callee = { .fname = fname, .parent = s, .depth = s->depth + 1,
-                     .nodes = f->node_def, .n_nodes = f->n_node_def };
-    callee.path = s->path[0] ? sm2c_arena_printf(im->c->arena, "%s/%s", s->path, fname) : fname;
-    callee.args = sm2c_strmap_new(im->c->arena, sig->n_input_arg);
-    for (size_t k = 0; k < sig->n_input_arg; k++)
-        sm2c_strmap_put(callee.args, sig->input_arg[k]->name, ins[k]);
-    const char **rets = sm2c_arena_array(im->c->arena, sig->n_output_arg + 1, sizeof *rets);
-    for (size_t k = 0; k < sig->n_output_arg; k++) {
-        rets[k] = NULL;
-        for (size_t r = 0; r < f->n_ret; r++)
-            if (strcmp(f->ret[r]->key, sig->output_arg[k]->name) == 0)
-                rets[k] = f->ret[r]->value;
-        if (!rets[k])
-            return bad(im, s, nd, SM2C_ERR_INVALID, "function '%s' does not return all its outputs",
-                       fname);
-    }
-    if ((st = import_scope(im, &callee, rets, sig->n_output_arg)))
-        return st;
-    s->n_outs[i] = (int32_t)sig->n_output_arg;
-    s->outs[i] = sm2c_arena_array(im->c->arena, sig->n_output_arg + 1, sizeof **s->outs);
-    for (size_t k = 0; k < sig->n_output_arg; k++)
-        if (!(s->outs[i][k] = resolve(im, &callee, NULL, rets[k])))
-            return SM2C_ERR_INVALID;
-    return SM2C_OK;
-}
 
 static int is_alias_op(const char *op)
 {
@@ -312,7 +198,7 @@ int sm2c_import_handles(const char *op)
     return is_alias_op(op);
 }
 
-static void set_outputs(importer *im, scope *s, int32_t i, sm2c_value **vals, int32_t n)
+void sm2c_import_set_outputs(importer *im, scope *s, int32_t i, sm2c_value **vals, int32_t n)
 {
     s->n_outs[i] = n;
     s->outs[i] = sm2c_arena_array(im->c->arena, (size_t)n + 1, sizeof **s->outs);
@@ -329,11 +215,11 @@ static int import_special(importer *im, scope *s, int32_t i, sm2c_value **ins, i
     sm2c_value *v = NULL;
     *st = SM2C_OK;
     if (is_alias_op(op)) {
-        set_outputs(im, s, i, ins, n_ins);
+        sm2c_import_set_outputs(im, s, i, ins, n_ins);
         return 1;
     }
     if (strcmp(op, "NoOp") == 0) {
-        set_outputs(im, s, i, NULL, 0);
+        sm2c_import_set_outputs(im, s, i, NULL, 0);
         return 1;
     }
     if (strcmp(op, "Const") == 0) {
@@ -342,36 +228,20 @@ static int import_special(importer *im, scope *s, int32_t i, sm2c_value **ins, i
         if (n_ins == 1)
             v = ins[0];  /* PlaceholderWithDefault that the signature does not feed */
         if (!v) {
-            *st = bad(im, s, nd, SM2C_ERR_INVALID, "placeholder '%s' is not fed by the signature",
+            *st = sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "placeholder '%s' is not fed by the signature",
                       nd->name);
             return 1;
         }
-    } else if (strcmp(op, "VarHandleOp") == 0 || strcmp(op, "VariableV2") == 0 ||
-               strcmp(op, "Variable") == 0) {
-        const sm2c_variable *var = s->parent ? NULL : sm2c_strmap_get(im->handle_vars, nd->name);
-        sm2c_tensor *t = var ? variable_value(im, s, nd, var) : NULL;
-        if (!var)
-            *st = bad(im, s, nd, SM2C_ERR_INVALID, "variable node '%s' maps to no saved variable",
-                      nd->name);
-        if (!t)
-            return 1;
-        v = sm2c_value_const(im->c, im->g, t, nd->name);
-        if (strcmp(op, "VarHandleOp") == 0)
-            v->dtype = SM2C_DT_RESOURCE;  /* a handle: ReadVariableOp yields the tensor */
-    } else if (strcmp(op, "ReadVariableOp") == 0) {
-        if (n_ins != 1 || !ins[0]->constant || ins[0]->dtype != SM2C_DT_RESOURCE) {
-            *st = bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "%s of a handle that is not a saved variable",
-                      "ReadVariableOp");
-            return 1;
-        }
-        v = sm2c_value_const(im->c, im->g, ins[0]->constant, nd->name);
+    } else if (sm2c_import_variable(im, s, i, ins, n_ins, &v, st)) {
+        if (!v)
+            return 1;  /* reported */
     } else {
         return 0;
     }
     if (!v && !*st)
         *st = SM2C_ERR_INVALID;
     if (v)
-        set_outputs(im, s, i, &v, 1);
+        sm2c_import_set_outputs(im, s, i, &v, 1);
     return 1;
 }
 
@@ -388,13 +258,13 @@ static int32_t count_outputs(const sm2c_opdef *op)
 static void import_unsupported(importer *im, scope *s, int32_t i)
 {
     const Tensorflow__NodeDef *nd = s->nodes[i];
-    bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "op '%s' is not supported", nd->op);
+    sm2c_import_bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "op '%s' is not supported", nd->op);
     if (!im->failed)
         im->failed = SM2C_ERR_UNSUPPORTED;
     sm2c_value *dummy[8];
     for (int k = 0; k < 8; k++)
         dummy[k] = sm2c_value_new(im->c, im->g, 0, nd->name);
-    set_outputs(im, s, i, dummy, 8);
+    sm2c_import_set_outputs(im, s, i, dummy, 8);
 }
 
 static sm2c_status import_node(importer *im, scope *s, int32_t i)
@@ -402,7 +272,7 @@ static sm2c_status import_node(importer *im, scope *s, int32_t i)
     const Tensorflow__NodeDef *nd = s->nodes[i];
     if (is_fed(im, s, i)) {
         sm2c_value *v = sm2c_strmap_get(im->fed, nd->name);
-        set_outputs(im, s, i, &v, 1);
+        sm2c_import_set_outputs(im, s, i, &v, 1);
         return SM2C_OK;
     }
     sm2c_value **ins = sm2c_arena_array(im->c->arena, nd->n_input + 1, sizeof *ins);
@@ -410,36 +280,36 @@ static sm2c_status import_node(importer *im, scope *s, int32_t i)
     for (size_t k = 0; k < nd->n_input; k++) {
         if (nd->input[k][0] == '^')
             continue;
-        if (!(ins[n_ins++] = resolve(im, s, nd, nd->input[k])))
+        if (!(ins[n_ins++] = sm2c_import_resolve(im, s, nd, nd->input[k])))
             return SM2C_ERR_INVALID;
     }
     sm2c_status st;
     if (import_special(im, s, i, ins, n_ins, &st))
         return st;
     const char *fname;
-    if (is_call(im, nd, &fname))
-        return import_call(im, s, i, fname, ins, n_ins);
+    if (sm2c_import_is_call(im, nd, &fname))
+        return sm2c_import_call(im, s, i, fname, ins, n_ins);
     const sm2c_opdef *op = sm2c_opdef_find(nd->op);
     if (!op) {
         import_unsupported(im, s, i);
         return SM2C_OK;
     }
     if (op->n_inputs >= 0 && n_ins != op->n_inputs)
-        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, where(im, s, nd),
+        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, sm2c_import_where(im, s, nd),
                           "expects %d inputs, got %d", op->n_inputs, n_ins);
     sm2c_node *n = sm2c_node_new(im->c, im->g, op, nd, s->path, n_ins, ins, count_outputs(op));
-    set_outputs(im, s, i, n->outputs, n->n_outputs);
+    sm2c_import_set_outputs(im, s, i, n->outputs, n->n_outputs);
     return SM2C_OK;
 }
 
-static sm2c_status import_scope(importer *im, scope *s, const char *const *roots, size_t n)
+sm2c_status sm2c_import_scope(importer *im, scope *s, const char *const *roots, size_t n)
 {
     if ((int64_t)s->n_nodes > im->c->limits->graph_nodes)
-        return bad(im, s, NULL, SM2C_ERR_LIMIT, "too many nodes%s (--limit graph-nodes=N)", "");
+        return sm2c_import_bad(im, s, NULL, SM2C_ERR_LIMIT, "too many nodes%s (--limit graph-nodes=N)", "");
     s->index = sm2c_strmap_new(im->c->arena, s->n_nodes);
     for (size_t i = 0; i < s->n_nodes; i++)
         if (sm2c_strmap_put(s->index, s->nodes[i]->name, (void *)(intptr_t)(i + 1)))
-            return bad(im, s, s->nodes[i], SM2C_ERR_INVALID, "duplicate node name '%s'",
+            return sm2c_import_bad(im, s, s->nodes[i], SM2C_ERR_INVALID, "duplicate node name '%s'",
                        s->nodes[i]->name);
     s->outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->outs);
     s->n_outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->n_outs);
@@ -452,45 +322,6 @@ static sm2c_status import_scope(importer *im, scope *s, const char *const *roots
 }
 
 /* ---- the signature ------------------------------------------------------------------ */
-
-/* TF2: a call node's trailing inputs are its function's captures, in the order
-** of bound_inputs; map those main-graph nodes to their variables. */
-static void bind_tf2_captures(importer *im)
-{
-    const Tensorflow__GraphDef *gd = im->m->graph;
-    for (size_t i = 0; i < gd->n_node; i++) {
-        const Tensorflow__NodeDef *nd = gd->node[i];
-        const char *fname;
-        if (!is_call(im, nd, &fname) || !fname)
-            continue;
-        for (size_t f = 0; f < im->vm->n_fns; f++) {
-            const sm2c_concrete_fn *fn = &im->vm->fns[f];
-            if (strcmp(fn->name, fname) != 0 || fn->n_captures > nd->n_input)
-                continue;
-            /* Data inputs are the user's arguments, then the captures; control inputs follow. */
-            size_t n_data = 0;
-            while (n_data < nd->n_input && nd->input[n_data][0] != '^')
-                n_data++;
-            if (fn->n_captures > n_data)
-                continue;
-            size_t first = n_data - fn->n_captures;
-            for (size_t j = 0; j < fn->n_captures; j++) {
-                const sm2c_variable *v = fn->captures[j].variable;
-                long idx;
-                const Tensorflow__NodeDef *h = sm2c_model_tensor_node(im->m, nd->input[first + j], &idx);
-                if (v && h)
-                    sm2c_strmap_put(im->handle_vars, h->name, (void *)v);
-            }
-        }
-    }
-}
-
-static void bind_tf1_variables(importer *im)
-{
-    for (size_t i = 0; i < im->vm->n_vars; i++)
-        if (im->vm->vars[i].node)
-            sm2c_strmap_put(im->handle_vars, im->vm->vars[i].node->name, (void *)&im->vm->vars[i]);
-}
 
 static const sm2c_shape_opt *find_shape_opt(const sm2c_import_opts *o, const char *key)
 {
@@ -600,11 +431,11 @@ static sm2c_status bind_outputs(importer *im, const char *key, const Tensorflow_
         g->outputs[i].tensor = roots[i] = ti->name;
     }
     qsort(g->outputs, (size_t)g->n_outputs, sizeof *g->outputs, cmp_port);
-    sm2c_status st = import_scope(im, top, roots, sd->n_outputs);
+    sm2c_status st = sm2c_import_scope(im, top, roots, sd->n_outputs);
     if (st || im->failed)
         return st ? st : im->failed;
     for (int32_t i = 0; i < g->n_outputs; i++)
-        if (!(g->outputs[i].value = resolve(im, top, NULL, g->outputs[i].tensor)))
+        if (!(g->outputs[i].value = sm2c_import_resolve(im, top, NULL, g->outputs[i].tensor)))
             return SM2C_ERR_INVALID;
     return SM2C_OK;
 }
@@ -626,9 +457,9 @@ sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_v
     im.handle_vars = sm2c_strmap_new(c->arena, 64);
     im.var_values = sm2c_strmap_new(c->arena, 64);
     if (vm->object_based)
-        bind_tf2_captures(&im);
+        sm2c_import_bind_tf2_captures(&im);
     else
-        bind_tf1_variables(&im);
+        sm2c_import_bind_tf1_variables(&im);
     scope top = { .path = "", .nodes = m->graph->node, .n_nodes = m->graph->n_node };
     sm2c_status st = bind_inputs(&im, key, sd, opts);
     if (!st)

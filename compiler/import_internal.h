@@ -1,0 +1,56 @@
+/*
+** import_internal.h: what the import stages share (import.c walks scopes,
+** import_inline.c instantiates calls, import_capture.c resolves variables).
+*/
+#ifndef SM2C_IMPORT_INTERNAL_H
+#define SM2C_IMPORT_INTERNAL_H
+
+#include "import.h"
+
+typedef struct importer {
+    sm2c_ctx *c;
+    const sm2c_model *m;
+    const sm2c_varmap *vm;
+    sm2c_graph *g;
+    sm2c_strmap *fed;            /* main-graph node name -> the entry input feeding its
+                                    output 0 (a placeholder, or any tensor a TF1
+                                    signature feeds: the graph is cut there) */
+    sm2c_strmap *handle_vars;    /* main-graph node name -> sm2c_variable (VarHandleOp, VariableV2) */
+    sm2c_strmap *var_values;     /* checkpoint key -> sm2c_tensor */
+    sm2c_status failed;          /* first unsupported-op status, kept while going on */
+} importer;
+
+typedef struct scope {
+    const char *path;            /* "" for the main graph, else function call path */
+    const char *fname;           /* function name, NULL for the main graph */
+    struct scope *parent;
+    int depth;
+    Tensorflow__NodeDef **nodes;
+    size_t n_nodes;
+    sm2c_strmap *index;          /* node name -> node index + 1 */
+    sm2c_strmap *args;           /* function arg name -> value */
+    sm2c_value ***outs;          /* per node: its output values once imported */
+    int32_t *n_outs;
+} scope;
+
+const char *sm2c_import_where(importer *im, const scope *s, const Tensorflow__NodeDef *nd);
+sm2c_status sm2c_import_bad(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
+                            sm2c_status kind, const char *fmt, const char *arg);
+sm2c_value *sm2c_import_resolve(importer *im, scope *s, const Tensorflow__NodeDef *nd, const char *ref);
+void sm2c_import_set_outputs(importer *im, scope *s, int32_t i, sm2c_value **vals, int32_t n);
+sm2c_status sm2c_import_scope(importer *im, scope *s, const char *const *roots, size_t n);
+
+/* import_inline.c */
+int sm2c_import_is_call(importer *im, const Tensorflow__NodeDef *nd, const char **fname);
+sm2c_status sm2c_import_call(importer *im, scope *s, int32_t i, const char *fname,
+                             sm2c_value **ins, int32_t n_ins);
+
+/* import_capture.c */
+void sm2c_import_bind_tf2_captures(importer *im);
+void sm2c_import_bind_tf1_variables(importer *im);
+/* VarHandleOp, VariableV2/Variable and ReadVariableOp: 1 when node i is one
+** (then *out is its value, or NULL after an error in *st). */
+int sm2c_import_variable(importer *im, scope *s, int32_t i, sm2c_value **ins, int32_t n_ins,
+                         sm2c_value **out, sm2c_status *st);
+
+#endif
