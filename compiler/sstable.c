@@ -239,7 +239,7 @@ typedef sm2c_status (*entry_fn)(reader *r, const block *b, const uint8_t *key, s
 ** least 3 bytes long and the loop always advances. */
 static sm2c_status walk_block(reader *r, const block *b, entry_fn fn, void *user)
 {
-    restarts rs;
+    restarts rs = { 0 };
     sm2c_status st = parse_restarts(r, b, &rs);
     if (st)
         return st;
