@@ -1231,7 +1231,7 @@ static void f2_symlinks_refused(void **state)
 /* "=== name/" ... "variables.index: N entries" from INVENTORY.txt. */
 static int inventory_count(const char *inventory, const char *model)
 {
-    char head[256];
+    char head[300];
     snprintf(head, sizeof head, "=== %s/\n", model);
     const char *p = strstr(inventory, head);
     if (!p)
