@@ -175,7 +175,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_co
     sm2c_program *p = sm2c_arena_alloc(c->arena, sizeof *p);
     *out = p;
     p->name = o->name ? o->name : default_name(c, m->dir);
-    p->source = sm2c_path_base(c->arena, m->dir);  /* no paths in the output (rule 14) */
+    p->source = m->dir;
+    p->source_name = sm2c_path_base(c->arena, m->dir);  /* no paths in the output (rule 14) */
     p->command = o->command ? o->command : "";
     sm2c_varmap *vm;
     sm2c_status st = sm2c_varmap_build(c, m, &vm);

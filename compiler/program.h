@@ -87,7 +87,8 @@ typedef struct sm2c_weight {
 
 typedef struct sm2c_program {
     const char *name;       /* --name: prefix of every emitted symbol, a C identifier */
-    const char *source;     /* the SavedModel directory as given */
+    const char *source;     /* the SavedModel directory as given (for checks, never emitted) */
+    const char *source_name; /* its last component, for the banner (no paths in output) */
     const char *command;    /* the command line that made it, for the header */
     int32_t n_weights;
     sm2c_weight *weights;   /* shared by all entries */

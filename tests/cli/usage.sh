@@ -48,5 +48,16 @@ assert s["inputs"][0]["shape"] == [-1, 1], s' <<<"$json"
 check "deterministic" test "$("$sm2c" inspect --json "$sample")" = "$json"
 check "same output from another directory" test "$(cd / && "$sm2c" inspect --json "$sample")" = "$json"
 
+# Output inside the SavedModel directory is refused and leaves nothing behind.
+check "compile into the model dir exit 1" test "$(status compile "$sample" -o "$sample/out")" -eq 1
+check "compile into the model dir leaves nothing" test ! -e "$sample/out"
+# A signature that cannot compile does not stop the others; an explicit one fails.
+tmp=$(mktemp -d)
+check "compile sample" "$sm2c" compile "$sample" -o "$tmp/a"
+check "header and source written" test -s "$tmp/a/half_plus_two.h" -a -s "$tmp/a/half_plus_two.c"
+check "unknown signature exit 1" test "$(status compile "$sample" -o "$tmp/b" --signature nope)" -eq 1
+check "failed compile writes nothing" test ! -e "$tmp/b"
+rm -rf "$tmp"
+
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
