@@ -1413,7 +1413,9 @@ static sm2c_status publish(sm2c_ctx *c, const char *outdir, const char *source,
     return status;
 }
 
-sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir)
+sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
+                              int with_source, int with_runtime, const sm2c_extra_file *extra,
+                              size_t n_extra)
 {
     emitter e;
     memset(&e, 0, sizeof e);
@@ -1426,7 +1428,7 @@ sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir)
     }
     size_t nf = sm2c_embedded_runtime_count;
     int *need = calloc(nf + 1, sizeof *need);
-    outfile *files = calloc(nf + 2, sizeof *files);
+    outfile *files = calloc(nf + n_extra + 2, sizeof *files);
     SM2C_ASSERT(need && files);
     const char *hname = sm2c_arena_printf(c->arena, "%s.h", p->name);
     const char *cname = sm2c_arena_printf(c->arena, "%s.c", p->name);
@@ -1439,17 +1441,27 @@ sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir)
     if (!st) {
         size_t n = 0;
         files[n++] = (outfile){ hname, e.h.p, e.h.len };
-        files[n++] = (outfile){ cname, e.s.p, e.s.len };
-        select_runtime(p, need);
-        for (size_t i = 0; i < nf; i++)
-            if (need[i])
-                files[n++] = (outfile){ sm2c_embedded_runtime[i].name,
-                                        (const char *)sm2c_embedded_runtime[i].data,
-                                        sm2c_embedded_runtime[i].len };
+        if (with_source)
+            files[n++] = (outfile){ cname, e.s.p, e.s.len };
+        if (with_runtime) {
+            select_runtime(p, need);
+            for (size_t i = 0; i < nf; i++)
+                if (need[i])
+                    files[n++] = (outfile){ sm2c_embedded_runtime[i].name,
+                                            (const char *)sm2c_embedded_runtime[i].data,
+                                            sm2c_embedded_runtime[i].len };
+        }
+        for (size_t i = 0; i < n_extra; i++)
+            files[n++] = (outfile){ extra[i].name, extra[i].data, extra[i].len };
         st = publish(c, outdir, p->source, files, n);
     }
     free(need);
     free(files);
     emitter_free(&e);
     return st;
+}
+
+sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir)
+{
+    return sm2c_emit_c_files(c, p, outdir, 1, 1, NULL, 0);
 }

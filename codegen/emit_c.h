@@ -25,6 +25,20 @@
 ** tensors), SM2C_ERR_INVALID for filesystem failures. */
 sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir);
 
+/* A file published beside the generated ones (an LLVM output). */
+typedef struct sm2c_extra_file {
+    const char *name;       /* a fixed name chosen by sm2c, never from the model */
+    const void *data;
+    size_t len;
+} sm2c_extra_file;
+
+/* sm2c_emit_c with choices: the header always; <name>.c when with_source; the
+** runtime sources when with_runtime; and `extra` files, all published in the
+** same safe step. */
+sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
+                              int with_source, int with_runtime, const sm2c_extra_file *extra,
+                              size_t n_extra);
+
 /* The two generated files only, as NUL-terminated text in the arena (no
 ** runtime, no filesystem): for golden tests and the LLVM cross-check. */
 sm2c_status sm2c_emit_c_text(sm2c_ctx *c, const sm2c_program *p, char **header,

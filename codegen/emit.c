@@ -1,0 +1,125 @@
+/*
+** emit.c: the output forms (emit.h).  LLVM outputs are made in a private
+** temporary directory and published with the header through the C backend's
+** safe publishing step, so a failure leaves the output directory as it was.
+*/
+#define _GNU_SOURCE
+#include "emit.h"
+
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "emit_c.h"
+#include "fileio.h"
+#include "toolchain.h"
+
+int sm2c_emit_kind_parse(const char *s, sm2c_emit_kind *out)
+{
+    static const char *const names[] = { "c", "llvm-ir", "llvm-bc", "obj", "so" };
+    for (int i = 0; i < 5; i++)
+        if (strcmp(s, names[i]) == 0)
+            return *out = (sm2c_emit_kind)i, 1;
+    return 0;
+}
+
+static const char *extension(sm2c_emit_kind kind)
+{
+    return kind == SM2C_EMIT_LLVM_IR ? "ll" : kind == SM2C_EMIT_LLVM_BC ? "bc"
+         : kind == SM2C_EMIT_OBJ ? "o" : "so";
+}
+
+/* Publish header + `file` from `dir` (+ the runtime sources when asked). */
+static sm2c_status publish_with(sm2c_ctx *c, const sm2c_program *p, const char *dir,
+                                const char *file, int with_runtime, const char *outdir)
+{
+    const char *path = sm2c_path_join(c->arena, dir, file);
+    sm2c_buf data;
+    sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &data);
+    if (st)
+        return st;
+    sm2c_extra_file extra = { file, data.data, data.len };
+    return sm2c_emit_c_files(c, p, outdir, 0, with_runtime, &extra, 1);
+}
+
+/* Compile each runtime source in dir for a shared object. */
+static sm2c_status compile_runtime(sm2c_ctx *c, const char *dir, const char *cc)
+{
+    int n;
+    char **files = sm2c_list_files(c, dir, ".c", &n);
+    for (int i = 0; i < n; i++) {
+        int k;
+        char **argv = sm2c_cc_argv(c, cc, 12, &k);
+        argv[k++] = "-std=c99";
+        argv[k++] = "-O2";
+        argv[k++] = "-fPIC";
+        argv[k++] = "-ffp-contract=off";
+        argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
+        argv[k++] = "-c";
+        argv[k++] = (char *)sm2c_path_join(c->arena, dir, files[i]);
+        argv[k++] = "-o";
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.rt.o", dir, files[i]);
+        argv[k] = NULL;
+        sm2c_status st = sm2c_spawn(c, argv, "compiling the runtime for the shared object");
+        if (st)
+            return st;
+    }
+    return SM2C_OK;
+}
+
+/* name.o + runtime objects -> name.so exporting only name_* (a version script). */
+static sm2c_status link_shared(sm2c_ctx *c, const sm2c_program *p, const char *dir, const char *cc)
+{
+    const char *map = sm2c_path_join(c->arena, dir, "exports.map");
+    FILE *f = fopen(map, "w");
+    if (!f || fprintf(f, "{\n  global: %s_*;\n  local: *;\n};\n", p->name) < 0 || fclose(f) != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, map, NULL, "cannot write the version script");
+    int n, k;
+    char **objs = sm2c_list_files(c, dir, ".rt.o", &n);
+    char **argv = sm2c_cc_argv(c, cc, n + 12, &k);
+    argv[k++] = "-shared";
+    argv[k++] = "-o";
+    argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.so", dir, p->name);
+    argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.o", dir, p->name);
+    for (int i = 0; i < n; i++)
+        argv[k++] = (char *)sm2c_path_join(c->arena, dir, objs[i]);
+    argv[k++] = "-lm";
+    argv[k++] = sm2c_arena_printf(c->arena, "-Wl,--version-script=%s", map);
+    argv[k] = NULL;
+    return sm2c_spawn(c, argv, "linking the shared object");
+}
+
+static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
+                                  const sm2c_llvm_opts *o, const char *cc, const char *dir,
+                                  const char *outdir)
+{
+    static const sm2c_llvm_kind forms[] = { SM2C_LLVM_IR, SM2C_LLVM_IR, SM2C_LLVM_BC, SM2C_LLVM_OBJ,
+                                            SM2C_LLVM_OBJ };
+    sm2c_llvm_opts opts = *o;
+    opts.pic |= kind == SM2C_EMIT_SO;
+    const char *obj = sm2c_arena_printf(c->arena, "%s.%s", p->name,
+                                        kind == SM2C_EMIT_SO ? "o" : extension(kind));
+    sm2c_status st = sm2c_emit_llvm(c, p, &opts, forms[kind], sm2c_path_join(c->arena, dir, obj));
+    if (st)
+        return st;
+    if (kind != SM2C_EMIT_SO)
+        return publish_with(c, p, dir, obj, 1, outdir);
+    /* The header and runtime sources go into the private dir first, to build from. */
+    if ((st = sm2c_emit_c_files(c, p, dir, 0, 1, NULL, 0)) || (st = compile_runtime(c, dir, cc)) ||
+        (st = link_shared(c, p, dir, cc)))
+        return st;
+    return publish_with(c, p, dir, sm2c_arena_printf(c->arena, "%s.so", p->name), 0, outdir);
+}
+
+sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
+                      const sm2c_llvm_opts *o, const char *cc, const char *outdir)
+{
+    if (kind == SM2C_EMIT_C)
+        return sm2c_emit_c(c, p, outdir);
+    char *dir = sm2c_tmpdir(c, "sm2c-emit");
+    if (!dir)
+        return SM2C_ERR_INVALID;
+    sm2c_status st = emit_llvm_form(c, p, kind, o, cc, dir, outdir);
+    sm2c_rmtree(dir);
+    return st;
+}
