@@ -96,7 +96,10 @@ static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_
     static const sm2c_llvm_kind forms[] = { SM2C_LLVM_IR, SM2C_LLVM_IR, SM2C_LLVM_BC, SM2C_LLVM_OBJ,
                                             SM2C_LLVM_OBJ };
     sm2c_llvm_opts opts = *o;
-    opts.pic |= kind == SM2C_EMIT_SO;
+    /* Shared objects need PIC; so do host objects, which today's toolchains
+    ** link into position-independent executables by default.  Cross objects
+    ** (microcontrollers) keep the target's default, static code. */
+    opts.pic |= kind == SM2C_EMIT_SO || !o->triple || !o->triple[0];
     const char *obj = sm2c_arena_printf(c->arena, "%s.%s", p->name,
                                         kind == SM2C_EMIT_SO ? "o" : extension(kind));
     sm2c_status st = sm2c_emit_llvm(c, p, &opts, forms[kind], sm2c_path_join(c->arena, dir, obj));

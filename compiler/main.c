@@ -8,7 +8,7 @@
 
 #include "arena.h"
 #include "diag.h"
-#include "emit_c.h"
+#include "emit.h"
 #include "fileio.h"
 #include "inspect.h"
 #include "opdefs.h"
@@ -26,11 +26,15 @@ static const char usage[] =
     "        checkpoint keys, checkpoint entries (values of tensors with at most N\n"
     "        elements, default 16), reachable ops and which sm2c cannot compile yet\n"
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--shape KEY=D0,D1,...]...\n"
-    "        [--report FILE] [--tag_set TAGS]\n"
-    "        write OUT/NAME.h, OUT/NAME.c and the runtime sources they need; every\n"
-    "        signature but __saved_model_init_op unless --signature selects; an\n"
-    "        unknown leading dim is taken as 1, others need --shape\n"
+    "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
+    "        [--features F] [--report FILE] [--tag_set TAGS]\n"
+    "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
+    "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
+    "        with $CC, exporting only NAME_*); every signature but\n"
+    "        __saved_model_init_op unless --signature selects; an unknown leading dim\n"
+    "        is taken as 1, others need --shape; LLVM forms are optimised at -O2\n"
     "  run DIR --signature KEY --input KEY=FILE.npy... --outdir OUT [--shape ...]\n"
+    "        [--emit c|obj|so]\n"
     "        compile one signature, build it with $CC (default cc), run it on the\n"
     "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
     "  ops   list the ops sm2c compiles\n"
@@ -59,6 +63,8 @@ typedef struct cli {
     sm2c_run_input inputs[MAX_LIST];
     int n_inputs;
     int json, keep;
+    sm2c_emit_kind emit;
+    sm2c_llvm_opts llvm;
     int max_values;
     sm2c_limits limits;
     sm2c_arena *arena;
@@ -163,6 +169,13 @@ static int take(cli *o, const char *opt, const char *val)
     else if (!strcmp(opt, "-o") || !strcmp(opt, "--outdir") || !strcmp(opt, "--output")) o->out = val;
     else if (!strcmp(opt, "--name")) o->name = val;
     else if (!strcmp(opt, "--report")) o->report = val;
+    else if (!strcmp(opt, "--target")) o->llvm.triple = val;
+    else if (!strcmp(opt, "--cpu")) o->llvm.cpu = val;
+    else if (!strcmp(opt, "--features")) o->llvm.features = val;
+    else if (!strcmp(opt, "--emit")) {
+        if (!sm2c_emit_kind_parse(val, &o->emit))
+            return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
+    }
     else if (!strcmp(opt, "--signature")) {
         if (o->n_signatures == MAX_LIST)
             return usage_error("too many %s options", opt);
@@ -209,6 +222,9 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s needs -o OUT", o->command);
     if (!strcmp(o->command, "run") && (!o->out || o->n_signatures != 1))
         return usage_error("%s needs --signature KEY and --outdir OUT", o->command);
+    if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
+        o->emit != SM2C_EMIT_SO)
+        return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
     if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
         return usage_error("--name must be a C identifier, got '%s'", o->name);
     return 0;
@@ -275,7 +291,7 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     sm2c_program *p;
     sm2c_status st = sm2c_compile_program(c, m, &co, &p);
     if (p && p->n_entries && (!st || !o->n_signatures)) {
-        sm2c_status est = sm2c_emit_c(c, p, o->out);
+        sm2c_status est = sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
         if (!est)
             est = write_report(c, o, p);
         if (est)
@@ -287,7 +303,7 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
     sm2c_run_opts ro = { .signature = o->signatures[0], .n_inputs = o->n_inputs, .inputs = o->inputs,
-                         .outdir = o->out, .keep = o->keep };
+                         .outdir = o->out, .keep = o->keep, .emit = o->emit, .llvm = o->llvm };
     ro.import.n_shapes = o->n_shapes;
     ro.import.shapes = o->shapes;
     return sm2c_run(c, m, &ro);
@@ -334,6 +350,7 @@ int main(int argc, char **argv)
     }
     cli o = { 0 };
     o.max_values = 16;
+    o.llvm.opt_level = 2;
     o.arena = sm2c_arena_new();
     sm2c_limits_default(&o.limits);
     o.argv_line = command_line(o.arena, argc, argv);

@@ -9,18 +9,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <dirent.h>
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include "emit_c.h"
+#include "emit.h"
 #include "fileio.h"
 #include "npy.h"
+#include "toolchain.h"
 
 static const char *c_type(int dtype)
 {
@@ -88,58 +86,29 @@ static sm2c_status write_file(sm2c_ctx *c, const char *path, const void *data, s
     return SM2C_OK;
 }
 
-/* Run argv[0] with argv; `what` names it in errors. */
-static sm2c_status spawn(sm2c_ctx *c, char *const *argv, const char *what)
+/* The generated code and the driver into one program: with the C sources, the
+** LLVM object and the runtime sources, or the shared object. */
+static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, const char *name)
 {
-    pid_t pid = fork();
-    if (pid < 0)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "cannot start: %s", strerror(errno));
-    if (pid == 0) {
-        execvp(argv[0], argv);
-        fprintf(stderr, "sm2c: %s: cannot run %s: %s\n", what, argv[0], strerror(errno));
-        _exit(127);
-    }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
-        if (errno != EINTR)
-            return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "wait failed: %s", strerror(errno));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "%s failed (status %d)", argv[0],
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
-    return SM2C_OK;
-}
-
-static int is_c_file(const struct dirent *d)
-{
-    size_t n = strlen(d->d_name);
-    return n > 2 && strcmp(d->d_name + n - 2, ".c") == 0;
-}
-
-/* $CC (split on spaces) -std=c99 -O2 -I dir, every .c file in dir, -o dir/driver -lm */
-static sm2c_status build(sm2c_ctx *c, const char *dir, const char *cc)
-{
-    char *words = sm2c_arena_strdup(c->arena, cc), *save = NULL;
-    struct dirent **files;
-    int nf = scandir(dir, &files, is_c_file, alphasort);
-    if (nf < 0)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, dir, NULL, "cannot list: %s", strerror(errno));
-    char **argv = sm2c_arena_array(c->arena, (size_t)nf + 32, sizeof *argv);
-    int k = 0;
-    for (char *w = strtok_r(words, " ", &save); w && k < 16; w = strtok_r(NULL, " ", &save))
-        argv[k++] = w;
+    int nc, k;
+    char **sources = sm2c_list_files(c, dir, ".c", &nc);
+    char **argv = sm2c_cc_argv(c, o->cc, nc + 16, &k);
     argv[k++] = "-std=c99";
     argv[k++] = "-O2";
     argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
-    for (int i = 0; i < nf; i++) {
-        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s", dir, files[i]->d_name);
-        free(files[i]);
+    for (int i = 0; i < nc; i++)
+        argv[k++] = (char *)sm2c_path_join(c->arena, dir, sources[i]);
+    if (o->emit == SM2C_EMIT_OBJ)
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.o", dir, name);
+    if (o->emit == SM2C_EMIT_SO) {
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.so", dir, name);
+        argv[k++] = sm2c_arena_printf(c->arena, "-Wl,-rpath,%s", dir);
     }
-    free(files);
     argv[k++] = "-o";
     argv[k++] = sm2c_arena_printf(c->arena, "%s/driver", dir);
     argv[k++] = "-lm";
     argv[k] = NULL;
-    return spawn(c, argv, "building the generated code");
+    return sm2c_spawn(c, argv, "building the generated code");
 }
 
 static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
@@ -206,7 +175,7 @@ static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_entry *e,
     }
     for (int32_t i = 0; i < e->n_outputs; i++)
         argv[1 + e->n_inputs + i] = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
-    return spawn(c, argv, "running the generated code");
+    return sm2c_spawn(c, argv, "running the generated code");
 }
 
 static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const char *outdir)
@@ -231,12 +200,6 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
     return SM2C_OK;
 }
 
-static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
-{
-    (void)sb, (void)flag, (void)ftw;
-    return remove(p);
-}
-
 sm2c_status sm2c_run(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o)
 {
     sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
@@ -246,20 +209,18 @@ sm2c_status sm2c_run(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o)
     sm2c_program *p;
     if (st || (st = sm2c_compile_program(c, m, &co, &p)))
         return st;
-    const char *tmp = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-    char *dir = sm2c_arena_printf(c->arena, "%s/sm2c-run-XXXXXX", tmp);
-    if (!mkdtemp(dir))
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, dir, NULL, "cannot create: %s", strerror(errno));
-    const char *cc = o->cc ? o->cc : getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
+    char *dir = sm2c_tmpdir(c, "sm2c-run");
+    if (!dir)
+        return SM2C_ERR_INVALID;
     const sm2c_entry *e = &p->entries[0];
     char *drv = driver_source(c, p, e);
-    if (!(st = sm2c_emit_c(c, p, dir)) &&
+    if (!(st = sm2c_emit(c, p, o->emit, &o->llvm, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
-        !(st = build(c, dir, cc)) && !(st = run_driver(c, dir, e, o, arrays)))
+        !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, e, o, arrays)))
         st = collect_outputs(c, dir, e, o->outdir);
     if (o->keep)
         sm2c_note(c->diag, dir, NULL, "build directory kept");
     else
-        nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+        sm2c_rmtree(dir);
     return st;
 }

@@ -6,6 +6,7 @@
 #ifndef SM2C_RUN_H
 #define SM2C_RUN_H
 
+#include "emit.h"
 #include "pipeline.h"
 #include "savedmodel.h"
 
@@ -21,6 +22,8 @@ typedef struct sm2c_run_opts {
     const char *outdir;
     sm2c_import_opts import; /* --shape; unknown dims otherwise come from the inputs */
     const char *cc;          /* NULL: $CC, else "cc" */
+    sm2c_emit_kind emit;     /* c (default), obj or so: through which backend */
+    sm2c_llvm_opts llvm;     /* for obj and so */
     int keep;                /* keep the build directory (its path is noted) */
 } sm2c_run_opts;
 

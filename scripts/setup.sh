@@ -4,7 +4,8 @@
 set -euo pipefail
 
 packages=(build-essential cmake pkg-config python3
-          libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcmocka-dev llvm-dev clang)
+          libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcmocka-dev llvm-dev clang
+          binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi)
 
 missing=()
 for p in "${packages[@]}"; do

@@ -1,6 +1,6 @@
 """Run every end-to-end case through `sm2c run` and compare with TensorFlow.
 
-usage: check_e2e.py SM2C CASES_DIR [CASE...]
+usage: check_e2e.py [--emit c|obj|so] [--keep-outputs DIR] SM2C CASES_DIR [CASE...]
 CASES_DIR/<case>/{model/, inputs/<sig>/<key>.npy, expected/<sig>/<key>.npy, case.json}.
 Comparison (reliability.md section 9): |got - want| <= atol + rtol*|want| per
 element, NaN positions equal, infinities equal; integers exactly (atol 0).
@@ -74,11 +74,16 @@ def compare(want, got, descr, rtol, atol):
     return bad < 0, worst, worst_ulp, bad
 
 
+EMIT = "c"
+KEEP = None
+
+
 def run_signature(sm2c, case_dir, sig, tol, report):
     inputs_dir = os.path.join(case_dir, "inputs", sig)
     expected_dir = os.path.join(case_dir, "expected", sig)
     with tempfile.TemporaryDirectory(prefix="sm2c-e2e-") as out:
-        cmd = [sm2c, "run", os.path.join(case_dir, "model"), "--signature", sig, "--outdir", out]
+        cmd = [sm2c, "run", os.path.join(case_dir, "model"), "--signature", sig, "--outdir", out,
+               "--emit", EMIT]
         for f in sorted(os.listdir(inputs_dir)):
             cmd += ["--input", "%s=%s" % (f[:-4], os.path.join(inputs_dir, f))]
         p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -86,6 +91,10 @@ def run_signature(sm2c, case_dir, sig, tol, report):
             report.append("  %s: sm2c run failed (exit %d): %s" % (sig, p.returncode, p.stderr.strip()[-600:]))
             return False
         ok = True
+        if KEEP:
+            import shutil
+            dest = os.path.join(KEEP, os.path.basename(case_dir), sig)
+            shutil.copytree(out, dest, dirs_exist_ok=True)
         for f in sorted(os.listdir(expected_dir)):
             shape_w, descr_w, want = load_npy(os.path.join(expected_dir, f))
             path = os.path.join(out, f)
@@ -108,8 +117,16 @@ def run_signature(sm2c, case_dir, sig, tol, report):
 
 
 def main():
-    sm2c, cases_dir = sys.argv[1], sys.argv[2]
-    only = set(sys.argv[3:])
+    global EMIT, KEEP
+    args = sys.argv[1:]
+    while args and args[0].startswith("--"):
+        if args[0] == "--emit":
+            EMIT = args[1]
+        elif args[0] == "--keep-outputs":
+            KEEP = args[1]
+        args = args[2:]
+    sm2c, cases_dir = args[0], args[1]
+    only = set(args[2:])
     passed = failed = 0
     for case in sorted(os.listdir(cases_dir)):
         case_dir = os.path.join(cases_dir, case)

@@ -1,0 +1,970 @@
+/*
+** emit_llvm.c: the LLVM backend, program -> one LLVM module -> .ll, .bc or .o.
+**
+** Mirrors emit_c.c symbol for symbol: the entry points <name>_<c_name>
+** (inputs, then outputs, all pointers; return i32 0), the metadata table
+** <name>_signatures with the C structs' layout on the target, and
+** <name>_n_signatures are the only external definitions; weights (their exact
+** bytes), the arena (zero, 64-byte aligned), int arrays, strings, dims arrays
+** and the `run` wrappers are private.  Steps call the runtime's sm2c_rt_*
+** kernels, declared from the argument kinds (BUF/NULL/INTS pointer, INT i32,
+** FLOAT float).  Everything is built in a private LLVMContext and disposed on
+** every path; LLVM reports errors as messages, never aborts (style.md B6).
+** Optimisation and code generation run in a forked child (in-process when
+** fork fails), because LLVM ends the process (report_fatal_error) on some
+** target choices it cannot honour, e.g. --cpu i386 for an x86_64 triple.
+*/
+#define _GNU_SOURCE
+#include "emit_llvm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Core.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassManagerBuilder.h>
+
+#include "mangle.h"
+
+#define ALIGN 64            /* weights and the arena (reliability.md rule 1) */
+
+/* ---- dtypes the backend can express (the C backend's list) --------------------- */
+
+static int elem_size(int dtype)
+{
+    switch (sm2c_dtype_base(dtype)) {
+    case SM2C_DT_FLOAT: case SM2C_DT_INT32: case SM2C_DT_UINT32:
+        return 4;
+    case SM2C_DT_DOUBLE: case SM2C_DT_INT64: case SM2C_DT_UINT64:
+        return 8;
+    case SM2C_DT_UINT8: case SM2C_DT_INT8: case SM2C_DT_BOOL:
+        return 1;
+    case SM2C_DT_INT16: case SM2C_DT_UINT16: case SM2C_DT_HALF: case SM2C_DT_BFLOAT16:
+        return 2;
+    default:
+        return 0;
+    }
+}
+
+/* ---- the builder state ------------------------------------------------------------ */
+
+typedef struct ints_global {
+    int32_t n;
+    const int32_t *v;
+    LLVMValueRef g;
+} ints_global;
+
+typedef struct lw {
+    sm2c_ctx *c;
+    const sm2c_program *p;
+    LLVMContextRef ctx;
+    LLVMModuleRef m;
+    LLVMBuilderRef b;
+    LLVMTargetDataRef td;
+    LLVMTypeRef i8, i32, i64, f32, ptr;     /* ptr: i8* */
+    int big_endian;
+    unsigned signext, nounwind;             /* attribute kinds */
+    LLVMValueRef *weights;                  /* per weight: its global, NULL when unused */
+    LLVMValueRef arena;                     /* NULL when no step uses it */
+    ints_global *ints;
+    size_t n_ints, cap_ints;
+    LLVMValueRef *entries;                  /* per entry: its function */
+} lw;
+
+SM2C_PRINTF(2, 3)
+static sm2c_status bug(lw *w, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sm2c_status st = sm2c_verror(w->c->diag, SM2C_ERR_INTERNAL, w->p->name, "emit llvm", fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* The first line of an LLVM message, in the arena. */
+static const char *first_line(sm2c_ctx *c, const char *msg)
+{
+    if (!msg)
+        return "(no message)";
+    while (*msg == '\n' || *msg == ' ')
+        msg++;
+    size_t n = strcspn(msg, "\r\n");
+    return n ? sm2c_arena_strndup(c->arena, msg, n) : "(no message)";
+}
+
+/* ---- validation: as emit_c.c's (a malformed program is a lowering bug) ------------ */
+
+static int kernel_name_ok(const char *k)
+{
+    if (!k || strncmp(k, "sm2c_rt_", 8) != 0 || !k[8])
+        return 0;
+    for (const char *q = k + 8; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+            return 0;
+    return 1;
+}
+
+static sm2c_status check_buffer(lw *w, const sm2c_entry *en, const sm2c_buffer *b, int32_t id)
+{
+    const sm2c_program *p = w->p;
+    int size = elem_size(b->dtype);
+    if (!size)
+        return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                          "buffer %d has dtype %s, which the LLVM backend cannot express", id,
+                          sm2c_dtype_name(b->dtype));
+    switch (b->kind) {
+    case SM2C_BUF_INPUT:
+        if (b->index < 0 || b->index >= en->n_inputs)
+            return bug(w, "entry %s: buffer %d names input %d of %d", en->key, id, b->index,
+                       en->n_inputs);
+        break;
+    case SM2C_BUF_OUTPUT:
+        if (b->index < 0 || b->index >= en->n_outputs)
+            return bug(w, "entry %s: buffer %d names output %d of %d", en->key, id, b->index,
+                       en->n_outputs);
+        break;
+    case SM2C_BUF_ARENA:
+        if (b->offset < 0 || b->nbytes < 0 || b->offset > p->arena_bytes ||
+            b->nbytes > p->arena_bytes - b->offset || b->offset % size != 0)
+            return bug(w, "entry %s: arena buffer %d [%lld, +%lld) is outside the %lld-byte arena "
+                       "or misaligned", en->key, id, (long long)b->offset, (long long)b->nbytes,
+                       (long long)p->arena_bytes);
+        break;
+    case SM2C_BUF_WEIGHT:
+        if (b->index < 0 || b->index >= p->n_weights)
+            return bug(w, "entry %s: buffer %d names weight %d of %d", en->key, id, b->index,
+                       p->n_weights);
+        if (sm2c_dtype_base(p->weights[b->index].value.dtype) != sm2c_dtype_base(b->dtype))
+            return bug(w, "entry %s: buffer %d is %s but weight %d is %s", en->key, id,
+                       sm2c_dtype_name(b->dtype), b->index,
+                       sm2c_dtype_name(p->weights[b->index].value.dtype));
+        break;
+    case SM2C_BUF_STATE:
+        return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                          "state buffers (written variables) are not supported by the LLVM "
+                          "backend yet");
+    default:
+        return bug(w, "entry %s: buffer %d has kind %d", en->key, id, (int)b->kind);
+    }
+    return SM2C_OK;
+}
+
+static sm2c_status check_ports(lw *w, const sm2c_entry *en, const sm2c_port *ports, int32_t n)
+{
+    if (n > 0 && !ports)
+        return bug(w, "entry %s: missing ports", en->key);
+    for (int32_t i = 0; i < n; i++) {
+        const sm2c_port *pt = &ports[i];
+        if (!pt->key)
+            return bug(w, "entry %s: port %d has no key", en->key, i);
+        if (!elem_size(pt->dtype))
+            return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, w->p->name, en->key,
+                              "argument '%s' has dtype %s, which the LLVM backend cannot express",
+                              pt->key, sm2c_dtype_name(pt->dtype));
+        if (pt->shape.rank < 0 || (pt->shape.rank > 0 && !pt->shape.dims) ||
+            sm2c_shape_elements(&pt->shape, INT64_MAX / 8) < 0)
+            return bug(w, "entry %s: argument '%s' has no static shape", en->key, pt->key);
+    }
+    return SM2C_OK;
+}
+
+static sm2c_status validate(lw *w)
+{
+    const sm2c_program *p = w->p;
+    if (!p->name || !sm2c_mangle_is_ident(p->name))
+        return sm2c_error(w->c->diag, SM2C_ERR_INTERNAL, p->name ? p->name : "(unnamed)",
+                          "emit llvm", "program name is not a C identifier");
+    if (strncmp(p->name, "sm2c_", 5) == 0 || strcmp(p->name, "sm2c") == 0 ||
+        strncmp(p->name, "SM2C_", 5) == 0 || strcmp(p->name, "SM2C") == 0)
+        return sm2c_error(w->c->diag, SM2C_ERR_USAGE, p->name, NULL,
+                          "the name '%s' is reserved for sm2c itself; choose another --name",
+                          p->name);
+    if (p->n_entries <= 0 || !p->entries)
+        return bug(w, "the program has no entry points");
+    if (p->arena_bytes < 0 || p->n_weights < 0 || (p->n_weights > 0 && !p->weights))
+        return bug(w, "negative arena size or weight count");
+    for (int32_t i = 0; i < p->n_weights; i++) {
+        const sm2c_tensor *v = &p->weights[i].value;
+        int size = elem_size(v->dtype);
+        if (!size)
+            return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->weights[i].name,
+                              "constant of dtype %s cannot be emitted", sm2c_dtype_name(v->dtype));
+        if (v->nelem < 0 || (uint64_t)v->nelem > SIZE_MAX / 8 ||
+            v->nbytes != (size_t)v->nelem * (size_t)size || (v->nelem > 0 && !v->data))
+            return bug(w, "weight %d: %lld elements but %zu bytes", i, (long long)v->nelem,
+                       v->nbytes);
+        if (v->nbytes > UINT32_MAX)     /* LLVM-C array lengths are unsigned */
+            return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->weights[i].name,
+                              "a constant of %zu bytes is more than the LLVM backend can emit",
+                              v->nbytes);
+    }
+    if (p->arena_bytes > UINT32_MAX)
+        return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, p->name, NULL,
+                          "an arena of %lld bytes is more than the LLVM backend can emit",
+                          (long long)p->arena_bytes);
+    /* Public names: the fixed ones and one function per entry, all distinct. */
+    sm2c_nameset pub;
+    sm2c_nameset_init(&pub, w->c->arena);
+    static const char *const fixed[] = { "signatures", "n_signatures", "tensor_info",
+                                         "signature_info" };
+    for (size_t i = 0; i < 4; i++)
+        sm2c_nameset_add(&pub, sm2c_arena_printf(w->c->arena, "%s_%s", p->name, fixed[i]));
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        if (!en->key || !en->c_name || !sm2c_mangle_is_ident(en->c_name))
+            return bug(w, "entry %d: missing key or C name", k);
+        const char *fn = sm2c_arena_printf(w->c->arena, "%s_%s", p->name, en->c_name);
+        if (!sm2c_nameset_add(&pub, fn))
+            return sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                              "function name %s is used twice", fn);
+        if (en->n_inputs < 0 || en->n_outputs < 0 || en->n_buffers < 0 || en->n_steps < 0 ||
+            (en->n_buffers > 0 && !en->buffers) || (en->n_steps > 0 && !en->steps))
+            return bug(w, "entry %s: negative counts", en->key);
+        sm2c_status st = check_ports(w, en, en->inputs, en->n_inputs);
+        if (!st)
+            st = check_ports(w, en, en->outputs, en->n_outputs);
+        if (st)
+            return st;
+        for (int32_t s = 0; s < en->n_steps; s++) {
+            const sm2c_step *sp = &en->steps[s];
+            if (!kernel_name_ok(sp->kernel))
+                return bug(w, "entry %s: step %d calls a kernel that is not sm2c_rt_[a-z0-9_]+",
+                           en->key, s);
+            if (sp->n_args < 0 || (sp->n_args > 0 && !sp->args))
+                return bug(w, "entry %s: step %d has no arguments", en->key, s);
+            for (int32_t a = 0; a < sp->n_args; a++) {
+                const sm2c_arg *ar = &sp->args[a];
+                if (ar->kind == SM2C_ARG_BUF) {
+                    if (ar->buf < 0 || ar->buf >= en->n_buffers)
+                        return bug(w, "entry %s: step %d names buffer %d of %d", en->key, s,
+                                   ar->buf, en->n_buffers);
+                    st = check_buffer(w, en, &en->buffers[ar->buf], ar->buf);
+                    if (st)
+                        return st;
+                } else if (ar->kind == SM2C_ARG_INTS) {
+                    if (ar->n < 0 || (ar->n > 0 && !ar->ints))
+                        return bug(w, "entry %s: step %d has a bad int array", en->key, s);
+                } else if (ar->kind == SM2C_ARG_INT) {
+                    /* Every kernel integer parameter is an int32_t (sm2c_rt.h). */
+                    if (ar->i < INT32_MIN || ar->i > INT32_MAX)
+                        return bug(w, "entry %s: step %d argument %d (%lld) does not fit int32",
+                                   en->key, s, a, (long long)ar->i);
+                } else if (ar->kind != SM2C_ARG_NULL && ar->kind != SM2C_ARG_FLOAT) {
+                    return bug(w, "entry %s: step %d argument %d has kind %d", en->key, s, a,
+                               (int)ar->kind);
+                }
+            }
+        }
+    }
+    return SM2C_OK;
+}
+
+/* ---- globals ------------------------------------------------------------------------ */
+
+static LLVMValueRef private_const(lw *w, LLVMValueRef init, const char *name, unsigned align)
+{
+    LLVMValueRef g = LLVMAddGlobal(w->m, LLVMTypeOf(init), name);
+    LLVMSetInitializer(g, init);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMPrivateLinkage);
+    LLVMSetUnnamedAddress(g, LLVMGlobalUnnamedAddr);
+    if (align)
+        LLVMSetAlignment(g, align);
+    return g;
+}
+
+/* &g[0][off] as `elem`* (a constant). */
+static LLVMValueRef gep0(lw *w, LLVMValueRef g, int64_t off)
+{
+    LLVMValueRef idx[2] = { LLVMConstInt(w->i64, 0, 0), LLVMConstInt(w->i64, (uint64_t)off, 0) };
+    return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(g), g, idx, 2);
+}
+
+static int used_weight(const sm2c_program *p, int32_t wi)
+{
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        for (int32_t s = 0; s < en->n_steps; s++)
+            for (int32_t a = 0; a < en->steps[s].n_args; a++) {
+                const sm2c_arg *ar = &en->steps[s].args[a];
+                if (ar->kind == SM2C_ARG_BUF && en->buffers[ar->buf].kind == SM2C_BUF_WEIGHT &&
+                    en->buffers[ar->buf].index == wi)
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+static int uses_arena(const sm2c_program *p)
+{
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        for (int32_t s = 0; s < en->n_steps; s++)
+            for (int32_t a = 0; a < en->steps[s].n_args; a++) {
+                const sm2c_arg *ar = &en->steps[s].args[a];
+                if (ar->kind == SM2C_ARG_BUF && en->buffers[ar->buf].kind == SM2C_BUF_ARENA)
+                    return 1;
+            }
+    }
+    return 0;
+}
+
+/* Weights hold their exact bytes: the tensor data is little-endian, so on a
+** big-endian target each element is byte-swapped (as the C backend's typed
+** initialisers would store it). */
+static void add_weights(lw *w)
+{
+    const sm2c_program *p = w->p;
+    for (int32_t i = 0; i < p->n_weights; i++) {
+        if (!used_weight(p, i))
+            continue;
+        const sm2c_tensor *v = &p->weights[i].value;
+        size_t n = v->nbytes;
+        int size = elem_size(v->dtype);
+        char one = 0;
+        char *swapped = NULL;
+        const char *bytes = n ? (const char *)v->data : &one;
+        if (w->big_endian && size > 1 && n) {
+            swapped = malloc(n);
+            SM2C_ASSERT(swapped != NULL);
+            for (size_t e = 0; e < n; e += (size_t)size)
+                for (int j = 0; j < size; j++)
+                    swapped[e + (size_t)j] = bytes[e + (size_t)(size - 1 - j)];
+            bytes = swapped;
+        }
+        LLVMValueRef init = LLVMConstStringInContext(w->ctx, bytes, (unsigned)(n ? n : 1), 1);
+        free(swapped);
+        w->weights[i] = private_const(w, init, sm2c_arena_printf(w->c->arena, "%s.w%d",
+                                                                  p->name, i), ALIGN);
+    }
+    if (uses_arena(p)) {
+        int64_t nb = p->arena_bytes > 0 ? p->arena_bytes : 1;
+        LLVMTypeRef t = LLVMArrayType(w->i8, (unsigned)nb);
+        w->arena = LLVMAddGlobal(w->m, t, sm2c_arena_printf(w->c->arena, "%s.arena", p->name));
+        LLVMSetInitializer(w->arena, LLVMConstNull(t));
+        LLVMSetLinkage(w->arena, LLVMInternalLinkage);
+        LLVMSetAlignment(w->arena, ALIGN);
+    }
+}
+
+/* A constant int32 array, one global per distinct contents; as i8*. */
+static LLVMValueRef ints_value(lw *w, const sm2c_arg *ar)
+{
+    for (size_t i = 0; i < w->n_ints; i++)
+        if (w->ints[i].n == ar->n &&
+            (ar->n == 0 || memcmp(w->ints[i].v, ar->ints, (size_t)ar->n * 4) == 0))
+            return LLVMConstBitCast(w->ints[i].g, w->ptr);
+    if (w->n_ints == w->cap_ints) {
+        w->cap_ints = w->cap_ints ? w->cap_ints * 2 : 16;
+        w->ints = realloc(w->ints, w->cap_ints * sizeof *w->ints);
+        SM2C_ASSERT(w->ints != NULL);
+    }
+    int32_t n = ar->n > 0 ? ar->n : 1;
+    LLVMValueRef *vals = malloc((size_t)n * sizeof *vals);
+    SM2C_ASSERT(vals != NULL);
+    for (int32_t j = 0; j < n; j++)
+        vals[j] = LLVMConstInt(w->i32, ar->n ? (uint64_t)(int64_t)ar->ints[j] : 0, 1);
+    LLVMValueRef init = LLVMConstArray(w->i32, vals, (unsigned)n);
+    free(vals);
+    ints_global *k = &w->ints[w->n_ints];
+    k->n = ar->n;
+    k->v = ar->ints;
+    k->g = private_const(w, init, sm2c_arena_printf(w->c->arena, "%s.k%zu", w->p->name, w->n_ints),
+                         0);
+    w->n_ints++;
+    return LLVMConstBitCast(k->g, w->ptr);
+}
+
+/* A float exactly: finite values through LLVMConstReal (a double holds every
+** float), NaN and Inf from their bits. */
+static LLVMValueRef float_value(lw *w, float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, 4);
+    if ((bits & 0x7f800000u) != 0x7f800000u)
+        return LLVMConstReal(w->f32, (double)f);
+    return LLVMConstBitCast(LLVMConstInt(w->i32, bits, 0), w->f32);
+}
+
+/* ---- functions -------------------------------------------------------------------- */
+
+static void fn_attr(lw *w, LLVMValueRef fn, LLVMAttributeIndex idx, unsigned kind)
+{
+    LLVMAddAttributeAtIndex(fn, idx, LLVMCreateEnumAttribute(w->ctx, kind, 0));
+}
+
+/* i32 parameters and results carry `signext`, as C compilers mark int on the
+** targets whose ABI wants it (a no-op elsewhere). */
+static LLVMValueRef declare_kernel(lw *w, const sm2c_entry *en, const sm2c_step *sp,
+                                   LLVMTypeRef *fty, sm2c_status *st)
+{
+    LLVMTypeRef *params = malloc(((size_t)sp->n_args + 1) * sizeof *params);
+    SM2C_ASSERT(params != NULL);
+    for (int32_t a = 0; a < sp->n_args; a++) {
+        sm2c_argkind k = sp->args[a].kind;
+        params[a] = k == SM2C_ARG_INT ? w->i32 : k == SM2C_ARG_FLOAT ? w->f32 : w->ptr;
+    }
+    LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), params, (unsigned)sp->n_args, 0);
+    free(params);
+    LLVMValueRef fn = LLVMGetNamedFunction(w->m, sp->kernel);
+    if (fn) {
+        if (LLVMGlobalGetValueType(fn) != t) {
+            *st = bug(w, "entry %s: kernel %s is called with different argument kinds or counts",
+                      en->key, sp->kernel);
+            return NULL;
+        }
+    } else {
+        fn = LLVMAddFunction(w->m, sp->kernel, t);
+        LLVMSetLinkage(fn, LLVMExternalLinkage);
+        fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
+        for (int32_t a = 0; a < sp->n_args; a++)
+            if (sp->args[a].kind == SM2C_ARG_INT)
+                fn_attr(w, fn, (LLVMAttributeIndex)a + 1, w->signext);
+    }
+    *fty = t;
+    return fn;
+}
+
+static LLVMValueRef buffer_value(lw *w, LLVMValueRef fn, const sm2c_entry *en, int32_t id)
+{
+    const sm2c_buffer *b = &en->buffers[id];
+    switch (b->kind) {
+    case SM2C_BUF_INPUT:
+        return LLVMGetParam(fn, (unsigned)b->index);
+    case SM2C_BUF_OUTPUT:
+        return LLVMGetParam(fn, (unsigned)(en->n_inputs + b->index));
+    case SM2C_BUF_ARENA:
+        return gep0(w, w->arena, b->offset);
+    default:    /* SM2C_BUF_WEIGHT; validated */
+        return gep0(w, w->weights[b->index], 0);
+    }
+}
+
+static sm2c_status build_entry(lw *w, int32_t k)
+{
+    const sm2c_program *p = w->p;
+    const sm2c_entry *en = &p->entries[k];
+    int32_t np = en->n_inputs + en->n_outputs;
+    LLVMTypeRef *params = malloc(((size_t)np + 1) * sizeof *params);
+    SM2C_ASSERT(params != NULL);
+    for (int32_t i = 0; i < np; i++)
+        params[i] = w->ptr;
+    LLVMTypeRef t = LLVMFunctionType(w->i32, params, (unsigned)np, 0);
+    free(params);
+    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, "%s_%s", p->name,
+                                                              en->c_name), t);
+    w->entries[k] = fn;
+    LLVMSetLinkage(fn, LLVMExternalLinkage);
+    fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
+    fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
+    for (int32_t i = 0; i < np; i++) {
+        const char *key = i < en->n_inputs ? en->inputs[i].key : en->outputs[i - en->n_inputs].key;
+        LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), key, strlen(key));
+    }
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMValueRef args_small[16];
+    for (int32_t s = 0; s < en->n_steps; s++) {
+        const sm2c_step *sp = &en->steps[s];
+        sm2c_status st = SM2C_OK;
+        LLVMTypeRef fty;
+        LLVMValueRef callee = declare_kernel(w, en, sp, &fty, &st);
+        if (!callee)
+            return st;
+        LLVMValueRef *args = sp->n_args <= 16 ? args_small
+                                              : malloc((size_t)sp->n_args * sizeof *args);
+        SM2C_ASSERT(args != NULL);
+        for (int32_t a = 0; a < sp->n_args; a++) {
+            const sm2c_arg *ar = &sp->args[a];
+            switch (ar->kind) {
+            case SM2C_ARG_BUF:
+                args[a] = buffer_value(w, fn, en, ar->buf);
+                break;
+            case SM2C_ARG_NULL:
+                args[a] = LLVMConstPointerNull(w->ptr);
+                break;
+            case SM2C_ARG_INT:
+                args[a] = LLVMConstInt(w->i32, (uint64_t)ar->i, 1);
+                break;
+            case SM2C_ARG_FLOAT:
+                args[a] = float_value(w, ar->f);
+                break;
+            default:    /* SM2C_ARG_INTS; validated */
+                args[a] = ints_value(w, ar);
+                break;
+            }
+        }
+        LLVMValueRef call = LLVMBuildCall2(w->b, fty, callee, args, (unsigned)sp->n_args, "");
+        for (int32_t a = 0; a < sp->n_args; a++)
+            if (sp->args[a].kind == SM2C_ARG_INT)
+                LLVMAddCallSiteAttribute(call, (LLVMAttributeIndex)a + 1,
+                                         LLVMCreateEnumAttribute(w->ctx, w->signext, 0));
+        if (args != args_small)
+            free(args);
+    }
+    LLVMBuildRet(w->b, LLVMConstInt(w->i32, 0, 0));
+    return SM2C_OK;
+}
+
+/* ---- the metadata table ------------------------------------------------------------- */
+
+static LLVMValueRef cstring(lw *w, const char *s, const char *name)
+{
+    LLVMValueRef init = LLVMConstStringInContext(w->ctx, s, (unsigned)strlen(s), 0);
+    return gep0(w, private_const(w, init, name, 1), 0);
+}
+
+static int64_t port_bytes(const sm2c_port *pt)
+{
+    return sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * elem_size(pt->dtype);
+}
+
+/* static int32_t runK(void *const *inputs, void *const *outputs) { return fn(inputs[0], ...); } */
+static LLVMValueRef build_run(lw *w, int32_t k, LLVMTypeRef run_ty)
+{
+    const sm2c_entry *en = &w->p->entries[k];
+    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, "%s.run%d",
+                                                              w->p->name, k), run_ty);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
+    fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
+    LLVMValueRef in = LLVMGetParam(fn, 0), out = LLVMGetParam(fn, 1);
+    LLVMSetValueName2(in, "inputs", 6);
+    LLVMSetValueName2(out, "outputs", 7);
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    int32_t np = en->n_inputs + en->n_outputs;
+    LLVMValueRef *args = malloc(((size_t)np + 1) * sizeof *args);
+    SM2C_ASSERT(args != NULL);
+    for (int32_t i = 0; i < np; i++) {
+        int is_in = i < en->n_inputs;
+        LLVMValueRef idx = LLVMConstInt(w->i64, (uint64_t)(is_in ? i : i - en->n_inputs), 0);
+        LLVMValueRef slot = LLVMBuildInBoundsGEP2(w->b, w->ptr, is_in ? in : out, &idx, 1, "");
+        args[i] = LLVMBuildLoad2(w->b, w->ptr, slot, "");
+    }
+    LLVMValueRef entry = w->entries[k];
+    LLVMValueRef r = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(entry), entry, args,
+                                    (unsigned)np, "");
+    free(args);
+    LLVMBuildRet(w->b, r);
+    return fn;
+}
+
+/* Layouts of emit_c.c's structs:
+**   <name>_tensor_info    { const char *key; int32_t dtype, rank; const int64_t *dims;
+**                           int64_t size_bytes; }
+**   <name>_signature_info { const char *key; int32_t n_inputs, n_outputs;
+**                           const <name>_tensor_info *inputs, *outputs;
+**                           int32_t (*run)(void *const *, void *const *); }
+** Natural (unpacked) LLVM structs under the target's data layout lay these
+** fields out as the target's C ABI does. */
+static void build_metadata(lw *w)
+{
+    const sm2c_program *p = w->p;
+    sm2c_arena *a = w->c->arena;
+    LLVMTypeRef ti = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_tensor_info",
+                                                                     p->name));
+    LLVMTypeRef ti_fields[5] = { w->ptr, w->i32, w->i32, LLVMPointerType(w->i64, 0), w->i64 };
+    LLVMStructSetBody(ti, ti_fields, 5, 0);
+    LLVMTypeRef run_params[2] = { LLVMPointerType(w->ptr, 0), LLVMPointerType(w->ptr, 0) };
+    LLVMTypeRef run_ty = LLVMFunctionType(w->i32, run_params, 2, 0);
+    /* The wrappers first: their pointer type carries the target's program
+    ** address space (1 on AVR). */
+    LLVMValueRef *runs = malloc((size_t)p->n_entries * sizeof *runs);
+    LLVMValueRef *sigs = malloc((size_t)p->n_entries * sizeof *sigs);
+    SM2C_ASSERT(runs && sigs);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        runs[k] = build_run(w, k, run_ty);
+    LLVMTypeRef si = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_signature_info",
+                                                                     p->name));
+    LLVMTypeRef si_fields[6] = { w->ptr, w->i32, w->i32, LLVMPointerType(ti, 0),
+                                 LLVMPointerType(ti, 0), LLVMTypeOf(runs[0]) };
+    LLVMStructSetBody(si, si_fields, 6, 0);
+
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        LLVMValueRef info[2];
+        for (int pass = 0; pass < 2; pass++) {
+            const sm2c_port *ports = pass ? en->outputs : en->inputs;
+            int32_t np = pass ? en->n_outputs : en->n_inputs;
+            info[pass] = LLVMConstPointerNull(LLVMPointerType(ti, 0));
+            if (!np)
+                continue;
+            LLVMValueRef *items = malloc((size_t)np * sizeof *items);
+            SM2C_ASSERT(items != NULL);
+            for (int32_t i = 0; i < np; i++) {
+                const sm2c_port *pt = &ports[i];
+                LLVMValueRef dims = LLVMConstPointerNull(LLVMPointerType(w->i64, 0));
+                if (pt->shape.rank > 0) {
+                    LLVMValueRef *d = malloc((size_t)pt->shape.rank * sizeof *d);
+                    SM2C_ASSERT(d != NULL);
+                    for (int32_t j = 0; j < pt->shape.rank; j++)
+                        d[j] = LLVMConstInt(w->i64, (uint64_t)pt->shape.dims[j], 1);
+                    LLVMValueRef g = private_const(
+                        w, LLVMConstArray(w->i64, d, (unsigned)pt->shape.rank),
+                        sm2c_arena_printf(a, "%s.d%d_%c%d", p->name, k, pass ? 'o' : 'i', i), 0);
+                    free(d);
+                    dims = gep0(w, g, 0);
+                }
+                LLVMValueRef f[5] = {
+                    cstring(w, pt->key, sm2c_arena_printf(a, "%s.key%d_%c%d", p->name, k,
+                                                          pass ? 'o' : 'i', i)),
+                    LLVMConstInt(w->i32, (uint64_t)sm2c_dtype_base(pt->dtype), 1),
+                    LLVMConstInt(w->i32, (uint64_t)pt->shape.rank, 1),
+                    dims,
+                    LLVMConstInt(w->i64, (uint64_t)port_bytes(pt), 1),
+                };
+                items[i] = LLVMConstNamedStruct(ti, f, 5);
+            }
+            LLVMValueRef g = private_const(w, LLVMConstArray(ti, items, (unsigned)np),
+                                           sm2c_arena_printf(a, "%s.%s%d", p->name,
+                                                             pass ? "outputs" : "inputs", k), 0);
+            free(items);
+            info[pass] = gep0(w, g, 0);
+        }
+        LLVMValueRef f[6] = {
+            cstring(w, en->key, sm2c_arena_printf(a, "%s.key%d", p->name, k)),
+            LLVMConstInt(w->i32, (uint64_t)en->n_inputs, 1),
+            LLVMConstInt(w->i32, (uint64_t)en->n_outputs, 1),
+            info[0],
+            info[1],
+            runs[k],
+        };
+        sigs[k] = LLVMConstNamedStruct(si, f, 6);
+    }
+    LLVMValueRef table = LLVMConstArray(si, sigs, (unsigned)p->n_entries);
+    free(sigs);
+    free(runs);
+    LLVMValueRef g = LLVMAddGlobal(w->m, LLVMTypeOf(table),
+                                   sm2c_arena_printf(a, "%s_signatures", p->name));
+    LLVMSetInitializer(g, table);
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+    LLVMValueRef n = LLVMAddGlobal(w->m, w->i32, sm2c_arena_printf(a, "%s_n_signatures", p->name));
+    LLVMSetInitializer(n, LLVMConstInt(w->i32, (uint64_t)p->n_entries, 0));
+    LLVMSetGlobalConstant(n, 1);
+    LLVMSetLinkage(n, LLVMExternalLinkage);
+}
+
+/* ---- target, optimisation, output ------------------------------------------------- */
+
+static pthread_once_t targets_once = PTHREAD_ONCE_INIT;
+
+static void init_targets(void)
+{
+    LLVMInitializeAllTargetInfos();
+    LLVMInitializeAllTargets();
+    LLVMInitializeAllTargetMCs();
+    LLVMInitializeAllAsmPrinters();
+}
+
+static void optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, int level)
+{
+    LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
+    LLVMPassManagerBuilderSetOptLevel(pmb, (unsigned)level);
+    if (level >= 2)
+        LLVMPassManagerBuilderUseInlinerWithThreshold(pmb, level >= 3 ? 275 : 225);
+    LLVMPassManagerRef fpm = LLVMCreateFunctionPassManagerForModule(m);
+    LLVMAddAnalysisPasses(tm, fpm);
+    LLVMPassManagerBuilderPopulateFunctionPassManager(pmb, fpm);
+    LLVMInitializeFunctionPassManager(fpm);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            LLVMRunFunctionPassManager(fpm, f);
+    LLVMFinalizeFunctionPassManager(fpm);
+    LLVMDisposePassManager(fpm);
+    LLVMPassManagerRef mpm = LLVMCreatePassManager();
+    LLVMAddAnalysisPasses(tm, mpm);
+    LLVMPassManagerBuilderPopulateModulePassManager(pmb, mpm);
+    LLVMRunPassManager(mpm, m);
+    LLVMDisposePassManager(mpm);
+    LLVMPassManagerBuilderDispose(pmb);
+}
+
+static sm2c_status write_file(sm2c_ctx *c, const char *path, const char *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot create: %s",
+                          strerror(errno));
+    while (len) {
+        ssize_t n = write(fd, data, len);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            int err = n < 0 ? errno : EIO;
+            close(fd);
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s",
+                              strerror(err));
+        }
+        data += n;
+        len -= (size_t)n;
+    }
+    if (close(fd) != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s",
+                          strerror(errno));
+    return SM2C_OK;
+}
+
+/* Optimise and serialise into a malloc'd buffer; NULL and *err (malloc'd) on
+** failure. */
+static char *serialise(LLVMModuleRef m, LLVMTargetMachineRef tm, int level, sm2c_llvm_kind kind,
+                       size_t *len, char **err)
+{
+    optimise(m, tm, level);
+    char *out = NULL;
+    *err = NULL;
+    if (kind == SM2C_LLVM_IR) {
+        char *text = LLVMPrintModuleToString(m);
+        *len = strlen(text);
+        out = malloc(*len + 1);
+        SM2C_ASSERT(out != NULL);
+        memcpy(out, text, *len + 1);
+        LLVMDisposeMessage(text);
+        return out;
+    }
+    LLVMMemoryBufferRef buf = NULL;
+    if (kind == SM2C_LLVM_BC) {
+        buf = LLVMWriteBitcodeToMemoryBuffer(m);
+        if (!buf) {
+            *err = strdup("LLVM could not write bitcode");
+            return NULL;
+        }
+    } else {
+        char *msg = NULL;
+        if (LLVMTargetMachineEmitToMemoryBuffer(tm, m, LLVMObjectFile, &msg, &buf)) {
+            *err = strdup(msg ? msg : "");
+            LLVMDisposeMessage(msg);
+            return NULL;
+        }
+        LLVMDisposeMessage(msg);
+    }
+    *len = LLVMGetBufferSize(buf);
+    out = malloc(*len + 1);
+    SM2C_ASSERT(out != NULL);
+    memcpy(out, LLVMGetBufferStart(buf), *len);
+    LLVMDisposeMemoryBuffer(buf);
+    return out;
+}
+
+static int write_fd(int fd, const char *p, size_t n)
+{
+    while (n) {
+        ssize_t k = write(fd, p, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            return -1;
+        p += k;
+        n -= (size_t)k;
+    }
+    return 0;
+}
+
+/* serialise() in a child process.  LLVM answers some target choices it cannot
+** honour (a CPU without 64-bit code for a 64-bit triple, an FPU-less CPU with
+** a hard-float ABI) with report_fatal_error, which ends the process; in a child
+** that becomes an error report.  The child sends 'O' + bytes or 'E' + message
+** through a pipe.  Returns -1 when no child could be started. */
+static int serialise_in_child(LLVMModuleRef m, LLVMTargetMachineRef tm, int level,
+                              sm2c_llvm_kind kind, char **out, size_t *len, char **err,
+                              int *crashed)
+{
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0)
+        return -1;
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fds[0]);
+        close(fds[1]);
+        return -1;
+    }
+    if (pid == 0) {
+        close(fds[0]);
+        size_t n = 0;
+        char *e = NULL;
+        char *data = serialise(m, tm, level, kind, &n, &e);
+        int bad = data ? write_fd(fds[1], "O", 1) || write_fd(fds[1], data, n)
+                       : write_fd(fds[1], "E", 1) || write_fd(fds[1], e, strlen(e));
+        _exit(bad || close(fds[1]) != 0 ? 3 : 0);
+    }
+    close(fds[1]);
+    size_t cap = 1 << 16, n = 0;
+    char *buf = malloc(cap + 1);
+    SM2C_ASSERT(buf != NULL);
+    for (;;) {
+        if (n == cap) {
+            cap *= 2;
+            buf = realloc(buf, cap + 1);
+            SM2C_ASSERT(buf != NULL);
+        }
+        ssize_t k = read(fds[0], buf + n, cap - n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        n += (size_t)k;
+    }
+    close(fds[0]);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    *out = NULL;
+    *err = NULL;
+    *crashed = !WIFEXITED(status) || WEXITSTATUS(status) != 0 || n == 0;
+    if (*crashed) {
+        free(buf);
+        return 0;
+    }
+    buf[n] = 0;
+    if (buf[0] == 'O') {
+        memmove(buf, buf + 1, n - 1);
+        *len = n - 1;
+        *out = buf;
+    } else {
+        memmove(buf, buf + 1, n);   /* with the NUL */
+        *err = buf;
+    }
+    return 0;
+}
+
+static sm2c_status optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
+                                      sm2c_llvm_kind kind, const char *path)
+{
+    char *data = NULL, *err = NULL;
+    size_t len = 0;
+    int crashed = 0;
+    if (serialise_in_child(w->m, tm, o->opt_level, kind, &data, &len, &err, &crashed) != 0)
+        data = serialise(w->m, tm, o->opt_level, kind, &len, &err);
+    sm2c_status st;
+    if (crashed)
+        st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                        "LLVM failed to generate code for %s (cpu '%s', features '%s'); "
+                        "see its message above", LLVMGetTarget(w->m), o->cpu ? o->cpu : "",
+                        o->features ? o->features : "");
+    else if (!data)
+        st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                        "LLVM cannot emit this for %s: %s", LLVMGetTarget(w->m),
+                        first_line(w->c, err));
+    else
+        st = write_file(w->c, path, data, len);
+    free(data);
+    free(err);
+    return st;
+}
+
+/* Triple -> target machine; NULL after reporting. */
+static LLVMTargetMachineRef target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o, const char *path,
+                                           char **triple_out)
+{
+    pthread_once(&targets_once, init_targets);
+    char *triple = o->triple && *o->triple ? LLVMNormalizeTargetTriple(o->triple)
+                                           : LLVMGetDefaultTargetTriple();
+    LLVMTargetRef target = NULL;
+    char *msg = NULL;
+    if (LLVMGetTargetFromTriple(triple, &target, &msg) || !target) {
+        sm2c_error(c->diag, SM2C_ERR_USAGE, path, NULL, "unknown target triple '%s': %s",
+                   o->triple && *o->triple ? o->triple : triple, first_line(c, msg));
+        LLVMDisposeMessage(msg);
+        LLVMDisposeMessage(triple);
+        return NULL;
+    }
+    LLVMDisposeMessage(msg);
+    LLVMCodeGenOptLevel cg = o->opt_level <= 0 ? LLVMCodeGenLevelNone
+                           : o->opt_level == 1 ? LLVMCodeGenLevelLess
+                           : o->opt_level == 2 ? LLVMCodeGenLevelDefault
+                                               : LLVMCodeGenLevelAggressive;
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+        target, triple, o->cpu ? o->cpu : "", o->features ? o->features : "", cg,
+        o->pic ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
+    if (!tm) {
+        sm2c_error(c->diag, SM2C_ERR_USAGE, path, NULL,
+                   "LLVM cannot make a target machine for '%s' (cpu '%s', features '%s')", triple,
+                   o->cpu ? o->cpu : "", o->features ? o->features : "");
+        LLVMDisposeMessage(triple);
+        return NULL;
+    }
+    *triple_out = triple;
+    return tm;
+}
+
+sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
+                           sm2c_llvm_kind kind, const char *path)
+{
+    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0 };
+    if (!o)
+        o = &defaults;
+    if (!path || !*path)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, "emit llvm", "no output path");
+    if (kind != SM2C_LLVM_IR && kind != SM2C_LLVM_BC && kind != SM2C_LLVM_OBJ)
+        return sm2c_error(c->diag, SM2C_ERR_INTERNAL, p->name, "emit llvm",
+                          "unknown LLVM output kind %d", (int)kind);
+    if (o->opt_level < 0 || o->opt_level > 3)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, "emit llvm",
+                          "optimisation level %d is not 0..3", o->opt_level);
+
+    lw w;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.p = p;
+    sm2c_status st = validate(&w);
+    if (st)
+        return st;
+
+    char *triple = NULL;
+    LLVMTargetMachineRef tm = target_machine(c, o, path, &triple);
+    if (!tm)
+        return SM2C_ERR_USAGE;
+
+    w.ctx = LLVMContextCreate();
+    w.m = LLVMModuleCreateWithNameInContext(p->name, w.ctx);
+    w.b = LLVMCreateBuilderInContext(w.ctx);
+    w.td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetTarget(w.m, triple);
+    LLVMSetModuleDataLayout(w.m, w.td);
+    w.big_endian = LLVMByteOrder(w.td) == LLVMBigEndian;
+    w.i8 = LLVMInt8TypeInContext(w.ctx);
+    w.i32 = LLVMInt32TypeInContext(w.ctx);
+    w.i64 = LLVMInt64TypeInContext(w.ctx);
+    w.f32 = LLVMFloatTypeInContext(w.ctx);
+    w.ptr = LLVMPointerType(w.i8, 0);
+    w.signext = LLVMGetEnumAttributeKindForName("signext", 7);
+    w.nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+    w.weights = calloc((size_t)p->n_weights + 1, sizeof *w.weights);
+    w.entries = calloc((size_t)p->n_entries + 1, sizeof *w.entries);
+    SM2C_ASSERT(w.weights && w.entries);
+
+    add_weights(&w);
+    for (int32_t k = 0; k < p->n_entries && !st; k++)
+        st = build_entry(&w, k);
+    if (!st) {
+        build_metadata(&w);
+        char *msg = NULL;
+        if (LLVMVerifyModule(w.m, LLVMReturnStatusAction, &msg))
+            st = bug(&w, "LLVM rejects the module it was given: %s", first_line(c, msg));
+        LLVMDisposeMessage(msg);
+    }
+    if (!st) {
+        st = optimise_and_write(&w, tm, o, kind, path);
+    }
+
+    free(w.ints);
+    free(w.weights);
+    free(w.entries);
+    LLVMDisposeBuilder(w.b);
+    LLVMDisposeModule(w.m);
+    LLVMDisposeTargetData(w.td);
+    LLVMContextDispose(w.ctx);
+    LLVMDisposeTargetMachine(tm);
+    LLVMDisposeMessage(triple);
+    return st;
+}

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Cross compilation: objects for thumbv7em-none-eabihf (Cortex-M4F) are valid
+# ARM ELF (checked with Debian's binutils-arm-none-eabi), and link with the
+# runtime compiled by arm-none-eabi-gcc, leaving no sm2c symbol undefined.
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+command -v arm-none-eabi-readelf >/dev/null || { echo "skip: no binutils-arm-none-eabi"; exit 77; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 passed=0
+check() { local what=$1; shift
+  if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi; }
+for case in mlp cnn bn_fold; do
+  shapes=$(python3 -c "import json,sys; s=json.load(open(sys.argv[1]))['signatures']; k=sorted(s)[0]
+print(k, ' '.join('--shape %s=%s' % (n, ','.join(map(str, v))) for n, v in s[k]['shapes'].items()))" \
+    "$root/tests/data/e2e/$case/case.json")
+  read -r sig shape_args <<<"$shapes"
+  out=$tmp/$case
+  # shellcheck disable=SC2086
+  check "$case: compile for Cortex-M4F" "$sm2c" compile "$root/tests/data/e2e/$case/model" -o "$out" \
+    --name "$case" --signature "$sig" $shape_args --emit obj --target thumbv7em-none-eabihf --cpu cortex-m4 \
+    --features +vfp4d16sp 2>/dev/null
+  hdr=$(arm-none-eabi-readelf -h "$out/$case.o" 2>/dev/null)
+  attrs=$(arm-none-eabi-readelf -A "$out/$case.o" 2>/dev/null)
+  check "$case: ELF for ARM, EABI5" grep -q "Machine: *ARM" <<<"$hdr"
+  check "$case: Cortex-M4, Thumb-2" bash -c 'grep -q "Tag_CPU_name: \"cortex-m4\"" <<<"$1" &&
+    grep -q "Tag_THUMB_ISA_use: Thumb-2" <<<"$1"' _ "$attrs"
+  check "$case: hard-float calling convention" grep -q "Tag_ABI_VFP_args: VFP registers" <<<"$attrs"
+  check "$case: the entry point is defined, Thumb" bash -c \
+    "arm-none-eabi-nm '$out/$case.o' | grep -q ' T ${case}_${sig}\$'"
+  if command -v arm-none-eabi-gcc >/dev/null; then
+    for f in "$out"/*.c; do
+      arm-none-eabi-gcc -std=c99 -O2 -Wall -Wextra -pedantic -Werror -mcpu=cortex-m4 -mthumb \
+        -mfloat-abi=hard -mfpu=fpv4-sp-d16 -ffp-contract=off -I"$out" -c "$f" -o "$f.o" || fail=$((fail + 1))
+    done
+    check "$case: links with the runtime (partial link)" \
+      arm-none-eabi-ld -r -o "$out/all.o" "$out/$case.o" "$out"/*.c.o 2>/dev/null
+    check "$case: no sm2c symbol left undefined" bash -c \
+      "! arm-none-eabi-nm -u '$out/all.o' | grep -q 'sm2c_rt_\|${case}_'"
+  fi
+done
+echo "$passed passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The end-to-end cases through the LLVM backend (--emit obj and --emit so):
+# each must match TensorFlow, and every output must be bit-identical to the C
+# backend's, since both call the same runtime kernels.
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 passed=0
+for emit in c obj so; do
+  if python3 "$root/tests/e2e/check_e2e.py" --emit "$emit" --keep-outputs "$tmp/$emit" \
+       "$sm2c" "$root/tests/data/e2e" > "$tmp/$emit.log" 2>&1; then
+    passed=$((passed + 1)); echo "ok   --emit $emit: $(tail -1 "$tmp/$emit.log")"
+  else
+    fail=$((fail + 1)); echo "FAIL --emit $emit:"; grep -v "^ok\|: ok " "$tmp/$emit.log"
+  fi
+done
+for emit in obj so; do
+  if diff -r "$tmp/c" "$tmp/$emit" > "$tmp/diff.log"; then
+    passed=$((passed + 1)); echo "ok   --emit $emit outputs are bit-identical to --emit c"
+  else
+    fail=$((fail + 1)); echo "FAIL --emit $emit outputs differ from --emit c:"; head -5 "$tmp/diff.log"
+  fi
+done
+echo "$passed passed, $fail failed"
+[ "$fail" -eq 0 ]
