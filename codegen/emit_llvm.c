@@ -847,12 +847,12 @@ static sm2c_status optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c
         data = serialise(w->m, tm, o->opt_level, kind, &len, &err);
     sm2c_status st;
     if (crashed)
-        st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+        st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, NULL, "--target",
                         "LLVM failed to generate code for %s (cpu '%s', features '%s'); "
                         "see its message above", LLVMGetTarget(w->m), o->cpu ? o->cpu : "",
                         o->features ? o->features : "");
     else if (!data)
-        st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+        st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, NULL, "--target",
                         "LLVM cannot emit this for %s: %s", LLVMGetTarget(w->m),
                         first_line(w->c, err));
     else
@@ -872,7 +872,8 @@ static LLVMTargetMachineRef target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o,
     LLVMTargetRef target = NULL;
     char *msg = NULL;
     if (LLVMGetTargetFromTriple(triple, &target, &msg) || !target) {
-        sm2c_error(c->diag, SM2C_ERR_USAGE, path, NULL, "unknown target triple '%s': %s",
+        /* A configuration error, not a file one: the output path is a private temporary. */
+        sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, "--target", "unknown target triple '%s': %s",
                    o->triple && *o->triple ? o->triple : triple, first_line(c, msg));
         LLVMDisposeMessage(msg);
         LLVMDisposeMessage(triple);
@@ -887,7 +888,7 @@ static LLVMTargetMachineRef target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o,
         target, triple, o->cpu ? o->cpu : "", o->features ? o->features : "", cg,
         o->pic ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
     if (!tm) {
-        sm2c_error(c->diag, SM2C_ERR_USAGE, path, NULL,
+        sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, "--target",
                    "LLVM cannot make a target machine for '%s' (cpu '%s', features '%s')", triple,
                    o->cpu ? o->cpu : "", o->features ? o->features : "");
         LLVMDisposeMessage(triple);

@@ -12,4 +12,11 @@ if [ ! -d "$models" ]; then
 fi
 # Generated code is built like the e2e cases (scripts/test.sh sets SM2C_TEST_CC).
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
-python3 "$root/tests/corpus/check_corpus.py" "$sm2c" "$models" "$root/tests/corpus/refs.json"
+# Through the C backend, then the LLVM backend (--emit obj).
+rc=0
+for emit in c obj; do
+  echo "== --emit $emit"
+  SM2C_RUN_EMIT=$emit python3 "$root/tests/corpus/check_corpus.py" "$sm2c" "$models" \
+    "$root/tests/corpus/refs.json" || rc=1
+done
+exit $rc

@@ -39,5 +39,11 @@ print(k, ' '.join('--shape %s=%s' % (n, ','.join(map(str, v))) for n, v in s[k][
       "! arm-none-eabi-nm -u '$out/all.o' | grep -q 'sm2c_rt_\|${case}_'"
   fi
 done
+# And the host's own triple, spelled out, checked with binutils too.
+check "x86_64-linux-gnu object" "$sm2c" compile "$root/tests/data/e2e/mlp/model" -o "$tmp/x86" --name mlp \
+  --signature serving_default --emit obj --target x86_64-linux-gnu 2>/dev/null
+check "x86_64 ELF" bash -c "readelf -h '$tmp/x86/mlp.o' | grep -q 'Machine: *Advanced Micro Devices X86-64'"
+check "x86_64 entry point defined" bash -c "nm '$tmp/x86/mlp.o' | grep -q ' T mlp_serving_default\$'"
+
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -59,5 +59,20 @@ check "unknown signature exit 1" test "$(status compile "$sample" -o "$tmp/b" --
 check "failed compile writes nothing" test ! -e "$tmp/b"
 rm -rf "$tmp"
 
+# LLVM forms: a bad target is one clean line; a shared object exports only NAME_*.
+check "bad --target is a clean one-line error" one_line_error "--target: error: unknown target triple 'not-a-triple'" \
+  compile "$sample" -o "$(mktemp -u)" --emit obj --target not-a-triple --shape x=1,1
+tmp=$(mktemp -d)
+check "--emit so" "$sm2c" compile "$sample" -o "$tmp" --emit so --name hp
+check "--emit so writes the header and the .so only" test "$(cd "$tmp" && ls)" = "$(printf 'hp.h\nhp.so')"
+exports=$(nm -D --defined-only "$tmp/hp.so" | awk '{print $3}' | sort | tr '\n' ' ')
+check "the .so exports only the ABI symbols ($exports)" \
+  test "$exports" = "hp_n_signatures hp_serving_default hp_signatures "
+check "--emit llvm-ir" "$sm2c" compile "$sample" -o "$tmp/ir" --emit llvm-ir --name hp
+check "the .ll defines the entry point" grep -q "define.*@hp_serving_default" "$tmp/ir/hp.ll"
+check "--emit llvm-bc starts with the bitcode magic" bash -c \
+  "'$sm2c' compile '$sample' -o '$tmp/bc' --emit llvm-bc --name hp 2>/dev/null && head -c 2 '$tmp/bc/hp.bc' | grep -q BC"
+rm -rf "$tmp"
+
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]

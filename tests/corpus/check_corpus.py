@@ -177,7 +177,8 @@ def check_signature(sm2c, models_dir, model, sig, tmp):
     inputs_dir = os.path.join(tmp, "in")
     out_dir = os.path.join(tmp, "out")
     os.makedirs(inputs_dir)
-    cmd = [sm2c, "run", os.path.join(models_dir, model["dir"]), "--signature", sig["key"]]
+    cmd = [sm2c, "run", os.path.join(models_dir, model["dir"]), "--signature", sig["key"],
+           "--emit", os.environ.get("SM2C_RUN_EMIT", "c")]
     for i, (k, t) in enumerate(sorted(sig["inputs"].items())):
         path = os.path.join(inputs_dir, "in%d.npy" % i)
         write_npy(path, t["dtype"], t["shape"], t["data"])

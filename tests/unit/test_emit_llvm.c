@@ -562,8 +562,7 @@ static void clean_errors(void **state)
 
     sm2c_llvm_opts bad = { "bogus9-nowhere-nothing", NULL, NULL, 2, 0 };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &bad, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
-    assert_error_contains(f->t, "bogus9-nowhere-nothing");
-    assert_error_contains(f->t, obj);
+    assert_error_contains(f->t, "--target: error: unknown target triple 'bogus9-nowhere-nothing'");
     assert_null(strchr(f->t->diag.first, '\n'));
     assert_int_equal(access(obj, F_OK), -1);
 
