@@ -1,0 +1,188 @@
+/*
+** program_check.c: validate a lowered program before a backend emits it.  A
+** malformed program is a bug in the lowering (an internal error); a dtype or
+** feature the backend cannot express is unsupported.  Shared by both backends.
+*/
+#include "program_check.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "mangle.h"
+
+typedef struct checker {
+    sm2c_ctx *c;
+    const sm2c_program *p;
+    const char *backend;
+    int (*size)(int dtype);
+} checker;
+
+static sm2c_status bug(const checker *e, const char *fmt, ...) SM2C_PRINTF(2, 3);
+static sm2c_status bug(const checker *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    sm2c_status st = sm2c_verror(e->c->diag, SM2C_ERR_INTERNAL, e->p->name,
+                                 strcmp(e->backend, "C") == 0 ? "emit c" : "emit llvm", fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+static int kernel_name_ok(const char *k)
+{
+    if (!k || strncmp(k, "sm2c_rt_", 8) != 0 || !k[8])
+        return 0;
+    for (const char *q = k + 8; *q; q++)
+        if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+            return 0;
+    return 1;
+}
+
+static sm2c_status check_buffer(const checker *e, const sm2c_entry *en, const sm2c_buffer *b, int32_t id)
+{
+    const sm2c_program *p = e->p;
+    int size = e->size(b->dtype);
+    if (!size)
+        return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                          "buffer %d has dtype %s, which the %s backend cannot express", id,
+                          sm2c_dtype_name(b->dtype), e->backend);
+    switch (b->kind) {
+    case SM2C_BUF_INPUT:
+        if (b->index < 0 || b->index >= en->n_inputs)
+            return bug(e, "entry %s: buffer %d names input %d of %d", en->key, id, b->index,
+                       en->n_inputs);
+        break;
+    case SM2C_BUF_OUTPUT:
+        if (b->index < 0 || b->index >= en->n_outputs)
+            return bug(e, "entry %s: buffer %d names output %d of %d", en->key, id, b->index,
+                       en->n_outputs);
+        break;
+    case SM2C_BUF_ARENA:
+        if (b->offset < 0 || b->nbytes < 0 || b->offset > p->arena_bytes ||
+            b->nbytes > p->arena_bytes - b->offset || b->offset % size != 0)
+            return bug(e, "entry %s: arena buffer %d [%lld, +%lld) is outside the %lld-byte arena "
+                       "or misaligned", en->key, id, (long long)b->offset, (long long)b->nbytes,
+                       (long long)p->arena_bytes);
+        break;
+    case SM2C_BUF_WEIGHT:
+        if (b->index < 0 || b->index >= p->n_weights)
+            return bug(e, "entry %s: buffer %d names weight %d of %d", en->key, id, b->index,
+                       p->n_weights);
+        if (sm2c_dtype_base(p->weights[b->index].value.dtype) != sm2c_dtype_base(b->dtype))
+            return bug(e, "entry %s: buffer %d is %s but weight %d is %s", en->key, id,
+                       sm2c_dtype_name(b->dtype), b->index,
+                       sm2c_dtype_name(p->weights[b->index].value.dtype));
+        break;
+    case SM2C_BUF_STATE:
+        return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                          "state buffers (written variables) are not supported by the %s backend yet",
+                          e->backend);
+    default:
+        return bug(e, "entry %s: buffer %d has kind %d", en->key, id, (int)b->kind);
+    }
+    return SM2C_OK;
+}
+
+static sm2c_status check_ports(const checker *e, const sm2c_entry *en, const sm2c_port *ports, int32_t n)
+{
+    if (n > 0 && !ports)
+        return bug(e, "entry %s: missing ports", en->key);
+    for (int32_t i = 0; i < n; i++) {
+        const sm2c_port *pt = &ports[i];
+        if (!pt->key)
+            return bug(e, "entry %s: port %d has no key", en->key, i);
+        if (!e->size(pt->dtype))
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, e->p->name, en->key,
+                              "argument '%s' has dtype %s, which the %s backend cannot express",
+                              pt->key, sm2c_dtype_name(pt->dtype), e->backend);
+        if (pt->shape.rank < 0 || (pt->shape.rank > 0 && !pt->shape.dims) ||
+            sm2c_shape_elements(&pt->shape, INT64_MAX / 8) < 0)
+            return bug(e, "entry %s: argument '%s' has no static shape", en->key, pt->key);
+    }
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_program_check(sm2c_ctx *c, const sm2c_program *p, const char *backend,
+                               int (*elem_size)(int dtype))
+{
+    checker chk = { c, p, backend, elem_size }, *e = &chk;
+    if (!p->name || !sm2c_mangle_is_ident(p->name))
+        return sm2c_error(c->diag, SM2C_ERR_INTERNAL, p->name ? p->name : "(unnamed)", NULL,
+                          "program name is not a C identifier");
+    if (strncmp(p->name, "sm2c_", 5) == 0 || strcmp(p->name, "sm2c") == 0 ||
+        strncmp(p->name, "SM2C_", 5) == 0 || strcmp(p->name, "SM2C") == 0)
+        return sm2c_error(e->c->diag, SM2C_ERR_USAGE, p->name, NULL,
+                          "the name '%s' is reserved for sm2c itself; choose another --name",
+                          p->name);
+    if (p->n_entries <= 0 || !p->entries)
+        return bug(e, "the program has no entry points");
+    if (p->arena_bytes < 0 || p->n_weights < 0 || (p->n_weights > 0 && !p->weights))
+        return bug(e, "negative arena size or weight count");
+    for (int32_t i = 0; i < p->n_weights; i++) {
+        const sm2c_tensor *v = &p->weights[i].value;
+        int size = e->size(v->dtype);
+        if (!size)
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->weights[i].name,
+                              "constant of dtype %s cannot be emitted", sm2c_dtype_name(v->dtype));
+        if (v->nelem < 0 || (uint64_t)v->nelem > SIZE_MAX / 8 ||
+            v->nbytes != (size_t)v->nelem * (size_t)size || (v->nelem > 0 && !v->data))
+            return bug(e, "weight %d: %lld elements but %zu bytes", i, (long long)v->nelem,
+                       v->nbytes);
+    }
+    /* Public names: the fixed ones and one function per entry, all distinct. */
+    sm2c_nameset pub;
+    sm2c_nameset_init(&pub, c->arena);
+    static const char *const fixed[] = { "signatures", "n_signatures", "tensor_info",
+                                         "signature_info" };
+    for (size_t i = 0; i < 4; i++)
+        sm2c_nameset_add(&pub, sm2c_arena_printf(c->arena, "%s_%s", p->name, fixed[i]));
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        if (!en->key || !en->c_name || !sm2c_mangle_is_ident(en->c_name))
+            return bug(e, "entry %d: missing key or C name", k);
+        const char *fn = sm2c_arena_printf(c->arena, "%s_%s", p->name, en->c_name);
+        if (!sm2c_nameset_add(&pub, fn))
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, p->name, en->key,
+                              "function name %s is used twice", fn);
+        if (en->n_inputs < 0 || en->n_outputs < 0 || en->n_buffers < 0 || en->n_steps < 0 ||
+            (en->n_buffers > 0 && !en->buffers) || (en->n_steps > 0 && !en->steps))
+            return bug(e, "entry %s: negative counts", en->key);
+        sm2c_status st = check_ports(e, en, en->inputs, en->n_inputs);
+        if (!st)
+            st = check_ports(e, en, en->outputs, en->n_outputs);
+        if (st)
+            return st;
+        for (int32_t s = 0; s < en->n_steps; s++) {
+            const sm2c_step *sp = &en->steps[s];
+            if (!kernel_name_ok(sp->kernel))
+                return bug(e, "entry %s: step %d calls a kernel that is not sm2c_rt_[a-z0-9_]+",
+                           en->key, s);
+            if (sp->n_args < 0 || (sp->n_args > 0 && !sp->args))
+                return bug(e, "entry %s: step %d has no arguments", en->key, s);
+            for (int32_t a = 0; a < sp->n_args; a++) {
+                const sm2c_arg *ar = &sp->args[a];
+                if (ar->kind == SM2C_ARG_BUF) {
+                    if (ar->buf < 0 || ar->buf >= en->n_buffers)
+                        return bug(e, "entry %s: step %d names buffer %d of %d", en->key, s,
+                                   ar->buf, en->n_buffers);
+                    st = check_buffer(e, en, &en->buffers[ar->buf], ar->buf);
+                    if (st)
+                        return st;
+                } else if (ar->kind == SM2C_ARG_INTS) {
+                    if (ar->n < 0 || (ar->n > 0 && !ar->ints))
+                        return bug(e, "entry %s: step %d has a bad int array", en->key, s);
+                } else if (ar->kind == SM2C_ARG_INT) {
+                    /* Every integer parameter of the runtime is an int32_t. */
+                    if (ar->i < INT32_MIN || ar->i > INT32_MAX)
+                        return bug(e, "entry %s: step %d argument %d (%lld) does not fit int32",
+                                   en->key, s, a, (long long)ar->i);
+                } else if (ar->kind != SM2C_ARG_NULL && ar->kind != SM2C_ARG_FLOAT) {
+                    return bug(e, "entry %s: step %d argument %d has kind %d", en->key, s, a,
+                               (int)ar->kind);
+                }
+            }
+        }
+    }
+    return SM2C_OK;
+}
