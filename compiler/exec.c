@@ -27,6 +27,7 @@ typedef struct kernel {
 #define W_COPY(fn_) fn_(a[0].p, a[1].p, a[2].i)
 #define W_BINARY(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].ints)
 #define W_UNARY(fn_) fn_(a[0].p, a[1].p, a[2].i)
+#define W_UNARY_F(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].f)
 #define W_REDUCE(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
 #define W_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i)
 #define W_BATCH_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i)
@@ -41,6 +42,15 @@ typedef struct kernel {
 #define BIN4(sfx) BIN(add, sfx) BIN(sub, sfx) BIN(mul, sfx) BIN(maximum, sfx) BIN(minimum, sfx)
 #define CAST(f, t) WRAP(sm2c_rt_cast_##f##_##t, W_UNARY)
 #define CASTS(f) CAST(f, f32) CAST(f, f64) CAST(f, i32) CAST(f, i64) CAST(f, u8) CAST(f, b)
+#define UN(op) WRAP(sm2c_rt_##op##_f32, W_UNARY)
+#define UNARY_MATH                                                                               \
+    UN(floor) UN(ceil) UN(round) UN(rint) UN(sin) UN(cos) UN(tan) UN(asin) UN(acos) UN(atan)      \
+    UN(sinh) UN(cosh) UN(asinh) UN(acosh) UN(atanh) UN(erf) UN(erfc) UN(expm1) UN(log1p)          \
+    UN(sign) UN(reciprocal) UN(softplus) UN(softsign) UN(elu) UN(selu)                            \
+    WRAP(sm2c_rt_leaky_relu_f32, W_UNARY_F)
+#define BINARY_MATH                                                                              \
+    BIN(pow, f32) BIN(floor_div, f32) BIN(floor_mod, f32) BIN(atan2, f32) BIN(xdivy, f32)         \
+    BIN(div_no_nan, f32)
 #define RED(op, sfx) WRAP(sm2c_rt_reduce_##op##_##sfx, W_REDUCE)
 #define KERNELS                                                                                  \
     WRAP(sm2c_rt_copy_strided, W_COPY_STRIDED) WRAP(sm2c_rt_fill, W_FILL) WRAP(sm2c_rt_copy, W_COPY) \
@@ -49,6 +59,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_sigmoid_f32, W_UNARY) WRAP(sm2c_rt_tanh_f32, W_UNARY)                            \
     WRAP(sm2c_rt_neg_f32, W_UNARY) WRAP(sm2c_rt_abs_f32, W_UNARY) WRAP(sm2c_rt_square_f32, W_UNARY) WRAP(sm2c_rt_sqrt_f32, W_UNARY) \
     WRAP(sm2c_rt_rsqrt_f32, W_UNARY) WRAP(sm2c_rt_exp_f32, W_UNARY) WRAP(sm2c_rt_log_f32, W_UNARY) \
+    UNARY_MATH BINARY_MATH                                                                       \
     CASTS(f32) CASTS(f64) CASTS(i32) CASTS(i64) CASTS(u8) CASTS(b)                                \
     RED(sum, f32) RED(mean, f32) RED(max, f32) RED(min, f32) RED(sum, i32) RED(mean, i32)          \
     RED(sum, i64) RED(mean, i64)                                                                   \

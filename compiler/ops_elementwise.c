@@ -11,11 +11,25 @@ static const char *binary_kernel_op(const char *tf)
         { "Add", "add" }, { "AddV2", "add" }, { "Sub", "sub" }, { "Mul", "mul" },
         { "RealDiv", "div" }, { "Maximum", "maximum" }, { "Minimum", "minimum" },
         { "SquaredDifference", "squared_difference" },
+        /* float32 only (float_only_binary) */
+        { "Pow", "pow" }, { "FloorDiv", "floor_div" }, { "FloorMod", "floor_mod" },
+        { "Atan2", "atan2" }, { "Xdivy", "xdivy" }, { "DivNoNan", "div_no_nan" },
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i][0], tf) == 0)
             return map[i][1];
     return NULL;
+}
+
+/* Binary ops whose kernels exist for float32 only. */
+static int float_only_binary(const char *tf)
+{
+    static const char *const ops[] = { "SquaredDifference", "Pow", "FloorDiv", "FloorMod",
+                                       "Atan2", "Xdivy", "DivNoNan" };
+    for (size_t i = 0; i < sizeof ops / sizeof *ops; i++)
+        if (strcmp(ops[i], tf) == 0)
+            return 1;
+    return 0;
 }
 
 sm2c_status shape_binary(sm2c_ctx *c, sm2c_node *n)
@@ -76,7 +90,7 @@ sm2c_status lower_binary(sm2c_lower *l, const sm2c_node *n)
     const char *k = sm2c_op_kernel(l->c, binary_kernel_op(n->op->name), y->dtype);
     if (!k || (strcmp(n->op->name, "RealDiv") == 0 && y->dtype != SM2C_DT_FLOAT &&
                y->dtype != SM2C_DT_DOUBLE) ||
-        (strcmp(n->op->name, "SquaredDifference") == 0 && y->dtype != SM2C_DT_FLOAT) ||
+        (float_only_binary(n->op->name) && y->dtype != SM2C_DT_FLOAT) ||
         (y->dtype != SM2C_DT_FLOAT && y->dtype != SM2C_DT_DOUBLE && y->dtype != SM2C_DT_INT32 &&
          y->dtype != SM2C_DT_INT64))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
@@ -120,6 +134,13 @@ static const char *unary_kernel_op(const char *tf)
         { "Relu", "relu" }, { "Relu6", "relu6" }, { "Sigmoid", "sigmoid" }, { "Tanh", "tanh" },
         { "Neg", "neg" }, { "Abs", "abs" }, { "Square", "square" }, { "Sqrt", "sqrt" }, { "Rsqrt", "rsqrt" },
         { "Exp", "exp" }, { "Log", "log" },
+        { "Floor", "floor" }, { "Ceil", "ceil" }, { "Round", "round" }, { "Rint", "rint" },
+        { "Sin", "sin" }, { "Cos", "cos" }, { "Tan", "tan" }, { "Asin", "asin" }, { "Acos", "acos" },
+        { "Atan", "atan" }, { "Sinh", "sinh" }, { "Cosh", "cosh" }, { "Asinh", "asinh" },
+        { "Acosh", "acosh" }, { "Atanh", "atanh" }, { "Erf", "erf" }, { "Erfc", "erfc" },
+        { "Expm1", "expm1" }, { "Log1p", "log1p" }, { "Sign", "sign" },
+        { "Reciprocal", "reciprocal" }, { "Inv", "reciprocal" }, { "Softplus", "softplus" },
+        { "Softsign", "softsign" }, { "Elu", "elu" }, { "Selu", "selu" }, { "LeakyRelu", "leaky_relu" },
     };
     for (size_t i = 0; i < sizeof map / sizeof *map; i++)
         if (strcmp(map[i][0], tf) == 0)
@@ -133,10 +154,17 @@ sm2c_status lower_unary(sm2c_lower *l, const sm2c_node *n)
     if (y->dtype != SM2C_DT_FLOAT)
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype));
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, unary_kernel_op(n->op->name), y->dtype), 3);
+    int leaky = strcmp(n->op->name, "LeakyRelu") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, unary_kernel_op(n->op->name), y->dtype),
+                                   leaky ? 4 : 3);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, y));
     s->args[2] = sm2c_arg_int(sm2c_value_elements(y));
+    if (leaky) {
+        float alpha = 0.2f;
+        sm2c_attr_float(n, "alpha", &alpha);
+        s->args[3] = sm2c_arg_float(alpha);
+    }
     return SM2C_OK;
 }
 

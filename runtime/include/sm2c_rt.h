@@ -64,6 +64,15 @@ SM2C_RT_BINARY_ALL(int64_t, i64)
 SM2C_RT_BINARY(div, float, f32)
 SM2C_RT_BINARY(div, double, f64)
 SM2C_RT_BINARY(squared_difference, float, f32)
+/* binary_math_f32.c, TF CPU semantics: Pow is powf; FloorDiv floor(a / b);
+** FloorMod takes the divisor's sign (fmod, then + b if the signs differ);
+** Atan2 is atan2f(a, b); Xdivy gives 0 where a == 0, DivNoNan 0 where b == 0. */
+SM2C_RT_BINARY(pow, float, f32)
+SM2C_RT_BINARY(floor_div, float, f32)
+SM2C_RT_BINARY(floor_mod, float, f32)
+SM2C_RT_BINARY(atan2, float, f32)
+SM2C_RT_BINARY(xdivy, float, f32)
+SM2C_RT_BINARY(div_no_nan, float, f32)
 
 /* ---- elementwise unary (unary_f32.c); y may equal x ------------------------ */
 void sm2c_rt_relu_f32(const float *x, float *y, int32_t n);
@@ -77,6 +86,20 @@ void sm2c_rt_sqrt_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_exp_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_log_f32(const float *x, float *y, int32_t n);
+
+/* ---- elementwise unary math (unary_math_f32.c); y may equal x ---------------
+** TF CPU semantics: Round and Rint are half to even; Sign keeps NaN and +-0;
+** Softplus uses TF's log(FLT_EPSILON) + 2 thresholds; Elu/Selu use expm1 below
+** 0 with TF's Selu constants; LeakyRelu is x > 0 ? x : alpha * x. */
+#define SM2C_RT_UNARY(op) void sm2c_rt_##op##_f32(const float *x, float *y, int32_t n);
+SM2C_RT_UNARY(floor) SM2C_RT_UNARY(ceil) SM2C_RT_UNARY(round) SM2C_RT_UNARY(rint)
+SM2C_RT_UNARY(sin) SM2C_RT_UNARY(cos) SM2C_RT_UNARY(tan) SM2C_RT_UNARY(asin)
+SM2C_RT_UNARY(acos) SM2C_RT_UNARY(atan) SM2C_RT_UNARY(sinh) SM2C_RT_UNARY(cosh)
+SM2C_RT_UNARY(asinh) SM2C_RT_UNARY(acosh) SM2C_RT_UNARY(atanh) SM2C_RT_UNARY(erf)
+SM2C_RT_UNARY(erfc) SM2C_RT_UNARY(expm1) SM2C_RT_UNARY(log1p) SM2C_RT_UNARY(sign)
+SM2C_RT_UNARY(reciprocal) SM2C_RT_UNARY(softplus) SM2C_RT_UNARY(softsign)
+SM2C_RT_UNARY(elu) SM2C_RT_UNARY(selu)
+void sm2c_rt_leaky_relu_f32(const float *x, float *y, int32_t n, float alpha);
 
 /* ---- casts (cast.c): sm2c_rt_cast_<from>_<to>(x, y, n) ---------------------
 ** Every pair among f32 f64 i32 i64 u8 b.  Float to integer follows TensorFlow

@@ -1,0 +1,77 @@
+/*
+** unary_math_f32.c: float rounding, trigonometric, hyperbolic, error-function
+** and activation kernels with TensorFlow's CPU (Eigen) semantics; y may equal x.
+**
+** Rounding ops are exact.  Transcendentals use libm (correctly rounded or
+** within a few ulp); TF uses Eigen's polynomials or std:: functions, which
+** agree within reliability.md section 9's rtol 1e-5.
+*/
+#include <math.h>
+#include <stdint.h>
+
+#include "sm2c_rt.h"
+
+#define SM2C_RT__UNARY_MAP(name, expr)                                   \
+    void sm2c_rt_##name##_f32(const float *x, float *y, int32_t n)      \
+    {                                                                   \
+        int32_t i;                                                      \
+        for (i = 0; i < n; i++) {                                       \
+            const float v = x[i];                                       \
+            y[i] = (expr);                                              \
+        }                                                               \
+    }
+
+SM2C_RT__UNARY_MAP(floor, floorf(v))
+SM2C_RT__UNARY_MAP(ceil, ceilf(v))
+/* Round and Rint are both half to even in TF; rintf under the default
+** round-to-nearest-even mode is exactly that. */
+SM2C_RT__UNARY_MAP(round, rintf(v))
+SM2C_RT__UNARY_MAP(rint, rintf(v))
+SM2C_RT__UNARY_MAP(sin, sinf(v))
+SM2C_RT__UNARY_MAP(cos, cosf(v))
+SM2C_RT__UNARY_MAP(tan, tanf(v))
+SM2C_RT__UNARY_MAP(asin, asinf(v))
+SM2C_RT__UNARY_MAP(acos, acosf(v))
+SM2C_RT__UNARY_MAP(atan, atanf(v))
+SM2C_RT__UNARY_MAP(sinh, sinhf(v))
+SM2C_RT__UNARY_MAP(cosh, coshf(v))
+SM2C_RT__UNARY_MAP(asinh, asinhf(v))
+SM2C_RT__UNARY_MAP(acosh, acoshf(v))
+SM2C_RT__UNARY_MAP(atanh, atanhf(v))
+SM2C_RT__UNARY_MAP(erf, erff(v))
+SM2C_RT__UNARY_MAP(erfc, erfcf(v))
+SM2C_RT__UNARY_MAP(expm1, expm1f(v))
+SM2C_RT__UNARY_MAP(log1p, log1pf(v))
+/* TF Sign: NaN stays NaN, +-0 gives +0.  TF runs with denormals-are-zero and
+** returns a subnormal input as is; we give +-1 for it. */
+SM2C_RT__UNARY_MAP(sign, isnan(v) ? v : v > 0.0f ? 1.0f : v < 0.0f ? -1.0f : 0.0f)
+SM2C_RT__UNARY_MAP(reciprocal, 1.0f / v)
+/* x / (1 + |x|). */
+SM2C_RT__UNARY_MAP(softsign, v / (1.0f + fabsf(v)))
+/* TF's Elu: x < 0 ? expm1(x) : x. */
+SM2C_RT__UNARY_MAP(elu, v < 0.0f ? expm1f(v) : v)
+/* TF's Selu: scale * alpha * expm1(x) below 0, scale * x otherwise. */
+SM2C_RT__UNARY_MAP(selu, v < 0.0f ? 1.7580993408473768599402175208123f * expm1f(v)
+                                  : 1.0507009873554804934193349852946f * v)
+
+/* TF's softplus_op.h: threshold = log(FLT_EPSILON) + 2; x > -threshold gives
+** x, x < threshold gives exp(x), otherwise log1p(exp(x)). */
+void sm2c_rt_softplus_f32(const float *x, float *y, int32_t n)
+{
+    const float threshold = -15.9423847f + 2.0f; /* logf(FLT_EPSILON) + 2 */
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        const float v = x[i];
+        y[i] = v > -threshold ? v : v < threshold ? expf(v) : log1pf(expf(v));
+    }
+}
+
+/* TF's LeakyRelu: x > 0 ? x : alpha * x (NaN gives alpha * NaN, a NaN). */
+void sm2c_rt_leaky_relu_f32(const float *x, float *y, int32_t n, float alpha)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        const float v = x[i];
+        y[i] = v > 0.0f ? v : v * alpha;
+    }
+}
