@@ -414,7 +414,7 @@ static sm2c_ctx quiet_ctx(chk *k, sm2c_diag *d)
     sm2c_diag_init(d);
     d->fn = quiet_sink;
     d->quiet_notes = 1;
-    sm2c_ctx q = { k->c->arena, d, k->c->limits };
+    sm2c_ctx q = { .arena = k->c->arena, .diag = d, .limits = k->c->limits };
     return q;
 }
 

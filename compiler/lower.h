@@ -37,6 +37,10 @@ sm2c_arg sm2c_arg_ints(sm2c_lower *l, int32_t n, const int64_t *vals);
 
 /* "f32", "i64", ... for kernel names; NULL when the runtime has no such type. */
 const char *sm2c_kernel_suffix(int dtype);
+/* The dtype node n computes in (its "T" attr, else input 0, else output 0). */
+int sm2c_node_dtype(const sm2c_node *n);
+/* Lower node n through its op's hook, refusing dtypes the op table does not list. */
+sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n);
 /* Report that node n cannot be lowered for the given reason. */
 sm2c_status sm2c_lower_unsupported(sm2c_lower *l, const sm2c_node *n, const char *fmt, ...)
     SM2C_PRINTF(3, 4);

@@ -43,7 +43,7 @@ static const char usage[] =
     "  runtime -o OUT\n"
     "        write every runtime source and header into OUT, to build one runtime\n"
     "        library shared by several models\n"
-    "  ops   list the ops sm2c compiles\n"
+    "  ops   list the ops sm2c compiles, each with the dtypes it runs on\n"
     "\n"
     "options for every command:\n"
     "  --limit NAME=VALUE   raise or lower a resource limit (see --help-limits)\n"
@@ -100,10 +100,28 @@ static void print_limits(void)
         printf("  %-14s %lld\n", sm2c_limit_names[i], (long long)values[i]);
 }
 
+/* The dtypes in mask, in `sm2c ops` order, each after a space. */
+static void print_dtypes(FILE *f, uint64_t mask)
+{
+    static const int order[] = {
+        SM2C_DT_FLOAT, SM2C_DT_DOUBLE, SM2C_DT_HALF, SM2C_DT_BFLOAT16, SM2C_DT_INT8, SM2C_DT_INT16,
+        SM2C_DT_INT32, SM2C_DT_INT64, SM2C_DT_UINT8, SM2C_DT_UINT16, SM2C_DT_UINT32, SM2C_DT_UINT64,
+        SM2C_DT_BOOL,
+    };
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        if (mask >> order[k] & 1)
+            fprintf(f, " %s", sm2c_dtype_name(order[k]));
+}
+
+/* One line per op: its name and the dtypes it runs on. */
 static void print_ops(void)
 {
-    for (size_t i = 0; i < sm2c_opdef_count(); i++)
-        puts(sm2c_opdef_at(i)->name);
+    for (size_t i = 0; i < sm2c_opdef_count(); i++) {
+        const sm2c_opdef *op = sm2c_opdef_at(i);
+        printf("%-36s", op->name);
+        print_dtypes(stdout, op->dtypes);
+        putchar('\n');
+    }
 }
 
 static int parse_int(const char *s, int64_t *out)
@@ -289,6 +307,13 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
         fprintf(f, "signature %s (%s): %d steps, arena %lld bytes, intermediates %lld bytes\n", e->key,
                 e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes);
     }
+    for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
+        if (!c->lowered[i])
+            continue;
+        fprintf(f, "lowered %s", sm2c_opdef_at(i)->name);
+        print_dtypes(f, c->lowered[i]);
+        fputc('\n', f);
+    }
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 
@@ -298,6 +323,8 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
                              .signatures = o->signatures, .command = o->argv_line };
     co.import.n_shapes = o->n_shapes;
     co.import.shapes = o->shapes;
+    if (o->report)
+        c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     sm2c_program *p;
     sm2c_status st = sm2c_compile_program(c, m, &co, &p);
     if (p && p->n_entries && (!st || !o->n_signatures)) {
@@ -324,7 +351,7 @@ static int run_command(cli *o)
 {
     sm2c_diag diag;
     sm2c_diag_init(&diag);
-    sm2c_ctx c = { o->arena, &diag, &o->limits };
+    sm2c_ctx c = { .arena = o->arena, .diag = &diag, .limits = &o->limits };
     sm2c_status st;
     if (!strcmp(o->command, "runtime")) {
         st = sm2c_emit_runtime(&c, o->out);

@@ -9,8 +9,26 @@
 
 #include "tensor.h"
 
+/* The dtype names of the dtypes column of ops.def. */
+#define DT(d) (UINT64_C(1) << SM2C_DT_##d)
+#define F32 DT(FLOAT)
+#define F64 DT(DOUBLE)
+#define F16 DT(HALF)
+#define BF16 DT(BFLOAT16)
+#define I8 DT(INT8)
+#define I16 DT(INT16)
+#define I32 DT(INT32)
+#define I64 DT(INT64)
+#define U8 DT(UINT8)
+#define U16 DT(UINT16)
+#define U32 DT(UINT32)
+#define U64 DT(UINT64)
+#define BOOL DT(BOOL)
+#define ANY (F32 | F64 | F16 | BF16 | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64 | BOOL)
+
 static const sm2c_opdef table[] = {
-#define OP(name, n_inputs, outputs, defaults, shape, lower) { #name, n_inputs, outputs, defaults, shape, lower },
+#define OP(name, n_inputs, outputs, defaults, shape, lower, dtypes) \
+    { #name, n_inputs, outputs, defaults, shape, lower, dtypes },
 #include "ops.def"
 #undef OP
 };
@@ -25,9 +43,19 @@ const sm2c_opdef *sm2c_opdef_find(const char *name)
     return NULL;
 }
 
+int sm2c_opdef_has_dtype(const sm2c_opdef *op, int dtype)
+{
+    return dtype > 0 && dtype < 64 && (op->dtypes >> dtype & 1);
+}
+
 size_t sm2c_opdef_count(void)
 {
     return N_OPS;
+}
+
+size_t sm2c_opdef_index(const sm2c_opdef *op)
+{
+    return (size_t)(op - table);
 }
 
 const sm2c_opdef *sm2c_opdef_at(size_t i)

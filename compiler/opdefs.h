@@ -3,7 +3,8 @@
 ** TensorFlow op: its output arguments (to resolve "node:outarg:idx" inside
 ** function bodies), and its shape-inference and lowering hooks.  The entries
 ** are in ops.def.  TF2 files strip attrs equal to their default; the hooks
-** read attrs through helpers that take the op's default (ir.h).
+** read attrs through helpers that take the op's default (ir.h).  The dtypes
+** column lists the dtypes each op is tested on; lowering refuses the others.
 */
 #ifndef SM2C_OPDEFS_H
 #define SM2C_OPDEFS_H
@@ -22,6 +23,7 @@ typedef struct sm2c_opdef {
     const char *defaults;   /* attr defaults, "name=value ..." (see ops.def) */
     sm2c_shape_fn shape;    /* sets dtype and static shape of every output */
     sm2c_lower_fn lower;    /* appends kernel steps */
+    uint64_t dtypes;        /* bit d: runs on dtype d (sm2c_node_dtype), each tested */
 } sm2c_opdef;
 
 const sm2c_opdef *sm2c_opdef_find(const char *name);
@@ -34,12 +36,15 @@ const Tensorflow__AttrValue *sm2c_opdef_default(const sm2c_opdef *op, const char
 int32_t sm2c_opdef_output_count(const sm2c_opdef *op, const Tensorflow__NodeDef *nd);
 /* Flat output index of output arg `arg`, element `idx`; -1 if no such arg. */
 int32_t sm2c_opdef_output_index(const sm2c_opdef *op, const char *arg, int32_t idx);
+/* Whether op runs on dtype (its dtypes column in ops.def). */
+int sm2c_opdef_has_dtype(const sm2c_opdef *op, int dtype);
 /* Number of entries, and entry i (for `sm2c ops`). */
 size_t sm2c_opdef_count(void);
+size_t sm2c_opdef_index(const sm2c_opdef *op);
 const sm2c_opdef *sm2c_opdef_at(size_t i);
 
 /* Hooks, defined in ops_*.c. */
-#define OP(name, n_inputs, outputs, defaults, shape, lower) \
+#define OP(name, n_inputs, outputs, defaults, shape, lower, dtypes) \
     sm2c_status shape(sm2c_ctx *c, sm2c_node *n); \
     sm2c_status lower(struct sm2c_lower *l, const sm2c_node *n);
 #include "ops.def"

@@ -103,6 +103,32 @@ void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_of
     s->args[8] = sm2c_arg_int((int64_t)sm2c_dtype_size(dtype));
 }
 
+/* The value 1 of dtype, in host byte order, into zeroed memory. */
+static void set_one(void *dst, int dtype)
+{
+    float f = 1.0f;
+    double d = 1.0;
+    uint16_t h = 0x3c00, bf = 0x3f80;
+    int16_t i16 = 1;
+    int32_t i32 = 1;
+    int64_t i64 = 1;
+    uint8_t b = 1;
+    const void *src = &b;
+    switch (dtype) {
+    case SM2C_DT_FLOAT: src = &f; break;
+    case SM2C_DT_DOUBLE: src = &d; break;
+    case SM2C_DT_HALF: src = &h; break;
+    case SM2C_DT_BFLOAT16: src = &bf; break;
+    default:
+        switch (sm2c_dtype_size(dtype)) {
+        case 2: src = &i16; break;
+        case 4: src = &i32; break;
+        case 8: src = &i64; break;
+        }
+    }
+    memcpy(dst, src, sm2c_dtype_size(dtype));
+}
+
 sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value)
 {
     sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
@@ -112,17 +138,9 @@ sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value)
     t->nelem = 1;
     t->nbytes = sm2c_dtype_size(dtype);
     t->data = sm2c_arena_alloc(l->c->arena, t->nbytes + 1);
-    if (value) {
-        float f = 1.0f;
-        double d = 1.0;
-        int32_t i32 = 1;
-        int64_t i64 = 1;
-        uint8_t b = 1;
-        const void *src = dtype == SM2C_DT_FLOAT ? (const void *)&f : dtype == SM2C_DT_DOUBLE ? (const void *)&d
-                        : dtype == SM2C_DT_INT32 ? (const void *)&i32 : dtype == SM2C_DT_INT64 ? (const void *)&i64
-                        : (const void *)&b;
-        memcpy(t->data, src, t->nbytes);
-    }
+    memset(t->data, 0, t->nbytes + 1);
+    if (value)
+        set_one(t->data, dtype);
     sm2c_value *v = sm2c_arena_alloc(l->c->arena, sizeof *v);
     v->id = -1;
     v->dtype = dtype;

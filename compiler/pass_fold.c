@@ -74,7 +74,7 @@ sm2c_status sm2c_fold_node(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
     sm2c_ctx qc = *c;
     qc.diag = &quiet;
     l.c = &qc;
-    if (n->op->lower(&l, n) != SM2C_OK)
+    if (sm2c_lower_node(&l, n) != SM2C_OK)
         return SM2C_OK;
     for (int32_t s = 0; s < e.n_steps; s++)
         if (!sm2c_exec_knows(e.steps[s].kernel))

@@ -51,7 +51,7 @@ sm2c_status sm2c_pass_lower(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_en
         const sm2c_node *n = g->nodes[i];
         if (n->dead)
             continue;
-        sm2c_status st = n->op->lower(&l, n);
+        sm2c_status st = sm2c_lower_node(&l, n);
         if (st)
             return st;
     }

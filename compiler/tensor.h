@@ -17,6 +17,7 @@ typedef struct sm2c_ctx {
     sm2c_arena *arena;
     sm2c_diag *diag;
     const sm2c_limits *limits;
+    uint64_t *lowered;      /* optional, for --report: per op table entry, a bit per dtype lowered */
 } sm2c_ctx;
 
 enum {

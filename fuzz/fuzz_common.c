@@ -19,7 +19,7 @@ void fuzz_begin(fuzz_ctx *f)
     f->limits.const_bytes = (int64_t)64 << 20;
     f->limits.block_bytes = (int64_t)16 << 20;
     f->limits.decoded_bytes = (int64_t)256 << 20;
-    f->c = (sm2c_ctx){ f->arena, &f->diag, &f->limits };
+    f->c = (sm2c_ctx){ .arena = f->arena, .diag = &f->diag, .limits = &f->limits };
 }
 
 void fuzz_check_status(const fuzz_ctx *f, sm2c_status st)

@@ -154,6 +154,14 @@ static const bad_case graph_cases[] = {
       { { "name: \"y:0\" dtype: DT_FLOAT tensor_shape { dim { size: 2 } }",
           "name: \"y:0\" dtype: DT_FLOAT tensor_shape { dim { size: 3 } }" } },
       SM2C_ERR_INVALID, "output 'y' is declared with shape [3] but tensor 'y:0' has shape [2]" },
+    { "op on a dtype the table does not list", G,
+      { { "op: \"AddV2\" input: \"x\" " ADD_INPUT "\n      " T_FLOAT,
+          "op: \"Cast\" input: \"n\" attr { key: \"SrcT\" value { type: DT_INT8 } } "
+          "attr { key: \"DstT\" value { type: DT_FLOAT } } }\n"
+          "    node { name: \"k\" op: \"Cast\" input: \"x\" attr { key: \"SrcT\" value { type: DT_FLOAT } } "
+          "attr { key: \"DstT\" value { type: DT_INT8 } } }\n"
+          "    node { name: \"n\" op: \"Neg\" input: \"k\" attr { key: \"T\" value { type: DT_INT8 } } }" } },
+      SM2C_ERR_UNSUPPORTED, "'n' (Neg): error: Neg on int8 is not supported (see `sm2c ops`)" },
     { "G11 input dtype", G, { { "name: \"x:0\" dtype: DT_FLOAT", "name: \"x:0\" dtype: DT_INT64" } },
       SM2C_ERR_INVALID, "input 'x' is declared int64 but tensor 'x:0' is float32" },
 };

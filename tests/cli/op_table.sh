@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# `sm2c ops` lists each op's dtypes; every one of them must be lowered by some
+# TF-referenced case in tests/data/ops (tests/conformance/check_op_table.py).
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+python3 "$root/tests/conformance/check_op_table.py" "$sm2c" "$root/tests/data/ops"
