@@ -9,7 +9,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 passed=0
 for emit in c obj so; do
-  if python3 "$root/tests/e2e/check_e2e.py" --emit "$emit" --keep-outputs "$tmp/$emit" \
+  if python3 "$root/tests/e2e/check_e2e.py" -j "$(nproc)" --emit "$emit" --keep-outputs "$tmp/$emit" \
        "$sm2c" "$root/tests/data/e2e" > "$tmp/$emit.log" 2>&1; then
     passed=$((passed + 1)); echo "ok   --emit $emit: $(tail -1 "$tmp/$emit.log")"
   else

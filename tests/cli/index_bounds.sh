@@ -103,7 +103,8 @@ else
 fi
 builds+=("llvm:obj:${gcc_flags[*]}")
 
-declare -A built
+. "$root/tests/e2e/runtime_lib.sh"
+declare -A built rtlib
 for spec in "${runs[@]}"; do
   read -r case sig input bad valid <<<"$spec"
   for b in "${builds[@]}"; do
@@ -120,11 +121,12 @@ for spec in "${runs[@]}"; do
       fi
       main=("$dir/$name.c")
       [ "$emit" = obj ] && main=("$dir/$name.o")
-      srcs=()
-      for f in "$dir"/*.c; do [ "$f" != "$dir/$name.c" ] && srcs+=("$f"); done
+      if [ -z "${rtlib[$tag]:-}" ]; then
+        rtlib[$tag]=$(runtime_lib "$sm2c" "$cc" "$tmp/rt_$tag") || check "$tag: build the runtime" false
+      fi
       # shellcheck disable=SC2086
       check "$tag: build $case" $cc -I "$dir" -DMODEL_H="\"$name.h\"" -DPREFIX="$name" \
-        "$tmp/driver.c" "${main[@]}" "${srcs[@]}" -lm -o "$exe"
+        "$tmp/driver.c" "${main[@]}" "${rtlib[$tag]}" -lm -o "$exe"
     fi
     [ -x "$exe" ] || continue
     check "$tag: $case $sig $input=$bad returns -1" "$exe" "$sig" "$input" "$bad" -1

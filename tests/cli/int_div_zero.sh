@@ -9,6 +9,8 @@ export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 ops="$root/tests/data/ops"
+. "$root/tests/e2e/runtime_lib.sh"
+rtlib=$(runtime_lib "$sm2c" "$CC" "$tmp/rtlib") || { echo "building the runtime failed"; exit 1; }
 # y: int32 or int64 [3, 4] of ones with one zero, as a .npy (standard library only).
 python3 - "$tmp" <<'PY'
 import struct, sys
@@ -25,7 +27,7 @@ fail=0 pass=0
 for case in FloorDiv_i32 FloorMod_i64 TruncateDiv_i32 TruncateMod_i64 Mod_i32; do
   sfx=${case##*_}
   for emit in c obj; do
-    out=$("$sm2c" run "$ops/$case/model" --signature serving_default --outdir "$tmp/out" --emit $emit \
+    out=$("$sm2c" run "$ops/$case/model" --signature serving_default --outdir "$tmp/out" --emit $emit --runtime-lib "$rtlib" \
           --input x="$ops/$case/inputs/serving_default/x.npy" --input y="$tmp/zero_$sfx.npy" 2>&1)
     if [ $? -ne 0 ] && grep -q "entry returned -2" <<<"$out"; then
       pass=$((pass + 1))
