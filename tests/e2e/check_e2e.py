@@ -1,11 +1,12 @@
 """Run every end-to-end case through `sm2c run` and compare with TensorFlow.
 
 usage: check_e2e.py [--emit c|obj|so] [--keep-outputs DIR] [-j N] [--report FILE]
-                    SM2C CASES_DIR [CASE...]
+                    [--families OPS_DEF] SM2C CASES_DIR [CASE...]
 The runtime is built once with $CC (`sm2c runtime`) and linked into every case
 (`sm2c run --runtime-lib`) for the c and obj forms.
 --report writes a Markdown table, a row per case: status, worst absolute error
-and worst ULP over its outputs (the conformance report).
+and worst ULP over its outputs (the conformance report); with --families
+(compiler/ops.def) it starts with the worst error per op family.
 CASES_DIR/<case>/{model/, inputs/<sig>/<key>.npy, expected/<sig>/<key>.npy, case.json}.
 Comparison (reliability.md section 9): |got - want| <= atol + rtol*|want| per
 element, NaN positions equal, infinities equal; integers exactly (atol 0).
@@ -166,7 +167,52 @@ def run_case(sm2c, case_dir):
     return ok, report, err, ulp
 
 
-def write_report(path, cases_dir, rows):
+def op_families(ops_def):
+    """op name -> family, from the section comments of compiler/ops.def."""
+    names = [("logic", "comparison, logic and integer"), ("reduction", "reductions"),
+             ("movement", "shape and data movement"), ("shape", "shape and data movement"),
+             ("neural", "neural network"), ("elementwise", "elementwise")]
+    families, family = {}, "other"
+    for line in open(ops_def):
+        if line.startswith("/*"):
+            family = next((f for key, f in names if key in line), family)
+        elif line.startswith("OP("):
+            families[line[3:line.index(",")]] = family
+    families["Cast"] = "cast"
+    # Cases named after what is not an op of its own: Gelu is Keras's composite,
+    # Identity is removed at import.
+    families.update(Gelu="elementwise", Identity="shape and data movement")
+    return families
+
+
+def family_of(case, families):
+    """A case's family: keras_* and arch_* by prefix, else its op (the longest
+    op name the case name starts with, followed by '_' or nothing)."""
+    for prefix, family in (("keras_", "Keras layers"), ("arch_", "architectures"),
+                           ("Movement_", "shape and data movement")):
+        if case.startswith(prefix):
+            return family
+    ops = [op for op in families if case == op or case.startswith(op + "_")]
+    return families[max(ops, key=len)] if ops else "other"
+
+
+def family_table(f, rows, families):
+    """Worst error per family over its passing cases."""
+    by = {}
+    for row in rows:
+        by.setdefault(family_of(row[0], families), []).append(row)
+    f.write("| family | cases | pass | worst abs error (case) | worst ULP (case) |\n|---|---|---|---|---|\n")
+    for family in sorted(by):
+        rs = by[family]
+        e = max(rs, key=lambda r: r[2])
+        u = max(rs, key=lambda r: r[3])
+        err = "%.3g (%s)" % (e[2], e[0]) if e[2] else "0"
+        ulp = "%s (%s)" % (u[3], u[0]) if u[3] else "0"
+        f.write("| %s | %d | %d | %s | %s |\n" % (family, len(rs), sum(1 for r in rs if r[1]), err, ulp))
+    f.write("\n")
+
+
+def write_report(path, cases_dir, rows, families=None):
     with open(path, "w") as f:
         f.write("# Conformance report\n\n")
         f.write("Every case in `%s` run through `sm2c run` (C backend) and compared with the outputs\n"
@@ -175,6 +221,8 @@ def write_report(path, cases_dir, rows):
                 % ("tests/data/" + os.path.basename(os.path.normpath(cases_dir))))
         passed = sum(1 for r in rows if r[1])
         f.write("%d cases: %d pass, %d fail.\n\n" % (len(rows), passed, len(rows) - passed))
+        if families:
+            family_table(f, rows, families)
         f.write("| case | status | max abs error | max ULP |\n|---|---|---|---|\n")
         for case, ok, err, ulp in rows:
             f.write("| %s | %s | %.3g | %s |\n" % (case, "pass" if ok else "FAIL", err, ulp))
@@ -183,7 +231,7 @@ def write_report(path, cases_dir, rows):
 def main():
     global EMIT, KEEP
     args = sys.argv[1:]
-    jobs, report_path = 1, None
+    jobs, report_path, families = 1, None, None
     while args and args[0].startswith("-"):
         if args[0] == "--emit":
             EMIT = args[1]
@@ -193,6 +241,8 @@ def main():
             jobs = int(args[1])
         elif args[0] == "--report":
             report_path = args[1]
+        elif args[0] == "--families":
+            families = op_families(args[1])
         args = args[2:]
     sm2c, cases_dir = args[0], args[1]
     only = set(args[2:])
@@ -212,7 +262,7 @@ def main():
     passed = sum(1 for r in rows if r[1])
     print("%d passed, %d failed" % (passed, len(rows) - passed))
     if report_path:
-        write_report(report_path, cases_dir, rows)
+        write_report(report_path, cases_dir, rows, families)
     return 1 if passed != len(rows) else 0
 
 
