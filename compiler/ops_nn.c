@@ -189,9 +189,10 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "only SAME, VALID and EXPLICIT padding are supported");
     if (explicit_pad && (!sm2c_attr_ints(n, "explicit_paddings", &ep, &nep) || nep != 8 ||
                          ep[0] || ep[1] || ep[6] || ep[7] || ep[2] < 0 || ep[3] < 0 ||
-                         ep[4] < 0 || ep[5] < 0))
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "explicit_paddings must be 8 non-negative "
-                             "values with none on N or C");
+                         ep[4] < 0 || ep[5] < 0 || ep[2] > INT32_MAX || ep[3] > INT32_MAX ||
+                         ep[4] > INT32_MAX || ep[5] > INT32_MAX))
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "explicit_paddings must be 8 values in "
+                             "[0, 2^31) with none on N or C");
     const int64_t *strides, *dil = NULL, *ks = NULL;
     size_t ns, nd = 0, nk = 0;
     if (strcmp(n->op->name, "MaxPoolV2") == 0) {
