@@ -549,9 +549,16 @@ static void emit_header(emitter *e)
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
-        sb_puts(b, "/* Signature \"");
+        sb_puts(b, en->function ? "/* Function \"" : "/* Signature \"");
         sb_comment(b, en->key);
-        sb_puts(b, "\"; arguments in order (inputs, then outputs, each sorted by key):\n");
+        if (en->function) {
+            sb_puts(b, "\" (tf.function ");
+            sb_comment(b, en->function);
+            sb_puts(b, ");\n *");
+        } else {
+            sb_puts(b, "\";");
+        }
+        sb_puts(b, " arguments in order (inputs, then outputs, each sorted by key):\n");
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_doc(b, &en->inputs[i], n->in[i], "<-");
         for (int32_t i = 0; i < en->n_outputs; i++)

@@ -463,6 +463,20 @@ static sm2c_status declare_port(importer *im, const char *sig, const char *kind,
     return sm2c_shape_from_proto(im->c, im->m->file, w, ti->tensor_shape, &pv->declared_shape);
 }
 
+/* The node of tensor `name`: one of the entry's synthetic nodes, or the main graph's. */
+static const Tensorflow__NodeDef *tensor_node(importer *im, const char *name, long *idx)
+{
+    const Tensorflow__NodeDef *nd = sm2c_model_tensor_node(im->m, name, idx);
+    for (size_t k = 0; im->extra && k < im->extra->n_nodes; k++) {
+        size_t n = strlen(im->extra->nodes[k]->name);
+        if (strncmp(name, im->extra->nodes[k]->name, n) == 0 && (!name[n] || name[n] == ':')) {
+            *idx = name[n] ? strtol(name + n + 1, NULL, 10) : 0;
+            return im->extra->nodes[k];
+        }
+    }
+    return nd;
+}
+
 static int cmp_port(const void *a, const void *b)
 {
     return strcmp(((const sm2c_port_value *)a)->key, ((const sm2c_port_value *)b)->key);
@@ -489,7 +503,7 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
         for (size_t k = 0; k < sd->n_inputs; k++)
             if (strcmp(sd->inputs[k]->key, g->inputs[i].key) == 0)
                 ti = sd->inputs[k]->value;
-        const Tensorflow__NodeDef *ph = sm2c_model_tensor_node(im->m, g->inputs[i].tensor, &idx);
+        const Tensorflow__NodeDef *ph = tensor_node(im, g->inputs[i].tensor, &idx);
         const char *w = sm2c_arena_printf(im->c->arena, "signature '%s'", key);
         if (!ph || idx != 0)
             return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
@@ -536,7 +550,7 @@ static sm2c_status bind_outputs(importer *im, const char *key, const Tensorflow_
         g->outputs[i].key = sd->outputs[i]->key;
         g->outputs[i].tensor = roots[i] = ti->name;
         long idx;
-        if (!sm2c_model_tensor_node(im->m, ti->name, &idx))
+        if (!tensor_node(im, ti->name, &idx))
             return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file,
                               sm2c_arena_printf(im->c->arena, "signature '%s'", key),
                               "output '%s' names tensor '%s', which is not in the graph",
@@ -555,6 +569,39 @@ static sm2c_status bind_outputs(importer *im, const char *key, const Tensorflow_
     return SM2C_OK;
 }
 
+sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm, const char *key,
+                              const Tensorflow__SignatureDef *sd, const sm2c_entry_nodes *extra,
+                              const sm2c_import_opts *opts, sm2c_graph **out)
+{
+    sm2c_graph *g = sm2c_arena_alloc(c->arena, sizeof *g);
+    g->key = key;
+    g->file = m->file;
+    importer im = { .c = c, .m = m, .vm = vm, .g = g, .extra = extra };
+    im.fed = sm2c_strmap_new(c->arena, 16);
+    im.handle_vars = sm2c_strmap_new(c->arena, 64);
+    im.var_values = sm2c_strmap_new(c->arena, 64);
+    if (vm->object_based)
+        sm2c_import_bind_tf2_captures(&im);
+    else
+        sm2c_import_bind_tf1_variables(&im);
+    scope top = { .path = "", .nodes = m->graph->node, .n_nodes = m->graph->n_node };
+    if (extra && extra->n_nodes) {
+        /* The main graph and then the synthetic nodes, one scope. */
+        top.n_nodes = m->graph->n_node + extra->n_nodes;
+        top.nodes = sm2c_arena_array(c->arena, top.n_nodes, sizeof *top.nodes);
+        memcpy(top.nodes, m->graph->node, m->graph->n_node * sizeof *top.nodes);
+        memcpy(top.nodes + m->graph->n_node, extra->nodes, extra->n_nodes * sizeof *top.nodes);
+        for (size_t k = 0; k < extra->n_nodes; k++)
+            if (extra->vars[k])
+                sm2c_strmap_put(im.handle_vars, extra->nodes[k]->name, (void *)extra->vars[k]);
+    }
+    sm2c_status st = bind_inputs(&im, key, sd, opts);
+    if (!st)
+        st = bind_outputs(&im, key, sd, &top);
+    *out = g;
+    return st;
+}
+
 sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
                                   const char *key, const sm2c_import_opts *opts, sm2c_graph **out)
 {
@@ -564,21 +611,5 @@ sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_v
             sd = m->meta_graph->signature_def[i]->value;
     if (!sd)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature '%s'", key);
-    sm2c_graph *g = sm2c_arena_alloc(c->arena, sizeof *g);
-    g->key = key;
-    g->file = m->file;
-    importer im = { .c = c, .m = m, .vm = vm, .g = g };
-    im.fed = sm2c_strmap_new(c->arena, 16);
-    im.handle_vars = sm2c_strmap_new(c->arena, 64);
-    im.var_values = sm2c_strmap_new(c->arena, 64);
-    if (vm->object_based)
-        sm2c_import_bind_tf2_captures(&im);
-    else
-        sm2c_import_bind_tf1_variables(&im);
-    scope top = { .path = "", .nodes = m->graph->node, .n_nodes = m->graph->n_node };
-    sm2c_status st = bind_inputs(&im, key, sd, opts);
-    if (!st)
-        st = bind_outputs(&im, key, sd, &top);
-    *out = g;
-    return st;
+    return sm2c_import_entry(c, m, vm, key, sd, NULL, opts, out);
 }

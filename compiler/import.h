@@ -33,4 +33,10 @@ sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_v
                                   const char *key, const sm2c_import_opts *opts,
                                   sm2c_graph **out);
 
+/* Import concrete function fn (of a tf.function, not a signature) as entry
+** `key`: its arguments become the entry's inputs, its outputs the entry's. */
+sm2c_status sm2c_import_function(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                 const sm2c_concrete_fn *fn, const char *key,
+                                 const sm2c_import_opts *opts, sm2c_graph **out);
+
 #endif

@@ -7,11 +7,20 @@
 
 #include "import.h"
 
+/* Nodes an entry adds to the main graph (a concrete function's placeholders,
+** capture handles and call), and the saved variable of each handle (or NULL). */
+typedef struct sm2c_entry_nodes {
+    Tensorflow__NodeDef **nodes;
+    const sm2c_variable **vars;
+    size_t n_nodes;
+} sm2c_entry_nodes;
+
 typedef struct importer {
     sm2c_ctx *c;
     const sm2c_model *m;
     const sm2c_varmap *vm;
     sm2c_graph *g;
+    const sm2c_entry_nodes *extra;  /* synthetic nodes after the main graph's, or NULL */
     sm2c_strmap *fed;            /* main-graph node name -> the entry input feeding its
                                     output 0 (a placeholder, or any tensor a TF1
                                     signature feeds: the graph is cut there) */
@@ -45,6 +54,11 @@ sm2c_status sm2c_import_scope(importer *im, scope *s, const char *const *roots, 
 /* Reports node i as needing op `missing`, and stands in for its outputs. */
 void sm2c_import_unsupported(importer *im, scope *s, int32_t i, const char *missing);
 
+/* The entry `key` whose inputs and outputs sd names, in the main graph plus
+** `extra` (NULL for a signature). */
+sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm, const char *key,
+                              const Tensorflow__SignatureDef *sd, const sm2c_entry_nodes *extra,
+                              const sm2c_import_opts *opts, sm2c_graph **out);
 /* import_inline.c */
 int sm2c_import_is_call(importer *im, const Tensorflow__NodeDef *nd, const char **fname);
 sm2c_status sm2c_import_call(importer *im, scope *s, int32_t i, const char *fname,

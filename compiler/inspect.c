@@ -366,6 +366,9 @@ static void text_functions(FILE *f, const report *r)
             fprintf(f, "    %s: %s\n", fn->owner_kind, fn->owner[0] ? esc(r, fn->owner) : "(root)");
         if (fn->input_signature)
             fprintf(f, "    input signature: %s\n", esc(r, fn->input_signature));
+        if (sm2c_concrete_fn_is_function(fn))
+            fprintf(f, "    entry: %s (--function %s)\n", esc(r, sm2c_concrete_fn_entry_key(r->arena, fn)),
+                    esc(r, fn->owner));
         for (size_t k = 0; k < fn->n_captures; k++) {
             const sm2c_capture *cap = &fn->captures[k];
             fprintf(f, "    capture %zu: %s node %d", k, cap->kind, cap->object_id);
@@ -529,6 +532,8 @@ static void json_functions(sm2c_json *j, const report *r)
         sm2c_json_object(j);
         sm2c_json_field_str(j, "name", fn->name);
         sm2c_json_field_str(j, "owner_kind", fn->owner_kind);
+        if (sm2c_concrete_fn_is_function(fn))
+            sm2c_json_field_str(j, "entry", sm2c_concrete_fn_entry_key(r->arena, fn));
         sm2c_json_field_str(j, "owner", fn->owner);
         sm2c_json_field_str(j, "input_signature", fn->input_signature);
         sm2c_json_key(j, "captures");

@@ -26,17 +26,21 @@ static const char usage[] =
     "        what is inside: tags, signatures, concrete functions, variables and their\n"
     "        checkpoint keys, checkpoint entries (values of tensors with at most N\n"
     "        elements, default 16), reachable ops and which sm2c cannot compile yet\n"
-    "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--shape KEY=D0,D1,...]...\n"
+    "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
+    "        [--shape KEY=D0,D1,...]...\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--report FILE] [--tag_set TAGS]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
-    "        __saved_model_init_op unless --signature selects; an unknown leading dim\n"
+    "        __saved_model_init_op unless --signature selects; --function PATH adds\n"
+    "        every concrete function of the tf.function at object path PATH (or the\n"
+    "        one whose entry key, PATH_<k> as inspect lists, it is); an unknown leading dim\n"
     "        is taken as 1, others need --shape; LLVM forms are optimised at -O2\n"
-    "  run DIR --signature KEY --input KEY=FILE.npy... --outdir OUT [--shape ...]\n"
+    "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
+    "        [--shape ...]\n"
     "        [--emit c|obj|so]\n"
-    "        compile one signature, build it with $CC (default cc), run it on the\n"
+    "        compile one signature or function, build it with $CC (default cc), run it on the\n"
     "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
     "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
     "        instead of compiling the runtime sources each time\n"
@@ -65,6 +69,8 @@ typedef struct cli {
     const char *tag_set;
     const char *signatures[MAX_LIST];
     int n_signatures;
+    const char *functions[MAX_LIST];
+    int n_functions;
     sm2c_shape_opt shapes[MAX_LIST];
     int n_shapes;
     sm2c_run_input inputs[MAX_LIST];
@@ -206,6 +212,10 @@ static int take(cli *o, const char *opt, const char *val)
         if (o->n_signatures == MAX_LIST)
             return usage_error("too many %s options", opt);
         o->signatures[o->n_signatures++] = val;
+    } else if (!strcmp(opt, "--function")) {
+        if (o->n_functions == MAX_LIST)
+            return usage_error("too many %s options", opt);
+        o->functions[o->n_functions++] = val;
     } else if (!strcmp(opt, "--max-values")) {
         if (!parse_int(val, &v) || v < 0 || v > 1000000)
             return usage_error("--max-values expects a count, got '%s'", val);
@@ -248,8 +258,8 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "runtime takes no model directory and needs -o OUT");
     if (!strcmp(o->command, "compile") && !o->out)
         return usage_error("%s needs -o OUT", o->command);
-    if (!strcmp(o->command, "run") && (!o->out || o->n_signatures != 1))
-        return usage_error("%s needs --signature KEY and --outdir OUT", o->command);
+    if (!strcmp(o->command, "run") && (!o->out || o->n_signatures + o->n_functions != 1))
+        return usage_error("%s needs --signature KEY (or --function KEY) and --outdir OUT", o->command);
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
@@ -320,14 +330,15 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
 static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
     sm2c_compile_opts co = { .name = o->name, .n_signatures = o->n_signatures,
-                             .signatures = o->signatures, .command = o->argv_line };
+                             .signatures = o->signatures, .n_functions = o->n_functions,
+                             .functions = o->functions, .command = o->argv_line };
     co.import.n_shapes = o->n_shapes;
     co.import.shapes = o->shapes;
     if (o->report)
         c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     sm2c_program *p;
     sm2c_status st = sm2c_compile_program(c, m, &co, &p);
-    if (p && p->n_entries && (!st || !o->n_signatures)) {
+    if (p && p->n_entries && (!st || (!o->n_signatures && !o->n_functions))) {
         sm2c_status est = sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
         if (!est)
             est = write_report(c, o, p);
@@ -339,7 +350,8 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 
 static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
-    sm2c_run_opts ro = { .signature = o->signatures[0], .n_inputs = o->n_inputs, .inputs = o->inputs,
+    sm2c_run_opts ro = { .signature = o->n_signatures ? o->signatures[0] : NULL,
+                         .function = o->n_functions ? o->functions[0] : NULL, .n_inputs = o->n_inputs, .inputs = o->inputs,
                          .outdir = o->out, .keep = o->keep, .emit = o->emit, .llvm = o->llvm,
                          .runtime_lib = o->runtime_lib };
     ro.import.n_shapes = o->n_shapes;

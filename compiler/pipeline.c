@@ -161,18 +161,30 @@ static int batch_chosen(const sm2c_graph *g, const sm2c_compile_opts *o)
     return 0;
 }
 
-/* One signature through the whole middle end into entry e. */
-static sm2c_status compile_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
-                                     const char *key, const sm2c_compile_opts *o, sm2c_program *p,
-                                     sm2c_entry *e)
+/* What an entry point is made from: a signature, or a concrete function. */
+typedef struct entry_spec {
+    const char *key;
+    const sm2c_concrete_fn *fn;     /* NULL for a signature */
+} entry_spec;
+
+/* One signature or function through the whole middle end into entry e. */
+static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                 const entry_spec *spec, const sm2c_compile_opts *o, sm2c_program *p,
+                                 sm2c_entry *e)
 {
     sm2c_graph *g;
     sm2c_status st;
-    if ((st = sm2c_import_signature(c, m, vm, key, &o->import, &g)) ||
+    const char *key = spec->key;
+    st = spec->fn ? sm2c_import_function(c, m, vm, spec->fn, key, &o->import, &g)
+                  : sm2c_import_signature(c, m, vm, key, &o->import, &g);
+    if (st ||
         (st = check_inputs(c, g)) || (st = sm2c_pass_shape(c, g)) || (st = check_outputs(c, g, batch_chosen(g, o))) ||
         (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_fuse(c, g)) || (st = sm2c_pass_dce(c, g)))
         return st;
     e->key = key;
+    if (spec->fn)
+        e->function = sm2c_arena_printf(c->arena, "%s traced for %s", spec->fn->owner,
+                                        spec->fn->input_signature ? spec->fn->input_signature : "?");
     fill_ports(c, g, e);
     if ((st = sm2c_pass_lower(c, g, p, e)))
         return st;
@@ -184,7 +196,8 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-/* The signature keys to compile, sorted. */
+/* The signature keys to compile, sorted: --signature's, else all but the
+** init op's (none when only --function was given). */
 static const char **signature_keys(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o,
                                    int32_t *n)
 {
@@ -195,12 +208,56 @@ static const char **signature_keys(sm2c_ctx *c, const sm2c_model *m, const sm2c_
     if (o->n_signatures)
         for (int32_t i = 0; i < o->n_signatures; i++)
             keys[(*n)++] = o->signatures[i];
-    else
+    else if (!o->n_functions)
         for (size_t i = 0; i < mg->n_signature_def; i++)
             if (strcmp(mg->signature_def[i]->key, "__saved_model_init_op") != 0)
                 keys[(*n)++] = mg->signature_def[i]->key;
     qsort(keys, (size_t)*n, sizeof *keys, cmp_str);
     return keys;
+}
+
+/* Add the concrete functions --function `want` names: all of a tf.function
+** at that object path, else the one whose entry key it is. */
+static sm2c_status add_functions(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                 const char *want, entry_spec *specs, int32_t *n)
+{
+    int32_t before = *n;
+    for (size_t i = 0; i < vm->n_fns; i++)
+        if (sm2c_concrete_fn_is_function(&vm->fns[i]) && strcmp(vm->fns[i].owner, want) == 0)
+            specs[(*n)++] = (entry_spec){ sm2c_concrete_fn_entry_key(c->arena, &vm->fns[i]), &vm->fns[i] };
+    for (size_t i = 0; i < vm->n_fns && *n == before; i++)
+        if (sm2c_concrete_fn_is_function(&vm->fns[i]) && strcmp(sm2c_concrete_fn_entry_key(c->arena, &vm->fns[i]), want) == 0)
+            specs[(*n)++] = (entry_spec){ sm2c_concrete_fn_entry_key(c->arena, &vm->fns[i]), &vm->fns[i] };
+    if (*n == before)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL,
+                          "no tf.function or concrete function '%s' (sm2c inspect lists them)", want);
+    return SM2C_OK;
+}
+
+static int cmp_spec(const void *a, const void *b)
+{
+    return strcmp(((const entry_spec *)a)->key, ((const entry_spec *)b)->key);
+}
+
+/* Every entry to compile: the signatures, then the --function entries sorted by key. */
+static sm2c_status entry_specs(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                               const sm2c_compile_opts *o, entry_spec **out, int32_t *n)
+{
+    int32_t n_sigs;
+    const char **keys = signature_keys(c, m, o, &n_sigs);
+    entry_spec *specs = sm2c_arena_array(c->arena, (size_t)n_sigs + vm->n_fns * (size_t)o->n_functions + 1,
+                                         sizeof *specs);
+    *n = 0;
+    for (int32_t i = 0; i < n_sigs; i++)
+        specs[(*n)++] = (entry_spec){ keys[i], NULL };
+    for (int32_t i = 0; i < o->n_functions; i++) {
+        sm2c_status st = add_functions(c, m, vm, o->functions[i], specs, n);
+        if (st)
+            return st;
+    }
+    qsort(specs + n_sigs, (size_t)(*n - n_sigs), sizeof *specs, cmp_spec);
+    *out = specs;
+    return SM2C_OK;
 }
 
 /* Unique C names for the entries. */
@@ -245,7 +302,9 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_co
     if (st)
         return st;
     int32_t n;
-    const char **keys = signature_keys(c, m, o, &n);
+    entry_spec *specs;
+    if ((st = entry_specs(c, m, vm, o, &specs, &n)))
+        return st;
     p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
     sm2c_status first = SM2C_OK;
     for (int32_t i = 0; i < n; i++) {
@@ -254,13 +313,14 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_co
         /* Without an explicit --signature list, a signature that cannot be
         ** compiled is skipped with warnings, and the others still compile;
         ** a model's only signature fails with errors. */
-        int demote = o->n_signatures == 0 && n > 1;
+        int explicit = o->n_signatures || o->n_functions;
+        int demote = !explicit && n > 1;
         c->diag->demote += demote;
-        st = compile_signature(c, m, vm, keys[i], o, p, e);
+        st = compile_entry(c, m, vm, &specs[i], o, p, e);
         c->diag->demote -= demote;
         if (st) {
             if (demote)
-                sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", keys[i]),
+                sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", specs[i].key),
                              "not compiled (see above)");
             if (!first)
                 first = st;
@@ -271,10 +331,10 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_co
         p->n_entries++;
     }
     name_entries(c, p);
-    if (p->n_entries == 0 && n > 1 && !o->n_signatures)
+    if (p->n_entries == 0 && n > 1 && !o->n_signatures && !o->n_functions)
         return sm2c_error(c->diag, first, m->file, NULL,
                           "none of the %d signatures could be compiled (the warnings above say why)", n);
     if (p->n_entries == 0)
         return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile");
-    return o->n_signatures ? first : SM2C_OK;
+    return o->n_signatures || o->n_functions ? first : SM2C_OK;
 }

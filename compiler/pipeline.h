@@ -12,6 +12,9 @@ typedef struct sm2c_compile_opts {
     const char *name;            /* C prefix; NULL: derived from the directory name */
     int32_t n_signatures;        /* 0: every signature but __saved_model_init_op */
     const char *const *signatures;
+    int32_t n_functions;         /* --function: tf.function object paths (every concrete
+                                    function of each) or entry keys "<path>_<k>" */
+    const char *const *functions;
     sm2c_import_opts import;
     const char *command;         /* recorded in the generated header */
 } sm2c_compile_opts;

@@ -70,7 +70,9 @@ typedef struct sm2c_port {
 } sm2c_port;
 
 typedef struct sm2c_entry {
-    const char *key;        /* signature key, e.g. "serving_default" */
+    const char *key;        /* signature key, e.g. "serving_default", or function entry key */
+    const char *function;   /* NULL for a signature; for a concrete function, the object
+                            ** path of its tf.function and the input signature traced */
     const char *c_name;     /* C identifier suffix, unique in the program */
     int32_t n_inputs, n_outputs;
     sm2c_port *inputs;      /* sorted by key */

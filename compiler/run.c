@@ -238,12 +238,19 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
 sm2c_status sm2c_run(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o)
 {
     sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
-    sm2c_compile_opts co = { .name = "model", .n_signatures = 1, .signatures = &o->signature,
-                             .command = "sm2c run" };
+    sm2c_compile_opts co = { .name = "model", .command = "sm2c run" };
+    if (o->function)
+        co.n_functions = 1, co.functions = &o->function;
+    else
+        co.n_signatures = 1, co.signatures = &o->signature;
     sm2c_status st = read_inputs(c, o, arrays, &co.import);
     sm2c_program *p;
     if (st || (st = sm2c_compile_program(c, m, &co, &p)))
         return st;
+    if (p->n_entries != 1)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL,
+                          "--function %s selects %d concrete functions; run one of them by its entry key "
+                          "(%s_0, ...)", o->function, (int)p->n_entries, o->function);
     char *dir = sm2c_tmpdir(c, "sm2c-run");
     if (!dir)
         return SM2C_ERR_INVALID;

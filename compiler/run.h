@@ -16,7 +16,8 @@ typedef struct sm2c_run_input {
 } sm2c_run_input;
 
 typedef struct sm2c_run_opts {
-    const char *signature;
+    const char *signature;   /* the signature to run, or NULL with: */
+    const char *function;    /* a --function entry key (or a tf.function with one concrete function) */
     int32_t n_inputs;
     const sm2c_run_input *inputs;
     const char *outdir;

@@ -262,12 +262,23 @@ static sm2c_concrete_fn *find_fn(sm2c_varmap *vm, const char *name)
     return NULL;
 }
 
-static void set_owner(sm2c_varmap *vm, const char *fn, const char *kind, const char *owner)
+int sm2c_concrete_fn_is_function(const sm2c_concrete_fn *fn)
+{
+    return fn->owner_kind && strcmp(fn->owner_kind, "function") == 0;
+}
+
+const char *sm2c_concrete_fn_entry_key(sm2c_arena *a, const sm2c_concrete_fn *fn)
+{
+    return sm2c_arena_printf(a, "%s_%d", fn->owner, (int)fn->owner_index);
+}
+
+static void set_owner(sm2c_varmap *vm, const char *fn, const char *kind, const char *owner, size_t index)
 {
     sm2c_concrete_fn *f = find_fn(vm, fn);
     if (f && !f->owner_kind) {
         f->owner_kind = kind;
         f->owner = owner;
+        f->owner_index = (int32_t)index;
     }
 }
 
@@ -281,7 +292,7 @@ static void assign_owners(const Tensorflow__SavedObjectGraph *sg, sm2c_varmap *v
             const Tensorflow__SavedObject *b = sg->nodes[so->children[k]->node_id];
             if (b->kind_case == TENSORFLOW__SAVED_OBJECT__KIND_BARE_CONCRETE_FUNCTION)
                 set_owner(vm, b->bare_concrete_function->concrete_function_name, "signature",
-                          so->children[k]->local_name);
+                          so->children[k]->local_name, 0);
         }
     }
     for (size_t i = 0; i < sg->n_nodes; i++) {
@@ -289,9 +300,9 @@ static void assign_owners(const Tensorflow__SavedObjectGraph *sg, sm2c_varmap *v
         const char *path = vm->object_paths[i] ? vm->object_paths[i] : "";
         if (o->kind_case == TENSORFLOW__SAVED_OBJECT__KIND_FUNCTION)
             for (size_t k = 0; k < o->function->n_concrete_functions; k++)
-                set_owner(vm, o->function->concrete_functions[k], "function", path);
+                set_owner(vm, o->function->concrete_functions[k], "function", path, k);
         if (o->kind_case == TENSORFLOW__SAVED_OBJECT__KIND_BARE_CONCRETE_FUNCTION)
-            set_owner(vm, o->bare_concrete_function->concrete_function_name, "function", path);
+            set_owner(vm, o->bare_concrete_function->concrete_function_name, "function", path, 0);
     }
 }
 

@@ -36,6 +36,7 @@ typedef struct sm2c_concrete_fn {
     const char *name;            /* FunctionDef name */
     const char *owner_kind;      /* "signature", "function" or NULL (unreferenced) */
     const char *owner;           /* signature key, or object path of the tf.function */
+    int32_t owner_index;         /* its position among the tf.function's concrete functions */
     const char *input_signature; /* rendered canonicalized_input_signature */
     size_t n_captures;
     sm2c_capture *captures;
@@ -50,6 +51,12 @@ typedef struct sm2c_varmap {
     const char **object_paths;   /* TF2: path of each SavedObject node ("" root) */
     size_t n_objects;
 } sm2c_varmap;
+
+/* 1 when fn belongs to a tf.function (not a signature); then its entry key
+** for --function is "<object path>_<k>", k its position in the SavedFunction
+** (the order TensorFlow wrote them in). */
+int sm2c_concrete_fn_is_function(const sm2c_concrete_fn *fn);
+const char *sm2c_concrete_fn_entry_key(sm2c_arena *a, const sm2c_concrete_fn *fn);
 
 sm2c_status sm2c_varmap_build(sm2c_ctx *c, const sm2c_model *m, sm2c_varmap **out);
 

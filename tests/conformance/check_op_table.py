@@ -20,11 +20,11 @@ def table(sm2c):
     return {line.split()[0]: set(line.split()[1:]) for line in out.splitlines() if line.strip()}
 
 
-def lowered_by(sm2c, case_dir, sig, shapes):
+def lowered_by(sm2c, case_dir, sig, shapes, function):
     with tempfile.TemporaryDirectory() as tmp:
         report = os.path.join(tmp, "report.txt")
         cmd = [sm2c, "compile", os.path.join(case_dir, "model"), "-o", os.path.join(tmp, "out"),
-               "--signature", sig, "--report", report]
+               "--function" if function else "--signature", sig, "--report", report]
         for key, dims in shapes.items():
             cmd += ["--shape", "%s=%s" % (key, ",".join(map(str, dims)))]
         r = subprocess.run(cmd, capture_output=True, text=True)
@@ -46,7 +46,7 @@ def main():
         case_dir = os.path.join(ops_dir, name)
         meta = json.load(open(os.path.join(case_dir, "case.json")))
         for sig, s in meta["signatures"].items():
-            jobs.append((case_dir, sig, s.get("shapes", {})))
+            jobs.append((case_dir, sig, s.get("shapes", {}), s.get("function", False)))
     tested, failures = set(), []
     with ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         for pairs, err in pool.map(lambda j: lowered_by(sm2c, *j), jobs):

@@ -7,7 +7,8 @@ The runtime is built once with $CC (`sm2c runtime`) and linked into every case
 --report writes a Markdown table, a row per case: status, worst absolute error
 and worst ULP over its outputs (the conformance report); with --families
 (compiler/ops.def) it starts with the worst error per op family.
-CASES_DIR/<case>/{model/, inputs/<sig>/<key>.npy, expected/<sig>/<key>.npy, case.json}.
+CASES_DIR/<case>/{model/, inputs/<sig>/<key>.npy, expected/<sig>/<key>.npy, case.json};
+an entry of case.json with "function": true is run with --function, not --signature.
 Comparison (reliability.md section 9): |got - want| <= atol + rtol*|want| per
 element, NaN positions equal, infinities equal; integers exactly (atol 0).
 Prints the worst absolute error and ULP distance per output.  Standard library only.
@@ -117,11 +118,12 @@ def build_runtime_lib(sm2c, tmp, jobs):
     return lib
 
 
-def run_signature(sm2c, case_dir, sig, tol, report, stats):
+def run_signature(sm2c, case_dir, sig, tol, report, stats, function=False):
     inputs_dir = os.path.join(case_dir, "inputs", sig)
     expected_dir = os.path.join(case_dir, "expected", sig)
     with tempfile.TemporaryDirectory(prefix="sm2c-e2e-") as out:
-        cmd = [sm2c, "run", os.path.join(case_dir, "model"), "--signature", sig, "--outdir", out,
+        cmd = [sm2c, "run", os.path.join(case_dir, "model"), "--function" if function else "--signature", sig,
+               "--outdir", out,
                "--emit", EMIT] + (["--runtime-lib", RTLIB] if RTLIB else [])
         for f in sorted(os.listdir(inputs_dir)):
             cmd += ["--input", "%s=%s" % (f[:-4], os.path.join(inputs_dir, f))]
@@ -160,7 +162,8 @@ def run_case(sm2c, case_dir):
     """Returns (ok, report lines, worst abs error, worst ulp)."""
     meta = json.load(open(os.path.join(case_dir, "case.json")))
     report, stats = [], []
-    ok = all([run_signature(sm2c, case_dir, sig, meta["tolerance"], report, stats)
+    ok = all([run_signature(sm2c, case_dir, sig, meta["tolerance"], report, stats,
+                            meta["signatures"][sig].get("function", False))
               for sig in sorted(meta["signatures"])])
     err = max([e for e, _ in stats], default=0.0)
     ulp = max([u for _, u in stats], default=0)
