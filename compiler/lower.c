@@ -92,10 +92,14 @@ static int32_t weight_buffer(sm2c_lower *l, const sm2c_value *v)
 {
     sm2c_program *p = l->prog;
     int32_t w = -1;
+    /* Equal bytes are one weight, whichever signature or node they came from:
+    ** each signature reads its variables itself, and constants repeat. */
     for (int32_t i = 0; i < p->n_weights && w < 0; i++)
-        if (p->weights[i].value.data == v->constant->data &&
-            sm2c_shape_equal(&p->weights[i].value.shape, &v->shape) &&
-            p->weights[i].value.dtype == v->constant->dtype)
+        if (sm2c_shape_equal(&p->weights[i].value.shape, &v->shape) &&
+            p->weights[i].value.dtype == v->constant->dtype &&
+            p->weights[i].value.nbytes == v->constant->nbytes &&
+            (p->weights[i].value.data == v->constant->data || v->constant->nbytes == 0 ||
+             memcmp(p->weights[i].value.data, v->constant->data, v->constant->nbytes) == 0))
             w = i;
     if (w < 0) {
         sm2c_weight *ws = sm2c_arena_array(l->c->arena, (size_t)p->n_weights + 1, sizeof *ws);

@@ -27,6 +27,8 @@ check "no signature entry when only --function is given" \
   bash -c "! grep -q '^int32_t model_serving_default' '$tmp/all/model.h'"
 check "the header names the tf.function and its traced input signature" \
   grep -q 'Function "scaled_1" (tf.function scaled traced for ((x: float32\[3\], 3), {}));' "$tmp/all/model.h"
+"$sm2c" compile "$model" -o "$tmp/scaled" --function scaled --report "$tmp/report" 2>/dev/null
+check "scaled_0 and scaled_1 share one copy of v and of c (and have n = 2, 3)" grep -qx "weights 4 tensors, 32 bytes" "$tmp/report"
 out=$("$sm2c" compile "$model" -o "$tmp/none" --function nope 2>&1)
 check "unknown --function exits 1" [ $? -eq 1 ]
 check "unknown --function error" grep -q "no tf.function or concrete function 'nope'" <<<"$out"
