@@ -384,6 +384,8 @@ static sm2c_status import_node(importer *im, scope *s, int32_t i)
         return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, sm2c_import_where(im, s, nd),
                           "the length of its output list must be an int attr in [1, %d]",
                           SM2C_OPDEF_MAX_LIST);
+    if (sm2c_import_widen(im, s, i, op, ins, n_ins, n_outs))
+        return SM2C_OK;
     sm2c_node *n = sm2c_node_new(im->c, im->g, op, nd, s->path, n_ins, ins, n_outs);
     sm2c_import_set_outputs(im, s, i, n->outputs, n->n_outputs);
     return SM2C_OK;

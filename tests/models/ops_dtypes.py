@@ -76,3 +76,78 @@ def cases():
         yield ("Movement_" + dt, lambda x, ops=ops: {k: op(x) for k, op in ops.items()},
                {"serving_default": {"x": x}}, EXACT,
                "%s through %s" % (dt, ", ".join(sorted(ops))))
+
+
+# Elementwise ops on float16 and bfloat16 (sm2c computes them in float32, as
+# TensorFlow's CPU kernels do): output name -> (op, inputs).  Inputs: a in
+# [-4, 4], p in [1, 8], u in [-0.9, 0.9], each op's domain.
+R = tf.raw_ops
+UNARY = {
+    "Relu": (lambda x: R.Relu(features=x), "a"), "Relu6": (lambda x: R.Relu6(features=x * 2), "a"),
+    "Sigmoid": (tf.math.sigmoid, "a"), "Tanh": (tf.math.tanh, "a"), "Neg": (tf.math.negative, "a"),
+    "Abs": (tf.math.abs, "a"), "Square": (tf.math.square, "a"), "Sqrt": (tf.math.sqrt, "p"),
+    "Rsqrt": (tf.math.rsqrt, "p"), "Exp": (tf.math.exp, "a"), "Log": (tf.math.log, "p"),
+    "Floor": (tf.math.floor, "a"), "Ceil": (tf.math.ceil, "a"), "Round": (tf.math.round, "a"),
+    "Rint": (tf.math.rint, "a"), "Sin": (tf.math.sin, "a"), "Cos": (tf.math.cos, "a"),
+    "Tan": (tf.math.tan, "u"), "Asin": (tf.math.asin, "u"), "Acos": (tf.math.acos, "u"),
+    "Atan": (tf.math.atan, "a"), "Sinh": (tf.math.sinh, "a"), "Cosh": (tf.math.cosh, "a"),
+    "Asinh": (tf.math.asinh, "a"), "Acosh": (tf.math.acosh, "p"), "Atanh": (tf.math.atanh, "u"),
+    "Erf": (tf.math.erf, "a"), "Erfc": (tf.math.erfc, "a"), "Expm1": (tf.math.expm1, "a"),
+    "Log1p": (tf.math.log1p, "p"), "Sign": (tf.math.sign, "a"), "Reciprocal": (tf.math.reciprocal, "p"),
+    "Inv": (lambda x: R.Inv(x=x), "p"), "Softplus": (tf.math.softplus, "a"),
+    "Softsign": (tf.math.softsign, "a"), "Elu": (tf.nn.elu, "a"), "Selu": (tf.nn.selu, "a"),
+    "LeakyRelu": (tf.nn.leaky_relu, "a"),
+}
+BINARY = {
+    "Add": (lambda x, y: R.Add(x=x, y=y), "ap"), "AddV2": (lambda x, y: R.AddV2(x=x, y=y), "ap"),
+    "Sub": (tf.math.subtract, "ap"), "Mul": (tf.math.multiply, "ap"), "RealDiv": (tf.math.truediv, "ap"),
+    "Maximum": (tf.math.maximum, "au"), "Minimum": (tf.math.minimum, "au"),
+    "Pow": (tf.math.pow, "pa"),
+    "Atan2": (tf.math.atan2, "au"), "FloorDiv": (tf.math.floordiv, "ap"), "FloorMod": (tf.math.floormod, "ap"),
+    "Xdivy": (tf.math.xdivy, "ap"), "DivNoNan": (tf.math.divide_no_nan, "ap"),
+    "Equal": (tf.math.equal, "ar"), "NotEqual": (tf.math.not_equal, "ar"), "Less": (tf.math.less, "au"),
+    "LessEqual": (tf.math.less_equal, "ar"), "Greater": (tf.math.greater, "au"),
+    "GreaterEqual": (tf.math.greater_equal, "ar"),
+}
+# Not SquaredDifference: TensorFlow rounds x - y to the half type before
+# squaring, which one float32 computation does not reproduce.
+HALF_TOL = {"float16": {"rtol": 1e-3, "atol": 1e-3}, "bfloat16": {"rtol": 1e-2, "atol": 1e-2}}
+
+
+def half_inputs(dt):
+    """a, p, u and r (a with every other element rounded, so comparisons see ties)."""
+    r = rng_for("Elementwise_" + dt)
+    npdt = tf.bfloat16.as_numpy_dtype if dt == "bfloat16" else np.float16
+    a = r.uniform(-4, 4, [4, 6]).astype(npdt)
+    rr = a.copy()
+    rr[:, ::2] = np.round(a[:, ::2].astype(np.float32)).astype(npdt)
+    rr[:, 1::2] = a[:, 1::2]
+    return {"a": a, "p": r.uniform(1, 8, [4, 6]).astype(npdt), "u": r.uniform(-0.9, 0.9, [4, 6]).astype(npdt),
+            "r": rr}
+
+
+def elementwise_cases():
+    for dt in ("float16", "bfloat16"):
+        feeds = half_inputs(dt)
+        ops = {}
+        for name, (fn, arg) in UNARY.items():
+            if has_kernel(fn, feeds[arg]):
+                ops[name] = (fn, arg)
+        for name, (fn, args) in BINARY.items():
+            f2 = (lambda fn: lambda x: fn(x, x))(fn)
+            if has_kernel(f2, feeds[args[0]]):
+                ops[name] = (fn, args)
+
+        def body(a, p, r, u, ops=ops):
+            env = {"a": a, "p": p, "r": r, "u": u}
+            return {name: fn(*[env[k] for k in arg]) for name, (fn, arg) in ops.items()}
+        yield ("Elementwise_" + dt, body, {"serving_default": feeds}, HALF_TOL[dt],
+               "%s elementwise ops, computed by TensorFlow's CPU kernels: %s" % (dt, ", ".join(sorted(ops))))
+
+
+_movement_cases = cases
+
+
+def cases():
+    yield from _movement_cases()
+    yield from elementwise_cases()
