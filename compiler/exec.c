@@ -68,11 +68,17 @@ typedef struct kernel {
 #define CASTS(f) CAST(f, f16) CAST(f, bf16) CAST(f, f32) CAST(f, f64) CAST(f, i8) CAST(f, i16)      \
     CAST(f, i32) CAST(f, i64) CAST(f, u8) CAST(f, u16) CAST(f, u32) CAST(f, u64) CAST(f, b)
 #define UN(op) WRAP(sm2c_rt_##op##_f32, W_UNARY)
+#define UN64(op) WRAP(sm2c_rt_##op##_f64, W_UNARY)
 #define UNARY_MATH                                                                               \
     UN(floor) UN(ceil) UN(round) UN(rint) UN(sin) UN(cos) UN(tan) UN(asin) UN(acos) UN(atan)      \
     UN(sinh) UN(cosh) UN(asinh) UN(acosh) UN(atanh) UN(erf) UN(erfc) UN(expm1) UN(log1p)          \
     UN(sign) UN(reciprocal) UN(softplus) UN(softsign) UN(elu) UN(selu)                            \
-    WRAP(sm2c_rt_leaky_relu_f32, W_UNARY_F)
+    WRAP(sm2c_rt_leaky_relu_f32, W_UNARY_F)                                                      \
+    UN64(relu) UN64(relu6) UN64(tanh) UN64(neg) UN64(abs) UN64(square) UN64(sqrt) UN64(rsqrt)    \
+    UN64(exp) UN64(log) UN64(floor) UN64(ceil) UN64(round) UN64(rint) UN64(sin) UN64(cos)        \
+    UN64(tan) UN64(asin) UN64(acos) UN64(atan) UN64(sinh) UN64(cosh) UN64(asinh) UN64(acosh)     \
+    UN64(atanh) UN64(erf) UN64(erfc) UN64(expm1) UN64(log1p) UN64(sign) UN64(reciprocal)         \
+    UN64(softsign) UN64(elu) UN64(selu)
 #define BINARY_MATH                                                                              \
     BIN(pow, f32) BIN(floor_div, f32) BIN(floor_mod, f32) BIN(atan2, f32) BIN(xdivy, f32)         \
     BIN(div_no_nan, f32)

@@ -162,10 +162,10 @@ static const char *unary_kernel_op(const char *tf)
 sm2c_status lower_unary(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
-    if (y->dtype != SM2C_DT_FLOAT)
+    int leaky = strcmp(n->op->name, "LeakyRelu") == 0;
+    if (y->dtype != SM2C_DT_FLOAT && (y->dtype != SM2C_DT_DOUBLE || leaky))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype));
-    int leaky = strcmp(n->op->name, "LeakyRelu") == 0;
     sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, unary_kernel_op(n->op->name), y->dtype),
                                    leaky ? 4 : 3);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));

@@ -180,6 +180,18 @@ SM2C_RT_UNARY(reciprocal) SM2C_RT_UNARY(softplus) SM2C_RT_UNARY(softsign)
 SM2C_RT_UNARY(elu) SM2C_RT_UNARY(selu)
 void sm2c_rt_leaky_relu_f32(const float *x, float *y, int32_t n, float alpha);
 
+/* ---- the same in double (unary_f64.c) -------------------------------------- */
+#define SM2C_RT_UNARY_F64(op) void sm2c_rt_##op##_f64(const double *x, double *y, int32_t n);
+SM2C_RT_UNARY_F64(relu) SM2C_RT_UNARY_F64(relu6) SM2C_RT_UNARY_F64(tanh) SM2C_RT_UNARY_F64(neg)
+SM2C_RT_UNARY_F64(abs) SM2C_RT_UNARY_F64(square) SM2C_RT_UNARY_F64(sqrt) SM2C_RT_UNARY_F64(rsqrt)
+SM2C_RT_UNARY_F64(exp) SM2C_RT_UNARY_F64(log) SM2C_RT_UNARY_F64(floor) SM2C_RT_UNARY_F64(ceil)
+SM2C_RT_UNARY_F64(round) SM2C_RT_UNARY_F64(rint) SM2C_RT_UNARY_F64(sin) SM2C_RT_UNARY_F64(cos)
+SM2C_RT_UNARY_F64(tan) SM2C_RT_UNARY_F64(asin) SM2C_RT_UNARY_F64(acos) SM2C_RT_UNARY_F64(atan)
+SM2C_RT_UNARY_F64(sinh) SM2C_RT_UNARY_F64(cosh) SM2C_RT_UNARY_F64(asinh) SM2C_RT_UNARY_F64(acosh)
+SM2C_RT_UNARY_F64(atanh) SM2C_RT_UNARY_F64(erf) SM2C_RT_UNARY_F64(erfc) SM2C_RT_UNARY_F64(expm1)
+SM2C_RT_UNARY_F64(log1p) SM2C_RT_UNARY_F64(sign) SM2C_RT_UNARY_F64(reciprocal)
+SM2C_RT_UNARY_F64(softsign) SM2C_RT_UNARY_F64(elu) SM2C_RT_UNARY_F64(selu)
+
 /* ---- casts (cast.c): sm2c_rt_cast_<from>_<to>(x, y, n) ---------------------
 ** Every pair among f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 b.  float16
 ** and bfloat16 are uint16_t bit patterns; bool is uint8_t.  Float to integer

@@ -145,9 +145,31 @@ def elementwise_cases():
                "%s elementwise ops, computed by TensorFlow's CPU kernels: %s" % (dt, ", ".join(sorted(ops))))
 
 
+# float64 unary kernels sm2c has (runtime/unary_f64.c).  TF's double functions
+# (Eigen, std::) and libm agree to a few ulp: rtol 1e-13 is about 450 ulp.
+F64_UNARY = ["Relu", "Relu6", "Tanh", "Neg", "Abs", "Square", "Sqrt", "Rsqrt", "Exp", "Log", "Floor",
+             "Ceil", "Round", "Rint", "Sin", "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh",
+             "Acosh", "Atanh", "Erf", "Erfc", "Expm1", "Log1p", "Sign", "Reciprocal", "Inv", "Softsign",
+             "Elu", "Selu"]
+F64_TOL = {"rtol": 1e-13, "atol": 1e-15}
+
+
+def float64_case():
+    r = rng_for("Elementwise_float64")
+    feeds = {"a": r.uniform(-4, 4, [4, 6]), "p": r.uniform(1, 8, [4, 6]), "u": r.uniform(-0.9, 0.9, [4, 6])}
+    ops = {k: UNARY[k] for k in F64_UNARY if has_kernel(UNARY[k][0], feeds[UNARY[k][1]])}
+
+    def body(a, p, u, ops=ops):
+        env = {"a": a, "p": p, "u": u}
+        return {name: fn(env[arg]) for name, (fn, arg) in ops.items()}
+    yield ("Elementwise_float64", body, {"serving_default": feeds}, F64_TOL,
+           "float64 unary ops: %s" % ", ".join(sorted(ops)))
+
+
 _movement_cases = cases
 
 
 def cases():
     yield from _movement_cases()
     yield from elementwise_cases()
+    yield from float64_case()
