@@ -192,7 +192,9 @@ def family_of(case, families):
     """A case's family: keras_* and arch_* by prefix, else its op (the longest
     op name the case name starts with, followed by '_' or nothing)."""
     for prefix, family in (("keras_", "Keras layers"), ("arch_", "architectures"),
-                           ("Movement_", "shape and data movement"), ("Function_", "polymorphic functions"),
+                           ("Movement_", "shape and data movement"),
+                           ("Elementwise_", "elementwise in float16, bfloat16, float64"),
+                           ("Function_", "polymorphic functions"),
                            ("Control_", "control flow")):
         if case.startswith(prefix):
             return family
