@@ -234,6 +234,14 @@ static sm2c_status add_functions(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
     return SM2C_OK;
 }
 
+static int has_functions(const sm2c_varmap *vm)
+{
+    for (size_t i = 0; i < vm->n_fns; i++)
+        if (sm2c_concrete_fn_is_function(&vm->fns[i]))
+            return 1;
+    return 0;
+}
+
 static int cmp_spec(const void *a, const void *b)
 {
     return strcmp(((const entry_spec *)a)->key, ((const entry_spec *)b)->key);
@@ -335,6 +343,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, const sm2c_model *m, const sm2c_co
         return sm2c_error(c->diag, first, m->file, NULL,
                           "none of the %d signatures could be compiled (the warnings above say why)", n);
     if (p->n_entries == 0)
-        return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile");
+        return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile%s",
+                                          has_functions(vm) ? " (its tf.functions compile with --function PATH; "
+                                                              "sm2c inspect lists them)" : "");
     return o->n_signatures || o->n_functions ? first : SM2C_OK;
 }

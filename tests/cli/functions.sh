@@ -37,5 +37,7 @@ out=$("$sm2c" run "$model" --function scaled --input x="$root/tests/data/ops/Fun
       --outdir "$tmp/run" 2>&1)
 check "run --function with two concrete functions exits 1" [ $? -eq 1 ]
 check "run --function names the choice" grep -q "selects 2 concrete functions" <<<"$out"
+out=$("$sm2c" compile "$model" -o "$tmp/nosig" 2>&1)
+check "a model without signatures points at --function" grep -q "no signature to compile (its tf.functions compile with --function PATH" <<<"$out"
 echo "$passed passed, $fail failed"
 [ $fail -eq 0 ]
