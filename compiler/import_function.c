@@ -24,12 +24,12 @@ typedef struct builder {
     Tensorflow__SignatureDef *sd;
 } builder;
 
-static Tensorflow__AttrValue *type_attr(sm2c_ctx *c, Tensorflow__DataType t)
+Tensorflow__AttrValue *sm2c_import_type_attr(sm2c_ctx *c, int dtype)
 {
     Tensorflow__AttrValue *v = sm2c_arena_alloc(c->arena, sizeof *v);
     tensorflow__attr_value__init(v);
     v->value_case = TENSORFLOW__ATTR_VALUE__VALUE_TYPE;
-    v->type = t;
+    v->type = (Tensorflow__DataType)dtype;
     return v;
 }
 
@@ -135,7 +135,7 @@ static void add_arguments(builder *b, const Tensorflow__FunctionDef *f, size_t n
     b->sd->inputs = sm2c_arena_array(c->arena, n_args + 1, sizeof *b->sd->inputs);
     for (size_t k = 0; k < n_args; k++) {
         const Tensorflow__OpDef__ArgDef *a = f->signature->input_arg[k];
-        Tensorflow__NodeDef *ph = add_node(b, a->name, "Placeholder", 0, "dtype", type_attr(c, a->type), NULL);
+        Tensorflow__NodeDef *ph = add_node(b, a->name, "Placeholder", 0, "dtype", sm2c_import_type_attr(c, (int)a->type), NULL);
         Tensorflow__SignatureDef__InputsEntry *e = sm2c_arena_alloc(c->arena, sizeof *e);
         tensorflow__signature_def__inputs_entry__init(e);
         e->key = a->name;

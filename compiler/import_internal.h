@@ -72,6 +72,8 @@ void sm2c_import_bind_tf1_variables(importer *im);
 int sm2c_import_variable(importer *im, scope *s, int32_t i, sm2c_value **ins, int32_t n_ins,
                          sm2c_value **out, sm2c_status *st);
 
+/* import_function.c: a type-valued attr (for the nodes import adds). */
+Tensorflow__AttrValue *sm2c_import_type_attr(sm2c_ctx *c, int dtype);
 /* import_widen.c: an elementwise node on float16/bfloat16 whose op has a
 ** float32 kernel becomes Cast, the op on float32, Cast back; 1 when done. */
 int sm2c_import_widen(importer *im, scope *s, int32_t i, const struct sm2c_opdef *op, sm2c_value **ins,

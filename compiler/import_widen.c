@@ -25,15 +25,6 @@ static int half_dtype(const sm2c_opdef *op, const Tensorflow__NodeDef *nd)
     return op->lower == lower_unary || op->lower == lower_binary || op->lower == lower_compare ? dt : 0;
 }
 
-static Tensorflow__AttrValue *type_value(sm2c_ctx *c, int dtype)
-{
-    Tensorflow__AttrValue *v = sm2c_arena_alloc(c->arena, sizeof *v);
-    tensorflow__attr_value__init(v);
-    v->value_case = TENSORFLOW__ATTR_VALUE__VALUE_TYPE;
-    v->type = (Tensorflow__DataType)dtype;
-    return v;
-}
-
 /* A copy of nd named `name` with `op` and its type attrs `keys` set to `types`
 ** (the others kept). */
 static Tensorflow__NodeDef *node_like(sm2c_ctx *c, const Tensorflow__NodeDef *nd, const char *name,
@@ -55,7 +46,7 @@ static Tensorflow__NodeDef *node_like(sm2c_ctx *c, const Tensorflow__NodeDef *nd
         Tensorflow__NodeDef__AttrEntry *e = sm2c_arena_alloc(c->arena, sizeof *e);
         tensorflow__node_def__attr_entry__init(e);
         e->key = (char *)keys[j];
-        e->value = type_value(c, types[j]);
+        e->value = sm2c_import_type_attr(c, types[j]);
         out->attr[out->n_attr++] = e;
     }
     return out;
