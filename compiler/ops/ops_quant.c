@@ -1,8 +1,9 @@
 /*
 ** ops_quant.c: quantization-aware training's float ops: FakeQuantWithMinMaxArgs,
-** FakeQuantWithMinMaxVars and FakeQuantWithMinMaxVarsPerChannel, computed as
-** TensorFlow does in float (runtime/fake_quant_f32.c).  On constant inputs
-** (the weights of a quantization-aware layer) they fold.
+** FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel and
+** QuantizeAndDequantizeV2/V3/V4 (per tensor), computed as TensorFlow does in
+** float (runtime/fake_quant_f32.c).  On constant inputs (the weights of a
+** quantization-aware layer) they fold.
 */
 #include "ops_common.h"
 
@@ -103,5 +104,69 @@ sm2c_status lower_fake_quant(sm2c_lower *l, const sm2c_node *n)
     s->args[6] = sm2c_arg_int(bits);
     s->args[7] = sm2c_arg_int(narrow);
     s->args[8] = sm2c_arg_int(mode);
+    return SM2C_OK;
+}
+
+/* ---- QuantizeAndDequantizeV2/V3/V4 ------------------------------------------------ */
+
+/* num_bits: an attr (V2, V4) or a constant input (V3). */
+static sm2c_status qdq_bits(sm2c_ctx *c, const sm2c_node *n, int64_t *bits)
+{
+    if (n->n_inputs == 4) {
+        const sm2c_tensor *t = sm2c_op_const_input(c, n, 3, "num_bits");
+        if (!t)
+            return SM2C_ERR_UNSUPPORTED;
+        *bits = sm2c_op_ints(c, t)[0];
+    } else {
+        *bits = sm2c_attr_i(n, "num_bits");
+    }
+    int signed_input = sm2c_attr_flag(n, "signed_input");
+    if (*bits < 1 || *bits > (signed_input ? 61 : 62))
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "num_bits is %lld; it must be between 1 and %d",
+                             (long long)*bits, signed_input ? 61 : 62);
+    return SM2C_OK;
+}
+
+sm2c_status shape_quantize_dequantize(sm2c_ctx *c, sm2c_node *n)
+{
+    int64_t bits;
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (!st)
+        st = qdq_bits(c, n, &bits);
+    if (st)
+        return st;
+    const sm2c_value *x = n->inputs[0];
+    if (x->dtype != SM2C_DT_FLOAT)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "%s on %s is not supported (float32)", n->op->name,
+                             sm2c_dtype_name(x->dtype));
+    if (sm2c_attr_i(n, "axis") != -1)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "per-axis ranges (axis %lld) are not supported yet",
+                             (long long)sm2c_attr_i(n, "axis"));
+    if (!sm2c_attr_str_is(n, "round_mode", "HALF_TO_EVEN") && !sm2c_attr_str_is(n, "round_mode", "HALF_UP") &&
+        sm2c_attr(n, "round_mode"))
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "round_mode must be HALF_TO_EVEN or HALF_UP");
+    for (int32_t i = 1; i < 3; i++)
+        if (n->inputs[i]->dtype != SM2C_DT_FLOAT || sm2c_value_elements(n->inputs[i]) != 1)
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "input_%s must be a float32 scalar", i == 1 ? "min" : "max");
+    sm2c_op_set(c, n, 0, x->dtype, x->shape.rank, x->shape.dims);
+    return SM2C_OK;
+}
+
+sm2c_status lower_quantize_dequantize(sm2c_lower *l, const sm2c_node *n)
+{
+    int64_t bits;
+    sm2c_status st = qdq_bits(l->c, n, &bits);
+    if (st)
+        return st;
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_quantize_dequantize_f32", 10);
+    for (int32_t i = 0; i < 3; i++)
+        s->args[i] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[i]));
+    s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
+    s->args[4] = sm2c_arg_int(sm2c_value_elements(n->inputs[0]));
+    s->args[5] = sm2c_arg_int(bits);
+    s->args[6] = sm2c_arg_int(sm2c_attr_flag(n, "signed_input"));
+    s->args[7] = sm2c_arg_int(sm2c_attr_flag(n, "narrow_range"));
+    s->args[8] = sm2c_arg_int(sm2c_attr_flag(n, "range_given"));
+    s->args[9] = sm2c_arg_int(sm2c_attr_str_is(n, "round_mode", "HALF_UP"));
     return SM2C_OK;
 }

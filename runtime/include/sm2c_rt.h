@@ -330,6 +330,11 @@ void sm2c_rt_fake_quant_args_f32(const float *x, float *y, int32_t n, float min,
                                  int32_t narrow_range);
 void sm2c_rt_fake_quant_vars_f32(const float *x, const float *min, const float *max, float *y, int32_t outer,
                                  int32_t channels, int32_t num_bits, int32_t narrow_range, int32_t mode);
+/* QuantizeAndDequantizeV2/V3/V4 per tensor; the range is the input's own
+** unless range_given; half_up 0 rounds half to even (fake_quant_f32.c). */
+void sm2c_rt_quantize_dequantize_f32(const float *x, const float *min_in, const float *max_in, float *y,
+                                     int32_t n, int32_t num_bits, int32_t signed_input, int32_t narrow_range,
+                                     int32_t range_given, int32_t half_up);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);

@@ -1,5 +1,6 @@
 """Quantization-aware training's float ops (issue 16): FakeQuantWithMinMaxArgs,
-FakeQuantWithMinMaxVars and FakeQuantWithMinMaxVarsPerChannel against TensorFlow.
+FakeQuantWithMinMaxVars, FakeQuantWithMinMaxVarsPerChannel and
+QuantizeAndDequantizeV2/V3/V4 against TensorFlow.
 
 Each case has one signature per attribute variant: the default range, narrow_range
 with 4 bits, 2 and 16 bits, ranges that do not contain 0 (all positive, all
@@ -112,7 +113,43 @@ def per_channel_case():
            "constant bounds", {"fns": fns})
 
 
+def qdq_case(version):
+    name = "QuantizeAndDequantize" + version
+    op = getattr(raw, name)
+    r = rng_for(name)
+    feeds, fns = {}, {}
+
+    def add(sig, x, lo=0.0, hi=0.0, bits=8, **attrs):
+        feeds[sig] = {"x": x}  # V3's num_bits is an input, a constant here
+        fns[sig] = (lambda lo, hi, b, a: lambda x: op(input=x, input_min=lo, input_max=hi, num_bits=b, **a))(
+            lo, hi, bits, attrs)
+
+    # a scale of exactly 1: [-128, 127] signed 8 bits, so k + 0.5 are true ties
+    ties = np.array([-2.5, -1.5, -0.5, 0.5, 1.5, 2.5, 0.49999997, 126.5, -127.5, 3.0, -200.0, 300.0], F32)
+    given = {} if version == "V3" else {"range_given": True}
+    if version != "V3":
+        add("serving_default", xs(r, [3, 4], -3.2, 7.0))
+        add("narrow_own_range", xs(r, [10], -1.0, 0.7), narrow_range=True)
+        add("zeros", np.zeros([5], F32))
+    else:
+        add("serving_default", xs(r, [3, 4], -3.0, 3.0), -2.0, 2.0, 4)
+    add("given", xs(r, [3, 4], -3.0, 3.0), -2.0, 2.0, **given)
+    add("ties_half_even", ties, -128.0, 127.0, **given)
+    add("unsigned_4bits", xs(r, [8], -1.0, 5.0), 0.0, 4.0, 4, signed_input=False, **given)
+    add("min_above_0", xs(r, [8], -3.0, 3.0), 0.5, 2.0, 6, **given)
+    if version != "V3":
+        add("ties_half_up", ties, -128.0, 127.0, round_mode="HALF_UP", **given)
+        add("half_up_3bits", xs(r, [8], -3.0, 3.0), -2.0, 2.0, 3, round_mode="HALF_UP", **given)
+    yield (name, None, feeds, QUANT,
+           f"{name} per tensor: the input's own range and a given one, rounding ties (half to even"
+           f"{'' if version == 'V3' else ' and half up'}), unsigned 4 bits, narrow range, a range above 0, "
+           "all zeros", {"fns": fns})
+
+
 def cases():
+    yield from qdq_case("V2")
+    yield from qdq_case("V3")
+    yield from qdq_case("V4")
     yield from args_case()
     yield from vars_case()
     yield from per_channel_case()
