@@ -106,6 +106,15 @@ static int64_t const_int(const sm2c_value *v)
 ** come after the list is made), quietly: any failure just leaves it unknown.
 ** A carried value of a loop needs only its own initial value. */
 #define AHEAD_MAX_DEPTH 200
+static void infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v, int depth);
+
+void sm2c_import_infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v)
+{
+    sm2c_diag quiet;
+    sm2c_ctx qc = sm2c_ctx_quiet(c, &quiet);
+    infer_ahead(&qc, g, v, 0);
+}
+
 static void infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v, int depth)
 {
     sm2c_node *n = v->node;
