@@ -97,6 +97,25 @@ void sm2c_rt_copy(void *y, const void *x, int32_t n_bytes);
                                           const int32_t *p, int32_t elem_size);
 SM2C_RT_INDEXED(i32, int32_t)
 SM2C_RT_INDEXED(i64, int64_t)
+/* segment.c, UnsortedSegment{Sum,Prod,Max,Min} (sorted 0) and
+** Segment{Sum,Max,Min,Mean} (sorted 1): row i of x (n_ids rows of `row`
+** elements) folds into row ids[i] of y (n_seg rows).  An id >= n_seg, or a
+** negative id when sorted, is SM2C_RT_ERR_INDEX before anything is written; a
+** negative id drops its row when unsorted.  Empty segments hold the fold's
+** identity (sum 0, prod 1, max lowest, min highest) unsorted, 0 sorted.
+** counts: n_seg int32_t of scratch. */
+#define SM2C_RT_SEGMENT(op, T, sfx, ix, I)                                                  \
+    int32_t sm2c_rt_segment_##op##_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
+                                                int32_t row, int32_t n_seg, int32_t sorted, \
+                                                int32_t *counts);
+#define SM2C_RT_SEGMENTS(T, sfx, ix, I)                                                     \
+    SM2C_RT_SEGMENT(sum, T, sfx, ix, I) SM2C_RT_SEGMENT(prod, T, sfx, ix, I)                \
+    SM2C_RT_SEGMENT(max, T, sfx, ix, I) SM2C_RT_SEGMENT(min, T, sfx, ix, I)                 \
+    SM2C_RT_SEGMENT(mean, T, sfx, ix, I)
+SM2C_RT_SEGMENTS(float, f32, i32, int32_t)
+SM2C_RT_SEGMENTS(float, f32, i64, int64_t)
+SM2C_RT_SEGMENTS(int32_t, i32, i32, int32_t)
+SM2C_RT_SEGMENTS(int32_t, i32, i64, int64_t)
 /* scatter_nd.c, ScatterNd: y (dims[0..k), then `slice` elements) is zeroed,
 ** then each of the n updates is added at its index tuple, in order (duplicates
 ** sum; integers wrap around).  Named by data type, then index type. */
