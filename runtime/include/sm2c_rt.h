@@ -36,6 +36,8 @@ const char *sm2c_rt_version(void);
 #define SM2C_RT_ERR_BATCH (-3)  /* --max-batch entry: the batch is below 1 or above the maximum */
 #define SM2C_RT_ERR_ITERATIONS (-4) /* a loop ran more times than its compile-time cap
                                      ** (sm2c --limit loop-iterations=N) */
+#define SM2C_RT_ERR_NUMERICS (-5) /* CheckNumerics found a NaN or an infinity */
+#define SM2C_RT_ERR_ASSERT (-6)   /* an Assert's condition was false */
 
 /* Upper bound, in bytes, of the stack an entry point and the kernels it calls
 ** use: no recursion, no VLAs; checked against -fstack-usage at -O0 and -O2
@@ -59,6 +61,14 @@ void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides
 ** SM2C_RT_ERR_INDEX.  Called before kernels that index with run-time data. */
 int32_t sm2c_rt_check_indices_i32(const int32_t *idx, int32_t n, int32_t lo, int32_t hi);
 int32_t sm2c_rt_check_indices_i64(const int64_t *idx, int32_t n, int32_t lo, int32_t hi);
+/* check.c: CheckNumerics (SM2C_RT_ERR_NUMERICS on a NaN or an infinity; f16
+** and bf16 as their uint16_t bits) and Assert (SM2C_RT_ERR_ASSERT on a false
+** element of the condition). */
+int32_t sm2c_rt_check_finite_f32(const float *x, int32_t n);
+int32_t sm2c_rt_check_finite_f64(const double *x, int32_t n);
+int32_t sm2c_rt_check_finite_f16(const uint16_t *x, int32_t n);
+int32_t sm2c_rt_check_finite_bf16(const uint16_t *x, int32_t n);
+int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n);
 /* y[0..n) = *value (elem_size bytes), for Fill, Pad and ZerosLike. */
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */
