@@ -285,6 +285,15 @@ void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t o
 /* Over the last axis of [rows, cols]. */
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
 void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
+/* xent_f32.c: (Sparse)SoftmaxCrossEntropyWithLogits over rows x cols logits:
+** loss[rows] and backprop[rows x cols]; sparse labels are class indices, one
+** outside [0, cols) is SM2C_RT_ERR_INDEX before anything is written. */
+void sm2c_rt_softmax_xent_f32(const float *logits, const float *labels, float *loss, float *backprop,
+                              int32_t rows, int32_t cols);
+int32_t sm2c_rt_sparse_softmax_xent_f32_i32(const float *logits, const int32_t *labels, float *loss,
+                                            float *backprop, int32_t rows, int32_t cols);
+int32_t sm2c_rt_sparse_softmax_xent_f32_i64(const float *logits, const int64_t *labels, float *loss,
+                                            float *backprop, int32_t rows, int32_t cols);
 /* Training-mode batch norm (batch_norm_train_f32.c): mean and biased variance
 ** per channel of x [outer, channels, inner] over the other two axes, then
 ** y = (x - mean) * (rsqrt(var + eps) * scale) + offset.  y may equal x. */
