@@ -9,7 +9,9 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
+#if SM2C_RT_WANT(check_finite_f32)
 int32_t sm2c_rt_check_finite_f32(const float *x, int32_t n)
 {
     int32_t i;
@@ -21,7 +23,9 @@ int32_t sm2c_rt_check_finite_f32(const float *x, int32_t n)
     }
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(check_finite_f64)
 int32_t sm2c_rt_check_finite_f64(const double *x, int32_t n)
 {
     int32_t i;
@@ -33,8 +37,10 @@ int32_t sm2c_rt_check_finite_f64(const double *x, int32_t n)
     }
     return SM2C_RT_OK;
 }
+#endif
 
 /* float16 (mask 0x7c00) and bfloat16 (mask 0x7f80), as their uint16_t bits. */
+#if SM2C_RT_WANT(check_finite_f16)
 int32_t sm2c_rt_check_finite_f16(const uint16_t *x, int32_t n)
 {
     int32_t i;
@@ -43,7 +49,9 @@ int32_t sm2c_rt_check_finite_f16(const uint16_t *x, int32_t n)
             return SM2C_RT_ERR_NUMERICS;
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(check_finite_bf16)
 int32_t sm2c_rt_check_finite_bf16(const uint16_t *x, int32_t n)
 {
     int32_t i;
@@ -52,7 +60,9 @@ int32_t sm2c_rt_check_finite_bf16(const uint16_t *x, int32_t n)
             return SM2C_RT_ERR_NUMERICS;
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(check_true_b)
 int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n)
 {
     int32_t i;
@@ -61,3 +71,4 @@ int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n)
             return SM2C_RT_ERR_ASSERT;
     return SM2C_RT_OK;
 }
+#endif

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SEG_SUM(y, x) ((y) + (x))
 #define SEG_PROD(y, x) ((y) * (x))
@@ -26,7 +27,7 @@
 ** counts (n_seg int32_t, caller's scratch) is used for Mean and for the
 ** empty segments of sorted ops. */
 #define SEGMENT(op, FOLD, T, sfx, ix, I, IDENTITY)                                        \
-    int32_t sm2c_rt_segment_##op##_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
+    SM2C_RT_DEFINE(segment_##op##_##sfx##_##ix, int32_t sm2c_rt_segment_##op##_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
                                                 int32_t row, int32_t n_seg, int32_t sorted, \
                                                 int32_t *counts)                            \
     {                                                                                       \
@@ -53,11 +54,11 @@
             for (j = 0; counts[s] == 0 && j < row; j++)                                     \
                 y[(size_t)s * (size_t)row + (size_t)j] = 0;                                 \
         return SM2C_RT_OK;                                                                  \
-    }
+    })
 
 /* Mean: the sum over the count, 0 for an empty segment (sorted ids only). */
 #define SEGMENT_MEAN(T, sfx, ix, I)                                                         \
-    int32_t sm2c_rt_segment_mean_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
+    SM2C_RT_DEFINE(segment_mean_##sfx##_##ix, int32_t sm2c_rt_segment_mean_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
                                               int32_t row, int32_t n_seg, int32_t sorted,   \
                                               int32_t *counts)                              \
     {                                                                                       \
@@ -70,7 +71,7 @@
             for (j = 0; counts[s] > 0 && j < row; j++)                                      \
                 y[(size_t)s * (size_t)row + (size_t)j] /= (T)counts[s];                     \
         return SM2C_RT_OK;                                                                  \
-    }
+    })
 
 #define SEGMENTS(T, sfx, ix, I, SUM, PROD, LOWEST, HIGHEST)                                 \
     SEGMENT(sum, SUM, T, sfx, ix, I, 0)                                                     \

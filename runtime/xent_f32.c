@@ -14,6 +14,7 @@
 #include <stddef.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 /* max and sum(exp(x - max)) of one row; e[j] = exp(x[j] - max). */
 static float row_sum(const float *x, float *e, int32_t cols, float *max)
@@ -32,6 +33,7 @@ static float row_sum(const float *x, float *e, int32_t cols, float *max)
     return (float)sum;
 }
 
+#if SM2C_RT_WANT(softmax_xent_f32)
 void sm2c_rt_softmax_xent_f32(const float *logits, const float *labels, float *loss, float *backprop,
                               int32_t rows, int32_t cols)
 {
@@ -47,9 +49,10 @@ void sm2c_rt_softmax_xent_f32(const float *logits, const float *labels, float *l
         loss[i] = l;
     }
 }
+#endif
 
 #define SPARSE_XENT(ix, I)                                                                      \
-    int32_t sm2c_rt_sparse_softmax_xent_f32_##ix(const float *logits, const I *labels, float *loss, \
+    SM2C_RT_DEFINE(sparse_softmax_xent_f32_##ix, int32_t sm2c_rt_sparse_softmax_xent_f32_##ix(const float *logits, const I *labels, float *loss, \
                                                  float *backprop, int32_t rows, int32_t cols)   \
     {                                                                                           \
         int32_t i, j;                                                                           \
@@ -65,7 +68,7 @@ void sm2c_rt_softmax_xent_f32(const float *logits, const float *labels, float *l
             loss[i] = log_sum - (x[labels[i]] - max);                                           \
         }                                                                                       \
         return SM2C_RT_OK;                                                                      \
-    }
+    })
 
 SPARSE_XENT(i32, int32_t)
 SPARSE_XENT(i64, int64_t)

@@ -49,7 +49,7 @@ FLOATS = ("float16", "float32", "float64")
 
 
 def output_file(key):
-    """The file name sm2c run gives an output key (compiler/run.c output_file_name):
+    """The file name sm2c run gives an output key (compiler/cli/run.c output_file_name):
     the exact key when it can be a file name, else its C identifier."""
     if key and len(key) <= 200 and key[0] != "." and all(" " < ch <= "~" and ch not in "/\\" for ch in key):
         return key + ".npy"
