@@ -9,6 +9,8 @@ raises as errors and generated code returns as error codes (issue 17).
                          TensorFlow raises InvalidArgumentError (a NaN reaches
                          check_numerics; a value fails the assert), checked
                          by tests/cli/runtime_checks.sh
+  Check_numerics_dtypes  CheckNumerics on float64 (serving_default), float16
+                         and bfloat16 inputs that pass
 
 Run with the project venv: .venv/bin/python tests/models/gen_checks.py [OUT_DIR]
 """
@@ -26,6 +28,17 @@ def checked(x, k):
     tf.debugging.assert_greater(x, tf.constant(-10.0), message="x must be above -10")
     tf.debugging.assert_non_negative(k, message="k must not be negative")
     return {"y": y + 1.0}
+
+
+def numerics_dtypes(out):
+    rng = rng_for("Check_numerics_dtypes")
+    feeds, fns = {}, {}
+    for sig, dt in (("serving_default", np.float64), ("f16", np.float16), ("bf16", tf.bfloat16.as_numpy_dtype)):
+        feeds[sig] = {"x": rng.uniform(-5, 5, [2, 3]).astype(dt)}
+        fns[sig] = lambda x: {"y": tf.debugging.check_numerics(x, "x is not finite")}
+    write_case(out, "Check_numerics_dtypes", None, feeds, IEEE,
+               "CheckNumerics passing float64, float16 and bfloat16 inputs through", fns=fns)
+    print("Check_numerics_dtypes")
 
 
 def main():
@@ -57,6 +70,7 @@ def main():
         with open(os.path.join(d, "code"), "w") as f:
             f.write("%d\n" % code)
     print(name)
+    numerics_dtypes(out)
 
 
 if __name__ == "__main__":
