@@ -11,6 +11,8 @@ raises as errors and generated code returns as error codes (issue 17).
                          by tests/cli/runtime_checks.sh
   Check_numerics_dtypes  CheckNumerics on float64 (serving_default), float16
                          and bfloat16 inputs that pass
+  Check_print_dropped    tf.print (StringFormat, PrintV2) beside the
+                         computation: dropped, the outputs unchanged
 
 Run with the project venv: .venv/bin/python tests/models/gen_checks.py [OUT_DIR]
 """
@@ -39,6 +41,17 @@ def numerics_dtypes(out):
     write_case(out, "Check_numerics_dtypes", None, feeds, IEEE,
                "CheckNumerics passing float64, float16 and bfloat16 inputs through", fns=fns)
     print("Check_numerics_dtypes")
+
+
+def print_dropped(out):
+    def fn(x):
+        tf.print("x is", x, "sum", tf.reduce_sum(x))
+        return {"y": x * 2.0 + 1.0}
+    x = rng_for("Check_print_dropped").uniform(-5, 5, [2, 3]).astype(F32)
+    write_case(out, "Check_print_dropped", fn, {"serving_default": {"x": x}}, IEEE,
+               "tf.print (StringFormat and PrintV2, host output) beside y = 2x + 1: dropped, as a "
+               "side effect generated code does not have")
+    print("Check_print_dropped")
 
 
 def main():
@@ -71,6 +84,7 @@ def main():
             f.write("%d\n" % code)
     print(name)
     numerics_dtypes(out)
+    print_dropped(out)
 
 
 if __name__ == "__main__":
