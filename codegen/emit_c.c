@@ -313,6 +313,15 @@ static int has_loop(const sm2c_entry *en)
     return 0;
 }
 
+/* Whether a step calls a kernel whose name starts with `prefix`. */
+static int calls_kernel(const sm2c_entry *en, const char *prefix)
+{
+    for (int32_t s = 0; s < en->n_steps; s++)
+        if (en->steps[s].kernel && strncmp(en->steps[s].kernel, prefix, strlen(prefix)) == 0)
+            return 1;
+    return 0;
+}
+
 static int used_as(const sm2c_entry *en, int kind, int32_t index)
 {
     for (int32_t s = 0; s < en->n_steps; s++)
@@ -807,6 +816,10 @@ static void emit_header(emitter *e)
         if (has_loop(en))
             sb_puts(b, " * -4 when a loop runs more times than its cap (sm2c --limit\n"
                        " * loop-iterations, or the loop's static trip count).\n");
+        if (calls_kernel(en, "sm2c_rt_check_finite"))
+            sb_puts(b, " * -5 when a CheckNumerics finds a NaN or an infinity.\n");
+        if (calls_kernel(en, "sm2c_rt_check_true"))
+            sb_puts(b, " * -6 when an Assert's condition is false.\n");
         sb_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n", e->NAME);
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_macros(b, &en->inputs[i], n->in_stem[i]);

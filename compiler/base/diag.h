@@ -35,6 +35,8 @@ typedef struct sm2c_diag {
     int warnings;
     int quiet_notes;          /* drop notes (tests) */
     int demote;               /* > 0: errors print as warnings and are not counted */
+    int corrupt;              /* > 0: reading input data, whose errors other than
+                                 "unsupported" are never demoted (corrupt input) */
     sm2c_status first_status;
     char first[2048];         /* the first error line, for tests and callers */
 } sm2c_diag;

@@ -95,11 +95,27 @@ static int make_tmpdir(int dirfd, char *name, size_t cap)
     return -1;
 }
 
+/* `mkdir -p` for the directories above outdir (as cc -o and cmake do); a
+** component that exists is fine, whatever it is: the final checks judge it. */
+static void make_parents(sm2c_ctx *c, const char *outdir)
+{
+    char *path = sm2c_arena_strdup(c->arena, outdir);
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/' || p[-1] == '/')
+            continue;
+        *p = 0;
+        (void)mkdir(path, 0777);
+        *p = '/';
+    }
+}
+
 sm2c_status sm2c_publish(sm2c_ctx *c, const char *outdir, const char *source,
                          const sm2c_outfile *files, size_t nfiles)
 {
     struct stat st;
     int created = 0;
+    if (lstat(outdir, &st) != 0 && errno == ENOENT)
+        make_parents(c, outdir);
     if (lstat(outdir, &st) != 0) {
         if (errno != ENOENT || mkdir(outdir, 0777) != 0)
             return fs_error(c, outdir, "cannot create the output directory", NULL);

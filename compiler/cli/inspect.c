@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "json.h"
+#include "import/functionalize.h"
 #include "import/op_support.h"
 #include "load/savedmodel.h"
 #include "load/tensor_proto.h"
@@ -45,6 +46,7 @@ typedef struct report {
     ckpt_entry *entries;
     size_t n_ops;
     sm2c_op_count *ops;
+    const char *cflow_refused;   /* why functionalization refuses the TF1 control flow, or NULL */
 } report;
 
 /* ---- gathering ---------------------------------------------------------------- */
@@ -178,6 +180,42 @@ static sm2c_status gather(sm2c_ctx *c, const sm2c_model *m, const sm2c_inspect_o
     if ((st = gather_checkpoint(c, r, o->max_values)))
         return st;
     return sm2c_reachable_ops(c, m, &r->ops, &r->n_ops);
+}
+
+/* TF1 control-flow ops are compilable only in the shapes functionalization
+** rewrites: try it on a second copy of the model (it rewrites in place, and
+** the report describes the model as it is), with its diagnostics kept quiet. */
+static sm2c_status try_functionalize(sm2c_ctx *c, const char *dir, const sm2c_inspect_opts *o, report *r)
+{
+    int any = 0;
+    for (size_t i = 0; i < r->n_ops; i++)
+        any |= sm2c_functionalize_handles(r->ops[i].op);
+    if (!any)
+        return SM2C_OK;
+    sm2c_diag quiet;
+    sm2c_ctx qc = sm2c_ctx_quiet(c, &quiet);
+    sm2c_model *copy;
+    sm2c_status st = sm2c_model_load(c, dir, o->tag_set, &copy);
+    if (!st && sm2c_functionalize(&qc, copy) != SM2C_OK) {
+        /* "FILE: WHERE: error: WHAT" -> "WHERE: WHAT" */
+        const char *line = quiet.first, *what = strstr(line, "error: ");
+        size_t nf = strlen(copy->file);
+        if (strncmp(line, copy->file, nf) == 0 && line[nf] == ':')
+            line += nf + 2;
+        r->cflow_refused = what ? sm2c_arena_printf(c->arena, "%.*s%s", (int)(what - line), line, what + 7)
+                                : sm2c_arena_strdup(c->arena, line);
+    }
+    sm2c_model_close(copy);
+    return st;
+}
+
+/* Compilable: in the op table, or handled on import or by functionalization
+** (when it accepts this model's control flow). */
+static int compilable(const report *r, const char *op)
+{
+    if (r->cflow_refused && sm2c_functionalize_handles(op))
+        return 0;
+    return sm2c_op_supported(op);
 }
 
 /* ---- values ------------------------------------------------------------------- */
@@ -420,17 +458,19 @@ static void text_ops(FILE *f, const report *r)
     size_t total = 0, unsupported = 0;
     for (size_t i = 0; i < r->n_ops; i++) {
         total += r->ops[i].count;
-        unsupported += !sm2c_op_supported(r->ops[i].op);
+        unsupported += !compilable(r, r->ops[i].op);
     }
     fprintf(f, "\nOps reachable from the signatures (%zu types, %zu nodes)\n", r->n_ops, total);
     for (size_t i = 0; i < r->n_ops; i++)
         fprintf(f, "  %-32s %6zu%s\n", esc(r, r->ops[i].op), r->ops[i].count,
-                sm2c_op_supported(r->ops[i].op) ? "" : "  (not compilable yet)");
+                compilable(r, r->ops[i].op) ? "" : "  (not compilable yet)");
     fprintf(f, "\nUnsupported ops: %zu of %zu", unsupported, r->n_ops);
     for (size_t i = 0, k = 0; i < r->n_ops; i++)
-        if (!sm2c_op_supported(r->ops[i].op))
+        if (!compilable(r, r->ops[i].op))
             fprintf(f, "%s%s", k++ ? ", " : ": ", esc(r, r->ops[i].op));
     fputc('\n', f);
+    if (r->cflow_refused)
+        fprintf(f, "TF1 control flow not compilable: %s\n", esc(r, r->cflow_refused));
 }
 
 static void print_text(sm2c_ctx *c, FILE *f, const report *r)
@@ -619,9 +659,11 @@ static void json_ops(sm2c_json *j, const report *r)
     sm2c_json_key(j, "unsupported_ops");
     sm2c_json_array(j);
     for (size_t i = 0; i < r->n_ops; i++)
-        if (!sm2c_op_supported(r->ops[i].op))
+        if (!compilable(r, r->ops[i].op))
             sm2c_json_str(j, r->ops[i].op);
     sm2c_json_end(j);
+    if (r->cflow_refused)
+        sm2c_json_field_str(j, "tf1_control_flow_refused", r->cflow_refused);
 }
 
 static void print_json(sm2c_ctx *c, FILE *f, const report *r)
@@ -647,6 +689,8 @@ sm2c_status sm2c_inspect(sm2c_ctx *c, const char *dir, const sm2c_inspect_opts *
     report r = { 0 };
     if (!st)
         st = gather(c, m, o, &r);
+    if (!st)
+        st = try_functionalize(c, dir, o, &r);
     if (!st) {
         if (o->json)
             print_json(c, out, &r);

@@ -292,11 +292,26 @@ static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *
     return sm2c_spawn(c, argv, "running the generated code");
 }
 
-/* "<key>.npy" with the key reduced to [A-Za-z0-9_]; a key that collides
-** with an earlier one after that gets a numeric suffix. */
+/* A key can be a file name as it is: printable ASCII without '/' or '\\',
+** not starting with '.' (no "..", no hidden files), of a sane length. */
+static int key_is_file_name(const char *key)
+{
+    size_t n = strlen(key);
+    if (n == 0 || n > 200 || key[0] == '.')
+        return 0;
+    for (const char *p = key; *p; p++)
+        if (*p <= ' ' || *p > '~' || *p == '/' || *p == '\\')
+            return 0;
+    return 1;
+}
+
+/* "<key>.npy" named by the exact output key; only a key that cannot be a file
+** name is reduced to [A-Za-z0-9_], and a name that collides with an earlier
+** one after that gets a numeric suffix. */
 static const char *output_file_name(sm2c_ctx *c, const sm2c_entry *e, int32_t i, const sm2c_outfile *done)
 {
-    const char *base = sm2c_c_ident(c->arena, e->outputs[i].key), *name = base;
+    const char *key = e->outputs[i].key;
+    const char *base = key_is_file_name(key) ? key : sm2c_c_ident(c->arena, key), *name = base;
     for (int k = 2, clash = 1; clash; k++) {
         name = k == 2 ? sm2c_arena_printf(c->arena, "%s.npy", base)
                       : sm2c_arena_printf(c->arena, "%s_%d.npy", base, k - 1);

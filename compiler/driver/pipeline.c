@@ -455,9 +455,14 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         ** a model's only signature fails with errors. */
         int explicit = o->n_signatures || o->n_functions;
         int demote = !explicit && n > 1;
+        int errors = c->diag->errors;
         c->diag->demote += demote;
         st = compile_entry(c, m, vm, &specs[i], o, p, e);
         c->diag->demote -= demote;
+        if (st && demote && c->diag->errors > errors) {
+            p->n_entries = 0;   /* corrupt input (an error even when demoting): nothing to write */
+            return st;
+        }
         if (st) {
             if (demote)
                 sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", specs[i].key),

@@ -425,11 +425,14 @@ static int const_scalar(const sm2c_value *v, int64_t *out)
 }
 
 /* A loop-invariant integer: a constant, or a carried value the body passes
-** through unchanged whose initial value is a constant. */
-static int invariant(const sm2c_value *v, const sm2c_node *begin, sm2c_value **res, int64_t *out)
+** through unchanged whose initial value is a constant.  Values derived from
+** static shapes (tf.shape(x)[0], tf.size(x)) are folded first. */
+static int invariant(importer *im, sm2c_value *v, const sm2c_node *begin, sm2c_value **res, int64_t *out)
 {
     if (v->node == begin && v->index < begin->n_inputs && res[v->index] == v)
-        return const_scalar(begin->inputs[v->index], out);
+        v = begin->inputs[v->index];
+    if (!v->constant && v->node && !v->node->cflow)
+        sm2c_import_infer_ahead(im->c, im->g, v);
     return const_scalar(v, out);
 }
 
@@ -442,12 +445,12 @@ static int op_named(const sm2c_value *v, const char *a, const char *b)
 /* Runs of `for (i = a; i < b; i += d)`, d > 0, all known: the shape AutoGraph
 ** gives loops over tf.range and while_v2 its maximum_iterations counter.  The
 ** condition may be that comparison and'ed with others.  -1 when not this. */
-static int64_t range_trips(const sm2c_value *c, const sm2c_node *begin, sm2c_value **res, int32_t n_res,
-                           int depth)
+static int64_t range_trips(importer *im, const sm2c_value *c, const sm2c_node *begin, sm2c_value **res,
+                           int32_t n_res, int depth)
 {
     if (op_named(c, "LogicalAnd", NULL) && depth < 8) {
-        int64_t x = range_trips(c->node->inputs[0], begin, res, n_res, depth + 1);
-        int64_t y = range_trips(c->node->inputs[1], begin, res, n_res, depth + 1);
+        int64_t x = range_trips(im, c->node->inputs[0], begin, res, n_res, depth + 1);
+        int64_t y = range_trips(im, c->node->inputs[1], begin, res, n_res, depth + 1);
         return x < 0 ? y : y < 0 || x < y ? x : y;
     }
     if (!op_named(c, "Less", NULL) || c->node->n_inputs != 2)
@@ -455,14 +458,14 @@ static int64_t range_trips(const sm2c_value *c, const sm2c_node *begin, sm2c_val
     const sm2c_value *i = c->node->inputs[0];
     int64_t a, b, d;
     if (i->node != begin || i->index >= n_res || !const_scalar(begin->inputs[i->index], &a) ||
-        !invariant(c->node->inputs[1], begin, res, &b))
+        !invariant(im, c->node->inputs[1], begin, res, &b))
         return -1;
     const sm2c_value *next = res[i->index];
     if (!op_named(next, "AddV2", "Add") || next->node->n_inputs != 2)
         return -1;
-    const sm2c_value *step = next->node->inputs[0] == i ? next->node->inputs[1]
+    sm2c_value *step = next->node->inputs[0] == i ? next->node->inputs[1]
                            : next->node->inputs[1] == i ? next->node->inputs[0] : NULL;
-    if (!step || !invariant(step, begin, res, &d) || d <= 0)
+    if (!step || !invariant(im, step, begin, res, &d) || d <= 0)
         return -1;
     return b <= a ? 0 : (b - a + d - 1) / d;
 }
@@ -506,7 +509,7 @@ static sm2c_status import_while(importer *im, scope *s, int32_t i, sm2c_value **
     sm2c_value **flat_res = flatten(im, res, n_res, &nr);
     cf->end = marker(im, s, i, cf, OP_LOOP_END, flat_res, nr, nr);
     /* while_v2's maximum_iterations is this form too: counter < max, and'ed. */
-    cf->trips = range_trips(cf->middle->inputs[0], cf->begin, flat_res, nr, 0);
+    cf->trips = range_trips(im, cf->middle->inputs[0], cf->begin, flat_res, nr, 0);
     if (cf->trips >= 0 && cf->trips < cf->cap)
         cf->cap = cf->trips;
     sm2c_import_set_outputs(im, s, i, unflatten(im, cf->end->outputs, ins, n_ins), n_ins);

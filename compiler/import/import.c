@@ -125,6 +125,8 @@ sm2c_value *sm2c_import_resolve(importer *im, scope *s, const Tensorflow__NodeDe
     }
     int32_t node, out;
     int rc = parse_ref(im, s, ref, &node, &out);
+    if (rc == REF_OK && s->outs[node] && out >= s->n_outs[node] && im->failed)
+        return sm2c_value_new(im->c, im->g, 0, ref);  /* past a stand-in for an op already reported */
     if (rc != REF_OK || !s->outs[node] || out >= s->n_outs[node]) {
         bad_ref(im, s, nd, ref, rc == REF_OK ? REF_NO_OUTPUT : rc);
         return NULL;
@@ -177,6 +179,13 @@ static const char *cycle_text(importer *im, const scope *s, const frame *stack, 
                              s->nodes[dep]->name);
 }
 
+/* An Assert's data inputs only make its message, which generated code does
+** not print: input k >= 1 that is not a control input. */
+static int is_assert_message(const Tensorflow__NodeDef *nd, size_t k)
+{
+    return k >= 1 && nd->input[k][0] != '^' && strcmp(nd->op, "Assert") == 0;
+}
+
 /* Depth-first postorder of the nodes the references in `roots` need; a fed
 ** node is a leaf. */
 static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots, size_t n_roots,
@@ -202,7 +211,7 @@ static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots,
                 continue;
             }
             const char *in = nd->input[f->next_input++];
-            if (s->args && sm2c_strmap_get(s->args, in))
+            if ((s->args && sm2c_strmap_get(s->args, in)) || is_assert_message(nd, f->next_input - 1))
                 continue;
             int32_t dep;
             int rc = parse_ref(im, s, in, &dep, &out);
@@ -371,7 +380,7 @@ static sm2c_status import_node(importer *im, scope *s, int32_t i)
     sm2c_value **ins = sm2c_arena_array(im->c->arena, nd->n_input + 1, sizeof *ins);
     int32_t n_ins = 0;
     for (size_t k = 0; k < nd->n_input; k++) {
-        if (nd->input[k][0] == '^')
+        if (nd->input[k][0] == '^' || is_assert_message(nd, k))
             continue;
         if (!(ins[n_ins++] = sm2c_import_resolve(im, s, nd, nd->input[k])))
             return SM2C_ERR_INVALID;

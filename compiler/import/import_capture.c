@@ -12,24 +12,28 @@
 
 #include "import_internal.h"
 
+/* The variable's value from the checkpoint; on failure NULL with *st set
+** (the problem reported), so that no consumer reports a missing output. */
 static sm2c_tensor *variable_value(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
-                                   const sm2c_variable *v)
+                                   const sm2c_variable *v, sm2c_status *st)
 {
     if (!v->checkpoint_key) {
-        sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "variable '%s' has no value in the checkpoint", v->path);
+        *st = sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "variable '%s' has no value in the checkpoint",
+                              v->path);
         return NULL;
     }
-    if (v->slice_spec) {
-        sm2c_import_bad(im, s, nd, SM2C_ERR_UNSUPPORTED, "variable '%s' is a part of a partitioned variable",
-            v->path);
-        return NULL;
-    }
+    if (v->slice_spec)
+        return sm2c_import_partitioned_part(im, s, nd, v, st);
     sm2c_tensor *t = sm2c_strmap_get(im->var_values, v->checkpoint_key);
     if (t)
         return t;
     const sm2c_bundle_entry *e = sm2c_bundle_find(im->m->bundle, v->checkpoint_key);
     t = sm2c_arena_alloc(im->c->arena, sizeof *t);
-    if (!e || sm2c_bundle_read(im->c, im->m->bundle, e, t) != SM2C_OK)
+    if (!e)
+        *st = sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "the checkpoint has no entry '%s'", v->checkpoint_key);
+    else
+        *st = sm2c_bundle_read(im->c, im->m->bundle, e, t);
+    if (*st)
         return NULL;
     sm2c_strmap_put(im->var_values, v->checkpoint_key, t);
     return t;
@@ -45,7 +49,7 @@ int sm2c_import_variable(importer *im, scope *s, int32_t i, sm2c_value **ins, in
     if (strcmp(op, "VarHandleOp") == 0 || strcmp(op, "VariableV2") == 0 ||
         strcmp(op, "Variable") == 0) {
         const sm2c_variable *var = s->parent ? NULL : sm2c_strmap_get(im->handle_vars, nd->name);
-        sm2c_tensor *t = var ? variable_value(im, s, nd, var) : NULL;
+        sm2c_tensor *t = var ? variable_value(im, s, nd, var, st) : NULL;
         if (!var)
             *st = sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "variable node '%s' maps to no saved variable",
                                   nd->name);

@@ -75,6 +75,15 @@ void sm2c_import_bind_tf1_variables(importer *im);
 int sm2c_import_variable(importer *im, scope *s, int32_t i, sm2c_value **ins, int32_t n_ins,
                          sm2c_value **out, sm2c_status *st);
 
+/* tlist.c: v's shape (and value, when it folds: a Shape of a static shape, or
+** arithmetic on constants) worked out ahead of the forward walk, quietly. */
+void sm2c_import_infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v);
+
+/* import_partition.c: the value of a part_N of a TF1 partitioned variable, cut
+** from the whole tensor in the checkpoint; NULL after an error in *st. */
+sm2c_tensor *sm2c_import_partitioned_part(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
+                                          const sm2c_variable *v, sm2c_status *st);
+
 /* import_function.c: a type-valued attr (for the nodes import adds). */
 Tensorflow__AttrValue *sm2c_import_type_attr(sm2c_ctx *c, int dtype);
 /* import_widen.c: an elementwise node on float16/bfloat16 whose op has a

@@ -12,12 +12,21 @@
 #include "ops/opdefs.h"
 #include "load/varmap.h"
 
-/* An op is compilable when the op table has it (a lowering and a kernel) or
-** the importer resolves it itself (constants, placeholders, variables, calls,
-** Identity-like aliases). */
+/* tf.print: PrintV2 has no outputs and StringFormat only feeds it; reached
+** only through control edges, which import does not follow to them, they are
+** dropped (generated code prints nothing). */
+static int dropped(const char *name)
+{
+    return strcmp(name, "PrintV2") == 0 || strcmp(name, "StringFormat") == 0;
+}
+
+/* An op is compilable when the op table has it (a lowering and a kernel), the
+** importer resolves it itself (constants, placeholders, variables, calls,
+** Identity-like aliases) or it is dropped. */
 int sm2c_op_supported(const char *name)
 {
-    return sm2c_opdef_find(name) != NULL || sm2c_import_handles(name) || sm2c_functionalize_handles(name);
+    return sm2c_opdef_find(name) != NULL || sm2c_import_handles(name) || sm2c_functionalize_handles(name) ||
+           dropped(name);
 }
 
 sm2c_status sm2c_check_function_names(sm2c_ctx *c, const sm2c_model *m)

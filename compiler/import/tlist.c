@@ -28,6 +28,7 @@ typedef struct sm2c_tlist {
     const char **site_where;    /* and that op, for errors */
     int32_t n_sites, cap_sites;
     int64_t fixed_max;          /* EmptyTensorList max_num_elements, -1 when none */
+    int ahead;                  /* its shape is being worked out ahead (breaks cycles) */
 } sm2c_tlist;
 
 static sm2c_status shape_reserve(sm2c_ctx *c, sm2c_node *n);
@@ -97,18 +98,39 @@ static int64_t const_int(const sm2c_value *v)
 ** come after the list is made), quietly: any failure just leaves it unknown.
 ** A carried value of a loop needs only its own initial value. */
 #define AHEAD_MAX_DEPTH 200
+static void infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v, int depth);
+
+void sm2c_import_infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v)
+{
+    sm2c_diag quiet;
+    sm2c_ctx qc = sm2c_ctx_quiet(c, &quiet);
+    infer_ahead(&qc, g, v, 0);
+}
+
 static void infer_ahead(sm2c_ctx *c, sm2c_graph *g, sm2c_value *v, int depth)
 {
     sm2c_node *n = v->node;
-    if (v->shape.rank >= 0 || !n || depth > AHEAD_MAX_DEPTH || n->op == &list_ops[L_RESERVE])
+    if (v->shape.rank >= 0 || !n || depth > AHEAD_MAX_DEPTH)
         return;
+    if (n->op == &list_ops[L_RESERVE]) {
+        /* Another list, made before the forward walk reaches it (the lower
+        ** layer of stacked RNNs); not this list again through its loop. */
+        if (!n->tlist->ahead)
+            shape_reserve(c, n);
+        return;
+    }
     if (n->cflow) {
+        /* A loop keeps the shapes of its carried values: what leaves it (a
+        ** lower layer's sequence, read by the RNN stacked on it) has the
+        ** shape of what went in. */
         const sm2c_node *begin = n->cflow->begin;
-        if (n != begin || v->index >= n->n_inputs)
+        int loop_out = n->cflow->kind == SM2C_CF_LOOP && n == n->cflow->end;
+        if ((n != begin && !loop_out) || v->index >= begin->n_inputs)
             return;
-        infer_ahead(c, g, n->inputs[v->index], depth + 1);
-        v->dtype = n->inputs[v->index]->dtype;
-        v->shape = n->inputs[v->index]->shape;
+        sm2c_value *in = begin->inputs[v->index];
+        infer_ahead(c, g, in, depth + 1);
+        v->dtype = in->dtype;
+        v->shape = in->shape;
         return;
     }
     int consts = n->n_inputs > 0;
@@ -182,8 +204,11 @@ static sm2c_status list_bound(sm2c_ctx *c, const sm2c_node *n, int64_t base, int
 static sm2c_status shape_reserve(sm2c_ctx *c, sm2c_node *n)
 {
     sm2c_tlist *tl = n->tlist;
-    if (!shape_known(&tl->elem_shape))
+    if (!shape_known(&tl->elem_shape) && !tl->ahead) {
+        tl->ahead = 1;
         complete_from_items(c, tl);
+        tl->ahead = 0;
+    }
     if (!shape_known(&tl->elem_shape))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
                              "the element shape of this TensorList is not static (neither the "

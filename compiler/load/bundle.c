@@ -778,7 +778,10 @@ sm2c_status sm2c_bundle_read(sm2c_ctx *c, const sm2c_bundle *pub, const sm2c_bun
     if (!pub->present || b->shard_fds == NULL)
         return sm2c_error(c->diag, SM2C_ERR_INTERNAL, pub->index_path, NULL,
                           "reading from a bundle that is not open");
-    if (e->n_slices > 0)
-        return read_partitioned(c, b, e, out);
-    return read_whole(c, b, e, out);
+    /* A bad checksum or a short shard is corrupt input: an error even while a
+    ** signature's problems are warnings (diag.h). */
+    c->diag->corrupt++;
+    sm2c_status st = e->n_slices > 0 ? read_partitioned(c, b, e, out) : read_whole(c, b, e, out);
+    c->diag->corrupt--;
+    return st;
 }

@@ -48,6 +48,9 @@ const sm2c_opdef *sm2c_opdef_at(size_t i);
 
 /* Whether op writes a variable (ops_state.c): such nodes are never dead. */
 int sm2c_op_writes_state(const sm2c_opdef *op);
+/* Whether op has an effect beyond its outputs (a write, an Assert's check):
+** never dead (ops_check.c). */
+int sm2c_op_has_side_effect(const sm2c_opdef *op);
 
 /* The dtype node n computes in (its "T" attr, else input 0, else output 0). */
 int sm2c_node_dtype(const sm2c_node *n);

@@ -8,9 +8,10 @@
 ** when already so), one batch matmul gives [batch, freeA, freeB], and a last
 ** copy puts its axes in Y's order.  This covers what Keras EinsumDense and
 ** MultiHeadAttention emit ("abc,cd->abd", "aecd,abcd->acbe", ...).
+** A label summed within one operand only ("bij,bjk->b": i, k) is summed out
+** of that operand first (a reduction), so what is left is one of the above.
 ** Not supported, each with its own error: ellipses, a label repeated within
-** an operand (diagonals), a label summed within one operand only, and
-** broadcasting of size-1 dims.
+** an operand (diagonals), and broadcasting of size-1 dims.
 */
 #include "ops_common.h"
 
@@ -86,11 +87,6 @@ static sm2c_status parse_einsum(sm2c_ctx *c, const sm2c_node *n, einsum *e)
         if (!in_any)
             return sm2c_op_error(c, n, SM2C_ERR_INVALID, "output label '%c' is in no operand", *p);
     }
-    for (int32_t k = 0; k < e->n_in; k++)
-        for (const char *p = e->in[k]; *p; p++)
-            if (!strchr(e->out, *p) && (e->n_in == 1 || !strchr(e->in[1 - k], *p)))
-                return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "Einsum label '%c' is summed within "
-                                     "one operand (not supported)", *p);
     return SM2C_OK;
 }
 
@@ -151,6 +147,60 @@ static int64_t label_product(const einsum *e, const char *labels)
     return p;
 }
 
+/* Operand k's labels that neither the output nor the other operand has
+** (`own`, summed within it), and the others (`kept`: in the output's order
+** for one operand, else in the operand's). */
+static void split_own(const einsum *e, int32_t k, char *own, char *kept)
+{
+    own[0] = kept[0] = 0;
+    for (const char *p = e->in[k]; *p; p++)
+        if (!strchr(e->out, *p) && (e->n_in == 1 || !strchr(e->in[1 - k], *p)))
+            add_label(own, *p);
+        else if (e->n_in == 2)
+            add_label(kept, *p);
+    for (const char *p = e->out; e->n_in == 1 && *p; p++)
+        add_label(kept, *p);
+}
+
+/* Operand k summed over its own labels: laid out as kept + own, then reduced
+** into `dst` (>= 0) or a scratch buffer; e->in[k] becomes `kept`.  src itself
+** when it has no own labels. */
+static int32_t sum_own(sm2c_lower *l, const sm2c_node *n, einsum *e, int32_t k, int32_t src, int32_t dst)
+{
+    char own[EIN_MAX + 1], kept[EIN_MAX + 1], both[EIN_MAX + 1];
+    split_own(e, k, own, kept);
+    if (!own[0])
+        return src;
+    memcpy(both, kept, strlen(kept));   /* kept and own are disjoint labels of one operand */
+    memcpy(both + strlen(kept), own, strlen(own) + 1);
+    int32_t t = relayout(l, n, e, src, e->in[k], both, -1, SM2C_DT_FLOAT);
+    int64_t kdims[EIN_MAX] = { 0 };
+    for (size_t i = 0; i < strlen(kept); i++)
+        kdims[i] = e->size[(unsigned char)kept[i]];
+    sm2c_shape ks = sm2c_shape_make(l->c, (int32_t)strlen(kept), kdims);
+    if (dst < 0)
+        dst = sm2c_lower_scratch(l, SM2C_DT_FLOAT, &ks, n->name);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_reduce_sum_f32", 5);
+    s->args[0] = sm2c_arg_buf(t);
+    s->args[1] = sm2c_arg_buf(dst);
+    s->args[2] = sm2c_arg_int(label_product(e, kept));
+    s->args[3] = sm2c_arg_int(label_product(e, own));
+    s->args[4] = sm2c_arg_int(1);
+    memcpy(e->in[k], kept, strlen(kept) + 1);
+    return dst;
+}
+
+static int has_own_labels(const einsum *e)
+{
+    char own[EIN_MAX + 1], kept[EIN_MAX + 1];
+    int any = 0;
+    for (int32_t k = 0; k < e->n_in; k++) {
+        split_own(e, k, own, kept);
+        any |= own[0] != 0;
+    }
+    return any;
+}
+
 sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
 {
     einsum e;
@@ -159,12 +209,23 @@ sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
         return st;
     const sm2c_value *y = n->outputs[0];
     int dt = y->dtype;
+    if (has_own_labels(&e) && dt != SM2C_DT_FLOAT)
+        return sm2c_lower_unsupported(l, n, "Einsum summing a label within one operand on %s is not supported",
+                                      sm2c_dtype_name(dt));
     if (e.n_in == 1) {
-        relayout(l, n, &e, sm2c_lower_buf(l, n->inputs[0]), e.in[0], e.out, sm2c_lower_buf(l, y), dt);
+        int32_t src = sm2c_lower_buf(l, n->inputs[0]);
+        char own[EIN_MAX + 1], kept[EIN_MAX + 1];
+        split_own(&e, 0, own, kept);
+        if (own[0])
+            sum_own(l, n, &e, 0, src, sm2c_lower_buf(l, y));
+        else
+            relayout(l, n, &e, src, e.in[0], e.out, sm2c_lower_buf(l, y), dt);
         return SM2C_OK;
     }
     if (dt != SM2C_DT_FLOAT && dt != SM2C_DT_DOUBLE)
         return sm2c_lower_unsupported(l, n, "Einsum on %s is not supported", sm2c_dtype_name(dt));
+    int32_t in0 = sum_own(l, n, &e, 0, sm2c_lower_buf(l, n->inputs[0]), -1);
+    int32_t in1 = sum_own(l, n, &e, 1, sm2c_lower_buf(l, n->inputs[1]), -1);
     char batch[EIN_MAX + 1] = "", fa[EIN_MAX + 1] = "", fb[EIN_MAX + 1] = "", con[EIN_MAX + 1] = "";
     for (const char *p = e.out; *p; p++)
         if (strchr(e.in[0], *p) && strchr(e.in[1], *p))
@@ -182,8 +243,8 @@ sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
     snprintf(la, sizeof la, "%s%s%s", batch, fa, con);
     snprintf(lb, sizeof lb, "%s%s%s", batch, con, fb);
     snprintf(lz, sizeof lz, "%s%s%s", batch, fa, fb);
-    int32_t a = relayout(l, n, &e, sm2c_lower_buf(l, n->inputs[0]), e.in[0], la, -1, dt);
-    int32_t b = relayout(l, n, &e, sm2c_lower_buf(l, n->inputs[1]), e.in[1], lb, -1, dt);
+    int32_t a = relayout(l, n, &e, in0, e.in[0], la, -1, dt);
+    int32_t b = relayout(l, n, &e, in1, e.in[1], lb, -1, dt);
     int direct = strcmp(lz, e.out) == 0;
     int64_t nb = label_product(&e, batch), m = label_product(&e, fa), k = label_product(&e, con);
     int64_t nn = label_product(&e, fb), zdims[EIN_MAX] = { 0 };

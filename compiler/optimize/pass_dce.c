@@ -3,7 +3,7 @@
 ** requires: shape (and fold).  A node is live when it is not computed at
 ** compile time and an entry output depends on it.  Import already pulled in
 ** only what the outputs need; this removes what folding and fusion made dead.
-** Variable writes, and the branches and loops around them, always live.
+** Variable writes and Asserts, and the branches and loops around them, always live.
 */
 #include <string.h>
 
@@ -31,7 +31,7 @@ static void mark_writing_constructs(sm2c_ctx *c, const sm2c_graph *g)
             open[depth++] = n->cflow;
         else if (n->cflow && n == n->cflow->end && depth > 0)
             depth--;
-        else if (sm2c_op_writes_state(n->op))
+        else if (sm2c_op_has_side_effect(n->op))
             for (int32_t d = 0; d < depth; d++)
                 open[d]->writes = 1;
     }
@@ -53,7 +53,7 @@ sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g)
             live = n->cflow->live = live || n->cflow->writes;
         else if (n->cflow)
             live = n->cflow->live;
-        if (sm2c_op_writes_state(n->op))
+        if (sm2c_op_has_side_effect(n->op))
             live = 1;   /* a side effect: kept whatever the outputs need */
         else if (!live || (all_outputs_constant(n) && !n->cflow)) {
             n->dead = 1;

@@ -36,6 +36,8 @@ const char *sm2c_rt_version(void);
 #define SM2C_RT_ERR_BATCH (-3)  /* --max-batch entry: the batch is below 1 or above the maximum */
 #define SM2C_RT_ERR_ITERATIONS (-4) /* a loop ran more times than its compile-time cap
                                      ** (sm2c --limit loop-iterations=N) */
+#define SM2C_RT_ERR_NUMERICS (-5) /* CheckNumerics found a NaN or an infinity */
+#define SM2C_RT_ERR_ASSERT (-6)   /* an Assert's condition was false */
 
 /* Upper bound, in bytes, of the stack an entry point and the kernels it calls
 ** use: no recursion, no VLAs; checked against -fstack-usage at -O0 and -O2
@@ -59,6 +61,14 @@ void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides
 ** SM2C_RT_ERR_INDEX.  Called before kernels that index with run-time data. */
 int32_t sm2c_rt_check_indices_i32(const int32_t *idx, int32_t n, int32_t lo, int32_t hi);
 int32_t sm2c_rt_check_indices_i64(const int64_t *idx, int32_t n, int32_t lo, int32_t hi);
+/* check.c: CheckNumerics (SM2C_RT_ERR_NUMERICS on a NaN or an infinity; f16
+** and bf16 as their uint16_t bits) and Assert (SM2C_RT_ERR_ASSERT on a false
+** element of the condition). */
+int32_t sm2c_rt_check_finite_f32(const float *x, int32_t n);
+int32_t sm2c_rt_check_finite_f64(const double *x, int32_t n);
+int32_t sm2c_rt_check_finite_f16(const uint16_t *x, int32_t n);
+int32_t sm2c_rt_check_finite_bf16(const uint16_t *x, int32_t n);
+int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n);
 /* y[0..n) = *value (elem_size bytes), for Fill, Pad and ZerosLike. */
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */
@@ -97,6 +107,25 @@ void sm2c_rt_copy(void *y, const void *x, int32_t n_bytes);
                                           const int32_t *p, int32_t elem_size);
 SM2C_RT_INDEXED(i32, int32_t)
 SM2C_RT_INDEXED(i64, int64_t)
+/* segment.c, UnsortedSegment{Sum,Prod,Max,Min} (sorted 0) and
+** Segment{Sum,Max,Min,Mean} (sorted 1): row i of x (n_ids rows of `row`
+** elements) folds into row ids[i] of y (n_seg rows).  An id >= n_seg, or a
+** negative id when sorted, is SM2C_RT_ERR_INDEX before anything is written; a
+** negative id drops its row when unsorted.  Empty segments hold the fold's
+** identity (sum 0, prod 1, max lowest, min highest) unsorted, 0 sorted.
+** counts: n_seg int32_t of scratch. */
+#define SM2C_RT_SEGMENT(op, T, sfx, ix, I)                                                  \
+    int32_t sm2c_rt_segment_##op##_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
+                                                int32_t row, int32_t n_seg, int32_t sorted, \
+                                                int32_t *counts);
+#define SM2C_RT_SEGMENTS(T, sfx, ix, I)                                                     \
+    SM2C_RT_SEGMENT(sum, T, sfx, ix, I) SM2C_RT_SEGMENT(prod, T, sfx, ix, I)                \
+    SM2C_RT_SEGMENT(max, T, sfx, ix, I) SM2C_RT_SEGMENT(min, T, sfx, ix, I)                 \
+    SM2C_RT_SEGMENT(mean, T, sfx, ix, I)
+SM2C_RT_SEGMENTS(float, f32, i32, int32_t)
+SM2C_RT_SEGMENTS(float, f32, i64, int64_t)
+SM2C_RT_SEGMENTS(int32_t, i32, i32, int32_t)
+SM2C_RT_SEGMENTS(int32_t, i32, i64, int64_t)
 /* scatter_nd.c, ScatterNd: y (dims[0..k), then `slice` elements) is zeroed,
 ** then each of the n updates is added at its index tuple, in order (duplicates
 ** sum; integers wrap around).  Named by data type, then index type. */
@@ -256,6 +285,15 @@ void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t o
 /* Over the last axis of [rows, cols]. */
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
 void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
+/* xent_f32.c: (Sparse)SoftmaxCrossEntropyWithLogits over rows x cols logits:
+** loss[rows] and backprop[rows x cols]; sparse labels are class indices, one
+** outside [0, cols) is SM2C_RT_ERR_INDEX before anything is written. */
+void sm2c_rt_softmax_xent_f32(const float *logits, const float *labels, float *loss, float *backprop,
+                              int32_t rows, int32_t cols);
+int32_t sm2c_rt_sparse_softmax_xent_f32_i32(const float *logits, const int32_t *labels, float *loss,
+                                            float *backprop, int32_t rows, int32_t cols);
+int32_t sm2c_rt_sparse_softmax_xent_f32_i64(const float *logits, const int64_t *labels, float *loss,
+                                            float *backprop, int32_t rows, int32_t cols);
 /* Training-mode batch norm (batch_norm_train_f32.c): mean and biased variance
 ** per channel of x [outer, channels, inner] over the other two axes, then
 ** y = (x - mean) * (rsqrt(var + eps) * scale) + offset.  y may equal x. */

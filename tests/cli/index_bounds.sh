@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Data-dependent indices are checked (reliability.md section 6 rule 4, catalog N8).
 # Run time: conformance models with index inputs (GatherV2, ResourceGather,
-# GatherNd, ScatterNd, InvertPermutation, ReverseSequence) are compiled, and a
+# GatherNd, ScatterNd, InvertPermutation, ReverseSequence, UnsortedSegment*,
+# SparseSoftmaxCrossEntropyWithLogits) are compiled, and a
 # driver calls each entry point through the metadata table with every element
 # of the index input set to an out-of-range value: the call must return
 # SM2C_RT_ERR_INDEX (-1), where TensorFlow's CPU kernels report an error.  With
@@ -95,6 +96,10 @@ runs=(
   "InvertPermutation serving_default p 6 -1"
   "ReverseSequence serving_default s 6 0"
   "ReverseSequence int64 s -1 0"
+  "UnsortedSegmentSum serving_default ids 5 0"
+  "UnsortedSegmentMax_i32 ids_2d_i64 ids 4 0"
+  "SparseSoftmaxCrossEntropyWithLogits serving_default c 5 0"
+  "SparseSoftmaxCrossEntropyWithLogits_i64 serving_default c -1 0"
 )
 
 gcc_flags=(gcc -std=c99 -Wall -Wextra -pedantic -Werror)

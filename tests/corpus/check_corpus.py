@@ -48,10 +48,13 @@ for _name, (_d, _code, _size) in DTYPES.items():
 FLOATS = ("float16", "float32", "float64")
 
 
-def c_ident(key):
-    """The file name sm2c gives an output key (compiler/driver/pipeline.c sm2c_c_ident)."""
-    s = key[:64]
-    return ("_" if not s or s[0].isdigit() else "") + re.sub(r"[^A-Za-z0-9]", "_", s)
+def output_file(key):
+    """The file name sm2c run gives an output key (compiler/cli/run.c output_file_name):
+    the exact key when it can be a file name, else its C identifier."""
+    if key and len(key) <= 200 and key[0] != "." and all(" " < ch <= "~" and ch not in "/\\" for ch in key):
+        return key + ".npy"
+    s = re.sub(r"_+", "_", re.sub(r"[^A-Za-z0-9]", "_", key[:64]))
+    return ("x" if not key or not key[0].isalpha() else "") + s + ".npy"
 
 
 def dec(v):
@@ -225,7 +228,7 @@ def run_and_compare(cmd, out_dir, outputs, state_dir, state):
         err = p.stderr.decode("utf-8", "replace").strip().splitlines()
         return "sm2c exit %d: %s" % (p.returncode, " | ".join(err[-3:]) or "(no message)"), 0, 0
     max_abs, max_ulp = 0.0, 0
-    files = [(k, ref, os.path.join(out_dir, c_ident(k) + ".npy")) for k, ref in sorted(outputs.items())]
+    files = [(k, ref, os.path.join(out_dir, output_file(k))) for k, ref in sorted(outputs.items())]
     files += [(k, ref, os.path.join(state_dir, state_file(k))) for k, ref in sorted((state or {}).items())]
     for k, ref, path in files:
         if not os.path.exists(path):

@@ -8,6 +8,9 @@ TensorArray cases of gen_control.py.
   Control_tensorlist_large     a 40 x 64 TensorArray written every other index
                                (tf.range with a step): filled at run time,
                                written in place, unwritten rows stack as zeros
+  Control_tensorarray_shape_range  `for i in tf.range(tf.shape(x)[0])` over a
+                               dynamic-size TensorArray, x of fixed shape [5]:
+                               the trip count comes from a static shape
 
 Run with the project venv: .venv/bin/python tests/models/gen_control_lists.py [OUT_DIR]
 """
@@ -42,6 +45,25 @@ def large(x):
     return {"y": ta.stack(), "row3": ta.read(3), "row4": ta.read(4)}
 
 
+def shape_range(x):
+    ta = tf.TensorArray(tf.float32, size=0, dynamic_size=True)
+    for i in tf.range(tf.shape(x)[0]):
+        ta = ta.write(i, x[i] * 2.0 + tf.cast(i, tf.float32))
+    sized = tf.TensorArray(tf.float32, size=tf.shape(x)[0])
+    for i in tf.range(tf.size(x)):
+        sized = sized.write(i, tf.reduce_sum(x) - x[i])
+    return {"y": ta.stack(), "others": sized.stack()}
+
+
+def shape_range_case(out):
+    x5 = rng_for("ta_shape_range").uniform(-2, 2, [5]).astype(F32)
+    write_case(out, "Control_tensorarray_shape_range", shape_range, {"serving_default": {"x": x5}}, IEEE,
+               "loops over tf.range(tf.shape(x)[0]) and tf.range(tf.size(x)) writing TensorArrays (one "
+               "dynamic_size, one sized by tf.shape(x)[0]) with x of fixed shape [5]: trip counts and list "
+               "lengths come from a static shape")
+    print("Control_tensorarray_shape_range")
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                                              "..", "data", "ops")
@@ -55,6 +77,7 @@ def main():
                "a TensorArray of 40 x 64 floats written at even indices in a loop over tf.range(0, 40, 2), "
                "stacked and read at a written and an unwritten index")
     print("Control_tensorlist_large")
+    shape_range_case(out)
 
 
 if __name__ == "__main__":

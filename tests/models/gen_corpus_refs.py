@@ -104,6 +104,8 @@ MODELS = [
     dict(dir="tfdeploy_keras_multiple_1_13_1_pbtxt", fmt="tf1"),
     dict(dir="tfnet_simple_model_from_auto_compile", fmt="tf2"),
     dict(dir="mlnet_cifar_saved_model", fmt="tf1", batch=1),
+    # an Estimator's linear model whose weights are partitioned (part_0 slices)
+    dict(dir="tfdeploy_tfestimators_mtcars_pbtxt", fmt="tf1"),
     # a tf.Module with w, b and SGD: `train` writes them (state); each
     # signature runs on a fresh load, `train` 5 times in a row
     dict(dir="rust_regression_savedmodel", fmt="tf2", batch=3, calls={"train": 5}),

@@ -30,6 +30,9 @@ a new Session restoring the checkpoint), as sm2c run starts from the checkpoint.
   State_write_in_cond     an assign in one branch of an AutoGraph if, assign_sub in the other;
                           the if's results are unused (only its side effects count)
   State_train_loop        n gradient steps in a loop inside one call (GradientTape in the body)
+  State_dtypes            a written variable of every numeric dtype and bool: assign (the
+                          previous value read first), assign_add/assign_sub on float64,
+                          int32 and int64, a bool flipped by LogicalNot
 
 Run with the project venv: .venv/bin/python tests/models/gen_state.py [OUT_DIR] [NAME...]
 """
@@ -498,11 +501,54 @@ def train_loop(out):
               "four gradient steps (GradientTape, assign_sub) in a loop over tf.range inside one call")
 
 
+DTYPES = ["float16", "bfloat16", "float32", "float64", "int8", "int16", "int32", "int64",
+          "uint8", "uint16", "uint32", "uint64", "bool"]
+
+
+class Dtypes(tf.Module):
+    def __init__(self, rng):
+        super().__init__()
+        self.v = {}
+        for d in DTYPES:
+            init = rng.uniform(-4, 4, 3) if d not in ("bool",) else rng.uniform(0, 1, 3) > 0.5
+            if d.startswith("uint"):
+                init = np.abs(init)
+            self.v[d] = tf.Variable(tf.cast(init, d), name="v_" + d)
+        self.acc = {d: tf.Variable(tf.cast([1, -2, 3], d), name="acc_" + d) for d in ("float64", "int32", "int64")}
+
+    @tf.function(input_signature=[tf.TensorSpec([3], d, name="x_" + d) for d in DTYPES if d != "bool"])
+    def update(self, *xs):
+        out = {}
+        for d, x in zip([d for d in DTYPES if d != "bool"], xs):
+            out["prev_" + d] = self.v[d].read_value()
+            self.v[d].assign(x)
+        out["prev_bool"] = self.v["bool"].read_value()
+        self.v["bool"].assign(tf.logical_not(self.v["bool"]))
+        for d, acc in self.acc.items():
+            acc.assign_add(xs[DTYPES.index(d)])
+            acc.assign_sub(tf.cast([1, 1, 1], d))
+            out["acc_" + d] = acc.read_value()
+        return out
+
+
+def dtypes(out):
+    rng = rng_for("State_dtypes")
+    m = Dtypes(rng)
+    feeds = {}
+    for d in DTYPES:
+        if d != "bool":
+            x = rng.uniform(-9, 9, 3)
+            feeds["x_" + d] = tf.cast(np.abs(x) if d.startswith("uint") else x, d).numpy()
+    _tf2_case(out, "State_dtypes", _module_saver(m, {"update": m.update}), {"update": feeds}, IEEE,
+              "a written variable of every numeric dtype and bool: AssignVariableOp after a read of the "
+              "previous value, AssignAdd/AssignSub on float64, int32 and int64, a bool flipped by LogicalNot")
+
+
 CASES = {"State_example_capture": example_capture, "State_assign_ops": assign_ops, "State_scatter": scatter,
          "State_three_signatures": three_signatures, "State_train_adam_tfkeras": train_adam_tfkeras,
          "State_train_keras3": train_keras3, "State_raw_optimizers": raw_optimizers,
          "State_tf1_assign": tf1_assign, "State_write_in_loop": write_in_loop,
-         "State_write_in_cond": write_in_cond, "State_train_loop": train_loop}
+         "State_write_in_cond": write_in_cond, "State_train_loop": train_loop, "State_dtypes": dtypes}
 
 
 def main():

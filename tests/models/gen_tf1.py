@@ -12,6 +12,7 @@ compiler/import/functionalize.c (issue 5):
                                 with invariants and maximum_iterations
       Control_tf1_nested        a loop in a loop's body, a cond in that body, a cond in a cond
       Control_tf1_loop_in_cond  a loop inside a cond branch
+      State_tf1_partitioned     variables split into part_N slices (fixed_size_partitioner)
   tests/data/catalog/tf1_control.pbtxt  one cond and one loop, as a text SavedModel, which
                                         tests/unit/test_functionalize.c edits into bad inputs
 
@@ -181,6 +182,28 @@ def tf1_cases(out):
               IEEE, "a TF1 while loop inside one branch of a TF1 cond")
 
 
+def tf1_partitioned(v1):
+    """Variables split into part_N slices, as Estimators write them: one along
+    rows (7 rows in 3 parts: 3, 2, 2), one along columns (6 columns in 2 parts)."""
+    init = v1.initializers.random_uniform(-1.0, 1.0, seed=17)
+    w = v1.get_variable("w", [7, 4], initializer=init, partitioner=v1.fixed_size_partitioner(3, axis=0))
+    e = v1.get_variable("e", [3, 6], initializer=init, partitioner=v1.fixed_size_partitioner(2, axis=1))
+    x = v1.placeholder(tf.float32, [2, 7], name="x")
+    u = v1.placeholder(tf.float32, [2, 3], name="u")
+    return {"x": x, "u": u}, {"y": tf.matmul(x, tf.convert_to_tensor(w)),
+                              "z": tf.matmul(u, tf.convert_to_tensor(e))}
+
+
+def tf1_state_cases(out):
+    rng = rng_for("tf1_partitioned")
+    _tf1_case(out, "State_tf1_partitioned", tf1_partitioned,
+              {"serving_default": {"x": rng.uniform(-1, 1, (2, 7)).astype(F32),
+                                   "u": rng.uniform(-1, 1, (2, 3)).astype(F32)}},
+              {"rtol": 1e-6, "atol": 1e-6},
+              "TF1 partitioned variables (part_N slices along rows and along columns, as Estimators "
+              "write them), reassembled from the checkpoint")
+
+
 def catalog_fixture():
     """tf1_cond and tf1_while in one small graph, as text."""
     def build(v1):
@@ -199,6 +222,7 @@ def catalog_fixture():
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(HERE, "..", "data", "ops")
     tf1_cases(out)
+    tf1_state_cases(out)
     catalog_fixture()
 
 

@@ -311,6 +311,19 @@ def einsum_cases():
                 k *= d
         yield (name, (lambda eq: lambda x, w: tf.einsum(eq, x, w))(eq), two(name, sa, sb), contraction(k),
                "float32 Einsum '%s' on %s and %s" % (eq, sa, sb))
+    # labels summed within one operand (each summand count gives the tolerance)
+    own = {
+        "Einsum_bij_bjk_b": ("bij,bjk->b", (3, 2, 4), (3, 4, 5), 2 * 4 * 5),
+        "Einsum_ij_jk_j": ("ij,jk->j", (3, 4), (4, 5), 3 * 5),
+        "Einsum_abc_cd_ad": ("abc,cd->ad", (2, 3, 4), (4, 5), 3 * 4),
+    }
+    for name, (eq, sa, sb, k) in own.items():
+        yield (name, (lambda eq: lambda x, w: tf.einsum(eq, x, w))(eq), two(name, sa, sb), contraction(k),
+               "float32 Einsum '%s' on %s and %s: labels summed within one operand" % (eq, sa, sb))
+    for name, eq, shape, k in (("Einsum_abc_ca", "abc->ca", (2, 3, 4), 3), ("Einsum_ij_sum", "ij->", (3, 4), 12)):
+        r = rng_for(name)
+        yield (name, (lambda eq: lambda x: tf.einsum(eq, x))(eq), sig(x=rnd(r, shape)), contraction(k),
+               "float32 Einsum '%s' on %s (a sum within the one operand)" % (eq, shape))
     name = "Einsum_transpose"
     r = rng_for(name)
     yield (name, lambda x: tf.einsum("abcd->acbd", x), sig(x=rnd(r, (2, 3, 4, 2))), EXACT,

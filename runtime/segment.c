@@ -1,0 +1,86 @@
+/*
+** segment.c: UnsortedSegmentSum/Max/Min/Prod and SegmentSum/Max/Min/Mean.
+** y has n_seg rows of `row` elements; x has one row per id.  Row i of x folds
+** into row ids[i] of y.  The ids arrive at run time and are all checked
+** before anything is written: an id >= n_seg is an error (as in TensorFlow's
+** CPU kernel), a negative id drops its row (unsorted) or is an error (sorted).
+** An empty segment holds the fold's identity (unsorted: 0, 1, the lowest or
+** the highest value, as TensorFlow) or 0 (sorted, and every Mean).  Max and
+** Min fold like std::max(y, x) and std::min(y, x): a NaN in x is skipped
+** unless it comes first.
+*/
+#include <float.h>
+#include <stdint.h>
+
+#include "sm2c_rt.h"
+#include "rt_select.h"
+
+#define SEG_SUM(y, x) ((y) + (x))
+#define SEG_PROD(y, x) ((y) * (x))
+#define SEG_MAX(y, x) ((y) < (x) ? (x) : (y))
+/* int32 sums and products wrap, as TensorFlow's do, without signed overflow. */
+#define SEG_SUM_WRAP(y, x) ((int32_t)((uint32_t)(y) + (uint32_t)(x)))
+#define SEG_PROD_WRAP(y, x) ((int32_t)((uint32_t)(y) * (uint32_t)(x)))
+#define SEG_MIN(y, x) ((x) < (y) ? (x) : (y))
+
+/* Checks the ids; then y = identity (or 0 where `sorted` asks), folded.
+** counts (n_seg int32_t, caller's scratch) is used for Mean and for the
+** empty segments of sorted ops. */
+#define SEGMENT(op, FOLD, T, sfx, ix, I, IDENTITY)                                        \
+    SM2C_RT_DEFINE(segment_##op##_##sfx##_##ix, int32_t sm2c_rt_segment_##op##_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
+                                                int32_t row, int32_t n_seg, int32_t sorted, \
+                                                int32_t *counts)                            \
+    {                                                                                       \
+        int32_t i, j, s;                                                                    \
+        for (i = 0; i < n_ids; i++)                                                         \
+            if (ids[i] >= (I)n_seg || (sorted && ids[i] < 0))                               \
+                return SM2C_RT_ERR_INDEX;                                                   \
+        for (s = 0; s < n_seg; s++) {                                                       \
+            counts[s] = 0;                                                                  \
+            for (j = 0; j < row; j++)                                                       \
+                y[(size_t)s * (size_t)row + (size_t)j] = (IDENTITY);                        \
+        }                                                                                   \
+        for (i = 0; i < n_ids; i++) {                                                       \
+            T *dst;                                                                         \
+            const T *src = x + (size_t)i * (size_t)row;                                     \
+            if (ids[i] < 0)                                                                 \
+                continue;                                                                   \
+            dst = y + (size_t)ids[i] * (size_t)row;                                         \
+            for (j = 0; j < row; j++)                                                       \
+                dst[j] = (T)FOLD(dst[j], src[j]);                                           \
+            counts[ids[i]]++;                                                               \
+        }                                                                                   \
+        for (s = 0; sorted && s < n_seg; s++)                                               \
+            for (j = 0; counts[s] == 0 && j < row; j++)                                     \
+                y[(size_t)s * (size_t)row + (size_t)j] = 0;                                 \
+        return SM2C_RT_OK;                                                                  \
+    })
+
+/* Mean: the sum over the count, 0 for an empty segment (sorted ids only). */
+#define SEGMENT_MEAN(T, sfx, ix, I)                                                         \
+    SM2C_RT_DEFINE(segment_mean_##sfx##_##ix, int32_t sm2c_rt_segment_mean_##sfx##_##ix(const T *x, const I *ids, T *y, int32_t n_ids, \
+                                              int32_t row, int32_t n_seg, int32_t sorted,   \
+                                              int32_t *counts)                              \
+    {                                                                                       \
+        int32_t s, j;                                                                       \
+        int32_t st = sm2c_rt_segment_sum_##sfx##_##ix(x, ids, y, n_ids, row, n_seg, 1, counts); \
+        (void)sorted;                                                                       \
+        if (st != SM2C_RT_OK)                                                               \
+            return st;                                                                      \
+        for (s = 0; s < n_seg; s++)                                                         \
+            for (j = 0; counts[s] > 0 && j < row; j++)                                      \
+                y[(size_t)s * (size_t)row + (size_t)j] /= (T)counts[s];                     \
+        return SM2C_RT_OK;                                                                  \
+    })
+
+#define SEGMENTS(T, sfx, ix, I, SUM, PROD, LOWEST, HIGHEST)                                 \
+    SEGMENT(sum, SUM, T, sfx, ix, I, 0)                                                     \
+    SEGMENT(prod, PROD, T, sfx, ix, I, 1)                                                   \
+    SEGMENT(max, SEG_MAX, T, sfx, ix, I, LOWEST)                                            \
+    SEGMENT(min, SEG_MIN, T, sfx, ix, I, HIGHEST)                                           \
+    SEGMENT_MEAN(T, sfx, ix, I)
+
+SEGMENTS(float, f32, i32, int32_t, SEG_SUM, SEG_PROD, -FLT_MAX, FLT_MAX)
+SEGMENTS(float, f32, i64, int64_t, SEG_SUM, SEG_PROD, -FLT_MAX, FLT_MAX)
+SEGMENTS(int32_t, i32, i32, int32_t, SEG_SUM_WRAP, SEG_PROD_WRAP, INT32_MIN, INT32_MAX)
+SEGMENTS(int32_t, i32, i64, int64_t, SEG_SUM_WRAP, SEG_PROD_WRAP, INT32_MIN, INT32_MAX)
