@@ -237,17 +237,25 @@ SM2C_RT_REDUCE(max, float, f32) SM2C_RT_REDUCE(min, float, f32)
 SM2C_RT_REDUCE(sum, int32_t, i32) SM2C_RT_REDUCE(mean, int32_t, i32)
 SM2C_RT_REDUCE(sum, int64_t, i64) SM2C_RT_REDUCE(mean, int64_t, i64)
 
-/* ---- linear algebra (matmul_f32.c) ------------------------------------------
+/* ---- linear algebra (matmul_f32.c, matvec_f32.c) ----------------------------
 ** y[m,n] = act(sum_k A[m,k] * B[k,n] + bias[n]); A is a[m*k] or, transposed,
-** a[k*m]; likewise B.  bias may be NULL.  Blocked so the compiler vectorises. */
+** a[k*m]; likewise B.  bias may be NULL.  Blocked so the compiler vectorises.
+** pack is scratch of SM2C_RT_MATMUL_PACK_F32 floats for a transposed B (the
+** compiler plans it in the arena); NULL reads a transposed B in place. */
+#define SM2C_RT_MATMUL_PACK_F32 2048
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
-                        int32_t act);
+                        int32_t act, float *pack);
 /* Batched: for each batch index j, a matmul of a + a_off[j] and b + b_off[j]
-** into y + j*m*n; a_off/b_off (batch entries, in elements) express broadcasting. */
+** into y + j*m*n; a_off/b_off (batch entries, in elements) express broadcasting.
+** pack as for sm2c_rt_matmul_f32. */
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
-                              int32_t n, int32_t adj_a, int32_t adj_b);
+                              int32_t n, int32_t adj_a, int32_t adj_b, float *pack);
+/* One row: y[n] = act(x[k] . W + bias[n]), W is w[k*n] or, transposed, w[n*k];
+** bias may be NULL.  Same sums as sm2c_rt_matmul_f32 with m = 1. */
+void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
+                        int32_t n, int32_t transpose_w, int32_t act);
 
 /* ---- neural network (nn_f32.c, conv_f32.c, pool_f32.c) ----------------------- */
 /* y[o, c, i] = act(x[o, c, i] + bias[c]); NHWC is inner = 1. y may equal x. */

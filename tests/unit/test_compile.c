@@ -93,7 +93,8 @@ static void batched_ports(void **state)
     done(&r);
 }
 
-/* Keras Dense(relu): MatMul + BiasAdd + Relu become one matmul step with bias and act. */
+/* Keras Dense(relu): MatMul + BiasAdd + Relu become one matmul step with bias
+** and act; at one row (the default batch) it is the matrix-vector kernel. */
 static void fuses_dense_relu(void **state)
 {
     (void)state;
@@ -101,13 +102,27 @@ static void fuses_dense_relu(void **state)
     if (r.st)
         fail_msg("%s", r.t->diag.first);
     const sm2c_entry *e = &r.p->entries[0];
-    assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_bias_add_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_relu_f32"), 0);
-    const sm2c_step *mm = first_step(e, "sm2c_rt_matmul_f32");
+    const sm2c_step *mm = first_step(e, "sm2c_rt_matvec_f32");
     assert_int_equal(mm->args[2].kind, SM2C_ARG_BUF);   /* bias */
-    assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
+    assert_int_equal(mm->args[7].i, 1);                  /* SM2C_RT_ACT_RELU */
     assert_true(e->arena_bytes <= e->naive_bytes);
+    done(&r);
+    /* Five rows: the tiled matmul, B read as it is, so no packing scratch. */
+    int64_t dims[2] = { 5, 8 };
+    sm2c_shape_opt opt = { "x", { 2, dims }, 0 };
+    r = compile(E2E "/mlp/model", "serving_default", &opt, 1);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    e = &r.p->entries[0];
+    assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 0);
+    mm = first_step(e, "sm2c_rt_matmul_f32");
+    assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
+    assert_int_equal(mm->args[10].kind, SM2C_ARG_NULL);  /* pack */
     done(&r);
 }
 
