@@ -126,6 +126,21 @@ static void fuses_dense_relu(void **state)
     done(&r);
 }
 
+/* Keras 3 adds a one-unit Dense layer's bias with AddV2: fused all the same,
+** so the sine model is three matrix-vector steps and nothing else. */
+static void fuses_add_bias(void **state)
+{
+    (void)state;
+    compiled r = compile(SM2C_TEST_DATA "/data/firmware/sine/model", "serving_default", NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    const sm2c_entry *e = &r.p->entries[0];
+    assert_int_equal(e->n_steps, 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 3);
+    assert_int_equal(e->steps[2].args[2].kind, SM2C_ARG_BUF);   /* the AddV2's bias */
+    done(&r);
+}
+
 /* Conv + BiasAdd + FusedBatchNormV3 + ReLU and DepthwiseConv + BN + ReLU6:
 ** no batch norm and no separate activation remain. */
 static void folds_batch_norm(void **state)
@@ -415,6 +430,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fuses_dense_relu),
+        cmocka_unit_test(fuses_add_bias),
         cmocka_unit_test(batched_ports),
         cmocka_unit_test(folds_batch_norm),
         cmocka_unit_test(folds_shape_arithmetic),
