@@ -37,11 +37,12 @@ const char *sm2c_rt_version(void);
 #define SM2C_RT_ERR_ITERATIONS (-4) /* a loop ran more times than its compile-time cap
                                      ** (sm2c --limit loop-iterations=N) */
 
-/* Upper bound, in bytes, of the stack an entry point and the kernels it calls
-** use: no recursion, no VLAs; checked against -fstack-usage at -O0 and -O2
-** with gcc and clang by tests/cli/stack_budget.sh (libm calls included with a
-** margin).  The largest user is matmul's packed tile. */
-#define SM2C_RT_STACK_BYTES 16384
+/* Upper bound, in bytes, of the stack any entry point and the kernels it calls
+** use: no recursion, no VLAs, scratch in the arena; checked against
+** -fcallgraph-info at -O0 and -O2 by tests/cli/stack_budget.sh (library calls
+** counted 2 KB each).  Generated headers state a tighter bound per program
+** (NAME_STACK_SIZE, codegen/stack_bound.c); this is its fallback. */
+#define SM2C_RT_STACK_BYTES 4096
 
 /* Fused activations (MatMul, Conv2D, DepthwiseConv2d, BiasAdd). */
 enum { SM2C_RT_ACT_NONE = 0, SM2C_RT_ACT_RELU = 1, SM2C_RT_ACT_RELU6 = 2 };

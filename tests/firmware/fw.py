@@ -3,6 +3,7 @@
     fw.py header CASE_DIR NAME SIGNATURE   writes fw_case.h to stdout
     fw.py check CASE_DIR RUN_LOG           compares the run's outputs with
                                            TensorFlow's, the stack with the bound
+                                           (never below it, within 2x of it)
 """
 import json
 import math
@@ -56,6 +57,8 @@ def check(case_dir, log):
     stack, bound = int(fields.get("stack", -1)), int(fields.get("bound", -1))
     if bound < stack:
         errors.append("stack bound %d below the %d bytes measured" % (bound, stack))
+    if bound > 2 * stack:
+        errors.append("stack bound %d more than twice the %d bytes measured" % (bound, stack))
     print("outputs %d, max abs error %.3g; stack %d bytes (painted), bound %d"
           % (len(got), worst, stack, bound))
     for e in errors:
