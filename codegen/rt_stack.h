@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#include "program.h"
+#include "lower/program.h"
 
 typedef struct sm2c_rt_stack_use {
     const char *kernel;     /* "sm2c_rt_matmul_f32" */

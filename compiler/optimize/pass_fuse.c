@@ -1,0 +1,122 @@
+/*
+** pass_fuse.c: fuse bias and activation into the op before them.
+** requires: shape.  MatMul / Conv2D / DepthwiseConv2dNative followed by a
+** BiasAdd on their sole use, and then Relu / Relu6 on its sole use, become one
+** node with `bias` and `act`; BiasAdd + Relu likewise.  The kernels apply
+** bias then activation in the same order TensorFlow does.
+*/
+#include <string.h>
+
+#include "ops/opdefs.h"
+#include "passes.h"
+#include "sm2c_rt.h"
+
+void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to)
+{
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t k = 0; k < g->nodes[i]->n_inputs; k++)
+            if (g->nodes[i]->inputs[k] == from) {
+                g->nodes[i]->inputs[k] = to;
+                to->uses++;
+            }
+    for (int32_t k = 0; k < g->n_outputs; k++)
+        if (g->outputs[k].value == from)
+            g->outputs[k].value = to;
+    from->uses = 0;
+}
+
+static int is_output(const sm2c_graph *g, const sm2c_value *v)
+{
+    for (int32_t k = 0; k < g->n_outputs; k++)
+        if (g->outputs[k].value == v)
+            return 1;
+    return 0;
+}
+
+/* The single live node reading v, or NULL. */
+static sm2c_node *sole_user(sm2c_graph *g, const sm2c_value *v)
+{
+    sm2c_node *user = NULL;
+    int count = 0;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        sm2c_node *n = g->nodes[i];
+        for (int32_t k = 0; !n->dead && k < n->n_inputs; k++)
+            if (n->inputs[k] == v)
+                user = n, count++;
+    }
+    return count == 1 && !is_output(g, v) ? user : NULL;
+}
+
+static int op_is(const sm2c_node *n, const char *name)
+{
+    return strcmp(n->op->name, name) == 0;
+}
+
+/* `next` computes from n's output alone: absorb it and take over its output. */
+static void absorb(sm2c_graph *g, sm2c_node *n, sm2c_node *next)
+{
+    next->dead = 1;
+    sm2c_replace_uses(g, next->outputs[0], n->outputs[0]);
+}
+
+static int takes_bias(const sm2c_node *n)
+{
+    return (op_is(n, "MatMul") || op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative")) &&
+           n->outputs[0]->dtype == SM2C_DT_FLOAT;
+}
+
+/* Whether v is ready when n runs: a constant or input, or made by a node
+** before n (a bias read from state after the MatMul would be dead by then). */
+static int ready_before(const sm2c_graph *g, const sm2c_value *v, const sm2c_node *n)
+{
+    for (int32_t i = 0; v->node && i < g->n_nodes && g->nodes[i] != n; i++)
+        if (g->nodes[i] == v->node)
+            return 1;
+    return !v->node;
+}
+
+/* The bias `next` adds to n's output y, or NULL: a BiasAdd (NHWC), or an
+** Add of a float vector as long as y's last dim (Keras 3 writes a one-unit
+** Dense layer's bias that way), which broadcasts exactly as a bias does. */
+static sm2c_value *bias_of(const sm2c_node *next, const sm2c_value *y)
+{
+    if (op_is(next, "BiasAdd"))
+        return next->inputs[0] == y && !sm2c_attr_str_is(next, "data_format", "NCHW")
+                   ? next->inputs[1] : NULL;
+    if (!(op_is(next, "AddV2") || op_is(next, "Add")) || next->n_inputs != 2)
+        return NULL;
+    sm2c_value *b = next->inputs[0] == y ? next->inputs[1] : next->inputs[0];
+    const sm2c_shape *out = &next->outputs[0]->shape;
+    if (b == y || b->dtype != SM2C_DT_FLOAT || b->shape.rank != 1 || y->shape.rank < 1 ||
+        b->shape.dims[0] != y->shape.dims[y->shape.rank - 1] || out->rank != y->shape.rank)
+        return NULL;
+    for (int32_t i = 0; i < out->rank; i++)
+        if (out->dims[i] != y->shape.dims[i])
+            return NULL;
+    return b;
+}
+
+static void fuse_one(sm2c_graph *g, sm2c_node *n)
+{
+    sm2c_node *next = sole_user(g, n->outputs[0]);
+    sm2c_value *bias = takes_bias(n) && !n->bias && next ? bias_of(next, n->outputs[0]) : NULL;
+    if (bias && ready_before(g, bias, n)) {
+        n->bias = bias;
+        absorb(g, n, next);
+        next = sole_user(g, n->outputs[0]);
+    }
+    if ((takes_bias(n) || op_is(n, "BiasAdd")) && n->act == SM2C_RT_ACT_NONE && next &&
+        n->outputs[0]->dtype == SM2C_DT_FLOAT && (op_is(next, "Relu") || op_is(next, "Relu6"))) {
+        n->act = op_is(next, "Relu") ? SM2C_RT_ACT_RELU : SM2C_RT_ACT_RELU6;
+        absorb(g, n, next);
+    }
+}
+
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g)
+{
+    (void)c;
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        if (!g->nodes[i]->dead && g->nodes[i]->n_outputs > 0 && !g->nodes[i]->outputs[0]->constant)
+            fuse_one(g, g->nodes[i]);
+    return SM2C_OK;
+}
