@@ -10,6 +10,16 @@
 #include "act_f32.h"
 #include "sm2c_rt.h"
 
+#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
+/* Vector units: y accumulates whole rows of W, which are contiguous, so the
+** compiler vectorises across columns. */
+#define MV_BY_ROWS 1
+#else
+/* A scalar FPU (Cortex-M4F): four columns at a time, their sums held in
+** registers across kk, so y is not reloaded and stored on every step. */
+#define MV_BY_ROWS 0
+#endif
+
 /* W is w[k*n]: y accumulates whole rows of W, which are contiguous. */
 static void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t n)
 {
@@ -22,6 +32,35 @@ static void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t
         const float *wk = w + (ptrdiff_t)kk * n;
         for (j = 0; j < n; j++)
             y[j] += xk * wk[j];
+    }
+}
+
+/* W is w[k*n], four columns at a time (each column still sums in kk order). */
+static void mv_cols(const float *x, const float *w, float *y, int32_t k, int32_t n)
+{
+    int32_t j, kk;
+
+    for (j = 0; j + 4 <= n; j += 4) {
+        const float *wk = w + j;
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+        for (kk = 0; kk < k; kk++, wk += n) {
+            const float xk = x[kk];
+            s0 += xk * wk[0];
+            s1 += xk * wk[1];
+            s2 += xk * wk[2];
+            s3 += xk * wk[3];
+        }
+        y[j] = s0;
+        y[j + 1] = s1;
+        y[j + 2] = s2;
+        y[j + 3] = s3;
+    }
+    for (; j < n; j++) {
+        const float *wk = w + j;
+        float s = 0.0f;
+        for (kk = 0; kk < k; kk++, wk += n)
+            s += x[kk] * wk[0];
+        y[j] = s;
     }
 }
 
@@ -46,8 +85,10 @@ void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float
 
     if (transpose_w)
         mv_dots(x, w, y, k, n);
-    else
+    else if (MV_BY_ROWS)
         mv_rows(x, w, y, k, n);
+    else
+        mv_cols(x, w, y, k, n);
     if (bias) {
         for (j = 0; j < n; j++)
             y[j] += bias[j];
