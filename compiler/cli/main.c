@@ -29,14 +29,16 @@ static const char usage[] =
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
     "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
-    "        [--features F] [--report FILE] [--tag_set TAGS]\n"
+    "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
     "        __saved_model_init_op unless --signature selects; --function PATH adds\n"
     "        every concrete function of the tf.function at object path PATH (or the\n"
     "        one whose entry key, PATH_<k> as inspect lists, it is); an unknown leading dim\n"
-    "        is taken as 1, others need --shape; LLVM forms are optimised at -O2;\n"
+    "        is taken as 1, others need --shape; LLVM forms are optimised at --opt\n"
+    "        (default O2), and on ELF targets put each function, weight and the arena\n"
+    "        in its own section, for the linker's --gc-sections;\n"
     "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
     "        run time as the entry's first argument (the graph must keep rows apart)\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
@@ -219,6 +221,17 @@ static int take(cli *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--target")) o->llvm.triple = val;
     else if (!strcmp(opt, "--cpu")) o->llvm.cpu = val;
     else if (!strcmp(opt, "--features")) o->llvm.features = val;
+    else if (!strcmp(opt, "--opt")) {
+        static const char *const levels[] = { "O0", "O1", "O2", "O3", "Os", "Oz" };
+        int found = -1;
+        for (int i = 0; i < 6; i++)
+            if (!strcmp(val, levels[i]))
+                found = i;
+        if (found < 0)
+            return usage_error("--opt expects O0, O1, O2, O3, Os or Oz, got '%s'", val);
+        o->llvm.opt_level = found <= 3 ? found : 2;
+        o->llvm.size_level = found <= 3 ? 0 : found - 3;
+    }
     else if (!strcmp(opt, "--emit")) {
         if (!sm2c_emit_kind_parse(val, &o->emit))
             return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
