@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "codegen/emit.h"
 #include "codegen/emit_c.h"
+#include "codegen/rt_stack.h"
 #include "base/fileio.h"
 #include "inspect.h"
 #include "ops/opdefs.h"
@@ -328,6 +329,42 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
     return s;
 }
 
+/* Bytes of the distinct weights an entry point's steps read. */
+static int64_t entry_weight_bytes(const sm2c_program *p, const sm2c_entry *e)
+{
+    int64_t bytes = 0;
+    for (int32_t w = 0; w < p->n_weights; w++) {
+        int used = 0;
+        for (int32_t s = 0; s < e->n_steps && !used; s++)
+            for (int32_t a = 0; a < e->steps[s].n_args && !used; a++) {
+                const sm2c_arg *arg = &e->steps[s].args[a];
+                used = arg->kind == SM2C_ARG_BUF && e->buffers[arg->buf].kind == SM2C_BUF_WEIGHT &&
+                       e->buffers[arg->buf].index == w;
+            }
+        if (used)
+            bytes += (int64_t)p->weights[w].value.nbytes;
+    }
+    return bytes;
+}
+
+/* Flash and RAM of one entry point on a Cortex-M4F: code estimated from the
+** kernels' measured sizes, the weights it reads; the arena it uses, the
+** program's state, its stack bound. */
+static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e, int64_t state)
+{
+    int64_t code = sm2c_code_estimate(e), weights = entry_weight_bytes(p, e);
+    int32_t stack = sm2c_stack_bound_entry(e, SM2C_STACK_CORTEX_M4);
+    if (code >= 0)
+        fprintf(f, "footprint %s: flash %lld bytes (code ~%lld, weights %lld)", e->key,
+                (long long)(code + weights), (long long)code, (long long)weights);
+    else
+        fprintf(f, "footprint %s: flash unknown (code unknown, weights %lld)", e->key,
+                (long long)weights);
+    fprintf(f, ", ram %lld bytes (arena %lld, state %lld, stack %d), Cortex-M4F -Os\n",
+            (long long)(e->arena_bytes + state + stack), (long long)e->arena_bytes,
+            (long long)state, (int)stack);
+}
+
 static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
 {
     int64_t weights = 0, naive = 0;
@@ -362,6 +399,8 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
                 e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes,
                 e->writes_state ? ", writes state" : "");
     }
+    for (int32_t i = 0; i < p->n_entries; i++)
+        report_footprint(f, p, &p->entries[i], state);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
         if (!c->lowered[i])
             continue;

@@ -41,7 +41,7 @@ const char *sm2c_rt_version(void);
 ** use: no recursion, no VLAs, scratch in the arena; checked against
 ** -fcallgraph-info at -O0 and -O2 by tests/cli/stack_budget.sh (library calls
 ** counted 2 KB each).  Generated headers state a tighter bound per program
-** (NAME_STACK_SIZE, codegen/stack_bound.c); this is its fallback. */
+** (NAME_STACK_SIZE, codegen/footprint.c); this is its fallback. */
 #define SM2C_RT_STACK_BYTES 4096
 
 /* Fused activations (MatMul, Conv2D, DepthwiseConv2d, BiasAdd). */
