@@ -19,7 +19,7 @@ for dir in "$root"/tests/data/firmware/*/; do
   read -r model input shape <<<"$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))
 print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")"
   if ! "$sm2c" compile "$root/$model" -o "$out" --name "$case" --signature serving_default \
-      --shape "$input=$shape" 2>"$tmp/log"; then
+      --shape "$input=$shape" --report "$out/report.txt" 2>"$tmp/log"; then
     echo "FAIL: $case: compile"; cat "$tmp/log"; fail=$((fail + 1)); continue
   fi
   python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
@@ -36,6 +36,12 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
     passed=$((passed + 1))
   else
     echo "FAIL: $case: run"; cat "$out/run.log"; fail=$((fail + 1))
+  fi
+  # The report's RAM names the stack bound the header states for Cortex-M.
+  bound=$(sed -n 's/^bound //p' "$out/run.log")
+  if ! grep -q "^footprint serving_default: flash [0-9]* bytes (code ~[0-9]*, weights [0-9]*), ram [0-9]* bytes (arena [0-9]*, state 0, stack $bound)" \
+      "$out/report.txt"; then
+    echo "FAIL: $case: report footprint"; cat "$out/report.txt"; fail=$((fail + 1))
   fi
   sizes=$(arm-none-eabi-size -A "$out/fw.elf" | awk '$1 ~ /^\.(text|rodata|data|bss)$/ {printf "%s %s ", $1, $2}')
   echo "$case: $sizes; $(cat "$tmp/check")"
