@@ -141,6 +141,26 @@ static void fuses_add_bias(void **state)
     done(&r);
 }
 
+/* Keras 3 batch norm is x * s + t once folded: s folds into the filter, t
+** becomes the bias, the Relu the activation; DS-CNN keeps its 11 layers only. */
+static void folds_keras3_batch_norm(void **state)
+{
+    (void)state;
+    compiled r = compile(SM2C_TEST_DATA "/data/firmware/ds_cnn/model", "serving_default", NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    const sm2c_entry *e = &r.p->entries[0];
+    assert_int_equal(count_kernel(e, "sm2c_rt_mul_f32") + count_kernel(e, "sm2c_rt_add_f32") +
+                         count_kernel(e, "sm2c_rt_relu_f32"), 0);
+    assert_int_equal(count_kernel(e, "sm2c_rt_conv2d_f32"), 5);
+    assert_int_equal(count_kernel(e, "sm2c_rt_depthwise_conv2d_f32"), 4);
+    const sm2c_step *conv = first_step(e, "sm2c_rt_conv2d_f32");
+    assert_int_equal(conv->args[2].kind, SM2C_ARG_BUF);  /* the folded offset, as bias */
+    assert_int_equal(conv->args[5].i, 1);                /* SM2C_RT_ACT_RELU */
+    assert_int_equal(e->n_steps, 12);
+    done(&r);
+}
+
 /* Conv + BiasAdd + FusedBatchNormV3 + ReLU and DepthwiseConv + BN + ReLU6:
 ** no batch norm and no separate activation remain. */
 static void folds_batch_norm(void **state)
@@ -431,6 +451,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fuses_dense_relu),
         cmocka_unit_test(fuses_add_bias),
+        cmocka_unit_test(folds_keras3_batch_norm),
         cmocka_unit_test(batched_ports),
         cmocka_unit_test(folds_batch_norm),
         cmocka_unit_test(folds_shape_arithmetic),
