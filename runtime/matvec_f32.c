@@ -1,9 +1,11 @@
 /*
 ** matvec_f32.c: a one-row MatMul, y[n] = act(x[k] . W + bias[n]), the Dense
 ** layer of a batch-1 model.  The compiler picks it from the static shapes
-** (m == 1) instead of sm2c_rt_matmul_f32: no tiles, no copies, no stack, a
-** few dozen instructions of code.  Sums run from 0.0f in increasing kk, then
-** add the bias: bit for bit the reference semantics of matmul_f32.c.
+** (m == 1) instead of sm2c_rt_matmul_f32: no tiles, no copies, no stack,
+** little code; W as stored (k x n) and transposed (n x k) are two kernels,
+** so a program links only the one it calls.  Sums run from 0.0f in
+** increasing kk, then add the bias: bit for bit the reference semantics of
+** matmul_f32.c.
 */
 #include <stddef.h>
 
@@ -78,20 +80,31 @@ static void mv_dots(const float *x, const float *w, float *y, int32_t k, int32_t
     }
 }
 
-void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
-                        int32_t n, int32_t transpose_w, int32_t act)
+/* bias (may be NULL) and the activation, in place. */
+static void mv_finish(const float *bias, float *y, int32_t n, int32_t act)
 {
     int32_t j;
 
-    if (transpose_w)
-        mv_dots(x, w, y, k, n);
-    else if (MV_BY_ROWS)
-        mv_rows(x, w, y, k, n);
-    else
-        mv_cols(x, w, y, k, n);
     if (bias) {
         for (j = 0; j < n; j++)
             y[j] += bias[j];
     }
     sm2c_rt__act_f32(y, n, act);
+}
+
+void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
+                        int32_t n, int32_t act)
+{
+    if (MV_BY_ROWS)
+        mv_rows(x, w, y, k, n);
+    else
+        mv_cols(x, w, y, k, n);
+    mv_finish(bias, y, n, act);
+}
+
+void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
+                          int32_t k, int32_t n, int32_t act)
+{
+    mv_dots(x, w, y, k, n);
+    mv_finish(bias, y, n, act);
 }

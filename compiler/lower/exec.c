@@ -31,7 +31,7 @@ typedef struct kernel {
 #define W_REDUCE(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
 #define W_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i)
 #define W_MATMUL_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i, a[10].p)
-#define W_MATVEC(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i)
+#define W_MATVEC(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i)
 #define W_BATCH_MATMUL_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i, a[11].p)
 #define W_BATCH_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i)
 #define W_BIAS_ADD(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i)
@@ -116,6 +116,7 @@ typedef struct kernel {
     RED(sum, f32) RED(mean, f32) RED(max, f32) RED(min, f32) RED(sum, i32) RED(mean, i32)          \
     RED(sum, i64) RED(mean, i64)                                                                   \
     WRAP(sm2c_rt_matmul_f32, W_MATMUL_F32) WRAP(sm2c_rt_matvec_f32, W_MATVEC)                    \
+    WRAP(sm2c_rt_matvec_t_f32, W_MATVEC)                                                          \
     WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL_F32)                                            \
     WRAP(sm2c_rt_bias_add_f32, W_BIAS_ADD) WRAP(sm2c_rt_softmax_f32, W_SOFTMAX)                   \
     WRAP(sm2c_rt_log_softmax_f32, W_SOFTMAX) WRAP(sm2c_rt_batch_norm_f32, W_BATCH_NORM)           \

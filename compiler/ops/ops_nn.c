@@ -40,19 +40,18 @@ sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b)
 }
 
 /* One float32 row (a batch-1 Dense layer): the matrix-vector kernel, which
-** needs no tiles, no scratch and little code. */
+** needs no tiles, no scratch and little code; one kernel per layout of B. */
 static void lower_matvec(sm2c_lower *l, const sm2c_node *n, int64_t k, int tb)
 {
     const sm2c_value *y = n->outputs[0];
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_matvec_f32", 8);
+    sm2c_step *s = sm2c_lower_step(l, n, tb ? "sm2c_rt_matvec_t_f32" : "sm2c_rt_matvec_f32", 7);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, y));
     s->args[4] = sm2c_arg_int(k);
     s->args[5] = sm2c_arg_int(y->shape.dims[1]);
-    s->args[6] = sm2c_arg_int(tb);
-    s->args[7] = sm2c_arg_int(n->act);
+    s->args[6] = sm2c_arg_int(n->act);
 }
 
 sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)

@@ -253,10 +253,12 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
                               int32_t n, int32_t adj_a, int32_t adj_b, float *pack);
-/* One row: y[n] = act(x[k] . W + bias[n]), W is w[k*n] or, transposed, w[n*k];
-** bias may be NULL.  Same sums as sm2c_rt_matmul_f32 with m = 1. */
+/* One row: y[n] = act(x[k] . W + bias[n]), W is w[k*n] (matvec) or, transposed,
+** w[n*k] (matvec_t); bias may be NULL.  Same sums as sm2c_rt_matmul_f32, m = 1. */
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
-                        int32_t n, int32_t transpose_w, int32_t act);
+                        int32_t n, int32_t act);
+void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
+                          int32_t k, int32_t n, int32_t act);
 
 /* ---- neural network (nn_f32.c, conv_f32.c, pool_f32.c) ----------------------- */
 /* y[o, c, i] = act(x[o, c, i] + bias[c]); NHWC is inner = 1. y may equal x. */

@@ -1,5 +1,5 @@
 /*
-** test_matmul.c: sm2c_rt_matmul_f32, sm2c_rt_matvec_f32 and
+** test_matmul.c: sm2c_rt_matmul_f32, sm2c_rt_matvec(_t)_f32 and
 ** sm2c_rt_batch_matmul_f32 against a
 ** naive double-precision reference (reliability.md section 9: contractions,
 ** rtol = atol = max(1e-5, 2*K*eps)), plus TensorFlow's Relu/Relu6 NaN rules.
@@ -86,7 +86,10 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
                     /* One row: the matrix-vector kernel, the same bits again. */
                     if (m == 1) {
                         memset(y, 0x7f, sy * sizeof *y);
-                        sm2c_rt_matvec_f32(at, bt, with_bias ? bias : NULL, y, k, n, tb, act);
+                        if (tb)
+                            sm2c_rt_matvec_t_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                        else
+                            sm2c_rt_matvec_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
                         kassert_same(y0, y, sy, what);
                     }
                     free(at);

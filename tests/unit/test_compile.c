@@ -108,7 +108,7 @@ static void fuses_dense_relu(void **state)
     assert_int_equal(count_kernel(e, "sm2c_rt_relu_f32"), 0);
     const sm2c_step *mm = first_step(e, "sm2c_rt_matvec_f32");
     assert_int_equal(mm->args[2].kind, SM2C_ARG_BUF);   /* bias */
-    assert_int_equal(mm->args[7].i, 1);                  /* SM2C_RT_ACT_RELU */
+    assert_int_equal(mm->args[6].i, 1);                  /* SM2C_RT_ACT_RELU */
     assert_true(e->arena_bytes <= e->naive_bytes);
     done(&r);
     /* Five rows: the tiled matmul, B read as it is, so no packing scratch. */
