@@ -27,6 +27,7 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 enum {
     MM_NB = 64, /* columns of y per tile */
@@ -94,7 +95,7 @@ static void mm_edge(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float 
 }
 
 /* One tile: y(i, 0..nb) for all i < m, over kb reduction steps. */
-static void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
+static inline void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
                     ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
                     int first)
 {
@@ -114,8 +115,8 @@ static void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float 
 }
 
 /* bias and the activation on one tile's columns j0..j0+nb of every row. */
-static void mm_finish(const float *bias, float *y, int32_t m, int32_t n, int32_t j0, int32_t nb,
-                      int32_t act)
+static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, int32_t j0,
+                             int32_t nb, int32_t act)
 {
     int32_t i, j;
 
@@ -131,8 +132,8 @@ static void mm_finish(const float *bias, float *y, int32_t m, int32_t n, int32_t
 
 /* A transposed B without scratch: each y(i, j) is a dot product of A's row i
 ** and b's row j, summed in increasing kk like every other path. */
-static void mm_dot_tb(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *b, float *y,
-                      int32_t m, int32_t k, int32_t n)
+static inline void mm_dot_tb(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *b,
+                             float *y, int32_t m, int32_t k, int32_t n)
 {
     int32_t i, j, kk;
 
@@ -148,6 +149,7 @@ static void mm_dot_tb(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const floa
     }
 }
 
+#if SM2C_RT_WANT(matmul_f32)
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
                         int32_t act, float *pack)
@@ -195,7 +197,9 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
         mm_finish(bias, y, m, n, j0, nb, act);
     }
 }
+#endif
 
+#if SM2C_RT_WANT(batch_matmul_f32)
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
                               int32_t n, int32_t adj_a, int32_t adj_b, float *pack)
@@ -207,3 +211,4 @@ void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t 
         sm2c_rt_matmul_f32(a + a_off[j], b + b_off[j], NULL, y + (ptrdiff_t)j * y_step, m, k,
                            n, adj_a, adj_b, SM2C_RT_ACT_NONE, pack);
 }
+#endif

@@ -11,6 +11,7 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
 /* Vector units: y accumulates whole rows of W, which are contiguous, so the
@@ -23,7 +24,7 @@
 #endif
 
 /* W is w[k*n]: y accumulates whole rows of W, which are contiguous. */
-static void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t n)
+static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t n)
 {
     int32_t j, kk;
 
@@ -38,7 +39,7 @@ static void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t
 }
 
 /* W is w[k*n], four columns at a time (each column still sums in kk order). */
-static void mv_cols(const float *x, const float *w, float *y, int32_t k, int32_t n)
+static inline void mv_cols(const float *x, const float *w, float *y, int32_t k, int32_t n)
 {
     int32_t j, kk;
 
@@ -67,7 +68,7 @@ static void mv_cols(const float *x, const float *w, float *y, int32_t k, int32_t
 }
 
 /* W is transposed, w[n*k]: each y[j] is a dot product with a row of w. */
-static void mv_dots(const float *x, const float *w, float *y, int32_t k, int32_t n)
+static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, int32_t n)
 {
     int32_t j, kk;
 
@@ -81,7 +82,7 @@ static void mv_dots(const float *x, const float *w, float *y, int32_t k, int32_t
 }
 
 /* bias (may be NULL) and the activation, in place. */
-static void mv_finish(const float *bias, float *y, int32_t n, int32_t act)
+static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act)
 {
     int32_t j;
 
@@ -92,6 +93,7 @@ static void mv_finish(const float *bias, float *y, int32_t n, int32_t act)
     sm2c_rt__act_f32(y, n, act);
 }
 
+#if SM2C_RT_WANT(matvec_f32)
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
                         int32_t n, int32_t act)
 {
@@ -101,10 +103,13 @@ void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float
         mv_cols(x, w, y, k, n);
     mv_finish(bias, y, n, act);
 }
+#endif
 
+#if SM2C_RT_WANT(matvec_t_f32)
 void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
                           int32_t k, int32_t n, int32_t act)
 {
     mv_dots(x, w, y, k, n);
     mv_finish(bias, y, n, act);
 }
+#endif
