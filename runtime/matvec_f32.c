@@ -8,6 +8,7 @@
 ** matmul_f32.c.
 */
 #include <stddef.h>
+#include <string.h>
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
@@ -23,18 +24,27 @@
 #define MV_BY_ROWS 0
 #endif
 
-/* W is w[k*n]: y accumulates whole rows of W, which are contiguous. */
+enum { MV_NB = 64 }; /* columns per block of accumulators (256 B of stack) */
+
+/* W is w[k*n]: a block of y's columns accumulates whole rows of W, which are
+** contiguous, in a local array (the compiler keeps it in vector registers and
+** need not fear it aliases x or w; summing into y itself measured 1.5-2x
+** slower on x86-64). */
 static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t n)
 {
-    int32_t j, kk;
+    float acc[MV_NB];
+    int32_t j0, j, kk;
 
-    for (j = 0; j < n; j++)
-        y[j] = 0.0f;
-    for (kk = 0; kk < k; kk++) {
-        const float xk = x[kk];
-        const float *wk = w + (ptrdiff_t)kk * n;
-        for (j = 0; j < n; j++)
-            y[j] += xk * wk[j];
+    for (j0 = 0; j0 < n; j0 += MV_NB) {
+        const int32_t nb = n - j0 < MV_NB ? n - j0 : MV_NB;
+        memset(acc, 0, sizeof acc);
+        for (kk = 0; kk < k; kk++) {
+            const float xk = x[kk];
+            const float *wk = w + (ptrdiff_t)kk * n + j0;
+            for (j = 0; j < nb; j++)
+                acc[j] += xk * wk[j];
+        }
+        memcpy(y + j0, acc, (size_t)nb * sizeof(float));
     }
 }
 
