@@ -30,6 +30,7 @@
 #include "base/publish.h"
 #include "rt_embed.h"
 #include "rt_select.h"
+#include "rt_stack.h"
 #include "sm2c_rt.h"
 
 #ifndef SM2C_VERSION
@@ -788,9 +789,15 @@ static void emit_header(emitter *e)
               e->NAME, (long long)p->arena_bytes);
     if (p->n_states)
         state_header(e, b);
-    sb_printf(b, "/* Stack an entry point may use, bytes, kernels included (no recursion, no\n"
-                 " * variable-length arrays; large temporaries live in the arena). */\n"
-                 "#define %s_STACK_SIZE %d\n\n", e->NAME, SM2C_RT_STACK_BYTES);
+    sb_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (no\n"
+                 " * recursion, no variable-length arrays; large temporaries live in the\n"
+                 " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
+                 " * for Cortex-M, -O2 elsewhere), measured when sm2c was built, plus the\n"
+                 " * generated function's frame and a quarter more. */\n"
+                 "#if defined(__arm__) || defined(__thumb__)\n#define %s_STACK_SIZE %d\n"
+                 "#else\n#define %s_STACK_SIZE %d\n#endif\n\n",
+              e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4), e->NAME,
+              sm2c_stack_bound(p, SM2C_STACK_X86_64));
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];

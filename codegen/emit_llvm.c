@@ -973,12 +973,34 @@ static void init_targets(void)
     LLVMInitializeAllAsmPrinters();
 }
 
-static void optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, int level)
+/* -Os and -Oz as clang does: the optsize (and minsize) attribute on every
+** function, the size level in the pass pipeline, a lower inlining threshold. */
+static void mark_size(LLVMModuleRef m, int size_level)
+{
+    LLVMContextRef ctx = LLVMGetModuleContext(m);
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = LLVMGetNextFunction(f)) {
+        if (LLVMIsDeclaration(f))
+            continue;
+        const char *names[2] = { "optsize", "minsize" };
+        for (int i = 0; i < size_level && i < 2; i++) {
+            unsigned kind = LLVMGetEnumAttributeKindForName(names[i], strlen(names[i]));
+            LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                                    LLVMCreateEnumAttribute(ctx, kind, 0));
+        }
+    }
+}
+
+static void optimise(LLVMModuleRef m, LLVMTargetMachineRef tm, int level, int size_level)
 {
     LLVMPassManagerBuilderRef pmb = LLVMPassManagerBuilderCreate();
     LLVMPassManagerBuilderSetOptLevel(pmb, (unsigned)level);
+    LLVMPassManagerBuilderSetSizeLevel(pmb, (unsigned)size_level);
+    if (size_level)
+        mark_size(m, size_level);
     if (level >= 2)
-        LLVMPassManagerBuilderUseInlinerWithThreshold(pmb, level >= 3 ? 275 : 225);
+        LLVMPassManagerBuilderUseInlinerWithThreshold(pmb, size_level >= 2 ? 25
+                                                           : size_level ? 75
+                                                           : level >= 3 ? 275 : 225);
     LLVMPassManagerRef fpm = LLVMCreateFunctionPassManagerForModule(m);
     LLVMAddAnalysisPasses(tm, fpm);
     LLVMPassManagerBuilderPopulateFunctionPassManager(pmb, fpm);
@@ -1023,10 +1045,10 @@ static sm2c_status write_file(sm2c_ctx *c, const char *path, const char *data, s
 
 /* Optimise and serialise into a malloc'd buffer; NULL and *err (malloc'd) on
 ** failure. */
-static char *serialise(LLVMModuleRef m, LLVMTargetMachineRef tm, int level, sm2c_llvm_kind kind,
-                       size_t *len, char **err)
+static char *serialise(LLVMModuleRef m, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
+                       sm2c_llvm_kind kind, size_t *len, char **err)
 {
-    optimise(m, tm, level);
+    optimise(m, tm, o->opt_level, o->size_level);
     char *out = NULL;
     *err = NULL;
     if (kind == SM2C_LLVM_IR) {
@@ -1081,7 +1103,7 @@ static int write_fd(int fd, const char *p, size_t n)
 ** a hard-float ABI) with report_fatal_error, which ends the process; in a child
 ** that becomes an error report.  The child sends 'O' + bytes or 'E' + message
 ** through a pipe.  Returns -1 when no child could be started. */
-static int serialise_in_child(LLVMModuleRef m, LLVMTargetMachineRef tm, int level,
+static int serialise_in_child(LLVMModuleRef m, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
                               sm2c_llvm_kind kind, char **out, size_t *len, char **err,
                               int *crashed)
 {
@@ -1099,7 +1121,7 @@ static int serialise_in_child(LLVMModuleRef m, LLVMTargetMachineRef tm, int leve
         close(fds[0]);
         size_t n = 0;
         char *e = NULL;
-        char *data = serialise(m, tm, level, kind, &n, &e);
+        char *data = serialise(m, tm, o, kind, &n, &e);
         int bad = data ? write_fd(fds[1], "O", 1) || write_fd(fds[1], data, n)
                        : write_fd(fds[1], "E", 1) || write_fd(fds[1], e, strlen(e));
         _exit(bad || close(fds[1]) != 0 ? 3 : 0);
@@ -1144,14 +1166,43 @@ static int serialise_in_child(LLVMModuleRef m, LLVMTargetMachineRef tm, int leve
     return 0;
 }
 
+/* ELF only: Mach-O and COFF name sections differently (and dead-strip by
+** symbol anyway). */
+static int is_elf(const char *triple)
+{
+    static const char *const others[] = { "apple", "darwin", "macos", "ios", "windows", "win32",
+                                          "mingw", "cygwin", "uefi" };
+    for (size_t i = 0; i < sizeof others / sizeof *others; i++)
+        if (strstr(triple, others[i]))
+            return 0;
+    return 1;
+}
+
+/* Every defined function and global in its own section, as -ffunction-sections
+** -fdata-sections would (the LLVM-C API cannot set those target options), so
+** --gc-sections drops unused entry points and their weights. */
+static void own_sections(lw *w)
+{
+    for (LLVMValueRef f = LLVMGetFirstFunction(w->m); f; f = LLVMGetNextFunction(f))
+        if (!LLVMIsDeclaration(f))
+            LLVMSetSection(f, sm2c_arena_printf(w->c->arena, ".text.%s", LLVMGetValueName(f)));
+    for (LLVMValueRef g = LLVMGetFirstGlobal(w->m); g; g = LLVMGetNextGlobal(g)) {
+        LLVMValueRef init = LLVMGetInitializer(g);
+        if (!init)
+            continue;
+        const char *kind = LLVMIsGlobalConstant(g) ? ".rodata" : LLVMIsNull(init) ? ".bss" : ".data";
+        LLVMSetSection(g, sm2c_arena_printf(w->c->arena, "%s.%s", kind, LLVMGetValueName(g)));
+    }
+}
+
 static sm2c_status optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
                                       sm2c_llvm_kind kind, const char *path)
 {
     char *data = NULL, *err = NULL;
     size_t len = 0;
     int crashed = 0;
-    if (serialise_in_child(w->m, tm, o->opt_level, kind, &data, &len, &err, &crashed) != 0)
-        data = serialise(w->m, tm, o->opt_level, kind, &len, &err);
+    if (serialise_in_child(w->m, tm, o, kind, &data, &len, &err, &crashed) != 0)
+        data = serialise(w->m, tm, o, kind, &len, &err);
     sm2c_status st;
     if (crashed)
         st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, NULL, "--target",
@@ -1208,7 +1259,7 @@ static LLVMTargetMachineRef target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o,
 sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
                            sm2c_llvm_kind kind, const char *path)
 {
-    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0 };
+    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0, 0 };
     if (!o)
         o = &defaults;
     if (!path || !*path)
@@ -1219,6 +1270,10 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     if (o->opt_level < 0 || o->opt_level > 3)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, "emit llvm",
                           "optimisation level %d is not 0..3", o->opt_level);
+    if (o->size_level < 0 || o->size_level > 2 || (o->size_level && o->opt_level != 2))
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, "emit llvm",
+                          "size level %d at optimisation level %d: want 0, or 1..2 at 2",
+                          o->size_level, o->opt_level);
 
     lw w;
     memset(&w, 0, sizeof w);
@@ -1279,6 +1334,8 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
         LLVMDisposeMessage(msg);
     }
     if (!st) {
+        if (is_elf(triple))
+            own_sections(&w);
         st = optimise_and_write(&w, tm, o, kind, path);
     }
 

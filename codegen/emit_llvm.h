@@ -5,7 +5,9 @@
 ** the same entry points, metadata table and symbol names the generated header
 ** declares (the header itself comes from the C backend).  Weights are
 ** constant globals holding their exact bytes; the arena is a 64-byte aligned
-** global.  Steps call the runtime's kernels (sm2c_rt_*), compiled from
+** global.  On ELF targets every function, weight and the arena sit in their
+** own sections (.text.NAME, .rodata.NAME, .bss.NAME), so a link with
+** --gc-sections drops the entry points and weights nothing calls.  Steps call the runtime's kernels (sm2c_rt_*), compiled from
 ** runtime/ for the target: one implementation of every op for both backends,
 ** so their results agree bit for bit.
 */
@@ -27,6 +29,7 @@ typedef struct sm2c_llvm_opts {
     const char *features;   /* NULL or "": none ("+fp-armv8,-neon", ...) */
     int opt_level;          /* 0..3, default 2: LLVM's module pipeline */
     int pic;                /* position-independent code (for shared objects) */
+    int size_level;         /* 0, 1 (-Os) or 2 (-Oz): optimise for size, at opt_level 2 */
 } sm2c_llvm_opts;
 
 /* Build, verify (LLVMVerifyModule; a failure is an internal error, reported,

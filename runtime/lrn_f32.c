@@ -3,9 +3,9 @@
 ** [rows, depth], as tensorflow/core/ops/nn_ops.cc defines it:
 **     sqr_sum[d] = sum of x[e]^2 for e in [d - radius, d + radius] within [0, depth)
 **     y[d] = x[d] / (bias + alpha * sqr_sum[d])^beta
-** The sum and the power are taken in double and rounded once, which is at
-** least as accurate as TensorFlow's float band-matrix product and
-** exp(log(.) * -beta).
+** In float, as TensorFlow (a float band-matrix product, then
+** exp(log(.) * -beta)): a float32 model needs no double arithmetic, which a
+** single-precision FPU (Cortex-M4F) would do in software.
 */
 #include <math.h>
 #include <stddef.h>
@@ -23,10 +23,10 @@ void sm2c_rt_lrn_f32(const float *x, float *y, int32_t rows, int32_t depth, int3
         for (d = 0; d < depth; d++) {
             const int32_t lo = d - radius < 0 ? 0 : d - radius;
             const int32_t hi = depth - 1 - d < radius ? depth - 1 : d + radius;
-            double s = 0.0;
+            float s = 0.0f;
             for (e = lo; e <= hi; e++)
-                s += (double)xr[e] * (double)xr[e];
-            yr[d] = (float)((double)xr[d] * pow((double)bias + (double)alpha * s, -(double)beta));
+                s += xr[e] * xr[e];
+            yr[d] = xr[d] * powf(bias + alpha * s, -beta);
         }
     }
 }

@@ -14,9 +14,13 @@
 ** MM_MR x MM_NR outputs whose accumulators stay in registers; the innermost
 ** loop runs over contiguous columns, which the C compiler vectorises (no
 ** fast-math needed: nothing is reassociated).
-** A transposed B is packed, one MM_KB x MM_NB tile at a time, into a stack
-** buffer of fixed size; a transposed A is read with strides (a few scalars per
-** reduction step).  No heap, no VLAs, under 9 KB of stack.
+** A transposed B is packed, one MM_KB x MM_NB tile at a time, into scratch
+** the caller gives (SM2C_RT_MATMUL_PACK_F32 floats, planned in the arena so
+** the stack stays small on microcontrollers); without it, a transposed B is
+** read in place as dot products.  A transposed A is read with strides (a few
+** scalars per reduction step).  No heap, no VLAs, a few hundred bytes of
+** stack.  One-row products have their own kernel, sm2c_rt_matvec_f32: no
+** tiles, no copies, little code.
 */
 #include <stddef.h>
 #include <string.h>
@@ -27,7 +31,7 @@
 
 enum {
     MM_NB = 64, /* columns of y per tile */
-    MM_KB = 32, /* reduction steps per tile: the packed tile is 8 KB */
+    MM_KB = 32, /* reduction steps per tile: the packed tile is 8 KB (SM2C_RT_MATMUL_PACK_F32) */
     MM_MR = 4,  /* rows of y per micro-kernel */
     MM_NR = 16  /* columns of y per micro-kernel: 4 x 16 accumulators */
 };
@@ -110,19 +114,58 @@ static inline void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
                 m - i, kb, nb, first);
 }
 
+/* bias and the activation on one tile's columns j0..j0+nb of every row. */
+static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, int32_t j0,
+                             int32_t nb, int32_t act)
+{
+    int32_t i, j;
+
+    for (i = 0; i < m; i++) {
+        float *row = y + (ptrdiff_t)i * n + j0;
+        if (bias) {
+            for (j = 0; j < nb; j++)
+                row[j] += bias[j0 + j];
+        }
+        sm2c_rt__act_f32(row, nb, act);
+    }
+}
+
+/* A transposed B without scratch: each y(i, j) is a dot product of A's row i
+** and b's row j, summed in increasing kk like every other path. */
+static inline void mm_dot_tb(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *b,
+                             float *y, int32_t m, int32_t k, int32_t n)
+{
+    int32_t i, j, kk;
+
+    for (i = 0; i < m; i++) {
+        const float *ai = a + (ptrdiff_t)i * a_rs;
+        for (j = 0; j < n; j++) {
+            const float *bj = b + (ptrdiff_t)j * k;
+            float s = 0.0f;
+            for (kk = 0; kk < k; kk++)
+                s += ai[(ptrdiff_t)kk * a_cs] * bj[kk];
+            y[(ptrdiff_t)i * n + j] = s;
+        }
+    }
+}
+
 #if SM2C_RT_WANT(matmul_f32)
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
-                        int32_t act)
+                        int32_t act, float *pack)
 {
-    float pack[MM_KB * MM_NB];
     /* A(i, kk) = a[i*a_rs + kk*a_cs] */
     const ptrdiff_t a_rs = transpose_a ? 1 : k;
     const ptrdiff_t a_cs = transpose_a ? m : 1;
-    int32_t i, j, j0, k0, jj, kk;
+    int32_t i, j0, k0, jj, kk;
 
     if (m <= 0 || n <= 0)
         return;
+    if (transpose_b && !pack) {
+        mm_dot_tb(a, a_rs, a_cs, b, y, m, k, n);
+        mm_finish(bias, y, m, n, 0, n, act);
+        return;
+    }
     for (j0 = 0; j0 < n; j0 += MM_NB) {
         const int32_t nb = n - j0 < MM_NB ? n - j0 : MM_NB;
 
@@ -151,14 +194,7 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
             mm_tile(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, n, m, kb, nb,
                     k0 == 0);
         }
-        for (i = 0; i < m; i++) {
-            float *row = y + (ptrdiff_t)i * n + j0;
-            if (bias) {
-                for (j = 0; j < nb; j++)
-                    row[j] += bias[j0 + j];
-            }
-            sm2c_rt__act_f32(row, nb, act);
-        }
+        mm_finish(bias, y, m, n, j0, nb, act);
     }
 }
 #endif
@@ -166,13 +202,13 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
 #if SM2C_RT_WANT(batch_matmul_f32)
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
-                              int32_t n, int32_t adj_a, int32_t adj_b)
+                              int32_t n, int32_t adj_a, int32_t adj_b, float *pack)
 {
     const ptrdiff_t y_step = (ptrdiff_t)m * n;
     int32_t j;
 
     for (j = 0; j < batch; j++)
         sm2c_rt_matmul_f32(a + a_off[j], b + b_off[j], NULL, y + (ptrdiff_t)j * y_step, m, k,
-                           n, adj_a, adj_b, SM2C_RT_ACT_NONE);
+                           n, adj_a, adj_b, SM2C_RT_ACT_NONE, pack);
 }
 #endif

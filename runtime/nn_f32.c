@@ -14,8 +14,9 @@
 ** model gives: m = max over the non-NaN elements; e = exp(x - m), except that
 ** a NaN difference gives +Inf; y = e * (1 / sum(e)).  So a row with a NaN or a
 ** +Inf has NaN there and 0 elsewhere ([1, NaN, 2] -> [0, NaN, 0]), an all -Inf
-** row is NaN, and a -Inf among finite values gives 0.  Sums are kept in
-** double, at least as accurate as the float reductions they replace.
+** row is NaN, and a -Inf among finite values gives 0.  Sums are float, as
+** in TensorFlow's kernels: a float32 model must not need double arithmetic,
+** which a single-precision FPU (Cortex-M4F) does in software.
 **
 ** BatchNorm (FusedBatchNorm with is_training=false) is, as in
 ** tensorflow/core/kernels/fused_batch_norm_op.cc,
@@ -79,8 +80,7 @@ void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
     for (r = 0; r < rows; r++) {
         const float *xr = x + (ptrdiff_t)r * cols;
         float *yr = y + (ptrdiff_t)r * cols;
-        float mx = -INFINITY, inv;
-        double sum = 0.0;
+        float mx = -INFINITY, inv, sum = 0.0f;
 
         for (j = 0; j < cols; j++)
             if (xr[j] > mx)
@@ -88,9 +88,9 @@ void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
         for (j = 0; j < cols; j++) {
             const float d = xr[j] - mx;
             yr[j] = isnan(d) ? INFINITY : expf(d);
-            sum += (double)yr[j];
+            sum += yr[j];
         }
-        inv = 1.0f / (float)sum;
+        inv = 1.0f / sum;
         for (j = 0; j < cols; j++)
             yr[j] *= inv;
     }
@@ -108,19 +108,18 @@ void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t col
         const float *xr = x + (ptrdiff_t)r * cols;
         float *yr = y + (ptrdiff_t)r * cols;
         const float mx = row_max(xr, cols);
-        double sum = 0.0;
-        float lse;
+        float sum = 0.0f, lse;
 
         for (j = 0; j < cols; j++)
-            sum += (double)expf(xr[j] - mx);
-        lse = (float)log(sum);
+            sum += expf(xr[j] - mx);
+        lse = logf(sum);
         for (j = 0; j < cols; j++)
             yr[j] = (xr[j] - mx) - lse;
     }
 }
 #endif
 
-enum { BN_CB = 256 }; /* channels per block of precomputed factors (1 KB) */
+enum { BN_CB = 64 }; /* channels per block of precomputed factors (256 B of stack) */
 
 #if SM2C_RT_WANT(batch_norm_f32)
 void sm2c_rt_batch_norm_f32(const float *x, const float *scale, const float *offset,

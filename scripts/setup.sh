@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(build-essential cmake pkg-config python3
           libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcmocka-dev llvm-dev clang libclang-rt-14-dev
-          binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi)
+          binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi qemu-system-arm)
 
 missing=()
 for p in "${packages[@]}"; do

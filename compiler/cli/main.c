@@ -11,6 +11,7 @@
 #include "codegen/emit.h"
 #include "codegen/emit_c.h"
 #include "codegen/rt_select.h"
+#include "codegen/rt_stack.h"
 #include "base/fileio.h"
 #include "inspect.h"
 #include "ops/opdefs.h"
@@ -30,14 +31,16 @@ static const char usage[] =
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
     "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
-    "        [--features F] [--report FILE] [--tag_set TAGS]\n"
+    "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
     "        __saved_model_init_op unless --signature selects; --function PATH adds\n"
     "        every concrete function of the tf.function at object path PATH (or the\n"
     "        one whose entry key, PATH_<k> as inspect lists, it is); an unknown leading dim\n"
-    "        is taken as 1, others need --shape; LLVM forms are optimised at -O2;\n"
+    "        is taken as 1, others need --shape; LLVM forms are optimised at --opt\n"
+    "        (default O2), and on ELF targets put each function, weight and the arena\n"
+    "        in its own section, for the linker's --gc-sections;\n"
     "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
     "        run time as the entry's first argument (the graph must keep rows apart)\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
@@ -226,6 +229,17 @@ static int take(cli *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--target")) o->llvm.triple = val;
     else if (!strcmp(opt, "--cpu")) o->llvm.cpu = val;
     else if (!strcmp(opt, "--features")) o->llvm.features = val;
+    else if (!strcmp(opt, "--opt")) {
+        static const char *const levels[] = { "O0", "O1", "O2", "O3", "Os", "Oz" };
+        int found = -1;
+        for (int i = 0; i < 6; i++)
+            if (!strcmp(val, levels[i]))
+                found = i;
+        if (found < 0)
+            return usage_error("--opt expects O0, O1, O2, O3, Os or Oz, got '%s'", val);
+        o->llvm.opt_level = found <= 3 ? found : 2;
+        o->llvm.size_level = found <= 3 ? 0 : found - 3;
+    }
     else if (!strcmp(opt, "--emit")) {
         if (!sm2c_emit_kind_parse(val, &o->emit))
             return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
@@ -331,6 +345,42 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
     return s;
 }
 
+/* Bytes of the distinct weights an entry point's steps read. */
+static int64_t entry_weight_bytes(const sm2c_program *p, const sm2c_entry *e)
+{
+    int64_t bytes = 0;
+    for (int32_t w = 0; w < p->n_weights; w++) {
+        int used = 0;
+        for (int32_t s = 0; s < e->n_steps && !used; s++)
+            for (int32_t a = 0; a < e->steps[s].n_args && !used; a++) {
+                const sm2c_arg *arg = &e->steps[s].args[a];
+                used = arg->kind == SM2C_ARG_BUF && e->buffers[arg->buf].kind == SM2C_BUF_WEIGHT &&
+                       e->buffers[arg->buf].index == w;
+            }
+        if (used)
+            bytes += (int64_t)p->weights[w].value.nbytes;
+    }
+    return bytes;
+}
+
+/* Flash and RAM of one entry point on a Cortex-M4F: code estimated from the
+** kernels' measured sizes, the weights it reads; the arena it uses, the
+** program's state, its stack bound. */
+static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e, int64_t state)
+{
+    int64_t code = sm2c_code_estimate(e), weights = entry_weight_bytes(p, e);
+    int32_t stack = sm2c_stack_bound_entry(e, SM2C_STACK_CORTEX_M4);
+    if (code >= 0)
+        fprintf(f, "footprint %s: flash %lld bytes (code ~%lld, weights %lld)", e->key,
+                (long long)(code + weights), (long long)code, (long long)weights);
+    else
+        fprintf(f, "footprint %s: flash unknown (code unknown, weights %lld)", e->key,
+                (long long)weights);
+    fprintf(f, ", ram %lld bytes (arena %lld, state %lld, stack %d), Cortex-M4F -Os\n",
+            (long long)(e->arena_bytes + state + stack), (long long)e->arena_bytes,
+            (long long)state, (int)stack);
+}
+
 static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
 {
     int64_t weights = 0, naive = 0;
@@ -365,6 +415,8 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
                 e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes,
                 e->writes_state ? ", writes state" : "");
     }
+    for (int32_t i = 0; i < p->n_entries; i++)
+        report_footprint(f, p, &p->entries[i], state);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
         if (!c->lowered[i])
             continue;

@@ -30,6 +30,9 @@ typedef struct kernel {
 #define W_UNARY_F(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].f)
 #define W_REDUCE(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
 #define W_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i)
+#define W_MATMUL_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i, a[10].p)
+#define W_MATVEC(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i)
+#define W_BATCH_MATMUL_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i, a[11].p)
 #define W_BATCH_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i)
 #define W_BIAS_ADD(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i)
 #define W_SOFTMAX(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i)
@@ -117,7 +120,9 @@ typedef struct kernel {
     CASTS(u8) CASTS(u16) CASTS(u32) CASTS(u64) CASTS(b)                                           \
     RED(sum, f32) RED(mean, f32) RED(max, f32) RED(min, f32) RED(sum, i32) RED(mean, i32)          \
     RED(sum, i64) RED(mean, i64)                                                                   \
-    WRAP(sm2c_rt_matmul_f32, W_MATMUL) WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL)             \
+    WRAP(sm2c_rt_matmul_f32, W_MATMUL_F32) WRAP(sm2c_rt_matvec_f32, W_MATVEC)                    \
+    WRAP(sm2c_rt_matvec_t_f32, W_MATVEC)                                                          \
+    WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL_F32)                                            \
     WRAP(sm2c_rt_bias_add_f32, W_BIAS_ADD) WRAP(sm2c_rt_softmax_f32, W_SOFTMAX)                   \
     WRAP(sm2c_rt_log_softmax_f32, W_SOFTMAX) WRAP(sm2c_rt_batch_norm_f32, W_BATCH_NORM)           \
     WRAP(sm2c_rt_conv2d_f32, W_CONV) WRAP(sm2c_rt_depthwise_conv2d_f32, W_CONV)                   \

@@ -32,6 +32,8 @@ sm2c_status sm2c_op_need_shapes(sm2c_ctx *c, const sm2c_node *n);
 
 /* Kernel name "sm2c_rt_<op>_<sfx>" in the arena; NULL when dtype has no suffix. */
 const char *sm2c_op_kernel(sm2c_ctx *c, const char *op, int dtype);
+/* The scratch argument of the float32 matmul kernels (null unless B is transposed). */
+sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b);
 /* A strided copy step: dims box from src (offset, strides) to dst (offset, strides). */
 void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_off,
                   const int64_t *src_strides, int32_t dst, int64_t dst_off,

@@ -256,7 +256,8 @@ sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
     int64_t *boff = sm2c_arena_array(l->c->arena, (size_t)(nb ? nb : 1), sizeof *boff);
     for (int64_t j = 0; j < nb; j++)
         aoff[j] = j * m * k, boff[j] = j * k * nn;
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "batch_matmul", dt), 11);
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "batch_matmul", dt),
+                                   dt == SM2C_DT_FLOAT ? 12 : 11);
     s->args[0] = sm2c_arg_buf(a);
     s->args[1] = sm2c_arg_buf(b);
     s->args[2] = sm2c_arg_buf(z);
@@ -268,6 +269,8 @@ sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
     s->args[8] = sm2c_arg_int(nn);
     s->args[9] = sm2c_arg_int(0);
     s->args[10] = sm2c_arg_int(0);
+    if (dt == SM2C_DT_FLOAT)
+        s->args[11] = sm2c_arg_null();     /* B is not transposed: no packing */
     if (!direct)
         relayout(l, n, &e, z, lz, e.out, sm2c_lower_buf(l, y), dt);
     return SM2C_OK;

@@ -27,6 +27,33 @@ sm2c_status shape_matmul(sm2c_ctx *c, sm2c_node *n)
     return SM2C_OK;
 }
 
+/* The float32 kernels take scratch for packing a transposed B (sm2c_rt.h),
+** planned in the arena so no kernel holds it on the stack; none when B is
+** read as it is. */
+sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b)
+{
+    if (dtype != SM2C_DT_FLOAT || !transpose_b)
+        return sm2c_arg_null();
+    int64_t dims[1] = { SM2C_RT_MATMUL_PACK_F32 };
+    sm2c_shape s = sm2c_shape_make(l->c, 1, dims);
+    return sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_FLOAT, &s, "matmul pack"));
+}
+
+/* One float32 row (a batch-1 Dense layer): the matrix-vector kernel, which
+** needs no tiles, no scratch and little code; one kernel per layout of B. */
+static void lower_matvec(sm2c_lower *l, const sm2c_node *n, int64_t k, int tb)
+{
+    const sm2c_value *y = n->outputs[0];
+    sm2c_step *s = sm2c_lower_step(l, n, tb ? "sm2c_rt_matvec_t_f32" : "sm2c_rt_matvec_f32", 7);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+    s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
+    s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[4] = sm2c_arg_int(k);
+    s->args[5] = sm2c_arg_int(y->shape.dims[1]);
+    s->args[6] = sm2c_arg_int(n->act);
+}
+
 sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
@@ -34,17 +61,25 @@ sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
         return sm2c_lower_unsupported(l, n, "MatMul on %s is not supported", sm2c_dtype_name(y->dtype));
     int ta = sm2c_attr_flag(n, "transpose_a"), tb = sm2c_attr_flag(n, "transpose_b");
     const sm2c_shape *a = &n->inputs[0]->shape;
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "matmul", y->dtype), 10);
+    int64_t k = a->dims[ta ? 0 : 1];
+    if (y->dtype == SM2C_DT_FLOAT && y->shape.dims[0] == 1) {
+        lower_matvec(l, n, k, tb);
+        return SM2C_OK;
+    }
+    int f32 = y->dtype == SM2C_DT_FLOAT;
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "matmul", y->dtype), f32 ? 11 : 10);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, y));
     s->args[4] = sm2c_arg_int(y->shape.dims[0]);
-    s->args[5] = sm2c_arg_int(a->dims[ta ? 0 : 1]);
+    s->args[5] = sm2c_arg_int(k);
     s->args[6] = sm2c_arg_int(y->shape.dims[1]);
     s->args[7] = sm2c_arg_int(ta);
     s->args[8] = sm2c_arg_int(tb);
     s->args[9] = sm2c_arg_int(n->act);
+    if (f32)
+        s->args[10] = sm2c_lower_matmul_pack(l, y->dtype, tb);
     return SM2C_OK;
 }
 
@@ -127,7 +162,8 @@ sm2c_status lower_batch_matmul(sm2c_lower *l, const sm2c_node *n)
         aoff[j] = oa;
         boff[j] = ob;
     }
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "batch_matmul", y->dtype), 11);
+    int f32 = y->dtype == SM2C_DT_FLOAT;
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "batch_matmul", y->dtype), f32 ? 12 : 11);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, y));
@@ -139,6 +175,8 @@ sm2c_status lower_batch_matmul(sm2c_lower *l, const sm2c_node *n)
     s->args[8] = sm2c_arg_int(nn);
     s->args[9] = sm2c_arg_int(aa);
     s->args[10] = sm2c_arg_int(adj(n, "adj_y"));
+    if (f32)
+        s->args[11] = sm2c_lower_matmul_pack(l, y->dtype, adj(n, "adj_y"));
     return SM2C_OK;
 }
 

@@ -65,22 +65,51 @@ static int takes_bias(const sm2c_node *n)
            n->outputs[0]->dtype == SM2C_DT_FLOAT;
 }
 
-/* Whether v is ready when n runs: a constant or input, or made by a node
+/* Whether v is ready when n runs: a constant (folded ones too) or input, or made by a node
 ** before n (a bias read from state after the MatMul would be dead by then). */
 static int ready_before(const sm2c_graph *g, const sm2c_value *v, const sm2c_node *n)
 {
+    if (v->constant)
+        return 1;                   /* folded: whatever node it came from, it is data now */
     for (int32_t i = 0; v->node && i < g->n_nodes && g->nodes[i] != n; i++)
         if (g->nodes[i] == v->node)
             return 1;
     return !v->node;
 }
 
+/* The bias `next` adds to n's output y, or NULL: a BiasAdd (NHWC), or an
+** Add of a float vector as long as y's last dim, possibly with leading 1 dims
+** (Keras 3 writes a one-unit Dense layer's bias and its batch norm's offset
+** that way), which broadcasts exactly as a bias does. */
+static sm2c_value *bias_of(const sm2c_node *next, const sm2c_value *y)
+{
+    if (op_is(next, "BiasAdd"))
+        return next->inputs[0] == y && !sm2c_attr_str_is(next, "data_format", "NCHW")
+                   ? next->inputs[1] : NULL;
+    if (!(op_is(next, "AddV2") || op_is(next, "Add")) || next->n_inputs != 2)
+        return NULL;
+    sm2c_value *b = next->inputs[0] == y ? next->inputs[1] : next->inputs[0];
+    const sm2c_shape *out = &next->outputs[0]->shape;
+    if (b == y || b->dtype != SM2C_DT_FLOAT || b->shape.rank < 1 || y->shape.rank < 1 ||
+        b->shape.rank > y->shape.rank ||
+        b->shape.dims[b->shape.rank - 1] != y->shape.dims[y->shape.rank - 1] ||
+        out->rank != y->shape.rank)
+        return NULL;
+    for (int32_t i = 0; i + 1 < b->shape.rank; i++)      /* [n] or [1, ..., 1, n] */
+        if (b->shape.dims[i] != 1)
+            return NULL;
+    for (int32_t i = 0; i < out->rank; i++)
+        if (out->dims[i] != y->shape.dims[i])
+            return NULL;
+    return b;
+}
+
 static void fuse_one(sm2c_graph *g, sm2c_node *n)
 {
     sm2c_node *next = sole_user(g, n->outputs[0]);
-    if (takes_bias(n) && !n->bias && next && op_is(next, "BiasAdd") && next->inputs[0] == n->outputs[0] &&
-        !sm2c_attr_str_is(next, "data_format", "NCHW") && ready_before(g, next->inputs[1], n)) {
-        n->bias = next->inputs[1];
+    sm2c_value *bias = takes_bias(n) && !n->bias && next ? bias_of(next, n->outputs[0]) : NULL;
+    if (bias && ready_before(g, bias, n)) {
+        n->bias = bias;
         absorb(g, n, next);
         next = sole_user(g, n->outputs[0]);
     }

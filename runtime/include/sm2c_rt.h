@@ -39,11 +39,12 @@ const char *sm2c_rt_version(void);
 #define SM2C_RT_ERR_NUMERICS (-5) /* CheckNumerics found a NaN or an infinity */
 #define SM2C_RT_ERR_ASSERT (-6)   /* an Assert's condition was false */
 
-/* Upper bound, in bytes, of the stack an entry point and the kernels it calls
-** use: no recursion, no VLAs; checked against -fstack-usage at -O0 and -O2
-** with gcc and clang by tests/cli/stack_budget.sh (libm calls included with a
-** margin).  The largest user is matmul's packed tile. */
-#define SM2C_RT_STACK_BYTES 16384
+/* Upper bound, in bytes, of the stack any entry point and the kernels it calls
+** use: no recursion, no VLAs, scratch in the arena; checked against
+** -fcallgraph-info at -O0 and -O2 by tests/cli/stack_budget.sh (library calls
+** counted 2 KB each).  Generated headers state a tighter bound per program
+** (NAME_STACK_SIZE, codegen/footprint.c); this is its fallback. */
+#define SM2C_RT_STACK_BYTES 4096
 
 /* Fused activations (MatMul, Conv2D, DepthwiseConv2d, BiasAdd). */
 enum { SM2C_RT_ACT_NONE = 0, SM2C_RT_ACT_RELU = 1, SM2C_RT_ACT_RELU6 = 2 };
@@ -266,17 +267,27 @@ SM2C_RT_REDUCE(max, float, f32) SM2C_RT_REDUCE(min, float, f32)
 SM2C_RT_REDUCE(sum, int32_t, i32) SM2C_RT_REDUCE(mean, int32_t, i32)
 SM2C_RT_REDUCE(sum, int64_t, i64) SM2C_RT_REDUCE(mean, int64_t, i64)
 
-/* ---- linear algebra (matmul_f32.c) ------------------------------------------
+/* ---- linear algebra (matmul_f32.c, matvec_f32.c) ----------------------------
 ** y[m,n] = act(sum_k A[m,k] * B[k,n] + bias[n]); A is a[m*k] or, transposed,
-** a[k*m]; likewise B.  bias may be NULL.  Blocked so the compiler vectorises. */
+** a[k*m]; likewise B.  bias may be NULL.  Blocked so the compiler vectorises.
+** pack is scratch of SM2C_RT_MATMUL_PACK_F32 floats for a transposed B (the
+** compiler plans it in the arena); NULL reads a transposed B in place. */
+#define SM2C_RT_MATMUL_PACK_F32 2048
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
-                        int32_t act);
+                        int32_t act, float *pack);
 /* Batched: for each batch index j, a matmul of a + a_off[j] and b + b_off[j]
-** into y + j*m*n; a_off/b_off (batch entries, in elements) express broadcasting. */
+** into y + j*m*n; a_off/b_off (batch entries, in elements) express broadcasting.
+** pack as for sm2c_rt_matmul_f32. */
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
-                              int32_t n, int32_t adj_a, int32_t adj_b);
+                              int32_t n, int32_t adj_a, int32_t adj_b, float *pack);
+/* One row: y[n] = act(x[k] . W + bias[n]), W is w[k*n] (matvec) or, transposed,
+** w[n*k] (matvec_t); bias may be NULL.  Same sums as sm2c_rt_matmul_f32, m = 1. */
+void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
+                        int32_t n, int32_t act);
+void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
+                          int32_t k, int32_t n, int32_t act);
 
 /* ---- neural network (nn_f32.c, conv_f32.c, pool_f32.c) ----------------------- */
 /* y[o, c, i] = act(x[o, c, i] + bias[c]); NHWC is inner = 1. y may equal x. */

@@ -39,6 +39,22 @@ print(k, ' '.join('--shape %s=%s' % (n, ','.join(map(str, v))) for n, v in s[k][
       "! arm-none-eabi-nm -u '$out/all.o' | grep -q 'sm2c_rt_\|${case}_'"
   fi
 done
+# --opt Os: each function and weight in its own section, so --gc-sections
+# drops the signature nothing calls and the weights only it reads.
+os_out=$tmp/os
+check "mlp: compile --opt Os for Cortex-M4F" "$sm2c" compile "$root/tests/data/e2e/mlp/model" -o "$os_out" \
+  --name mlp --emit obj --opt Os --target thumbv7em-none-eabihf --cpu cortex-m4 --features +vfp4d16sp 2>/dev/null
+check "mlp: one section per entry point and weight" bash -c \
+  "arm-none-eabi-readelf -SW '$os_out/mlp.o' | grep -q ' \.text\.mlp_serve ' &&
+   arm-none-eabi-readelf -SW '$os_out/mlp.o' | grep -q ' \.text\.mlp_serving_default ' &&
+   arm-none-eabi-readelf -SW '$os_out/mlp.o' | grep -q ' \.rodata\.mlp\.w0 '"
+check "mlp: --gc-sections keeps serving_default, drops serve" bash -c \
+  "arm-none-eabi-ld --gc-sections --unresolved-symbols=ignore-all -e mlp_serving_default \
+     -o '$os_out/gc.elf' '$os_out/mlp.o' && nm_out=\$(arm-none-eabi-nm '$os_out/gc.elf') &&
+   grep -q ' T mlp_serving_default\$' <<<\"\$nm_out\" && ! grep -q ' T mlp_serve\$' <<<\"\$nm_out\""
+check "--opt Og is refused" bash -c "! '$sm2c' compile '$root/tests/data/e2e/mlp/model' -o '$tmp/og' \
+  --name mlp --emit obj --opt Og 2>/dev/null"
+
 # And the host's own triple, spelled out, checked with binutils too.
 check "x86_64-linux-gnu object" "$sm2c" compile "$root/tests/data/e2e/mlp/model" -o "$tmp/x86" --name mlp \
   --signature serving_default --emit obj --target x86_64-linux-gnu 2>/dev/null

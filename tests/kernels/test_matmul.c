@@ -1,5 +1,6 @@
 /*
-** test_matmul.c: sm2c_rt_matmul_f32 and sm2c_rt_batch_matmul_f32 against a
+** test_matmul.c: sm2c_rt_matmul_f32, sm2c_rt_matvec(_t)_f32 and
+** sm2c_rt_batch_matmul_f32 against a
 ** naive double-precision reference (reliability.md section 9: contractions,
 ** rtol = atol = max(1e-5, 2*K*eps)), plus TensorFlow's Relu/Relu6 NaN rules.
 */
@@ -29,7 +30,11 @@ static void ref_matmul(const float *a, const float *b, const float *bias, double
     }
 }
 
+/* Scratch for packing a transposed B, as the compiler plans it in the arena. */
+static float pack[SM2C_RT_MATMUL_PACK_F32];
+
 static const int32_t shapes[][3] = {
+    {1, 40, 70}, {1, 70, 1},
     {1, 1, 1},  {3, 5, 7},    {2, 1, 9},   {17, 33, 65}, {4, 64, 64},
     {5, 70, 130}, {1, 100, 3}, {9, 31, 1}, {8, 129, 67}, {13, 7, 200},
 };
@@ -63,7 +68,8 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
                         for (j = 0; j < n; j++)
                             bt[tb ? (size_t)j * k + i : (size_t)i * n + j] = b[(size_t)i * n + j];
                     ref_matmul(at, bt, with_bias ? bias : NULL, want, m, k, n, ta, tb, act);
-                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, act);
+                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, act,
+                                       pack);
                     snprintf(what, sizeof what, "matmul m=%d k=%d n=%d ta=%d tb=%d bias=%d act=%d",
                              (int)m, (int)k, (int)n, ta, tb, with_bias, act);
                     kassert_close(want, y, sy, tol, tol, what);
@@ -72,6 +78,20 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
                         memcpy(y0, y, sy * sizeof *y);
                     else
                         kassert_same(y0, y, sy, what);
+                    /* A transposed B read in place (no scratch): the same bits. */
+                    memset(y, 0x7f, sy * sizeof *y);
+                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, act,
+                                       NULL);
+                    kassert_same(y0, y, sy, what);
+                    /* One row: the matrix-vector kernel, the same bits again. */
+                    if (m == 1) {
+                        memset(y, 0x7f, sy * sizeof *y);
+                        if (tb)
+                            sm2c_rt_matvec_t_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                        else
+                            sm2c_rt_matvec_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                        kassert_same(y0, y, sy, what);
+                    }
                     free(at);
                     free(bt);
                 }
@@ -104,14 +124,14 @@ static void test_matmul_empty_k(void **state)
     (void)state;
 
     memset(y, 0x7f, sizeof y);
-    sm2c_rt_matmul_f32(NULL, NULL, bias, y, 2, 0, 3, 0, 0, SM2C_RT_ACT_RELU6);
+    sm2c_rt_matmul_f32(NULL, NULL, bias, y, 2, 0, 3, 0, 0, SM2C_RT_ACT_RELU6, NULL);
     kassert_same(want_relu6, y, 6, "k=0 relu6");
     memset(y, 0x7f, sizeof y);
-    sm2c_rt_matmul_f32(NULL, NULL, NULL, y, 2, 0, 3, 1, 1, SM2C_RT_ACT_NONE);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, y, 2, 0, 3, 1, 1, SM2C_RT_ACT_NONE, pack);
     kassert_same(zeros, y, 6, "k=0");
     /* m = 0 and n = 0 touch nothing. */
-    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 0, 4, 3, 0, 0, SM2C_RT_ACT_NONE);
-    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 3, 4, 0, 0, 0, SM2C_RT_ACT_NONE);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 0, 4, 3, 0, 0, SM2C_RT_ACT_NONE, NULL);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 3, 4, 0, 0, 0, SM2C_RT_ACT_NONE, NULL);
 }
 
 /*
@@ -132,11 +152,11 @@ static void test_matmul_act_special(void **state)
     (void)state;
 
     /* [7,1] x [1,1]: y = 0 + a*1 = a, except -0. */
-    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_NONE);
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_NONE, NULL);
     kassert_same(want_none, y, 7, "none");
-    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_RELU);
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_RELU, NULL);
     kassert_same(want_relu, y, 7, "relu");
-    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 1, 1, SM2C_RT_ACT_RELU6);
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 1, 1, SM2C_RT_ACT_RELU6, pack);
     kassert_same(want_relu6, y, 7, "relu6");
 }
 
@@ -148,7 +168,7 @@ static void test_matmul_nan_inf(void **state)
     float y[4];
     (void)state;
 
-    sm2c_rt_matmul_f32(a, b, NULL, y, 2, 2, 2, 0, 0, SM2C_RT_ACT_RELU);
+    sm2c_rt_matmul_f32(a, b, NULL, y, 2, 2, 2, 0, 0, SM2C_RT_ACT_RELU, NULL);
     assert_true(isnan(y[0]) && isnan(y[1]));
     assert_true(isnan(y[2])); /* inf*0 + 1 */
     assert_true(isinf(y[3]) && y[3] > 0);
@@ -172,7 +192,8 @@ static void test_batch_matmul(void **state)
     for (adj_a = 0; adj_a < 2; adj_a++) {
         for (adj_b = 0; adj_b < 2; adj_b++) {
             /* The data is read as op(A) [M,K] and op(B) [K,N] whatever the flags. */
-            sm2c_rt_batch_matmul_f32(a, b, y, B, a_off, b_off, M, K, N, adj_a, adj_b);
+            sm2c_rt_batch_matmul_f32(a, b, y, B, a_off, b_off, M, K, N, adj_a, adj_b,
+                                     adj_b ? pack : NULL);
             for (j = 0; j < B; j++) {
                 ref_matmul(a, b + b_off[j], NULL, want, M, K, N, adj_a, adj_b,
                            SM2C_RT_ACT_NONE);
@@ -186,7 +207,7 @@ static void test_batch_matmul(void **state)
         const int32_t b2[2] = {K * N, K * N};
         float y2[2 * 2 * N];
         double w2[2 * N];
-        sm2c_rt_batch_matmul_f32(a, b, y2, 2, a2, b2, 2, K, N, 0, 0);
+        sm2c_rt_batch_matmul_f32(a, b, y2, 2, a2, b2, 2, K, N, 0, 0, NULL);
         for (j = 0; j < 2; j++) {
             ref_matmul(a + a2[j], b + b2[j], NULL, w2, 2, K, N, 0, 0, SM2C_RT_ACT_NONE);
             kassert_close(w2, y2 + j * 2 * N, 2 * N, tol, tol, "batch_matmul broadcast b");

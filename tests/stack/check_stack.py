@@ -1,10 +1,11 @@
 """Worst-case stack of every function in gcc -fcallgraph-info=su output.
 
-usage: check_stack.py BUDGET FILE.ci...
+usage: check_stack.py [--from FN] [--extern N] BUDGET FILE.ci...
 Builds the call graph of all the .ci files, rejects recursion (reliability.md
 rule 10) and frames gcc cannot bound, and checks that the deepest call chain
-from any function, frames summed, stays within BUDGET bytes.  Functions
-without stack information (libm, memcpy) count EXTERN bytes each.
+from any function (or from FN alone), frames summed, stays within BUDGET
+bytes.  Functions without stack information (libm, memcpy) count EXTERN
+bytes each (N when given).
 Standard library only.
 """
 import re
@@ -30,7 +31,7 @@ def load(paths):
     return frames, kinds, edges
 
 
-def worst(frames, edges):
+def worst(frames, edges, extern=EXTERN):
     """Deepest chain per function, iteratively; raises on recursion."""
     memo, state = {}, {}
     for root in list(frames) + list(edges):
@@ -45,7 +46,7 @@ def worst(frames, edges):
                 stack.pop()
                 state[fn] = 2
                 callee = max((memo[c] for c in edges.get(fn, ())), default=0)
-                memo[fn] = frames.get(fn, EXTERN) + callee
+                memo[fn] = frames.get(fn, extern) + callee
                 continue
             if state.get(nxt) == 1:
                 chain = [f for f, _ in stack] + [nxt]
@@ -57,13 +58,22 @@ def worst(frames, edges):
 
 
 def main():
-    budget, paths = int(sys.argv[1]), sys.argv[2:]
+    args, root, extern = sys.argv[1:], None, EXTERN
+    while args[0].startswith("--"):
+        if args[0] == "--from":
+            root = args[1]
+        else:
+            extern = int(args[1])
+        args = args[2:]
+    budget, paths = int(args[0]), args[1:]
     frames, kinds, edges = load(paths)
     unbounded = [f for f, k in kinds.items() if "dynamic" in k and "bounded" not in k]
     if unbounded:
         raise SystemExit("unbounded stack frames (VLA or alloca): " + ", ".join(sorted(unbounded)))
-    memo = worst(frames, edges)
-    top = max(memo.items(), key=lambda kv: kv[1])
+    memo = worst(frames, edges, extern)
+    if root is not None and root not in memo:
+        raise SystemExit("no function " + root)
+    top = (root, memo[root]) if root is not None else max(memo.items(), key=lambda kv: kv[1])
     print("%d functions; deepest chain from %s: %d bytes (budget %d)" % (len(memo), top[0], top[1], budget))
     if top[1] > budget:
         raise SystemExit("over the stack budget")

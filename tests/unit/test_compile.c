@@ -93,7 +93,8 @@ static void batched_ports(void **state)
     done(&r);
 }
 
-/* Keras Dense(relu): MatMul + BiasAdd + Relu become one matmul step with bias and act. */
+/* Keras Dense(relu): MatMul + BiasAdd + Relu become one matmul step with bias
+** and act; at one row (the default batch) it is the matrix-vector kernel. */
 static void fuses_dense_relu(void **state)
 {
     (void)state;
@@ -101,13 +102,62 @@ static void fuses_dense_relu(void **state)
     if (r.st)
         fail_msg("%s", r.t->diag.first);
     const sm2c_entry *e = &r.p->entries[0];
-    assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_bias_add_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_relu_f32"), 0);
-    const sm2c_step *mm = first_step(e, "sm2c_rt_matmul_f32");
+    const sm2c_step *mm = first_step(e, "sm2c_rt_matvec_f32");
     assert_int_equal(mm->args[2].kind, SM2C_ARG_BUF);   /* bias */
-    assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
+    assert_int_equal(mm->args[6].i, 1);                  /* SM2C_RT_ACT_RELU */
     assert_true(e->arena_bytes <= e->naive_bytes);
+    done(&r);
+    /* Five rows: the tiled matmul, B read as it is, so no packing scratch. */
+    int64_t dims[2] = { 5, 8 };
+    sm2c_shape_opt opt = { "x", { 2, dims }, 0 };
+    r = compile(E2E "/mlp/model", "serving_default", &opt, 1);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    e = &r.p->entries[0];
+    assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 0);
+    mm = first_step(e, "sm2c_rt_matmul_f32");
+    assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
+    assert_int_equal(mm->args[10].kind, SM2C_ARG_NULL);  /* pack */
+    done(&r);
+}
+
+/* Keras 3 adds a one-unit Dense layer's bias with AddV2: fused all the same,
+** so the sine model is three matrix-vector steps and nothing else. */
+static void fuses_add_bias(void **state)
+{
+    (void)state;
+    compiled r = compile(SM2C_TEST_DATA "/data/firmware/sine/model", "serving_default", NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    const sm2c_entry *e = &r.p->entries[0];
+    assert_int_equal(e->n_steps, 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 3);
+    assert_int_equal(e->steps[2].args[2].kind, SM2C_ARG_BUF);   /* the AddV2's bias */
+    done(&r);
+}
+
+/* Keras 3 batch norm is x * s + t once folded: s folds into the filter, t
+** becomes the bias, the Relu the activation; DS-CNN keeps its 11 layers only. */
+static void folds_keras3_batch_norm(void **state)
+{
+    (void)state;
+    compiled r = compile(SM2C_TEST_DATA "/data/firmware/ds_cnn/model", "serving_default", NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    const sm2c_entry *e = &r.p->entries[0];
+    assert_int_equal(count_kernel(e, "sm2c_rt_mul_f32") + count_kernel(e, "sm2c_rt_add_f32") +
+                         count_kernel(e, "sm2c_rt_relu_f32"), 0);
+    assert_int_equal(count_kernel(e, "sm2c_rt_conv2d_f32"), 5);
+    assert_int_equal(count_kernel(e, "sm2c_rt_depthwise_conv2d_f32"), 4);
+    const sm2c_step *conv = first_step(e, "sm2c_rt_conv2d_f32");
+    assert_int_equal(conv->args[2].kind, SM2C_ARG_BUF);  /* the folded offset, as bias */
+    assert_int_equal(conv->args[5].i, 1);                /* SM2C_RT_ACT_RELU */
+    assert_int_equal(e->n_steps, 12);
     done(&r);
 }
 
@@ -400,6 +450,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(fuses_dense_relu),
+        cmocka_unit_test(fuses_add_bias),
+        cmocka_unit_test(folds_keras3_batch_norm),
         cmocka_unit_test(batched_ports),
         cmocka_unit_test(folds_batch_norm),
         cmocka_unit_test(folds_shape_arithmetic),

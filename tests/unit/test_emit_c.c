@@ -31,6 +31,7 @@ static sm2c_port port(sm2c_arena *a, const char *key, const char *tensor_name, i
 }
 
 static sm2c_arg A_BUF(int32_t b) { sm2c_arg x = { SM2C_ARG_BUF, b, 0, 0, 0, NULL }; return x; }
+static sm2c_arg A_NULL(void) { sm2c_arg x = { SM2C_ARG_NULL, 0, 0, 0, 0, NULL }; return x; }
 static sm2c_arg A_INT(int64_t i) { sm2c_arg x = { SM2C_ARG_INT, 0, i, 0, 0, NULL }; return x; }
 static sm2c_arg A_FLT(float f) { sm2c_arg x = { SM2C_ARG_FLOAT, 0, 0, f, 0, NULL }; return x; }
 static sm2c_arg A_INTS(int32_t n, const int32_t *v)
@@ -91,9 +92,9 @@ static sm2c_program *mlp(sm2c_arena *a, const char *name)
     e->n_steps = 2;
     e->steps = sm2c_arena_array(a, 2, sizeof *e->steps);
     sm2c_arg mm[] = { A_BUF(0), A_BUF(2), A_BUF(3), A_BUF(4), A_INT(2), A_INT(3), A_INT(4),
-                      A_INT(0), A_INT(0), A_INT(0) };
+                      A_INT(0), A_INT(0), A_INT(0), A_NULL() };
     e->steps[0] = step(a, "sm2c_rt_matmul_f32", "sequential/dense/MatMul*/", "MatMul",
-                       "__inference_serve_12", 10, mm);
+                       "__inference_serve_12", 11, mm);
     sm2c_arg relu[] = { A_BUF(4), A_BUF(1), A_INT(8) };
     e->steps[1] = step(a, "sm2c_rt_relu_f32", "sequential/dense/Relu", "Relu", "", 3, relu);
     e->arena_bytes = 128;

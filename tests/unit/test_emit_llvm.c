@@ -114,8 +114,8 @@ static sm2c_program *model(sm2c_arena *a)
     e->n_steps = 2;
     e->steps = sm2c_arena_array(a, 2, sizeof *e->steps);
     sm2c_arg mm[] = { A_BUF(0), A_BUF(2), A_BUF(3), A_BUF(4), A_INT(2), A_INT(3), A_INT(4),
-                      A_INT(0), A_INT(0), A_INT(0) };
-    e->steps[0] = step(a, "sm2c_rt_matmul_f32", "dense/MatMul", 10, mm);
+                      A_INT(0), A_INT(0), A_INT(0), A_NULL() };
+    e->steps[0] = step(a, "sm2c_rt_matmul_f32", "dense/MatMul", 11, mm);
     sm2c_arg relu[] = { A_BUF(4), A_BUF(1), A_INT(8) };
     e->steps[1] = step(a, "sm2c_rt_relu_f32", "dense/Relu", 3, relu);
     e->arena_bytes = 128;
@@ -432,17 +432,23 @@ static void host_object_matches_c(void **state)
     (void)state;
     fixture *f = fixture_new();
     prepare(f);
-    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 1 };
+    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 1, 0 };
     char *obj = fs_path(f->ldir, "m.o");
     emit_ok(f, &o, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "");
     /* Not PIC and unoptimised: linked into a non-PIE executable. */
-    sm2c_llvm_opts o0 = { NULL, "", "", 0, 0 };
+    sm2c_llvm_opts o0 = { NULL, "", "", 0, 0, 0 };
     emit_ok(f, &o0, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "-no-pie");
     /* O3, PIC. */
-    sm2c_llvm_opts o3 = { NULL, NULL, NULL, 3, 1 };
+    sm2c_llvm_opts o3 = { NULL, NULL, NULL, 3, 1, 0 };
     emit_ok(f, &o3, SM2C_LLVM_OBJ, obj);
+    link_and_compare(f, "m.o", "");
+    /* Os and Oz, PIC: the same results. */
+    sm2c_llvm_opts os = { NULL, NULL, NULL, 2, 1, 1 }, oz = { NULL, NULL, NULL, 2, 1, 2 };
+    emit_ok(f, &os, SM2C_LLVM_OBJ, obj);
+    link_and_compare(f, "m.o", "");
+    emit_ok(f, &oz, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "");
     free(obj);
     fixture_free(f);
@@ -453,7 +459,7 @@ static void ir_and_bitcode(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 0 };
+    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 0, 0 };
     char *ll = fs_path(f->ldir, "m.ll"), *bc = fs_path(f->ldir, "m.bc");
     emit_ok(f, &o, SM2C_LLVM_IR, ll);
     char *text = read_text(f->ldir, "m.ll");
@@ -474,7 +480,7 @@ static void ir_and_bitcode(void **state)
     /* Weights hold their bytes (little-endian host: 1.0f, 2.0f), 64-byte aligned;
     ** the unused weight is not emitted; the arena is zeroed and aligned. */
     assert_non_null(strstr(text, "c\"\\00\\00\\80?\\00\\00\\00@"));
-    assert_non_null(strstr(text, "@m.arena = internal global [128 x i8] zeroinitializer, align 64"));
+    assert_non_null(strstr(text, "@m.arena = internal global [128 x i8] zeroinitializer, section \".bss.m.arena\", align 64"));
     assert_null(strstr(text, "m.w6"));
     assert_non_null(strstr(text, "@m.w0 = private unnamed_addr constant [48 x i8]"));
     assert_non_null(strstr(strstr(text, "@m.w0 ="), "align 64"));
@@ -484,6 +490,21 @@ static void ir_and_bitcode(void **state)
     /* Only the ABI symbols are external. */
     assert_non_null(strstr(text, "define internal signext i32 @m.run0("));
     assert_null(strstr(text, "define i32 @m.run0("));
+    /* Every function and weight in its own section (ELF), no size attributes at O2. */
+    assert_non_null(strstr(text, "section \".text.m_serving_default\""));
+    assert_non_null(strstr(text, "section \".rodata.m.w0\""));
+    assert_null(strstr(text, "optsize"));
+    free(text);
+    /* Os marks every defined function optsize; Oz minsize too. */
+    sm2c_llvm_opts os = { NULL, NULL, NULL, 2, 0, 1 }, oz = { NULL, NULL, NULL, 2, 0, 2 };
+    emit_ok(f, &os, SM2C_LLVM_IR, ll);
+    text = read_text(f->ldir, "m.ll");
+    assert_non_null(strstr(text, "optsize"));
+    assert_null(strstr(text, "minsize"));
+    free(text);
+    emit_ok(f, &oz, SM2C_LLVM_IR, ll);
+    text = read_text(f->ldir, "m.ll");
+    assert_non_null(strstr(text, "minsize"));
     free(text);
 
     emit_ok(f, &o, SM2C_LLVM_BC, bc);
@@ -502,7 +523,7 @@ static void cortex_m4_object(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { "thumbv7em-none-eabihf", "cortex-m4", "", 2, 0 };
+    sm2c_llvm_opts o = { "thumbv7em-none-eabihf", "cortex-m4", "", 2, 0, 0 };
     char *obj = fs_path(f->ldir, "m.o");
     emit_ok(f, &o, SM2C_LLVM_OBJ, obj);
     size_t n;
@@ -530,7 +551,7 @@ static void big_endian_weights(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { "powerpc-unknown-linux-gnu", NULL, NULL, 1, 0 };
+    sm2c_llvm_opts o = { "powerpc-unknown-linux-gnu", NULL, NULL, 1, 0, 0 };
     char *ll = fs_path(f->ldir, "m.ll");
     emit_ok(f, &o, SM2C_LLVM_IR, ll);
     char *text = read_text(f->ldir, "m.ll");
@@ -546,7 +567,7 @@ static void deterministic(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 1 };
+    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 1, 0 };
     char *a = fs_path(f->ldir, "a.o"), *b = fs_path(f->ldir, "b.o");
     emit_ok(f, &o, SM2C_LLVM_OBJ, a);
     emit_ok(f, &o, SM2C_LLVM_OBJ, b);
@@ -569,7 +590,7 @@ static void clean_errors(void **state)
     char *obj = fs_path(f->ldir, "m.o");
     sm2c_ctx *c = &f->t->ctx;
 
-    sm2c_llvm_opts bad = { "bogus9-nowhere-nothing", NULL, NULL, 2, 0 };
+    sm2c_llvm_opts bad = { "bogus9-nowhere-nothing", NULL, NULL, 2, 0, 0 };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &bad, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
     assert_error_contains(f->t, "--target: error: unknown target triple 'bogus9-nowhere-nothing'");
     assert_null(strchr(f->t->diag.first, '\n'));
@@ -577,19 +598,22 @@ static void clean_errors(void **state)
 
     sm2c_diag_init(&f->t->diag);
     f->t->diag.fn = test_diag_sink;
-    sm2c_llvm_opts lvl = { NULL, NULL, NULL, 7, 0 };
+    sm2c_llvm_opts lvl = { NULL, NULL, NULL, 7, 0, 0 };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &lvl, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
+    /* A size level needs optimisation level 2. */
+    sm2c_llvm_opts size3 = { NULL, NULL, NULL, 3, 0, 1 };
+    assert_int_equal(sm2c_emit_llvm(c, f->p, &size3, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
 
     /* A CPU LLVM cannot generate code for (no 64-bit on a 64-bit triple): LLVM
     ** ends its process there (report_fatal_error), so this must not be ours. */
     sm2c_diag_init(&f->t->diag);
     f->t->diag.fn = test_diag_sink;
-    sm2c_llvm_opts cpu = { "x86_64-pc-linux-gnu", "i386", "", 2, 0 };
+    sm2c_llvm_opts cpu = { "x86_64-pc-linux-gnu", "i386", "", 2, 0, 0 };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &cpu, SM2C_LLVM_OBJ, obj), SM2C_ERR_UNSUPPORTED);
     assert_error_contains(f->t, "i386");
     assert_int_equal(access(obj, F_OK), -1);
     /* A target that cannot make objects at all. */
-    sm2c_llvm_opts ptx = { "nvptx64-nvidia-cuda", NULL, NULL, 2, 0 };
+    sm2c_llvm_opts ptx = { "nvptx64-nvidia-cuda", NULL, NULL, 2, 0, 0 };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &ptx, SM2C_LLVM_OBJ, obj), SM2C_ERR_UNSUPPORTED);
 
     /* Cannot write: the path names a missing directory, or a directory. */

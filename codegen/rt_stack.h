@@ -1,0 +1,37 @@
+/*
+** rt_stack.h: the stack (and, for Cortex-M, the code) each runtime kernel
+** needs, measured when sm2c was built (cmake/rt_stack.py), and what a whole
+** program needs, built from it.
+*/
+#ifndef SM2C_RT_STACK_H
+#define SM2C_RT_STACK_H
+
+#include <stdint.h>
+
+#include "lower/program.h"
+
+typedef struct sm2c_rt_stack_use {
+    const char *kernel;     /* "sm2c_rt_matmul_f32" */
+    int32_t x86_64;         /* bytes, callees included, gcc -O2; -1 when unknown */
+    int32_t cortex_m4;      /* bytes, callees included, arm-none-eabi-gcc -Os; -1 when unknown */
+    int32_t cortex_m4_code; /* Thumb code bytes, with the runtime functions it reaches; -1 */
+} sm2c_rt_stack_use;
+
+extern const sm2c_rt_stack_use sm2c_rt_stack_uses[];
+extern const int32_t sm2c_rt_stack_n_uses;
+
+enum { SM2C_STACK_X86_64, SM2C_STACK_CORTEX_M4 };
+
+/* Bytes of stack a call to any entry point of p may use on `target`: the
+** deepest kernel chain plus the generated functions' own frames, with a
+** margin; SM2C_RT_STACK_BYTES when a kernel's use is unknown. */
+int32_t sm2c_stack_bound(const sm2c_program *p, int target);
+/* The same for one entry point. */
+int32_t sm2c_stack_bound_entry(const sm2c_entry *en, int target);
+
+/* Estimated Cortex-M4F code bytes (-Os) of one entry point: its generated
+** function and the kernels it calls (each counted once); -1 when a kernel's
+** size is unknown. */
+int64_t sm2c_code_estimate(const sm2c_entry *en);
+
+#endif

@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# The firmware test of issue 15: the models of tests/data/firmware, compiled by
+# sm2c, built with arm-none-eabi-gcc -Os for a Cortex-M4F and run under QEMU
+# (mps2-an386).  Per model: outputs within tolerance of TensorFlow's, the
+# painted stack not above the header's _STACK_SIZE, no double-precision
+# helper (__aeabi_d*) in the link; code, data, bss and stack are printed.
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+for tool in arm-none-eabi-gcc qemu-system-arm; do
+  command -v $tool >/dev/null || { echo "skip: no $tool"; exit 77; }
+done
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fw=$root/tests/firmware
+fail=0 passed=0
+for dir in "$root"/tests/data/firmware/*/; do
+  case=$(basename "$dir")
+  out=$tmp/$case
+  read -r model input shape <<<"$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))
+print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")"
+  if ! "$sm2c" compile "$root/$model" -o "$out" --name "$case" --signature serving_default \
+      --shape "$input=$shape" --report "$out/report.txt" 2>"$tmp/log"; then
+    echo "FAIL: $case: compile"; cat "$tmp/log"; fail=$((fail + 1)); continue
+  fi
+  python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
+  if ! "$fw/build_fw.sh" "$out/fw.elf" "$out" "$out"/*.c 2>"$tmp/log"; then
+    echo "FAIL: $case: firmware build"; cat "$tmp/log"; fail=$((fail + 1)); continue
+  fi
+  if arm-none-eabi-nm "$out/fw.elf" | grep -q ' __aeabi_d'; then
+    echo "FAIL: $case: double-precision helpers linked:"
+    arm-none-eabi-nm "$out/fw.elf" | grep ' __aeabi_d' | head -5
+    fail=$((fail + 1))
+  fi
+  "$fw/run_fw.sh" "$out/fw.elf" >"$out/run.log" 2>&1
+  if python3 "$fw/fw.py" check "$dir" "$out/run.log" >"$tmp/check"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $case: run"; cat "$out/run.log"; fail=$((fail + 1))
+  fi
+  # The report's RAM names the stack bound the header states for Cortex-M.
+  bound=$(sed -n 's/^bound //p' "$out/run.log")
+  if ! grep -q "^footprint serving_default: flash [0-9]* bytes (code ~[0-9]*, weights [0-9]*), ram [0-9]* bytes (arena [0-9]*, state 0, stack $bound)" \
+      "$out/report.txt"; then
+    echo "FAIL: $case: report footprint"; cat "$out/report.txt"; fail=$((fail + 1))
+  fi
+  sizes=$(arm-none-eabi-size -A "$out/fw.elf" | awk '$1 ~ /^\.(text|rodata|data|bss)$/ {printf "%s %s ", $1, $2}')
+  echo "$case: $sizes; $(cat "$tmp/check")"
+done
+echo "$passed passed, $fail failed"
+[ "$fail" -eq 0 ]

@@ -1,0 +1,97 @@
+"""Helpers of the Cortex-M4F test (tests/cli/firmware_m4.sh); standard library only.
+
+    fw.py header CASE_DIR NAME SIGNATURE   writes fw_case.h to stdout
+    fw.py header-entry CASE_DIR FUNCTION   the same for another generator's
+                                           int32_t FUNCTION(const float *, float *),
+                                           no stack bound
+    fw.py check CASE_DIR RUN_LOG           compares the run's outputs with
+                                           TensorFlow's, the stack with the bound
+                                           (never below it, within 2x of it)
+"""
+import json
+import math
+import os
+import struct
+import sys
+
+
+def floats(path):
+    data = open(path, "rb").read()
+    return struct.unpack("<%df" % (len(data) // 4), data)
+
+
+def input_bits(case_dir):
+    raw = open(os.path.join(case_dir, "input.bin"), "rb").read()
+    return struct.unpack("<%dI" % (len(raw) // 4), raw)
+
+
+def header(case_dir, name, sig):
+    case = json.load(open(os.path.join(case_dir, "case.json")))
+    bits = input_bits(case_dir)
+    up = (name + "_" + sig).upper()
+    print('#include "%s.h"' % name)
+    print("#define FW_ENTRY %s_%s" % (name, sig))
+    print("#define FW_STACK_BOUND %s_STACK_SIZE" % name.upper())
+    print("_Static_assert(%d == %s_%s_ELEMENTS, \"input size\");"
+          % (len(bits), up, case["input"].upper()))
+    data(case, bits)
+
+
+def header_entry(case_dir, function):
+    case = json.load(open(os.path.join(case_dir, "case.json")))
+    print("#include <stdint.h>")
+    print("int32_t %s(const float *x, float *y);" % function)
+    print("#define FW_ENTRY %s" % function)
+    print("#define FW_STACK_BOUND 0")
+    data(case, input_bits(case_dir))
+
+
+def data(case, bits):
+    print("#define FW_IN_ELEMENTS %d" % len(bits))
+    print("#define FW_OUT_ELEMENTS %d" % case["output_elements"])
+    print("static const uint32_t fw_input_bits[%d] = {" % len(bits))
+    for i in range(0, len(bits), 8):
+        print("    " + ", ".join("0x%08xu" % b for b in bits[i:i + 8]) + ",")
+    print("};")
+
+
+def check(case_dir, log):
+    case = json.load(open(os.path.join(case_dir, "case.json")))
+    want = floats(os.path.join(case_dir, "expected.bin"))
+    lines = open(log).read().split("\n")
+    got = [struct.unpack("<f", struct.pack("<I", int(l[4:], 16)))[0]
+           for l in lines if l.startswith("out ")]
+    fields = dict(l.split(" ", 1) for l in lines if l.split(" ", 1)[0] in ("status", "stack", "bound"))
+    errors = []
+    if fields.get("status") != "0":
+        errors.append("status %s" % fields.get("status"))
+    if len(got) != len(want):
+        errors.append("%d outputs, want %d" % (len(got), len(want)))
+    tol = case["tolerance"]
+    worst = 0.0
+    for i, (g, w) in enumerate(zip(got, want)):
+        err = abs(g - w)
+        worst = max(worst, err)
+        if not err <= tol["atol"] + tol["rtol"] * abs(w) or math.isnan(g):
+            errors.append("output %d: %r, TensorFlow %r" % (i, g, w))
+    stack, bound = int(fields.get("stack", -1)), int(fields.get("bound", -1))
+    if bound == 0:
+        pass                        # a generator that states no bound (bench/embedded)
+    elif bound < stack:
+        errors.append("stack bound %d below the %d bytes measured" % (bound, stack))
+    if bound > 2 * stack > 0:
+        errors.append("stack bound %d more than twice the %d bytes measured" % (bound, stack))
+    print("outputs %d, max abs error %.3g; stack %d bytes (painted), bound %d"
+          % (len(got), worst, stack, bound))
+    for e in errors:
+        print("error: " + e)
+    return 1 if errors else 0
+
+
+if __name__ == "__main__":
+    if sys.argv[1] == "header":
+        header(*sys.argv[2:5])
+    elif sys.argv[1] == "header-entry":
+        header_entry(*sys.argv[2:4])
+    else:
+        sys.exit(check(*sys.argv[2:4]))

@@ -1,0 +1,92 @@
+/*
+** harness.c: one inference on the Cortex-M4F, reported over semihosting.
+**
+** fw_case.h (written by the test) includes the generated header and gives
+** FW_ENTRY, FW_IN_ELEMENTS, FW_OUT_ELEMENTS, FW_STACK_BOUND (the header's
+** stack bound) and fw_input_bits, the input as float bit patterns.  The
+** stack below main's frame is painted, the entry point runs between two
+** marker functions (the instruction-counting plugin's begin and end), and
+** the lowest word that lost its paint gives the stack the call used.
+** Prints "status S", "out XXXXXXXX..." (output bit patterns, no float
+** formatting so no library code joins the link) and "stack N bound B".
+*/
+#include <stdint.h>
+
+#include "fw_case.h"
+#include "semihost.h"
+
+#define PAINT 0xC5A3C5A3u
+
+extern uint32_t _stack_bottom[];
+
+static float input[FW_IN_ELEMENTS] __attribute__((aligned(64)));
+static float output[FW_OUT_ELEMENTS] __attribute__((aligned(64)));
+
+/* Where the plugin starts and stops counting; never inlined, never merged. */
+__attribute__((noinline, used)) void fw_mark_begin(void)
+{
+    __asm__ volatile("" ::: "memory");
+}
+
+__attribute__((noinline, used)) void fw_mark_end(void)
+{
+    __asm__ volatile("nop" ::: "memory");
+}
+
+static inline __attribute__((always_inline)) uint32_t *stack_pointer(void)
+{
+    uint32_t *sp;
+    __asm__ volatile("mov %0, sp" : "=r"(sp));
+    return sp;
+}
+
+static void put_hex(char *s, uint32_t v)
+{
+    for (int i = 7; i >= 0; i--, v >>= 4)
+        s[i] = "0123456789abcdef"[v & 15u];
+}
+
+static void put_dec(const char *label, uint32_t v)
+{
+    char s[32], *p = s + sizeof s - 1;
+    *p = 0;
+    *--p = '\n';
+    do {
+        *--p = (char)('0' + v % 10u);
+        v /= 10u;
+    } while (v);
+    semihost_write(label);
+    semihost_write(p);
+}
+
+int main(void)
+{
+    char line[16];
+    int32_t status;
+    uint32_t *sp, *p;
+
+    for (uint32_t i = 0; i < FW_IN_ELEMENTS; i++) {
+        union { uint32_t u; float f; } w = { fw_input_bits[i] };
+        input[i] = w.f;
+    }
+    sp = stack_pointer();
+    for (p = _stack_bottom; p < sp; p++)        /* registers only: main's frame is above sp */
+        *(volatile uint32_t *)p = PAINT;
+    fw_mark_begin();
+    status = FW_ENTRY(input, output);
+    fw_mark_end();
+    for (p = _stack_bottom; p < sp && *p == PAINT; p++)
+        ;
+    put_dec("status ", (uint32_t)status);
+    for (uint32_t i = 0; i < FW_OUT_ELEMENTS; i++) {
+        union { float f; uint32_t u; } w = { output[i] };
+        put_hex(line, w.u);
+        line[8] = '\n';
+        line[9] = 0;
+        semihost_write("out ");
+        semihost_write(line);
+    }
+    put_dec("stack ", (uint32_t)((char *)sp - (char *)p));
+    put_dec("bound ", (uint32_t)FW_STACK_BOUND);
+    return status == 0 ? 0 : 1;
+}
