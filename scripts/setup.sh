@@ -3,7 +3,7 @@
 # root (or with sudo available) on Debian 12.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config python3
+packages=(build-essential cmake pkg-config python3 python3-numpy python3-pytest
           libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcmocka-dev llvm-dev clang libclang-rt-14-dev
           binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi)
 
