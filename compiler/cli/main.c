@@ -14,6 +14,7 @@
 #include "inspect.h"
 #include "ops/opdefs.h"
 #include "driver/pipeline.h"
+#include "report.h"
 #include "run.h"
 
 static const char usage[] =
@@ -315,28 +316,10 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
     return s;
 }
 
-static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+/* The plain-text form of --report. */
+static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p)
 {
-    int64_t weights = 0, naive = 0;
-    for (int32_t i = 0; i < p->n_weights; i++)
-        weights += (int64_t)p->weights[i].value.nbytes;
-    for (int32_t i = 0; i < p->n_entries; i++)
-        if (p->entries[i].naive_bytes > naive)
-            naive = p->entries[i].naive_bytes;
-    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
-            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
-            (long long)p->arena_bytes, (long long)naive, (long long)weights);
-    int64_t state = 0;
-    for (int32_t i = 0; i < p->n_states; i++)
-        state += p->states[i].nbytes;
-    if (p->n_states)
-        fprintf(stderr, "sm2c: %s: state %d variable%s, %lld bytes\n", p->name, p->n_states,
-                p->n_states == 1 ? "" : "s", (long long)state);
-    if (!o->report)
-        return SM2C_OK;
-    FILE *f = fopen(o->report, "w");
-    if (!f)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    int64_t weights = sm2c_program_weight_bytes(p);
     fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\n", p->name, p->n_weights,
             (long long)weights, (long long)p->arena_bytes);
     for (int32_t i = 0; i < p->n_states; i++)
@@ -356,6 +339,33 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
         print_dtypes(f, c->lowered[i]);
         fputc('\n', f);
     }
+}
+
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+{
+    int64_t weights = sm2c_program_weight_bytes(p), naive = 0;
+    for (int32_t i = 0; i < p->n_entries; i++)
+        if (p->entries[i].naive_bytes > naive)
+            naive = p->entries[i].naive_bytes;
+    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
+            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
+            (long long)p->arena_bytes, (long long)naive, (long long)weights);
+    int64_t state = sm2c_program_state_bytes(p);
+    if (p->n_states)
+        fprintf(stderr, "sm2c: %s: state %d variable%s, %lld bytes\n", p->name, p->n_states,
+                p->n_states == 1 ? "" : "s", (long long)state);
+    if (!o->report)
+        return SM2C_OK;
+    FILE *f = fopen(o->report, "w");
+    if (!f)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    sm2c_report_format form = sm2c_report_format_of(o->report);
+    if (form == SM2C_REPORT_JSON)
+        sm2c_report_json(f, c->arena, p);
+    else if (form == SM2C_REPORT_HTML)
+        sm2c_report_html(f, c->arena, p);
+    else
+        text_report(f, c, p);
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 
