@@ -3,9 +3,11 @@
 # root (or with sudo available) on Debian 12.
 set -euo pipefail
 
-packages=(build-essential cmake pkg-config python3 python3-numpy python3-pytest
+packages=(build-essential cmake pkg-config python3
           libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcmocka-dev llvm-dev clang libclang-rt-14-dev
-          binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi)
+          binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi
+          # tests: the Python package (python/), --report's schema and its screenshot
+          python3-numpy python3-pytest python3-jsonschema chromium fonts-dejavu-core)
 
 missing=()
 for p in "${packages[@]}"; do
