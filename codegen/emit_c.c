@@ -27,7 +27,9 @@
 
 #include "c_text.h"
 #include "mangle.h"
+#include "base/fileio.h"
 #include "base/publish.h"
+#include "base/toolchain.h"
 #include "rt_embed.h"
 #include "sm2c_rt.h"
 
@@ -224,6 +226,8 @@ typedef struct emitter {
     size_t n_gnames, cap_gnames;
     const char **wname;         /* per weight: its C name, NULL when unused */
     uint8_t *wbits;             /* per weight: stored as a bit-pattern union */
+    int weights_tu;             /* weights in NAME_weights.c (or an object), extern here */
+    sbuf w;                     /* NAME_weights.c when weights_tu */
     const char *arena;          /* NULL when no step uses it */
     ints_const *ints;
     size_t n_ints, cap_ints;
@@ -346,6 +350,15 @@ static int weight_has_nonfinite(const sm2c_tensor *v)
     return 0;
 }
 
+/* In a weights translation unit, 4- and 8-byte elements are written as hex
+** words of their bit patterns (at most 2.8 bytes of C per byte) in a union read
+** through its element-typed member. */
+static int packed_weight(const sm2c_tensor *v)
+{
+    int size = (int)sm2c_dtype_size(v->dtype);
+    return (size == 4 || size == 8) && v->nelem > 0;
+}
+
 static const char *ints_name(emitter *e, const sm2c_arg *ar)
 {
     for (size_t i = 0; i < e->n_ints; i++)
@@ -454,8 +467,9 @@ static sm2c_status assign_names(emitter *e)
             if (used_as(&p->entries[k], SM2C_BUF_WEIGHT, w) || is_state_init(p, w))
                 e->wname[w] = global(e, sm2c_arena_printf(a, "%s_w%d", p->name, w));
         int kind = ctype_of(p->weights[w].value.dtype)->kind;
-        e->wbits[w] = e->wname[w] && (kind == K_F32 || kind == K_F64) &&
-                      weight_has_nonfinite(&p->weights[w].value);
+        e->wbits[w] = e->wname[w] && (e->weights_tu ? packed_weight(&p->weights[w].value)
+                                                    : (kind == K_F32 || kind == K_F64) &&
+                                                      weight_has_nonfinite(&p->weights[w].value));
     }
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
@@ -877,12 +891,77 @@ static void wrap_item(wrap *w, const char *item)
     w->first = 0;
 }
 
+/* The type of weight wi's object up to (not including) its name: a union
+** with a tag (so that NAME.c and NAME_weights.c declare the same type) for
+** bit-pattern storage, else the element type. */
+static void weight_type(emitter *e, sbuf *b, int32_t wi)
+{
+    const sm2c_tensor *v = &e->p->weights[wi].value;
+    const ctype *t = ctype_of(v->dtype);
+    long long dim = v->nelem > 0 ? (long long)v->nelem : 1;
+    if (!e->wbits[wi]) {
+        sb_printf(b, "const %s ", t->c);
+        return;
+    }
+    sb_puts(b, "const union ");
+    if (e->weights_tu)
+        sb_printf(b, "%s_u ", e->wname[wi]);
+    sb_printf(b, "{\n    uint%d_t u[%lld];\n    %s f[%lld];\n} ", t->size * 8, dim, t->c, dim);
+}
+
+/* A weights translation unit's definitions: hex words, commas only, ~100 columns. */
+static void emit_packed_values(sbuf *b, const sm2c_tensor *v, int size)
+{
+    const uint8_t *d = v->data;
+    size_t col = 0;
+    for (int64_t i = 0; i < v->nelem; i++) {
+        uint64_t u = load_le(d + (size_t)i * (size_t)size, size);
+        char item[24];
+        int n = u ? snprintf(item, sizeof item, "0x%" PRIx64 ",", u) : snprintf(item, sizeof item, "0,");
+        if (col + (size_t)n > LINE_MAX_COLS) {
+            sb_putc(b, '\n');
+            col = 0;
+        }
+        sb_putn(b, item, (size_t)n);
+        col += (size_t)n;
+    }
+    sb_putc(b, '\n');
+}
+
+/* An extern declaration of weight wi, for NAME.c when the weights are apart. */
+static void emit_weight_decl(emitter *e, int32_t wi)
+{
+    const sm2c_tensor *v = &e->p->weights[wi].value;
+    sb_puts(&e->s, "extern ");
+    weight_type(e, &e->s, wi);
+    sb_puts(&e->s, e->wname[wi]);
+    if (!e->wbits[wi])
+        sb_printf(&e->s, "[%lld]", v->nelem > 0 ? (long long)v->nelem : 1LL);
+    sb_puts(&e->s, ";\n");
+}
+
+static void emit_weight_packed(emitter *e, int32_t wi)
+{
+    const sm2c_weight *wt = &e->p->weights[wi];
+    sbuf *b = &e->w;
+    sb_puts(b, "/* \"");
+    sb_comment(b, wt->name);
+    sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
+    shape_text(b, &wt->value.shape);
+    sb_puts(b, "; IEEE-754 / two's complement bit patterns, read through `f` */\nSM2C_ALIGN ");
+    weight_type(e, b, wi);
+    sb_printf(b, "%s = { {\n", e->wname[wi]);
+    emit_packed_values(b, &wt->value, ctype_of(wt->value.dtype)->size);
+    sb_puts(b, "} };\n\n");
+}
+
 static void emit_weight(emitter *e, int32_t wi)
 {
     const sm2c_weight *wt = &e->p->weights[wi];
     const sm2c_tensor *v = &wt->value;
     const ctype *t = ctype_of(v->dtype);
-    sbuf *b = &e->s;
+    sbuf *b = e->weights_tu ? &e->w : &e->s;
+    const char *storage = e->weights_tu ? "" : "static ";
     int64_t n = v->nelem;
     int64_t dim = n > 0 ? n : 1;
     int bits = e->wbits[wi];
@@ -900,11 +979,11 @@ static void emit_weight(emitter *e, int32_t wi)
         sb_puts(b, "; raw 16-bit patterns");
     sb_puts(b, " */\n");
     if (bits) {
-        sb_printf(b, "static SM2C_ALIGN const union {\n    uint%d_t u[%lld];\n    %s f[%lld];\n"
-                     "} %s = { {\n", t->size * 8, (long long)dim, t->c, (long long)dim,
-                  e->wname[wi]);
+        sb_printf(b, "%sSM2C_ALIGN ", storage);
+        weight_type(e, b, wi);
+        sb_printf(b, "%s = { {\n", e->wname[wi]);
     } else {
-        sb_printf(b, "static SM2C_ALIGN const %s %s[%lld] = {\n", t->c, e->wname[wi],
+        sb_printf(b, "%sSM2C_ALIGN const %s %s[%lld] = {\n", storage, t->c, e->wname[wi],
                   (long long)dim);
     }
     wrap w = { b, 0, 1 };
@@ -1399,6 +1478,38 @@ static void emit_metadata(emitter *e)
     batch_table(e);
 }
 
+static const char align_macro[] =
+    "/* Weights and the arena are 64-byte aligned (reliability.md rule 1). */\n"
+    "#ifndef SM2C_ALIGN\n"
+    "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+    "#define SM2C_ALIGN _Alignas(64)\n"
+    "#elif defined(__GNUC__) || defined(__clang__)\n"
+    "#define SM2C_ALIGN __attribute__((aligned(64)))\n"
+    "#elif defined(_MSC_VER)\n"
+    "#define SM2C_ALIGN __declspec(align(64))\n"
+    "#else\n"
+    "#define SM2C_ALIGN\n"
+    "#endif\n"
+    "#endif\n\n";
+
+/* NAME_weights.c: every used weight, with external linkage, apart from the
+** code so that a change to the code does not recompile them. */
+static void emit_weights_source(emitter *e)
+{
+    sbuf *b = &e->w;
+    banner(e, b);
+    sb_puts(b, "#include <stdint.h>\n\n");
+    sb_puts(b, align_macro);
+    for (int32_t w = 0; w < e->p->n_weights; w++) {
+        if (!e->wname[w])
+            continue;
+        if (e->wbits[w])
+            emit_weight_packed(e, w);
+        else
+            emit_weight(e, w);
+    }
+}
+
 static void emit_source(emitter *e)
 {
     const sm2c_program *p = e->p;
@@ -1408,22 +1519,21 @@ static void emit_source(emitter *e)
     sb_puts(b,
             "#if defined(__FAST_MATH__)\n"
             "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
-            "#endif\n\n"
-            "/* Weights and the arena are 64-byte aligned (reliability.md rule 1). */\n"
-            "#ifndef SM2C_ALIGN\n"
-            "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
-            "#define SM2C_ALIGN _Alignas(64)\n"
-            "#elif defined(__GNUC__) || defined(__clang__)\n"
-            "#define SM2C_ALIGN __attribute__((aligned(64)))\n"
-            "#elif defined(_MSC_VER)\n"
-            "#define SM2C_ALIGN __declspec(align(64))\n"
-            "#else\n"
-            "#define SM2C_ALIGN\n"
-            "#endif\n"
             "#endif\n\n");
+    sb_puts(b, align_macro);
+    if (e->weights_tu) {
+        emit_weights_source(e);
+        sb_printf(b, "/* The weights, defined in %s_weights.c (or its object). */\n", p->name);
+    }
     for (int32_t w = 0; w < p->n_weights; w++)
-        if (e->wname[w])
-            emit_weight(e, w);
+        if (e->wname[w]) {
+            if (e->weights_tu)
+                emit_weight_decl(e, w);
+            else
+                emit_weight(e, w);
+        }
+    if (e->weights_tu)
+        sb_putc(b, '\n');
     for (size_t i = 0; i < e->n_ints; i++) {
         const ints_const *k = &e->ints[i];
         char item[64];
@@ -1461,6 +1571,7 @@ static void emitter_free(emitter *e)
     free(e->floats);
     free(e->h.p);
     free(e->s.p);
+    free(e->w.p);
 }
 
 /* Fills e->h and e->s. */
@@ -1633,19 +1744,14 @@ static void select_runtime(const sm2c_program *p, int *need)
 }
 
 
-sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
-                              int with_source, int with_runtime, const sm2c_extra_file *extra,
-                              size_t n_extra)
+/* Publishes what e generated: the header, the source (with_source), the
+** runtime files it needs (with_runtime) and the extra files. */
+static sm2c_status publish_files(emitter *e, const char *outdir, int with_source, int with_runtime,
+                                 const sm2c_extra_file *extra, size_t n_extra)
 {
-    emitter e;
-    memset(&e, 0, sizeof e);
-    e.c = c;
-    e.p = p;
-    sm2c_status st = generate(&e);
-    if (st) {
-        emitter_free(&e);
-        return st;
-    }
+    sm2c_ctx *c = e->c;
+    const sm2c_program *p = e->p;
+    sm2c_status st = SM2C_OK;
     size_t nf = sm2c_embedded_runtime_count;
     int *need = calloc(nf + 1, sizeof *need);
     sm2c_outfile *files = calloc(nf + n_extra + 2, sizeof *files);
@@ -1660,9 +1766,9 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
                             p->name, sm2c_embedded_runtime[i].name);
     if (!st) {
         size_t n = 0;
-        files[n++] = (sm2c_outfile){ hname, e.h.p, e.h.len };
+        files[n++] = (sm2c_outfile){ hname, e->h.p, e->h.len };
         if (with_source)
-            files[n++] = (sm2c_outfile){ cname, e.s.p, e.s.len };
+            files[n++] = (sm2c_outfile){ cname, e->s.p, e->s.len };
         if (with_runtime) {
             select_runtime(p, need);
             for (size_t i = 0; i < nf; i++)
@@ -1677,6 +1783,70 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
     }
     free(need);
     free(files);
+    return st;
+}
+
+sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
+                              int with_source, int with_runtime, const sm2c_extra_file *extra,
+                              size_t n_extra)
+{
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.c = c;
+    e.p = p;
+    sm2c_status st = generate(&e);
+    if (!st)
+        st = publish_files(&e, outdir, with_source, with_runtime, extra, n_extra);
+    emitter_free(&e);
+    return st;
+}
+
+int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out)
+{
+    static const char *const names[] = { "inline", "c", "obj" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0)
+            return *out = (sm2c_weights_form)i, 1;
+    return 0;
+}
+
+/* NAME_weights.o through LLVM, made in a private directory and read back. */
+static sm2c_status weights_object(emitter *e, const sm2c_llvm_opts *o, sm2c_extra_file *out)
+{
+    sm2c_ctx *c = e->c;
+    char *dir = sm2c_tmpdir(c, "sm2c-weights");
+    if (!dir)
+        return SM2C_ERR_INVALID;
+    const char *name = sm2c_arena_printf(c->arena, "%s_weights.o", e->p->name);
+    const char *path = sm2c_path_join(c->arena, dir, name);
+    sm2c_buf data;
+    sm2c_status st = sm2c_emit_llvm_weights(c, e->p, o, e->wname, path);
+    if (!st)
+        st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &data);
+    sm2c_rmtree(dir);
+    if (!st)
+        *out = (sm2c_extra_file){ name, data.data, data.len };
+    return st;
+}
+
+sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_weights_form form,
+                                      const sm2c_llvm_opts *o, const char *outdir)
+{
+    if (form == SM2C_WEIGHTS_INLINE)
+        return sm2c_emit_c(c, p, outdir);
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.c = c;
+    e.p = p;
+    e.weights_tu = 1;
+    sm2c_extra_file weights = { sm2c_arena_printf(c->arena, "%s_weights.c", p->name), NULL, 0 };
+    sm2c_status st = generate(&e);
+    if (!st && form == SM2C_WEIGHTS_OBJ)
+        st = weights_object(&e, o, &weights);
+    else if (!st)
+        weights.data = e.w.p, weights.len = e.w.len;
+    if (!st)
+        st = publish_files(&e, outdir, 1, 1, &weights, 1);
     emitter_free(&e);
     return st;
 }

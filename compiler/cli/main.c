@@ -30,7 +30,7 @@ static const char usage[] =
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
     "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
-    "        [--features F] [--report FILE] [--tag_set TAGS]\n"
+    "        [--features F] [--report FILE] [--tag_set TAGS] [--weights inline|c|obj]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -40,6 +40,9 @@ static const char usage[] =
     "        is taken as 1, others need --shape; LLVM forms are optimised at -O2;\n"
     "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
     "        run time as the entry's first argument (the graph must keep rows apart)\n"
+    "        --report FILE.json / FILE.html: steps, MACs, memory plan (else text)\n"
+    "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
+    "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
     "        [--shape ...] [--max-batch N]\n"
     "        [--emit c|obj|so]\n"
@@ -73,6 +76,7 @@ typedef struct cli {
     const char *name;
     const char *report;
     const char *runtime_lib;
+    sm2c_weights_form weights;   /* --weights */
     const char *tag_set;
     const char *signatures[MAX_LIST];
     int n_signatures;
@@ -220,6 +224,10 @@ static int take(cli *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--target")) o->llvm.triple = val;
     else if (!strcmp(opt, "--cpu")) o->llvm.cpu = val;
     else if (!strcmp(opt, "--features")) o->llvm.features = val;
+    else if (!strcmp(opt, "--weights")) {
+        if (!sm2c_weights_form_parse(val, &o->weights))
+            return usage_error("--weights expects inline, c or obj, got '%s'", val);
+    }
     else if (!strcmp(opt, "--emit")) {
         if (!sm2c_emit_kind_parse(val, &o->emit))
             return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
@@ -283,6 +291,8 @@ static int parse_args(cli *o, int argc, char **argv)
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
+    if (o->weights && (strcmp(o->command, "compile") || o->emit != SM2C_EMIT_C))
+        return usage_error("%s", "--weights c|obj is an option of compile --emit c");
     if (strcmp(o->command, "run") && (o->repeat || o->state_out))
         return usage_error("%s", "--repeat and --state-out are options of run");
     if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
@@ -383,7 +393,8 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     sm2c_program *p;
     sm2c_status st = sm2c_compile_program(c, m, &co, &p);
     if (p && p->n_entries && (!st || (!o->n_signatures && !o->n_functions))) {
-        sm2c_status est = sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
+        sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->llvm, o->out)
+                                     : sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
         if (!est)
             est = write_report(c, o, p);
         if (est)
