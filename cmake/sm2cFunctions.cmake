@@ -13,7 +13,8 @@
 #   sm2c_add_model(<target> MODEL <dir>
 #                  [NAME name] [SIGNATURES key...] [FUNCTIONS path...]
 #                  [SHAPES key=d0,d1,...] [MAX_BATCH n] [EMIT c|obj]
-#                  [TARGET triple] [CPU cpu] [OUTPUT_DIR dir] [OPTIONS arg...])
+#                  [WEIGHTS c|obj|inline] [TARGET triple] [CPU cpu]
+#                  [OUTPUT_DIR dir] [OPTIONS arg...])
 #
 # makes the static library <target> holding the model's entry points, linked
 # to sm2c::runtime, with the generated header <name>.h on its include path.
@@ -21,7 +22,11 @@
 # seen too: the file list is a CONFIGURE_DEPENDS glob) or sm2c itself does.
 # EMIT c (the default) compiles the generated C with the project's compiler;
 # EMIT obj has sm2c write the object through LLVM for TARGET/CPU (default:
-# CMAKE_C_COMPILER_TARGET, else the host).  OPTIONS go to `sm2c compile`
+# CMAKE_C_COMPILER_TARGET, else the host).  With EMIT c the weights go in
+# their own file, so that big models build fast and a change to the code does
+# not recompile them: WEIGHTS c (the default) <name>_weights.c, WEIGHTS obj an
+# object for TARGET/CPU written through LLVM, WEIGHTS inline in <name>.c.
+# OPTIONS go to `sm2c compile`
 # verbatim (e.g. --features +vfp4d16sp, --limit NAME=VALUE).
 include_guard(GLOBAL)
 
@@ -61,7 +66,10 @@ function(_sm2c_compile_args out_var name)
     list(APPEND args --max-batch ${ARG_MAX_BATCH})
   endif()
   list(APPEND args --emit ${ARG_EMIT})
-  if(ARG_EMIT STREQUAL "obj")
+  if(ARG_EMIT STREQUAL "c")
+    list(APPEND args --weights ${ARG_WEIGHTS})
+  endif()
+  if(ARG_EMIT STREQUAL "obj" OR ARG_WEIGHTS STREQUAL "obj")
     set(triple ${ARG_TARGET})
     if(NOT triple AND CMAKE_C_COMPILER_TARGET)
       set(triple ${CMAKE_C_COMPILER_TARGET})
@@ -78,7 +86,7 @@ function(_sm2c_compile_args out_var name)
 endfunction()
 
 function(sm2c_add_model target)
-  cmake_parse_arguments(ARG "" "MODEL;NAME;MAX_BATCH;EMIT;TARGET;CPU;OUTPUT_DIR"
+  cmake_parse_arguments(ARG "" "MODEL;NAME;MAX_BATCH;EMIT;WEIGHTS;TARGET;CPU;OUTPUT_DIR"
                         "SIGNATURES;FUNCTIONS;SHAPES;OPTIONS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "sm2c_add_model(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
@@ -99,6 +107,12 @@ function(sm2c_add_model target)
   if(NOT ARG_EMIT MATCHES "^(c|obj)$")
     message(FATAL_ERROR "sm2c_add_model(${target}): EMIT must be c or obj, not ${ARG_EMIT}")
   endif()
+  if(NOT ARG_WEIGHTS)
+    set(ARG_WEIGHTS c)
+  endif()
+  if(NOT ARG_WEIGHTS MATCHES "^(c|obj|inline)$")
+    message(FATAL_ERROR "sm2c_add_model(${target}): WEIGHTS must be c, obj or inline, not ${ARG_WEIGHTS}")
+  endif()
   if(NOT ARG_OUTPUT_DIR)
     set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/sm2c/${target})
   endif()
@@ -111,8 +125,12 @@ function(sm2c_add_model target)
   set(header ${ARG_OUTPUT_DIR}/${ARG_NAME}.h)
   if(ARG_EMIT STREQUAL "obj")
     set(code ${ARG_OUTPUT_DIR}/${ARG_NAME}.o)
-  else()
+  elseif(ARG_WEIGHTS STREQUAL "inline")
     set(code ${ARG_OUTPUT_DIR}/${ARG_NAME}.c)
+  elseif(ARG_WEIGHTS STREQUAL "obj")
+    set(code ${ARG_OUTPUT_DIR}/${ARG_NAME}.c ${ARG_OUTPUT_DIR}/${ARG_NAME}_weights.o)
+  else()
+    set(code ${ARG_OUTPUT_DIR}/${ARG_NAME}.c ${ARG_OUTPUT_DIR}/${ARG_NAME}_weights.c)
   endif()
   set(tool ${SM2C_EXECUTABLE})
   set(tool_dep)
@@ -130,6 +148,13 @@ function(sm2c_add_model target)
     DEPENDS ${model_files} ${tool_dep}
     COMMENT "sm2c: compiling ${ARG_MODEL} to ${ARG_NAME}"
     VERBATIM)
+  # Objects sm2c writes are linked as they are, whatever the toolchain's
+  # object suffix (.obj for CMAKE_SYSTEM_NAME Generic).
+  foreach(f ${code})
+    if(f MATCHES "\\.o$")
+      set_source_files_properties(${f} PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    endif()
+  endforeach()
   add_library(${target} STATIC ${code} ${header})
   target_include_directories(${target} PUBLIC ${ARG_OUTPUT_DIR})
   target_link_libraries(${target} PUBLIC sm2c::runtime)

@@ -29,7 +29,7 @@ host=$tmp/host
 check "host: configure" quiet cmake -S "$root/samples/cmake" -B "$host" -DCMAKE_PREFIX_PATH="$prefix" \
   -DDIGITS_MODEL="$tmp/model"
 check "host: build" quiet cmake --build "$host" -j2
-for exe in predict predict_llvm; do
+for exe in predict predict_inline predict_llvm; do
   check "host: $exe classifies 10/10" bash -c \
     "'$host/$exe' '$root/samples/digits/images.npy' '$root/samples/digits/labels.npy' | grep -qx '10/10 correct'"
 done
