@@ -75,7 +75,13 @@ def compile(model_dir, out_dir, **options):
 
 
 def _default_name(model_dir):
-    """sm2c's default --name: the directory's base name as a C identifier."""
-    base = os.path.basename(os.path.normpath(os.fspath(model_dir)))
-    ident = "".join(c if c.isalnum() or c == "_" else "_" for c in base)
-    return "_" + ident if not ident or ident[0].isdigit() else ident
+    """sm2c's default --name (sm2c_c_ident): the directory's base name, at most
+    64 characters, other than ASCII letters and digits as '_' (never "__"),
+    prefixed by 'x' unless it starts with a letter."""
+    base = os.path.basename(os.path.normpath(os.fspath(model_dir)))[:64]
+    out = "" if base[:1].isascii() and base[:1].isalpha() else "x"
+    for ch in base:
+        ch = ch if ch.isascii() and ch.isalnum() else "_"
+        if not (ch == "_" and out.endswith("_")):
+            out += ch
+    return out

@@ -143,6 +143,13 @@ def test_compile_flags():
                      "--max-batch", "4", "--limit", "rank=8", "--tag_set", "serve"]
 
 
+def test_default_name_is_sm2c_s(tmp_path):
+    model = tmp_path / "9 my-model"
+    os.symlink(os.path.join(DIGITS, "model"), model)
+    path = sm2c.compile(model, tmp_path / "out", shape={"pixels": (1, 64)})
+    assert os.path.basename(path) == "x9_my_model.c" and os.path.exists(path)
+
+
 def test_verify_runs_the_compiled_model():
     images = np.load(os.path.join(DIGITS, "images.npy"))
     result = sm2c.verify(os.path.join(DIGITS, "model"), {"pixels": images[:1]})
