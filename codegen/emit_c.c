@@ -225,7 +225,8 @@ typedef struct emitter {
     const char **gnames;        /* every global, in registration order */
     size_t n_gnames, cap_gnames;
     const char **wname;         /* per weight: its C name, NULL when unused */
-    uint8_t *wbits;             /* per weight: stored as a bit-pattern union */
+    uint8_t *wbits;             /* per weight: stored as a bit-pattern union (WEIGHT_WORDS or,
+                                ** in a weights translation unit, WEIGHT_STRING), else 0 */
     int weights_tu;             /* weights in NAME_weights.c (or an object), extern here */
     sbuf w;                     /* NAME_weights.c when weights_tu */
     const char *arena;          /* NULL when no step uses it */
@@ -350,13 +351,33 @@ static int weight_has_nonfinite(const sm2c_tensor *v)
     return 0;
 }
 
-/* In a weights translation unit, 4- and 8-byte elements are written as hex
-** words of their bit patterns (at most 2.8 bytes of C per byte) in a union read
-** through its element-typed member. */
+/* How NAME_weights.c writes a weight's bytes: one string literal (fast to
+** compile: a compiler keeps it as one object) while that takes under 3 bytes
+** of C per byte, else for 4- and 8-byte elements hex words of their bits (2.8
+** bytes of C per byte); either in a union read through its element-typed member. */
+enum { WEIGHT_LITERALS = 0, WEIGHT_WORDS = 1, WEIGHT_STRING = 2 };
+
+/* Characters of byte d[i] in a string literal (see string_byte). */
+static size_t string_cost(const uint8_t *d, size_t i, size_t n)
+{
+    uint8_t ch = d[i];
+    if (ch >= 0x20 && ch < 0x7f)
+        return ch == '\\' || ch == '"' || ch == '?' ? 2 : 1;
+    int next_digit = i + 1 < n && d[i + 1] >= '0' && d[i + 1] <= '7';
+    return next_digit || ch >= 64 ? 4 : ch >= 8 ? 3 : 2;
+}
+
 static int packed_weight(const sm2c_tensor *v)
 {
     int size = (int)sm2c_dtype_size(v->dtype);
-    return (size == 4 || size == 8) && v->nelem > 0;
+    if (v->nelem <= 0 || (size != 1 && size != 2 && size != 4 && size != 8))
+        return WEIGHT_LITERALS;
+    size_t n = v->nbytes, cost = 0;
+    for (size_t i = 0; i < n; i++)
+        cost += string_cost(v->data, i, n);
+    /* Strings, with their quotes and line breaks (3 in 100 columns), while they
+    ** stay under 3 bytes of C per byte; else hex words (2.8). */
+    return size < 4 || cost <= n / 100 * 290 + n % 100 * 29 / 10 ? WEIGHT_STRING : WEIGHT_WORDS;
 }
 
 static const char *ints_name(emitter *e, const sm2c_arg *ar)
@@ -467,9 +488,12 @@ static sm2c_status assign_names(emitter *e)
             if (used_as(&p->entries[k], SM2C_BUF_WEIGHT, w) || is_state_init(p, w))
                 e->wname[w] = global(e, sm2c_arena_printf(a, "%s_w%d", p->name, w));
         int kind = ctype_of(p->weights[w].value.dtype)->kind;
-        e->wbits[w] = e->wname[w] && (e->weights_tu ? packed_weight(&p->weights[w].value)
-                                                    : (kind == K_F32 || kind == K_F64) &&
-                                                      weight_has_nonfinite(&p->weights[w].value));
+        if (!e->wname[w])
+            e->wbits[w] = 0;
+        else if (e->weights_tu)
+            e->wbits[w] = (uint8_t)packed_weight(&p->weights[w].value);
+        else
+            e->wbits[w] = (kind == K_F32 || kind == K_F64) && weight_has_nonfinite(&p->weights[w].value);
     }
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
@@ -906,7 +930,44 @@ static void weight_type(emitter *e, sbuf *b, int32_t wi)
     sb_puts(b, "const union ");
     if (e->weights_tu)
         sb_printf(b, "%s_u ", e->wname[wi]);
-    sb_printf(b, "{\n    uint%d_t u[%lld];\n    %s f[%lld];\n} ", t->size * 8, dim, t->c, dim);
+    if (e->wbits[wi] == WEIGHT_STRING)
+        sb_printf(b, "{\n    unsigned char b[%zu];\n    %s f[%lld];\n} ", v->nbytes, t->c, dim);
+    else
+        sb_printf(b, "{\n    uint%d_t u[%lld];\n    %s f[%lld];\n} ", t->size * 8, dim, t->c, dim);
+}
+
+/* One byte of a string literal: printable ASCII as itself (\\, \" and \? escaped,
+** so no trigraph forms), others as the shortest octal escape that the next
+** byte cannot extend. */
+static void string_byte(sbuf *b, const uint8_t *d, size_t i, size_t n)
+{
+    uint8_t ch = d[i];
+    size_t cost = string_cost(d, i, n);
+    if (cost == 1)
+        sb_putc(b, (char)ch);
+    else if (ch >= 0x20 && ch < 0x7f)
+        sb_printf(b, "\\%c", ch);
+    else
+        sb_printf(b, cost == 4 ? "\\%03o" : "\\%o", ch);
+}
+
+/* Bytes as adjacent string literals of about 100 columns (one literal to the
+** compiler; an escape never spans two). */
+static void emit_string_values(sbuf *b, const sm2c_tensor *v)
+{
+    const uint8_t *d = v->data;
+    size_t col = 0;
+    sb_putc(b, '"');
+    for (size_t i = 0; i < v->nbytes; i++) {
+        if (col >= LINE_MAX_COLS - 6) {
+            sb_puts(b, "\"\n\"");
+            col = 0;
+        }
+        size_t before = b->len;
+        string_byte(b, d, i, v->nbytes);
+        col += b->len - before;
+    }
+    sb_puts(b, "\"\n");
 }
 
 /* A weights translation unit's definitions: hex words, commas only, ~100 columns. */
@@ -944,12 +1005,20 @@ static void emit_weight_packed(emitter *e, int32_t wi)
 {
     const sm2c_weight *wt = &e->p->weights[wi];
     sbuf *b = &e->w;
+    int string = e->wbits[wi] == WEIGHT_STRING;
     sb_puts(b, "/* \"");
     sb_comment(b, wt->name);
     sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
     shape_text(b, &wt->value.shape);
-    sb_puts(b, "; IEEE-754 / two's complement bit patterns, read through `f` */\nSM2C_ALIGN ");
+    sb_puts(b, string ? "; its little-endian bytes, read through `f` */\nSM2C_ALIGN "
+                      : "; its elements' bit patterns, read through `f` */\nSM2C_ALIGN ");
     weight_type(e, b, wi);
+    if (string) {
+        sb_printf(b, "%s = {\n", e->wname[wi]);
+        emit_string_values(b, &wt->value);
+        sb_puts(b, "};\n\n");
+        return;
+    }
     sb_printf(b, "%s = { {\n", e->wname[wi]);
     emit_packed_values(b, &wt->value, ctype_of(wt->value.dtype)->size);
     sb_puts(b, "} };\n\n");
@@ -1500,6 +1569,23 @@ static void emit_weights_source(emitter *e)
     banner(e, b);
     sb_puts(b, "#include <stdint.h>\n\n");
     sb_puts(b, align_macro);
+    int strings = 0, wide = 0;
+    for (int32_t w = 0; w < e->p->n_weights; w++)
+        if (e->wname[w] && e->wbits[w] == WEIGHT_STRING) {
+            strings = 1;
+            wide |= sm2c_dtype_size(e->p->weights[w].value.dtype) > 1;
+        }
+    if (wide)
+        sb_printf(b, "/* Some weights are their bytes in little-endian order. */\n"
+                     "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && "
+                     "__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
+                     "#error \"sm2c: %s_weights.c is for little-endian targets; use --weights obj\"\n"
+                     "#endif\n\n", e->p->name);
+    if (strings)
+        sb_puts(b, "/* Whole tensors as one string literal each: longer than the 4095 characters\n"
+                   " * C99 promises, which GCC and clang take. */\n"
+                   "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
+                   "#endif\n\n");
     for (int32_t w = 0; w < e->p->n_weights; w++) {
         if (!e->wname[w])
             continue;

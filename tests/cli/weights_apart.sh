@@ -5,7 +5,7 @@
 #     -Wall -Wextra -pedantic -Werror, runs every entry point on the same
 #     inputs and gives the same output bits as --weights inline (the form the
 #     e2e tests check against TensorFlow); digits still classifies 10/10.
-#  2. NAME_weights.c holds at most 3 bytes of C per weight byte (+ 4 KiB of
+#  2. NAME_weights.c (strings, or hex words) holds at most 3 bytes of C per weight byte (+ 4 KiB of
 #     banner and declarations) for these float models.
 #  3. For a Cortex-M4F the weights object is ARM code that links with NAME.c
 #     built by arm-none-eabi-gcc, leaving no weight undefined.
