@@ -47,9 +47,10 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
 /* The two generated files only, as NUL-terminated text in the arena (no
 ** runtime, no filesystem): for golden tests and the LLVM cross-check. */
 /* --weights: where the C backend puts the weights.  INLINE: in NAME.c, as
-** readable literals; C: in NAME_weights.c, 4- and 8-byte elements as hex
-** words of their bits (at most 2.8 bytes of C per weight byte), so that the
-** code recompiles without them; OBJ: NAME_weights.o for the --target, written
+** readable literals; C: in NAME_weights.c, so that the code recompiles without
+** them, each tensor a string literal of its little-endian bytes (fast to
+** compile) or, where that would take 3 bytes of C per byte or more, hex words
+** of its elements' bits (2.8); OBJ: NAME_weights.o for the --target, written
 ** through LLVM (the code stays C).  Both define NAME_w<k> with external
 ** linkage; NAME.c declares them. */
 typedef enum sm2c_weights_form {
