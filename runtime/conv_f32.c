@@ -22,6 +22,7 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 /* y[0..n) += s * w[0..n).  Blocks of 16 with a constant trip count, so that
 ** even a cautious vectoriser (gcc -O2) takes them, then the rest. */
@@ -36,6 +37,7 @@ static void axpy(float *restrict y, float s, const float *restrict w, int32_t n)
         y[i] += s * w[i];
 }
 
+#if SM2C_RT_WANT(conv2d_f32)
 void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t act)
 {
@@ -83,7 +85,9 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
         }
     }
 }
+#endif
 
+#if SM2C_RT_WANT(depthwise_conv2d_f32)
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                                   const int32_t *p, int32_t act)
 {
@@ -132,3 +136,4 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
         }
     }
 }
+#endif

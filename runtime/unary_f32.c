@@ -11,7 +11,9 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
+#if SM2C_RT_WANT(relu_f32)
 void sm2c_rt_relu_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
@@ -20,7 +22,9 @@ void sm2c_rt_relu_f32(const float *x, float *y, int32_t n)
         y[i] = isnan(v) ? v : v > 0.0f ? v : 0.0f;
     }
 }
+#endif
 
+#if SM2C_RT_WANT(relu6_f32)
 void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
@@ -29,7 +33,9 @@ void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
         y[i] = isnan(v) ? v : v > 0.0f ? (v < 6.0f ? v : 6.0f) : 0.0f;
     }
 }
+#endif
 
+#if SM2C_RT_WANT(sigmoid_f32)
 /* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
 ** where hi = 16.6355324 is the first x at which the result rounds to 1, and
 ** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
@@ -49,42 +55,54 @@ void sm2c_rt_sigmoid_f32(const float *x, float *y, int32_t n)
         }
     }
 }
+#endif
 
+#if SM2C_RT_WANT(tanh_f32)
 void sm2c_rt_tanh_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = tanhf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(neg_f32)
 void sm2c_rt_neg_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = -x[i];
 }
+#endif
 
+#if SM2C_RT_WANT(abs_f32)
 /* fabsf clears the sign bit only: NaN payloads survive, as in TensorFlow. */
 void sm2c_rt_abs_f32(const float *x, float *y, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
         y[i] = fabsf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(square_f32)
 void sm2c_rt_square_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = x[i] * x[i];
 }
+#endif
 
+#if SM2C_RT_WANT(sqrt_f32)
 void sm2c_rt_sqrt_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = sqrtf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(rsqrt_f32)
 /* 1 / sqrt(x): +-0 gives +-Inf, +Inf gives 0, negatives NaN. */
 void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n)
 {
@@ -92,17 +110,22 @@ void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n)
     for (i = 0; i < n; i++)
         y[i] = 1.0f / sqrtf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(exp_f32)
 void sm2c_rt_exp_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = expf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(log_f32)
 void sm2c_rt_log_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = logf(x[i]);
 }
+#endif

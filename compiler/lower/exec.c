@@ -41,11 +41,14 @@ typedef struct kernel {
 #define W_BATCH_NORM_NCHW(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].f, a[6].p, a[7].i, a[8].i, a[9].i)
 #define W_CONV_T(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints)
 #define W_LRN(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].f, a[6].f, a[7].f)
+#define W_FQ_ARGS(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].f, a[4].f, a[5].i, a[6].i)
+#define W_FQ_VARS(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i)
 #define NN2_KERNELS                                                                              \
     WRAP(sm2c_rt_matmul_f64, W_MATMUL) WRAP(sm2c_rt_batch_matmul_f64, W_BATCH_MATMUL)             \
     WRAP(sm2c_rt_batch_norm_nchw_f32, W_BATCH_NORM_NCHW) WRAP(sm2c_rt_conv3d_f32, W_CONV)          \
     WRAP(sm2c_rt_conv3d_transpose_f32, W_CONV_T) WRAP(sm2c_rt_max_pool3d_f32, W_POOL)             \
     WRAP(sm2c_rt_avg_pool3d_f32, W_POOL) WRAP(sm2c_rt_lrn_f32, W_LRN)                             \
+    WRAP(sm2c_rt_fake_quant_args_f32, W_FQ_ARGS) WRAP(sm2c_rt_fake_quant_vars_f32, W_FQ_VARS)    \
     WRAP(sm2c_rt_resize_bilinear_f32, W_POOL) WRAP(sm2c_rt_resize_nearest_f32, W_POOL)
 /* movement family (ops_movement.c, ops_gather.c) */
 #define W_GATHER(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints, a[4].i)

@@ -323,6 +323,13 @@ void sm2c_rt_avg_pool3d_f32(const float *x, float *y, const int32_t *p);
 /* LRN over the last axis of [rows, depth]. */
 void sm2c_rt_lrn_f32(const float *x, float *y, int32_t rows, int32_t depth, int32_t radius,
                      float bias, float alpha, float beta);
+/* FakeQuantWithMinMaxArgs over n values, and FakeQuantWithMinMaxVars(PerChannel)
+** over x viewed as [outer, channels] with `channels` bounds (1 per-tensor); mode 0
+** multiplies by 1/scale (per channel), 1 divides (per tensor) (fake_quant_f32.c). */
+void sm2c_rt_fake_quant_args_f32(const float *x, float *y, int32_t n, float min, float max, int32_t num_bits,
+                                 int32_t narrow_range);
+void sm2c_rt_fake_quant_vars_f32(const float *x, const float *min, const float *max, float *y, int32_t outer,
+                                 int32_t channels, int32_t num_bits, int32_t narrow_range, int32_t mode);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);
