@@ -27,7 +27,9 @@
 
 #include "c_text.h"
 #include "mangle.h"
+#include "base/fileio.h"
 #include "base/publish.h"
+#include "base/toolchain.h"
 #include "rt_embed.h"
 #include "rt_select.h"
 #include "rt_stack.h"
@@ -225,7 +227,10 @@ typedef struct emitter {
     const char **gnames;        /* every global, in registration order */
     size_t n_gnames, cap_gnames;
     const char **wname;         /* per weight: its C name, NULL when unused */
-    uint8_t *wbits;             /* per weight: stored as a bit-pattern union */
+    uint8_t *wbits;             /* per weight: stored as a bit-pattern union (WEIGHT_WORDS or,
+                                ** in a weights translation unit, WEIGHT_STRING), else 0 */
+    int weights_tu;             /* weights in NAME_weights.c (or an object), extern here */
+    sbuf w;                     /* NAME_weights.c when weights_tu */
     const char *arena;          /* NULL when no step uses it */
     ints_const *ints;
     size_t n_ints, cap_ints;
@@ -357,6 +362,35 @@ static int weight_has_nonfinite(const sm2c_tensor *v)
     return 0;
 }
 
+/* How NAME_weights.c writes a weight's bytes: one string literal (fast to
+** compile: a compiler keeps it as one object) while that takes under 3 bytes
+** of C per byte, else for 4- and 8-byte elements hex words of their bits (2.8
+** bytes of C per byte); either in a union read through its element-typed member. */
+enum { WEIGHT_LITERALS = 0, WEIGHT_WORDS = 1, WEIGHT_STRING = 2 };
+
+/* Characters of byte d[i] in a string literal (see string_byte). */
+static size_t string_cost(const uint8_t *d, size_t i, size_t n)
+{
+    uint8_t ch = d[i];
+    if (ch >= 0x20 && ch < 0x7f)
+        return ch == '\\' || ch == '"' || ch == '?' ? 2 : 1;
+    int next_digit = i + 1 < n && d[i + 1] >= '0' && d[i + 1] <= '7';
+    return next_digit || ch >= 64 ? 4 : ch >= 8 ? 3 : 2;
+}
+
+static int packed_weight(const sm2c_tensor *v)
+{
+    int size = (int)sm2c_dtype_size(v->dtype);
+    if (v->nelem <= 0 || (size != 1 && size != 2 && size != 4 && size != 8))
+        return WEIGHT_LITERALS;
+    size_t n = v->nbytes, cost = 0;
+    for (size_t i = 0; i < n; i++)
+        cost += string_cost(v->data, i, n);
+    /* Strings, with their quotes and line breaks (3 in 100 columns), while they
+    ** stay under 3 bytes of C per byte; else hex words (2.8). */
+    return size < 4 || cost <= n / 100 * 290 + n % 100 * 29 / 10 ? WEIGHT_STRING : WEIGHT_WORDS;
+}
+
 static const char *ints_name(emitter *e, const sm2c_arg *ar)
 {
     for (size_t i = 0; i < e->n_ints; i++)
@@ -465,8 +499,12 @@ static sm2c_status assign_names(emitter *e)
             if (used_as(&p->entries[k], SM2C_BUF_WEIGHT, w) || is_state_init(p, w))
                 e->wname[w] = global(e, sm2c_arena_printf(a, "%s_w%d", p->name, w));
         int kind = ctype_of(p->weights[w].value.dtype)->kind;
-        e->wbits[w] = e->wname[w] && (kind == K_F32 || kind == K_F64) &&
-                      weight_has_nonfinite(&p->weights[w].value);
+        if (!e->wname[w])
+            e->wbits[w] = 0;
+        else if (e->weights_tu)
+            e->wbits[w] = (uint8_t)packed_weight(&p->weights[w].value);
+        else
+            e->wbits[w] = (kind == K_F32 || kind == K_F64) && weight_has_nonfinite(&p->weights[w].value);
     }
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
@@ -898,12 +936,122 @@ static void wrap_item(wrap *w, const char *item)
     w->first = 0;
 }
 
+/* The type of weight wi's object up to (not including) its name: a union
+** with a tag (so that NAME.c and NAME_weights.c declare the same type) for
+** bit-pattern storage, else the element type. */
+static void weight_type(emitter *e, sbuf *b, int32_t wi)
+{
+    const sm2c_tensor *v = &e->p->weights[wi].value;
+    const ctype *t = ctype_of(v->dtype);
+    long long dim = v->nelem > 0 ? (long long)v->nelem : 1;
+    if (!e->wbits[wi]) {
+        sb_printf(b, "const %s ", t->c);
+        return;
+    }
+    sb_puts(b, "const union ");
+    if (e->weights_tu)
+        sb_printf(b, "%s_u ", e->wname[wi]);
+    if (e->wbits[wi] == WEIGHT_STRING)
+        sb_printf(b, "{\n    unsigned char b[%zu];\n    %s f[%lld];\n} ", v->nbytes, t->c, dim);
+    else
+        sb_printf(b, "{\n    uint%d_t u[%lld];\n    %s f[%lld];\n} ", t->size * 8, dim, t->c, dim);
+}
+
+/* One byte of a string literal: printable ASCII as itself (\\, \" and \? escaped,
+** so no trigraph forms), others as the shortest octal escape that the next
+** byte cannot extend. */
+static void string_byte(sbuf *b, const uint8_t *d, size_t i, size_t n)
+{
+    uint8_t ch = d[i];
+    size_t cost = string_cost(d, i, n);
+    if (cost == 1)
+        sb_putc(b, (char)ch);
+    else if (ch >= 0x20 && ch < 0x7f)
+        sb_printf(b, "\\%c", ch);
+    else
+        sb_printf(b, cost == 4 ? "\\%03o" : "\\%o", ch);
+}
+
+/* Bytes as adjacent string literals of about 100 columns (one literal to the
+** compiler; an escape never spans two). */
+static void emit_string_values(sbuf *b, const sm2c_tensor *v)
+{
+    const uint8_t *d = v->data;
+    size_t col = 0;
+    sb_putc(b, '"');
+    for (size_t i = 0; i < v->nbytes; i++) {
+        if (col >= LINE_MAX_COLS - 6) {
+            sb_puts(b, "\"\n\"");
+            col = 0;
+        }
+        size_t before = b->len;
+        string_byte(b, d, i, v->nbytes);
+        col += b->len - before;
+    }
+    sb_puts(b, "\"\n");
+}
+
+/* A weights translation unit's definitions: hex words, commas only, ~100 columns. */
+static void emit_packed_values(sbuf *b, const sm2c_tensor *v, int size)
+{
+    const uint8_t *d = v->data;
+    size_t col = 0;
+    for (int64_t i = 0; i < v->nelem; i++) {
+        uint64_t u = load_le(d + (size_t)i * (size_t)size, size);
+        char item[24];
+        int n = u ? snprintf(item, sizeof item, "0x%" PRIx64 ",", u) : snprintf(item, sizeof item, "0,");
+        if (col + (size_t)n > LINE_MAX_COLS) {
+            sb_putc(b, '\n');
+            col = 0;
+        }
+        sb_putn(b, item, (size_t)n);
+        col += (size_t)n;
+    }
+    sb_putc(b, '\n');
+}
+
+/* An extern declaration of weight wi, for NAME.c when the weights are apart. */
+static void emit_weight_decl(emitter *e, int32_t wi)
+{
+    const sm2c_tensor *v = &e->p->weights[wi].value;
+    sb_puts(&e->s, "extern ");
+    weight_type(e, &e->s, wi);
+    sb_puts(&e->s, e->wname[wi]);
+    if (!e->wbits[wi])
+        sb_printf(&e->s, "[%lld]", v->nelem > 0 ? (long long)v->nelem : 1LL);
+    sb_puts(&e->s, ";\n");
+}
+
+static void emit_weight_packed(emitter *e, int32_t wi)
+{
+    const sm2c_weight *wt = &e->p->weights[wi];
+    sbuf *b = &e->w;
+    int string = e->wbits[wi] == WEIGHT_STRING;
+    sb_puts(b, "/* \"");
+    sb_comment(b, wt->name);
+    sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
+    shape_text(b, &wt->value.shape);
+    sb_puts(b, string ? "; its little-endian bytes, read through `f` */\nSM2C_ALIGN "
+                      : "; its elements' bit patterns, read through `f` */\nSM2C_ALIGN ");
+    weight_type(e, b, wi);
+    if (string) {
+        sb_printf(b, "%s = {\n", e->wname[wi]);
+        emit_string_values(b, &wt->value);
+        sb_puts(b, "};\n\n");
+        return;
+    }
+    sb_printf(b, "%s = { {\n", e->wname[wi]);
+    emit_packed_values(b, &wt->value, ctype_of(wt->value.dtype)->size);
+    sb_puts(b, "} };\n\n");
+}
+
 static void emit_weight(emitter *e, int32_t wi)
 {
     const sm2c_weight *wt = &e->p->weights[wi];
     const sm2c_tensor *v = &wt->value;
     const ctype *t = ctype_of(v->dtype);
-    sbuf *b = &e->s;
+    sbuf *b = e->weights_tu ? &e->w : &e->s;
+    const char *storage = e->weights_tu ? "" : "static ";
     int64_t n = v->nelem;
     int64_t dim = n > 0 ? n : 1;
     int bits = e->wbits[wi];
@@ -921,11 +1069,11 @@ static void emit_weight(emitter *e, int32_t wi)
         sb_puts(b, "; raw 16-bit patterns");
     sb_puts(b, " */\n");
     if (bits) {
-        sb_printf(b, "static SM2C_ALIGN const union {\n    uint%d_t u[%lld];\n    %s f[%lld];\n"
-                     "} %s = { {\n", t->size * 8, (long long)dim, t->c, (long long)dim,
-                  e->wname[wi]);
+        sb_printf(b, "%sSM2C_ALIGN ", storage);
+        weight_type(e, b, wi);
+        sb_printf(b, "%s = { {\n", e->wname[wi]);
     } else {
-        sb_printf(b, "static SM2C_ALIGN const %s %s[%lld] = {\n", t->c, e->wname[wi],
+        sb_printf(b, "%sSM2C_ALIGN const %s %s[%lld] = {\n", storage, t->c, e->wname[wi],
                   (long long)dim);
     }
     wrap w = { b, 0, 1 };
@@ -1420,6 +1568,55 @@ static void emit_metadata(emitter *e)
     batch_table(e);
 }
 
+static const char align_macro[] =
+    "/* Weights and the arena are 64-byte aligned (reliability.md rule 1). */\n"
+    "#ifndef SM2C_ALIGN\n"
+    "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
+    "#define SM2C_ALIGN _Alignas(64)\n"
+    "#elif defined(__GNUC__) || defined(__clang__)\n"
+    "#define SM2C_ALIGN __attribute__((aligned(64)))\n"
+    "#elif defined(_MSC_VER)\n"
+    "#define SM2C_ALIGN __declspec(align(64))\n"
+    "#else\n"
+    "#define SM2C_ALIGN\n"
+    "#endif\n"
+    "#endif\n\n";
+
+/* NAME_weights.c: every used weight, with external linkage, apart from the
+** code so that a change to the code does not recompile them. */
+static void emit_weights_source(emitter *e)
+{
+    sbuf *b = &e->w;
+    banner(e, b);
+    sb_puts(b, "#include <stdint.h>\n\n");
+    sb_puts(b, align_macro);
+    int strings = 0, wide = 0;
+    for (int32_t w = 0; w < e->p->n_weights; w++)
+        if (e->wname[w] && e->wbits[w] == WEIGHT_STRING) {
+            strings = 1;
+            wide |= sm2c_dtype_size(e->p->weights[w].value.dtype) > 1;
+        }
+    if (wide)
+        sb_printf(b, "/* Some weights are their bytes in little-endian order. */\n"
+                     "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && "
+                     "__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
+                     "#error \"sm2c: %s_weights.c is for little-endian targets; use --weights obj\"\n"
+                     "#endif\n\n", e->p->name);
+    if (strings)
+        sb_puts(b, "/* Whole tensors as one string literal each: longer than the 4095 characters\n"
+                   " * C99 promises, which GCC and clang take. */\n"
+                   "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
+                   "#endif\n\n");
+    for (int32_t w = 0; w < e->p->n_weights; w++) {
+        if (!e->wname[w])
+            continue;
+        if (e->wbits[w])
+            emit_weight_packed(e, w);
+        else
+            emit_weight(e, w);
+    }
+}
+
 static void emit_source(emitter *e)
 {
     const sm2c_program *p = e->p;
@@ -1429,22 +1626,21 @@ static void emit_source(emitter *e)
     sb_puts(b,
             "#if defined(__FAST_MATH__)\n"
             "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
-            "#endif\n\n"
-            "/* Weights and the arena are 64-byte aligned (reliability.md rule 1). */\n"
-            "#ifndef SM2C_ALIGN\n"
-            "#if defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L\n"
-            "#define SM2C_ALIGN _Alignas(64)\n"
-            "#elif defined(__GNUC__) || defined(__clang__)\n"
-            "#define SM2C_ALIGN __attribute__((aligned(64)))\n"
-            "#elif defined(_MSC_VER)\n"
-            "#define SM2C_ALIGN __declspec(align(64))\n"
-            "#else\n"
-            "#define SM2C_ALIGN\n"
-            "#endif\n"
             "#endif\n\n");
+    sb_puts(b, align_macro);
+    if (e->weights_tu) {
+        emit_weights_source(e);
+        sb_printf(b, "/* The weights, defined in %s_weights.c (or its object). */\n", p->name);
+    }
     for (int32_t w = 0; w < p->n_weights; w++)
-        if (e->wname[w])
-            emit_weight(e, w);
+        if (e->wname[w]) {
+            if (e->weights_tu)
+                emit_weight_decl(e, w);
+            else
+                emit_weight(e, w);
+        }
+    if (e->weights_tu)
+        sb_putc(b, '\n');
     for (size_t i = 0; i < e->n_ints; i++) {
         const ints_const *k = &e->ints[i];
         char item[64];
@@ -1482,6 +1678,7 @@ static void emitter_free(emitter *e)
     free(e->floats);
     free(e->h.p);
     free(e->s.p);
+    free(e->w.p);
 }
 
 /* Fills e->h and e->s. */
@@ -1533,19 +1730,14 @@ static sm2c_status check_name_clash(sm2c_ctx *c, const char *name, const char *h
     return SM2C_OK;
 }
 
-sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
-                              int with_source, int with_runtime, const sm2c_extra_file *extra,
-                              size_t n_extra)
+/* Publishes what e generated: the header, the source (with_source), the
+** runtime files its kernels need (with_runtime) and the extra files. */
+static sm2c_status publish_files(emitter *e, const char *outdir, int with_source, int with_runtime,
+                                 const sm2c_extra_file *extra, size_t n_extra)
 {
-    emitter e;
-    memset(&e, 0, sizeof e);
-    e.c = c;
-    e.p = p;
-    sm2c_status st = generate(&e);
-    if (st) {
-        emitter_free(&e);
-        return st;
-    }
+    sm2c_ctx *c = e->c;
+    const sm2c_program *p = e->p;
+    sm2c_status st = SM2C_OK;
     sm2c_outfile *rt = NULL;
     size_t n_rt = 0;
     if (with_runtime) {
@@ -1560,15 +1752,79 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
     if (!st) {
         sm2c_outfile *files = sm2c_arena_array(c->arena, n_rt + n_extra + 2, sizeof *files);
         size_t n = 0;
-        files[n++] = (sm2c_outfile){ hname, e.h.p, e.h.len };
+        files[n++] = (sm2c_outfile){ hname, e->h.p, e->h.len };
         if (with_source)
-            files[n++] = (sm2c_outfile){ cname, e.s.p, e.s.len };
+            files[n++] = (sm2c_outfile){ cname, e->s.p, e->s.len };
         for (size_t i = 0; i < n_rt; i++)
             files[n++] = rt[i];
         for (size_t i = 0; i < n_extra; i++)
             files[n++] = (sm2c_outfile){ extra[i].name, extra[i].data, extra[i].len };
         st = sm2c_publish(c, outdir, p->source, files, n);
     }
+    return st;
+}
+
+sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
+                              int with_source, int with_runtime, const sm2c_extra_file *extra,
+                              size_t n_extra)
+{
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.c = c;
+    e.p = p;
+    sm2c_status st = generate(&e);
+    if (!st)
+        st = publish_files(&e, outdir, with_source, with_runtime, extra, n_extra);
+    emitter_free(&e);
+    return st;
+}
+
+int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out)
+{
+    static const char *const names[] = { "inline", "c", "obj" };
+    for (int i = 0; i < 3; i++)
+        if (strcmp(s, names[i]) == 0)
+            return *out = (sm2c_weights_form)i, 1;
+    return 0;
+}
+
+/* NAME_weights.o through LLVM, made in a private directory and read back. */
+static sm2c_status weights_object(emitter *e, const sm2c_llvm_opts *o, sm2c_extra_file *out)
+{
+    sm2c_ctx *c = e->c;
+    char *dir = sm2c_tmpdir(c, "sm2c-weights");
+    if (!dir)
+        return SM2C_ERR_INVALID;
+    const char *name = sm2c_arena_printf(c->arena, "%s_weights.o", e->p->name);
+    const char *path = sm2c_path_join(c->arena, dir, name);
+    sm2c_buf data;
+    sm2c_status st = sm2c_emit_llvm_weights(c, e->p, o, e->wname, path);
+    if (!st)
+        st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &data);
+    sm2c_rmtree(dir);
+    if (!st)
+        *out = (sm2c_extra_file){ name, data.data, data.len };
+    return st;
+}
+
+sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_weights_form form,
+                                      const sm2c_llvm_opts *o, const char *outdir)
+{
+    if (form == SM2C_WEIGHTS_INLINE)
+        return sm2c_emit_c(c, p, outdir);
+    emitter e;
+    memset(&e, 0, sizeof e);
+    e.c = c;
+    e.p = p;
+    e.weights_tu = 1;
+    sm2c_extra_file weights = { sm2c_arena_printf(c->arena, "%s_weights.c", p->name), NULL, 0 };
+    sm2c_status st = generate(&e);
+    if (!st && form == SM2C_WEIGHTS_OBJ)
+        st = weights_object(&e, o, &weights);
+    else if (!st)
+        weights.data = e.w.p, weights.len = e.w.len;
+    if (!st)
+        st = publish_files(&e, outdir, 1, 1, &weights, 1);
     emitter_free(&e);
     return st;
 }

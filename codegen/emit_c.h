@@ -16,6 +16,7 @@
 #ifndef SM2C_EMIT_C_H
 #define SM2C_EMIT_C_H
 
+#include "emit_llvm.h"
 #include "lower/program.h"
 #include "base/tensor.h"
 
@@ -46,6 +47,22 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
 
 /* The two generated files only, as NUL-terminated text in the arena (no
 ** runtime, no filesystem): for golden tests and the LLVM cross-check. */
+/* --weights: where the C backend puts the weights.  INLINE: in NAME.c, as
+** readable literals; C: in NAME_weights.c, so that the code recompiles without
+** them, each tensor a string literal of its little-endian bytes (fast to
+** compile) or, where that would take 3 bytes of C per byte or more, hex words
+** of its elements' bits (2.8); OBJ: NAME_weights.o for the --target, written
+** through LLVM (the code stays C).  Both define NAME_w<k> with external
+** linkage; NAME.c declares them. */
+typedef enum sm2c_weights_form {
+    SM2C_WEIGHTS_INLINE, SM2C_WEIGHTS_C, SM2C_WEIGHTS_OBJ
+} sm2c_weights_form;
+
+int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out);
+
+sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_weights_form form,
+                                      const sm2c_llvm_opts *o, const char *outdir);
+
 sm2c_status sm2c_emit_c_text(sm2c_ctx *c, const sm2c_program *p, char **header,
                              char **source);
 

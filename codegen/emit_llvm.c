@@ -76,6 +76,7 @@ typedef struct lw {
     LLVMTargetDataRef td;
     LLVMTypeRef i8, i32, i64, f32, ptr;     /* ptr: i8* */
     int big_endian;
+    int weights_only;   /* sm2c_emit_llvm_weights: no arena */
     unsigned signext, nounwind;             /* attribute kinds */
     LLVMValueRef *weights;                  /* per weight: its global, NULL when unused */
     LLVMValueRef arena;                     /* NULL when no step uses it */
@@ -190,7 +191,7 @@ static void add_weights(lw *w)
         w->weights[i] = private_const(w, init, sm2c_arena_printf(w->c->arena, "%s.w%d",
                                                                   p->name, i), ALIGN);
     }
-    if (uses_arena(p) || p->n_states) {
+    if (!w->weights_only && (uses_arena(p) || p->n_states)) {
         int64_t nb = p->arena_bytes > 0 ? p->arena_bytes : 1;
         LLVMTypeRef t = LLVMArrayType(w->i8, (unsigned)nb);
         w->arena = LLVMAddGlobal(w->m, t, sm2c_arena_printf(w->c->arena, "%s.arena", p->name));
@@ -1343,6 +1344,56 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     free(w.weights);
     free(w.entries);
     LLVMDisposeBuilder(w.b);
+    LLVMDisposeModule(w.m);
+    LLVMDisposeTargetData(w.td);
+    LLVMContextDispose(w.ctx);
+    LLVMDisposeTargetMachine(tm);
+    LLVMDisposeMessage(triple);
+    return st;
+}
+
+/* --weights obj: a module of the used weights alone, each a constant global
+** named names[i] (external linkage, 64-byte aligned, its exact bytes as
+** add_weights stores them), written as an object for o's target. */
+sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
+                                   const char *const *names, const char *path)
+{
+    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0 };
+    if (!o)
+        o = &defaults;
+    for (int32_t i = 0; i < p->n_weights; i++)
+        if (names[i] && p->weights[i].value.nbytes > UINT32_MAX)
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->weights[i].name,
+                              "a constant of %zu bytes is more than the LLVM backend can emit",
+                              p->weights[i].value.nbytes);
+    char *triple = NULL;
+    LLVMTargetMachineRef tm = target_machine(c, o, path, &triple);
+    if (!tm)
+        return SM2C_ERR_USAGE;
+    lw w;
+    memset(&w, 0, sizeof w);
+    w.c = c;
+    w.p = p;
+    w.ctx = LLVMContextCreate();
+    w.m = LLVMModuleCreateWithNameInContext(sm2c_arena_printf(c->arena, "%s_weights", p->name), w.ctx);
+    w.td = LLVMCreateTargetDataLayout(tm);
+    LLVMSetTarget(w.m, triple);
+    LLVMSetModuleDataLayout(w.m, w.td);
+    w.big_endian = LLVMByteOrder(w.td) == LLVMBigEndian;
+    w.i8 = LLVMInt8TypeInContext(w.ctx);
+    w.weights = calloc((size_t)p->n_weights + 1, sizeof *w.weights);
+    SM2C_ASSERT(w.weights != NULL);
+    w.weights_only = 1;
+    add_weights(&w);
+    for (int32_t i = 0; i < p->n_weights; i++) {
+        if (!w.weights[i] || !names[i])
+            continue;
+        LLVMSetValueName2(w.weights[i], names[i], strlen(names[i]));
+        LLVMSetLinkage(w.weights[i], LLVMExternalLinkage);
+        LLVMSetUnnamedAddress(w.weights[i], LLVMNoUnnamedAddr);
+    }
+    sm2c_status st = optimise_and_write(&w, tm, o, SM2C_LLVM_OBJ, path);
+    free(w.weights);
     LLVMDisposeModule(w.m);
     LLVMDisposeTargetData(w.td);
     LLVMContextDispose(w.ctx);

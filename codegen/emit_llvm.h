@@ -37,4 +37,9 @@ typedef struct sm2c_llvm_opts {
 sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
                            sm2c_llvm_kind kind, const char *path);
 
+/* The weights alone as an object for o's target (--weights obj): a constant
+** global per weight i with names[i] != NULL, named names[i]. */
+sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
+                                   const char *const *names, const char *path);
+
 #endif

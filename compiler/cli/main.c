@@ -16,6 +16,7 @@
 #include "inspect.h"
 #include "ops/opdefs.h"
 #include "driver/pipeline.h"
+#include "report.h"
 #include "run.h"
 
 static const char usage[] =
@@ -32,6 +33,7 @@ static const char usage[] =
     "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
+    "        [--weights inline|c|obj]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -43,6 +45,9 @@ static const char usage[] =
     "        in its own section, for the linker's --gc-sections;\n"
     "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
     "        run time as the entry's first argument (the graph must keep rows apart)\n"
+    "        --report FILE.json / FILE.html: steps, MACs, memory plan (else text)\n"
+    "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
+    "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
     "        [--shape ...] [--max-batch N]\n"
     "        [--emit c|obj|so]\n"
@@ -79,6 +84,7 @@ typedef struct cli {
     const char *name;
     const char *report;
     const char *runtime_lib;
+    sm2c_weights_form weights;   /* --weights */
     const char *tag_set;
     const char *signatures[MAX_LIST];
     int n_signatures;
@@ -240,6 +246,10 @@ static int take(cli *o, const char *opt, const char *val)
         o->llvm.opt_level = found <= 3 ? found : 2;
         o->llvm.size_level = found <= 3 ? 0 : found - 3;
     }
+    else if (!strcmp(opt, "--weights")) {
+        if (!sm2c_weights_form_parse(val, &o->weights))
+            return usage_error("--weights expects inline, c or obj, got '%s'", val);
+    }
     else if (!strcmp(opt, "--emit")) {
         if (!sm2c_emit_kind_parse(val, &o->emit))
             return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
@@ -311,6 +321,8 @@ static int parse_args(cli *o, int argc, char **argv)
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
+    if (o->weights && (strcmp(o->command, "compile") || o->emit != SM2C_EMIT_C))
+        return usage_error("%s", "--weights c|obj is an option of compile --emit c");
     if (strcmp(o->command, "run") && (o->repeat || o->state_out))
         return usage_error("%s", "--repeat and --state-out are options of run");
     if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
@@ -381,28 +393,10 @@ static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e
             (long long)state, (int)stack);
 }
 
-static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+/* The plain-text form of --report. */
+static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p)
 {
-    int64_t weights = 0, naive = 0;
-    for (int32_t i = 0; i < p->n_weights; i++)
-        weights += (int64_t)p->weights[i].value.nbytes;
-    for (int32_t i = 0; i < p->n_entries; i++)
-        if (p->entries[i].naive_bytes > naive)
-            naive = p->entries[i].naive_bytes;
-    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
-            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
-            (long long)p->arena_bytes, (long long)naive, (long long)weights);
-    int64_t state = 0;
-    for (int32_t i = 0; i < p->n_states; i++)
-        state += p->states[i].nbytes;
-    if (p->n_states)
-        fprintf(stderr, "sm2c: %s: state %d variable%s, %lld bytes\n", p->name, p->n_states,
-                p->n_states == 1 ? "" : "s", (long long)state);
-    if (!o->report)
-        return SM2C_OK;
-    FILE *f = fopen(o->report, "w");
-    if (!f)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    int64_t weights = sm2c_program_weight_bytes(p);
     fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\n", p->name, p->n_weights,
             (long long)weights, (long long)p->arena_bytes);
     for (int32_t i = 0; i < p->n_states; i++)
@@ -415,6 +409,9 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
                 e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes,
                 e->writes_state ? ", writes state" : "");
     }
+    int64_t state = 0;
+    for (int32_t i = 0; i < p->n_states; i++)
+        state += p->states[i].nbytes;
     for (int32_t i = 0; i < p->n_entries; i++)
         report_footprint(f, p, &p->entries[i], state);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
@@ -424,6 +421,33 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
         print_dtypes(f, c->lowered[i]);
         fputc('\n', f);
     }
+}
+
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+{
+    int64_t weights = sm2c_program_weight_bytes(p), naive = 0;
+    for (int32_t i = 0; i < p->n_entries; i++)
+        if (p->entries[i].naive_bytes > naive)
+            naive = p->entries[i].naive_bytes;
+    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
+            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
+            (long long)p->arena_bytes, (long long)naive, (long long)weights);
+    int64_t state = sm2c_program_state_bytes(p);
+    if (p->n_states)
+        fprintf(stderr, "sm2c: %s: state %d variable%s, %lld bytes\n", p->name, p->n_states,
+                p->n_states == 1 ? "" : "s", (long long)state);
+    if (!o->report)
+        return SM2C_OK;
+    FILE *f = fopen(o->report, "w");
+    if (!f)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    sm2c_report_format form = sm2c_report_format_of(o->report);
+    if (form == SM2C_REPORT_JSON)
+        sm2c_report_json(f, c->arena, p);
+    else if (form == SM2C_REPORT_HTML)
+        sm2c_report_html(f, c->arena, p);
+    else
+        text_report(f, c, p);
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 
@@ -441,7 +465,8 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     sm2c_program *p;
     sm2c_status st = sm2c_compile_program(c, m, &co, &p);
     if (p && p->n_entries && (!st || (!o->n_signatures && !o->n_functions))) {
-        sm2c_status est = sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
+        sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->llvm, o->out)
+                                     : sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
         if (!est)
             est = write_report(c, o, p);
         if (est)

@@ -1,0 +1,168 @@
+/*
+** report_json.c: `--report FILE.json` (report.h), machine-readable; the
+** schema is docs/report.schema.json and "format" its version.
+*/
+#include "cli/report.h"
+
+#include "base/tensor.h"
+#include "cli/json.h"
+#include "sm2c_rt.h"
+
+#ifndef SM2C_VERSION
+#define SM2C_VERSION "0.0.0"
+#endif
+
+static const char *const buffer_kinds[] = { "input", "output", "arena", "weight", "state" };
+static const char *const control_names[] = { NULL, "if", "else", "end_if", "loop", "break_unless",
+                                             "end_loop" };
+
+static void shape_field(sm2c_json *j, const char *key, const sm2c_shape *s)
+{
+    sm2c_json_key(j, key);
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < s->rank; i++)
+        sm2c_json_int(j, s->dims[i]);
+    sm2c_json_end(j);
+}
+
+static void str_or_null(sm2c_json *j, const char *key, const char *s)
+{
+    sm2c_json_key(j, key);
+    if (s)
+        sm2c_json_str(j, s);
+    else
+        sm2c_json_null(j);
+}
+
+static void ports(sm2c_json *j, const char *key, const sm2c_port *p, int32_t n)
+{
+    sm2c_json_key(j, key);
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < n; i++) {
+        sm2c_json_object(j);
+        sm2c_json_field_str(j, "key", p[i].key);
+        sm2c_json_field_str(j, "dtype", sm2c_dtype_name(p[i].dtype));
+        shape_field(j, "shape", &p[i].shape);
+        sm2c_json_field_int(j, "buffer", p[i].buf);
+        sm2c_json_field_int(j, "batched", p[i].batched);
+        sm2c_json_end(j);
+    }
+    sm2c_json_end(j);
+}
+
+static void step(sm2c_json *j, const sm2c_entry *e, int32_t i, const sm2c_step_cost *c)
+{
+    const sm2c_step *s = &e->steps[i];
+    sm2c_json_object(j);
+    sm2c_json_field_int(j, "index", i);
+    str_or_null(j, "op", s->op);
+    str_or_null(j, "node", s->node);
+    str_or_null(j, "function", s->function && *s->function ? s->function : NULL);
+    str_or_null(j, "kernel", s->control ? NULL : s->kernel);
+    str_or_null(j, "control", s->control > 0 && s->control <= SM2C_CTL_END_LOOP ? control_names[s->control]
+                                                                                : NULL);
+    if (c->out_buf >= 0) {
+        const sm2c_buffer *b = &e->buffers[c->out_buf];
+        shape_field(j, "output_shape", &b->shape);
+        sm2c_json_field_str(j, "output_dtype", sm2c_dtype_name(b->dtype));
+    } else {
+        str_or_null(j, "output_shape", NULL);
+        str_or_null(j, "output_dtype", NULL);
+    }
+    sm2c_json_field_int(j, "macs", c->macs);
+    sm2c_json_field_int(j, "bytes_read", c->bytes_read);
+    sm2c_json_field_int(j, "bytes_written", c->bytes_written);
+    sm2c_json_key(j, "buffers");
+    sm2c_json_array(j);
+    for (int32_t k = 0; k < s->n_args; k++)
+        if (s->args[k].kind == SM2C_ARG_BUF)
+            sm2c_json_int(j, s->args[k].buf);
+    sm2c_json_end(j);
+    sm2c_json_end(j);
+}
+
+static void buffer(sm2c_json *j, const sm2c_entry *e, int32_t b, const sm2c_entry_costs *c)
+{
+    const sm2c_buffer *buf = &e->buffers[b];
+    sm2c_json_object(j);
+    sm2c_json_field_int(j, "id", b);
+    sm2c_json_field_str(j, "kind", buffer_kinds[buf->kind]);
+    str_or_null(j, "name", buf->name);
+    sm2c_json_field_str(j, "dtype", sm2c_dtype_name(buf->dtype));
+    shape_field(j, "shape", &buf->shape);
+    sm2c_json_field_int(j, "bytes", buf->nbytes);
+    sm2c_json_key(j, "offset");
+    if (buf->kind == SM2C_BUF_ARENA)
+        sm2c_json_int(j, buf->offset);
+    else
+        sm2c_json_null(j);
+    sm2c_json_field_int(j, "first_step", c->first[b]);
+    sm2c_json_field_int(j, "last_step", c->last[b]);
+    sm2c_json_end(j);
+}
+
+static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e)
+{
+    sm2c_entry_costs c;
+    sm2c_entry_costs_compute(a, e, &c);
+    sm2c_json_object(j);
+    sm2c_json_field_str(j, "key", e->key);
+    str_or_null(j, "function", e->function);
+    sm2c_json_field_str(j, "c_name", e->c_name);
+    sm2c_json_field_int(j, "max_batch", e->max_batch);
+    sm2c_json_key(j, "writes_state");
+    sm2c_json_bool(j, e->writes_state);
+    sm2c_json_field_int(j, "arena_bytes", e->arena_bytes);
+    sm2c_json_field_int(j, "intermediate_bytes", e->naive_bytes);
+    sm2c_json_field_int(j, "weight_bytes", c.weight_bytes);
+    sm2c_json_field_int(j, "state_bytes", c.state_bytes);
+    sm2c_json_field_int(j, "stack_bytes", SM2C_RT_STACK_BYTES);
+    sm2c_json_field_int(j, "macs", c.macs);
+    ports(j, "inputs", e->inputs, e->n_inputs);
+    ports(j, "outputs", e->outputs, e->n_outputs);
+    sm2c_json_key(j, "steps");
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < e->n_steps; i++)
+        step(j, e, i, &c.steps[i]);
+    sm2c_json_end(j);
+    sm2c_json_key(j, "buffers");
+    sm2c_json_array(j);
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        buffer(j, e, b, &c);
+    sm2c_json_end(j);
+    sm2c_json_end(j);
+}
+
+void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p)
+{
+    sm2c_json j;
+    sm2c_json_init(&j, f);
+    sm2c_json_object(&j);
+    sm2c_json_field_int(&j, "format", 1);
+    sm2c_json_field_str(&j, "sm2c_version", SM2C_VERSION);
+    sm2c_json_field_str(&j, "name", p->name);
+    sm2c_json_field_int(&j, "arena_bytes", p->arena_bytes);
+    sm2c_json_field_int(&j, "stack_bytes", SM2C_RT_STACK_BYTES);
+    sm2c_json_field_int(&j, "weight_bytes", sm2c_program_weight_bytes(p));
+    sm2c_json_field_int(&j, "weight_tensors", p->n_weights);
+    sm2c_json_field_int(&j, "state_bytes", sm2c_program_state_bytes(p));
+    sm2c_json_key(&j, "state");
+    sm2c_json_array(&j);
+    for (int32_t i = 0; i < p->n_states; i++) {
+        sm2c_json_object(&j);
+        sm2c_json_field_str(&j, "key", p->states[i].key);
+        sm2c_json_field_str(&j, "c_name", p->states[i].c_name);
+        sm2c_json_field_str(&j, "dtype", sm2c_dtype_name(p->states[i].dtype));
+        shape_field(&j, "shape", &p->states[i].shape);
+        sm2c_json_field_int(&j, "bytes", p->states[i].nbytes);
+        sm2c_json_end(&j);
+    }
+    sm2c_json_end(&j);
+    sm2c_json_key(&j, "entries");
+    sm2c_json_array(&j);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        entry(&j, a, &p->entries[i]);
+    sm2c_json_end(&j);
+    sm2c_json_end(&j);
+    fputc('\n', f);
+}

@@ -1,0 +1,19 @@
+"""sm2c from Python: compile a TensorFlow SavedModel, load the compiled shared
+object and call its signatures with numpy arrays, and check it against
+TensorFlow.
+
+    import sm2c
+    so = sm2c.compile("model/", "out/", name="digits", shape={"pixels": (1, 64)}, emit="so")
+    m = sm2c.load(so)
+    probs = m.serving_default(pixels=x)["output_0"]
+
+Pure Python and numpy: the shared object is opened with ctypes through the
+metadata tables sm2c generates (NAME_signatures, NAME_batches,
+NAME_state_table), so no header is parsed.
+"""
+from ._compile import Sm2cError, compile, find_sm2c
+from ._load import Model, load
+from ._verify import verify
+
+__all__ = ["Sm2cError", "Model", "compile", "find_sm2c", "load", "verify"]
+__version__ = "0.1.0"

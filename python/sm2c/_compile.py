@@ -1,0 +1,87 @@
+"""sm2c.compile: run the installed sm2c compiler."""
+import os
+import shutil
+import subprocess
+
+
+class Sm2cError(Exception):
+    """sm2c failed: the message is its one-line error; .status its exit code
+    (1 invalid input, 2 usage, 3 unsupported, 4 resource limit, 5 internal)."""
+
+    def __init__(self, message, status=None):
+        super().__init__(message)
+        self.status = status
+
+
+def find_sm2c():
+    """The sm2c executable: $SM2C, else the first sm2c on $PATH."""
+    path = os.environ.get("SM2C") or shutil.which("sm2c")
+    if not path:
+        raise Sm2cError("sm2c: the compiler was not found: install it, or set SM2C to its path")
+    return path
+
+
+def _dims(value):
+    if isinstance(value, str):
+        return value
+    return ",".join(str(int(d)) for d in value)
+
+
+def _listed(value):
+    return [value] if isinstance(value, str) else list(value)
+
+
+def _flags(options):
+    """Keyword options to command-line flags: name='x' -> --name x; shape (a
+    dict key -> dims) -> --shape key=d0,d1; signature/function (str or list)
+    repeat their flag; limit (dict) -> --limit NAME=VALUE; True -> a bare flag."""
+    args = []
+    for key, value in options.items():
+        if value is None or value is False:
+            continue
+        flag = "--" + key.replace("_", "-")
+        if key == "tag_set":
+            flag = "--tag_set"
+        if key == "shape":
+            for k, dims in value.items():
+                args += ["--shape", "%s=%s" % (k, _dims(dims))]
+        elif key == "limit":
+            for k, v in value.items():
+                args += ["--limit", "%s=%s" % (k, v)]
+        elif key in ("signature", "function"):
+            for v in _listed(value):
+                args += [flag, v]
+        elif value is True:
+            args.append(flag)
+        else:
+            args += [flag, str(value)]
+    return args
+
+
+def compile(model_dir, out_dir, **options):
+    """Runs `sm2c compile model_dir -o out_dir` with options as flags (see
+    _flags), e.g. name='digits', shape={'pixels': (1, 64)}, emit='so',
+    max_batch=8, signature=['serving_default'], target='thumbv7em-none-eabihf'.
+    Returns the path of the main output (out_dir/NAME.c, .so, .o, .ll or .bc).
+    Raises Sm2cError with sm2c's message when it fails."""
+    argv = [find_sm2c(), "compile", os.fspath(model_dir), "-o", os.fspath(out_dir)] + _flags(options)
+    proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    if proc.returncode != 0:
+        lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
+        raise Sm2cError(lines[-1] if lines else "sm2c exited with %d" % proc.returncode, proc.returncode)
+    name = options.get("name") or _default_name(model_dir)
+    ext = {"c": "c", "so": "so", "obj": "o", "llvm-ir": "ll", "llvm-bc": "bc"}[options.get("emit", "c")]
+    return os.path.join(os.fspath(out_dir), "%s.%s" % (name, ext))
+
+
+def _default_name(model_dir):
+    """sm2c's default --name (sm2c_c_ident): the directory's base name, at most
+    64 characters, other than ASCII letters and digits as '_' (never "__"),
+    prefixed by 'x' unless it starts with a letter."""
+    base = os.path.basename(os.path.normpath(os.fspath(model_dir)))[:64]
+    out = "" if base[:1].isascii() and base[:1].isalpha() else "x"
+    for ch in base:
+        ch = ch if ch.isascii() and ch.isalnum() else "_"
+        if not (ch == "_" and out.endswith("_")):
+            out += ch
+    return out

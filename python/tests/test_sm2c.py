@@ -1,0 +1,163 @@
+"""The Python package against models TensorFlow wrote (tests/data, samples):
+digits through sm2c.load, a stateful signature over 3 calls, a --max-batch
+signature at 1 and 5 rows, the error cases, and verify without TensorFlow.
+The compiler comes from $SM2C (ctest sets it) or $PATH."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "python"))
+import sm2c  # noqa: E402
+
+DIGITS = os.path.join(ROOT, "samples", "digits")
+STATE = os.path.join(ROOT, "tests", "data", "ops", "State_three_signatures")
+BATCH = os.path.join(ROOT, "tests", "data", "batch", "keras_mlp")
+
+
+def close(a, b, rtol, atol):
+    return np.allclose(a, b, rtol=rtol, atol=atol)
+
+
+@pytest.fixture(scope="module")
+def digits(tmp_path_factory):
+    out = tmp_path_factory.mktemp("digits")
+    return sm2c.load(sm2c.compile(os.path.join(DIGITS, "model"), out, name="digits",
+                                  shape={"pixels": (1, 64)}, emit="so"))
+
+
+@pytest.fixture(scope="module")
+def state_so(tmp_path_factory):
+    out = tmp_path_factory.mktemp("state")
+    return sm2c.compile(os.path.join(STATE, "model"), out, name="st", emit="so",
+                        shape={"x": (4, 3), "y": (4, 2)})
+
+
+@pytest.fixture(scope="module")
+def batched(tmp_path_factory):
+    out = tmp_path_factory.mktemp("batch")
+    return sm2c.load(sm2c.compile(os.path.join(BATCH, "model"), out, name="mlp", max_batch=5, emit="so"))
+
+
+def test_digits_ten_of_ten(digits):
+    images = np.load(os.path.join(DIGITS, "images.npy"))
+    labels = np.load(os.path.join(DIGITS, "labels.npy"))
+    expected = np.load(os.path.join(DIGITS, "expected_probs.npy"))
+    correct = 0
+    for i in range(len(images)):
+        probs = digits.serving_default(pixels=images[i:i + 1])["output_0"]
+        assert probs.shape == (1, 10) and probs.dtype == np.float32
+        assert close(probs[0], expected[i], 1e-5, 1e-6)
+        correct += int(np.argmax(probs) == labels[i])
+    assert correct == 10
+    assert "serving_default" in digits.entries and not digits.stateful
+
+
+def test_stateful_three_calls_and_independent_instances(state_so):
+    x = np.load(os.path.join(STATE, "inputs", "train", "x.npy"))
+    y = np.load(os.path.join(STATE, "inputs", "train", "y.npy"))
+    m1, m2 = sm2c.load(state_so), sm2c.load(state_so)
+    assert m1.stateful
+    for call in (1, 2, 3):
+        loss = m1.train(x=x, y=y)["loss"]
+        want = np.load(os.path.join(STATE, "expected", "train", "call_%d" % call, "loss.npy"))
+        assert close(loss, want, 1e-5, 1e-6), (call, loss, want)
+    # m2 is its own model: its first call is TensorFlow's first call.
+    first = np.load(os.path.join(STATE, "expected", "train", "call_1", "loss.npy"))
+    assert close(m2.train(x=x, y=y)["loss"], first, 1e-5, 1e-6)
+    assert m1.variables()["calls/.ATTRIBUTES/VARIABLE_VALUE"] == 3
+    assert m2.variables()["calls/.ATTRIBUTES/VARIABLE_VALUE"] == 1
+    # count reads and bumps the same shared counter.
+    assert m1.count()["calls"] == 4
+    m1.reset()
+    assert m1.variables()["calls/.ATTRIBUTES/VARIABLE_VALUE"] == 0
+    assert close(m1.train(x=x, y=y)["loss"], first, 1e-5, 1e-6)
+
+
+@pytest.mark.parametrize("rows", [1, 5])
+def test_max_batch_rows(batched, rows):
+    entry = batched.serving_default
+    assert entry.max_batch == 5
+    x = np.load(os.path.join(BATCH, "inputs", "serving_default", "b%d" % rows, "x.npy"))
+    want = np.load(os.path.join(BATCH, "expected", "serving_default", "b%d" % rows, "dense_2.npy"))
+    got = entry(x=x)["dense_2"]
+    assert got.shape == (rows, 4)
+    assert close(got, want, 1e-4, 1e-4)
+
+
+def test_wrong_dtype(digits):
+    with pytest.raises(TypeError, match="input 'pixels': dtype float64, expected float32"):
+        digits.serving_default(pixels=np.zeros((1, 64)))
+
+
+def test_wrong_shape(digits):
+    with pytest.raises(ValueError, match=r"input 'pixels': shape \(64,\), expected \(1, 64\)"):
+        digits.serving_default(pixels=np.zeros(64, np.float32))
+
+
+def test_missing_and_unknown_inputs(digits):
+    with pytest.raises(TypeError, match="missing input.*'pixels'.*unknown input.*'pixel'"):
+        digits.serving_default(pixel=np.zeros((1, 64), np.float32))
+
+
+def test_unknown_entry(digits):
+    with pytest.raises(AttributeError, match="no signature or function 'predict'"):
+        digits.predict
+    with pytest.raises(KeyError):
+        digits["predict"]
+
+
+@pytest.mark.parametrize("rows", [0, 6])
+def test_batch_out_of_range(batched, rows):
+    with pytest.raises(ValueError, match="batch of %d rows; this entry takes 1 to 5" % rows):
+        batched.serving_default(x=np.zeros((rows, 8), np.float32))
+
+
+def test_batch_wrong_row_shape(batched):
+    with pytest.raises(ValueError, match="input 'x'"):
+        batched.serving_default(x=np.zeros((2, 7), np.float32))
+
+
+def test_stateless_model_has_no_init(digits):
+    with pytest.raises(sm2c.Sm2cError, match="no state"):
+        digits.init()
+
+
+def test_compile_error_is_sm2c_message(tmp_path):
+    with pytest.raises(sm2c.Sm2cError) as e:
+        sm2c.compile(tmp_path / "nothing", tmp_path / "out")
+    assert e.value.status == 1 and "error:" in str(e.value)
+
+
+def test_load_rejects_a_foreign_library(tmp_path, digits):
+    with pytest.raises(sm2c.Sm2cError, match="no other_signatures table"):
+        sm2c.load(digits.path, name="other")
+
+
+def test_compile_flags():
+    flags = sm2c._compile._flags({"name": "m", "shape": {"a": (1, 2)}, "signature": ["s", "t"],
+                                  "max_batch": 4, "limit": {"rank": 8}, "tag_set": "serve"})
+    assert flags == ["--name", "m", "--shape", "a=1,2", "--signature", "s", "--signature", "t",
+                     "--max-batch", "4", "--limit", "rank=8", "--tag_set", "serve"]
+
+
+def test_default_name_is_sm2c_s(tmp_path):
+    model = tmp_path / "9 my-model"
+    os.symlink(os.path.join(DIGITS, "model"), model)
+    path = sm2c.compile(model, tmp_path / "out", shape={"pixels": (1, 64)})
+    assert os.path.basename(path) == "x9_my_model.c" and os.path.exists(path)
+
+
+def test_verify_runs_the_compiled_model():
+    images = np.load(os.path.join(DIGITS, "images.npy"))
+    result = sm2c.verify(os.path.join(DIGITS, "model"), {"pixels": images[:1]})
+    expected = np.load(os.path.join(DIGITS, "expected_probs.npy"))[:1]
+    assert close(result["outputs"]["output_0"], expected, 1e-5, 1e-6)
+    try:
+        import tensorflow  # noqa: F401
+    except ImportError:
+        assert result["tensorflow"] is None and result["max_abs_error"] is None
+    else:
+        assert result["max_abs_error"]["output_0"] < 1e-5
