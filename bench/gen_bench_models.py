@@ -7,7 +7,7 @@ Run with the project venv:
 For each model NAME this writes, under OUT/NAME/ (OUT is not committed):
 
     saved_model/   the Keras 3 SavedModel (model.export(): "serving_default")
-    model.tflite   TFLiteConverter.from_saved_model (float32, no quantisation)
+    model.tflite   TFLiteConverter.from_keras_model on a batch-1 wrapper (float32)
     model.onnx     tf2onnx from the same SavedModel (opset 17)
     input.npy      one batch-1 input, uniform in [-1, 1) (seed 1)
     expected.npy   what the loaded SavedModel's serving_default returns for it
@@ -165,7 +165,7 @@ def mflops(model):
             rows = int(np.prod(layer.input.shape[1:-1])) if len(layer.input.shape) > 2 else 1
             total += 2 * rows * layer.kernel.shape[0] * layer.kernel.shape[1]
         elif isinstance(layer, layers.MultiHeadAttention):
-            s, d = layer.query_shape[1], layer.query_shape[2]
+            s, d = layer._query_shape[1], layer._query_shape[2]
             h, kd = layer.num_heads, layer.key_dim
             total += 2 * s * d * h * kd * 4 + 2 * 2 * s * s * h * kd
         elif isinstance(layer, layers.LSTM):
@@ -173,6 +173,15 @@ def mflops(model):
             u = layer.units
             total += 2 * steps * 4 * u * (feat + u)
     return total / 1e6
+
+
+def to_tflite(model, shape):
+    """Convert a batch-1 wrapper of the Keras model: with a static batch the
+    LSTM's loop becomes TFLite's fused sequence op (from the SavedModel its
+    TensorList ops do not lower to builtins)."""
+    inp = keras.Input(tuple(shape[1:]), batch_size=1)
+    fixed = keras.Model(inp, model(inp))
+    return tf.lite.TFLiteConverter.from_keras_model(fixed).convert()
 
 
 def generate(name, desc, build, out_root):
@@ -194,9 +203,8 @@ def generate(name, desc, build, out_root):
     np.save(os.path.join(out, "input.npy"), x)
     np.save(os.path.join(out, "expected.npy"), y)
 
-    conv = tf.lite.TFLiteConverter.from_saved_model(sm)
     with open(os.path.join(out, "model.tflite"), "wb") as f:
-        f.write(conv.convert())
+        f.write(to_tflite(model, shape))
     subprocess.run([sys.executable, "-m", "tf2onnx.convert", "--saved-model", sm, "--output",
                     os.path.join(out, "model.onnx"), "--opset", "17"], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

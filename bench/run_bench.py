@@ -115,15 +115,16 @@ class Ort:
         return time.perf_counter() - t0
 
 
-def build_sm2c(sm2c, mdir, work):
+def build_sm2c(sm2c, mdir, work, builds=None, tag=""):
     """Compile the SavedModel to C, then build one shared object per build flavour."""
-    out = os.path.join(work, "c")
+    builds = builds or BUILDS
+    out = os.path.join(work, "c" + tag)
     sh([sm2c, "compile", os.path.join(mdir, "saved_model"), "-o", out, "--name", "m",
         "--signature", "serving_default"])
     cc = os.environ.get("CC", "cc")
     sources = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".c"))
     sos = {}
-    for flavour, flags in BUILDS.items():
+    for flavour, flags in builds.items():
         so = os.path.join(work, flavour + ".so")
         sh([cc, "-std=c99", *flags, "-shared", "-fPIC", "-I", out, "-DMODEL=m",
             os.path.join(HERE, "harness.c"), *sources, "-lm", "-o", so])
@@ -159,6 +160,10 @@ def bench_model(name, args):
     engines = {}
     for flavour, so in build_sm2c(args.sm2c, mdir, work).items():
         engines[flavour] = Sm2c(so, x, want.shape)
+    if args.before:
+        before = build_sm2c(args.before, mdir, work, {"sm2c-before": BUILDS["sm2c-native"]},
+                            "-before")
+        engines["sm2c-before"] = Sm2c(before["sm2c-before"], x, want.shape)
     engines["tflite"] = Tflite(os.path.join(mdir, "model.tflite"), x)
     engines["ort"] = Ort(os.path.join(mdir, "model.onnx"), x)
     checks = {k: check(k, e.run(), want) for k, e in engines.items()}
@@ -203,6 +208,8 @@ def write_results(path, rows, m, load_before, load_after, args):
         f"- machine: {m['cpu']}, {m['cores']} cores (shared with other users while measured)",
         f"- load before: `{load_before}`", f"- load after: `{load_after}`",
         f"- compiler: {m['cc']}; ai-edge-litert {m['litert']}; onnxruntime {m['onnxruntime']}",
+        (f"- sm2c before: `{os.path.basename(args.before)}` (another sm2c binary, same models,"
+         " same build flags as the native column)" if args.before else "- no before column"),
         f"- {args.rounds} rounds, round robin over engines; one sample = mean over a batch of"
         " calls of about 20 ms; one thread, batch 1",
         "- sm2c is timed inside C (bench/harness.c); TFLite and ORT from Python (their times"
@@ -210,8 +217,9 @@ def write_results(path, rows, m, load_before, load_after, args):
         "- every engine's output checked against TensorFlow's: rtol = atol = 1e-4", "",
         "Medians in µs, with the interquartile range over rounds in brackets.", "",
         "| model | MFLOPs | sm2c -O3 -march=native | sm2c -O2 portable | TFLite (XNNPACK) | ORT |"
-        " sm2c / best peer | portable / native | sm2c GFLOP/s |",
-        "|---|---|---|---|---|---|---|---|---|",
+        " sm2c / best peer | portable / native | sm2c GFLOP/s |"
+        + (" sm2c before (-O3 native) | before / now |" if args.before else ""),
+        "|---|---|---|---|---|---|---|---|---|" + ("---|---|" if args.before else ""),
     ]
     for r in rows:
         e = r["engines"]
@@ -226,7 +234,9 @@ def write_results(path, rows, m, load_before, load_after, args):
         lines.append(f"| {r['description']} | {r['mflops']:g} | {cell('sm2c-native')} | "
                      f"{cell('sm2c-portable')} | {cell('tflite')} | {cell('ort')} | "
                      f"{nat / best:.2f}x | {e['sm2c-portable']['median_us'] / nat:.2f}x | "
-                     f"{gflops:.1f} |")
+                     f"{gflops:.1f} |" + (f" {cell('sm2c-before')} | "
+                                           f"{e['sm2c-before']['median_us'] / nat:.2f}x |"
+                                           if args.before else ""))
     lines += ["", "Largest error against TensorFlow (absolute / relative to |ref| floored at 1e-6):",
               "", "| model | " + " | ".join(rows[0]["engines"]) + " |",
               "|---|" + "---|" * len(rows[0]["engines"])]
@@ -243,6 +253,8 @@ def main():
     ap.add_argument("--sm2c", default=os.path.join(ROOT, "build", "sm2c"))
     ap.add_argument("--models", default=os.path.join(HERE, ".models"))
     ap.add_argument("--work", default=os.path.join(HERE, ".work"))
+    ap.add_argument("--before", default=None,
+                    help="another sm2c binary (e.g. main's) timed beside, as sm2c-before")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--results", default=None, help="write the table here (Markdown)")

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "act_f32.h"
+#include "conv_block_f32.h"
 #include "sm2c_rt.h"
 
 /* y[0..n) += s * w[0..n).  Blocks of 16 with a constant trip count, so that
@@ -36,7 +37,8 @@ static void axpy(float *restrict y, float s, const float *restrict w, int32_t n)
         y[i] += s * w[i];
 }
 
-void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+/* Any Conv2D (groups included), one output pixel at a time. */
+static void conv_direct(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -82,6 +84,13 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
             }
         }
     }
+}
+
+void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+                        const int32_t *p, int32_t act)
+{
+    if (!sm2c_rt__conv_blocked(x, w, bias, y, p, act))
+        conv_direct(x, w, bias, y, p, act);
 }
 
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,

@@ -143,6 +143,8 @@ static const wcase conv_cases[] = {
     {1, 9, 9, 3, 5, 5, 70, 1, 1, 1, 1, 0, 3},     /* VALID 5x5, wide OC */
     {1, 4, 4, 64, 3, 3, 33, 1, 1, 1, 1, 1, 64},   /* K = 576 */
     {1, 3, 3, 2, 5, 5, 2, 1, 1, 1, 1, 1, 2},      /* kernel larger than input */
+    {1, 5, 23, 16, 3, 3, 40, 1, 1, 1, 1, 1, 16},  /* blocked: 32 + 8 channels, 23 columns */
+    {1, 4, 19, 9, 1, 1, 16, 1, 2, 1, 1, 0, 9},    /* blocked 1x1 stride 2, 16 channels */
 };
 
 static void test_conv2d(void **state)
@@ -327,6 +329,11 @@ static void test_conv_act_special(void **state)
 
 int main(void)
 {
+#ifdef SM2C_TEST_CPU
+    /* A build of the kernels for one vector ISA (tests/CMakeLists.txt). */
+    if (!__builtin_cpu_supports(SM2C_TEST_CPU))
+        return 77;
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv2d_explicit_pad),
