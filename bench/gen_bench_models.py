@@ -165,7 +165,8 @@ def mflops(model):
             rows = int(np.prod(layer.input.shape[1:-1])) if len(layer.input.shape) > 2 else 1
             total += 2 * rows * layer.kernel.shape[0] * layer.kernel.shape[1]
         elif isinstance(layer, layers.MultiHeadAttention):
-            s, d = layer._query_shape[1], layer._query_shape[2]
+            # self-attention over the model's input sequence
+            s, d = model.inputs[0].shape[1], layer._query_dense.kernel.shape[0]
             h, kd = layer.num_heads, layer.key_dim
             total += 2 * s * d * h * kd * 4 + 2 * 2 * s * s * h * kd
         elif isinstance(layer, layers.LSTM):

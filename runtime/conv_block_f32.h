@@ -72,6 +72,7 @@ static inline int32_t cb_row(int32_t ow0, int32_t r, int32_t rows)
 ** a named variable, so it lives in a register at any optimisation level. */
 #define CB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
 #define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+#define DB_R4(M) M(0) M(1) M(2) M(3)
 
 #if SM2C_RT_AVX512
 static inline __mmask16 cb_mask16(int32_t n)
@@ -344,6 +345,198 @@ static int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bi
                     kernel(&g, ow0, OW - ow0 < mr ? OW - ow0 : mr, oc0,
                            nb, yn + ((ptrdiff_t)oh * OW + ow0) * OC + oc0);
             }
+        }
+    }
+    return 1;
+}
+
+/*
+** DepthwiseConv2dNative with multiplier 1, vectorised over channels: a tile of
+** DB_PR pixels of one output row times a block of channels, summed in
+** registers over the taps (kh, kw) in order, as the reference.  Any channel
+** count (masked tails), any stride and dilation; padding taps read the zero
+** block.  AVX-512: 32 channels, AVX2+FMA: 16, portable C: 16 channels, one
+** pixel at a time with constant trip counts, which compilers vectorise.
+*/
+enum { DB_PR = 4, DB_CN = 16 };
+
+/* Channels c0.. of pixel ow at tap (kh, kw), or zeros in the padding. */
+static inline const float *db_pixel(const cb_geom *g, int32_t ow, int32_t kh, int32_t kw,
+                                    int32_t c0)
+{
+    const float *p = cb_pixel(g, ow, kh, kw);
+    return p == sm2c_rt__conv_zeros ? p : p + c0;
+}
+
+static inline const float *db_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t c0)
+{
+    return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C + c0;
+}
+
+#if SM2C_RT_AVX512
+/* DB_PR pixels from ow0 (rows of them stored) x up to 32 channels from c0. */
+SM2C_RT_TARGET_AVX512 static void db_avx512(const cb_geom *g, int32_t ow0, int32_t rows,
+                                            int32_t c0, int32_t nc, float *y)
+{
+#define DB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
+#define DB_FMA(r)                                                                          \
+    {                                                                                      \
+        const float *xr = db_pixel(g, cb_row(ow0, r, rows), kh, kw, c0);                   \
+        c##r##0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, xr), w0, c##r##0);             \
+        c##r##1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m1, xr + 16), w1, c##r##1);        \
+    }
+#define DB_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C, m0,                                \
+                              cb_act512(_mm512_add_ps(c##r##0, bias0), g->act));           \
+        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C + 16, m1,                           \
+                              cb_act512(_mm512_add_ps(c##r##1, bias1), g->act));           \
+    }
+    const __mmask16 m0 = cb_mask16(nc), m1 = cb_mask16(nc - 16);
+    __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
+    int32_t kh, kw;
+    DB_R4(DB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = db_filter(g, kh, kw, c0);
+            const __m512 w0 = _mm512_maskz_loadu_ps(m0, wt);
+            const __m512 w1 = _mm512_maskz_loadu_ps(m1, wt + 16);
+            DB_R4(DB_FMA)
+        }
+    }
+    if (g->bias) {
+        bias0 = _mm512_maskz_loadu_ps(m0, g->bias + c0);
+        bias1 = _mm512_maskz_loadu_ps(m1, g->bias + c0 + 16);
+    }
+    DB_R4(DB_STORE)
+#undef DB_ZERO
+#undef DB_FMA
+#undef DB_STORE
+}
+#endif
+
+#if SM2C_RT_AVX2
+/* DB_PR pixels from ow0 (rows of them stored) x up to 16 channels from c0. */
+SM2C_RT_TARGET_AVX2 static void db_avx2(const cb_geom *g, int32_t ow0, int32_t rows,
+                                        int32_t c0, int32_t nc, float *y)
+{
+#define DB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
+#define DB_FMA(r)                                                                          \
+    {                                                                                      \
+        const float *xr = db_pixel(g, cb_row(ow0, r, rows), kh, kw, c0);                   \
+        c##r##0 = _mm256_fmadd_ps(_mm256_maskload_ps(xr, m0), w0, c##r##0);                \
+        c##r##1 = _mm256_fmadd_ps(_mm256_maskload_ps(xr + 8, m1), w1, c##r##1);            \
+    }
+#define DB_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C, m0,                                   \
+                            cb_act256(_mm256_add_ps(c##r##0, bias0), g->act));              \
+        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C + 8, m1,                               \
+                            cb_act256(_mm256_add_ps(c##r##1, bias1), g->act));              \
+    }
+    const __m256i m0 = cb_mask8(nc), m1 = cb_mask8(nc - 8);
+    __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
+    int32_t kh, kw;
+    DB_R4(DB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = db_filter(g, kh, kw, c0);
+            const __m256 w0 = _mm256_maskload_ps(wt, m0);
+            const __m256 w1 = _mm256_maskload_ps(wt + 8, m1);
+            DB_R4(DB_FMA)
+        }
+    }
+    if (g->bias) {
+        bias0 = _mm256_maskload_ps(g->bias + c0, m0);
+        bias1 = _mm256_maskload_ps(g->bias + c0 + 8, m1);
+    }
+    DB_R4(DB_STORE)
+#undef DB_ZERO
+#undef DB_FMA
+#undef DB_STORE
+}
+#endif
+
+/* The same in plain C, one pixel at a time (rows <= DB_PR pixels). */
+static void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0, int32_t nc,
+                        float *y)
+{
+    int32_t r, kh, kw, j;
+
+    for (r = 0; r < rows; r++) {
+        float acc[DB_CN] = {0.0f};
+        float *yr = y + r * (ptrdiff_t)g->C;
+        for (kh = g->kh0; kh < g->kh1; kh++) {
+            for (kw = 0; kw < g->KW; kw++) {
+                const float *xr = db_pixel(g, ow0 + r, kh, kw, c0);
+                const float *wt = db_filter(g, kh, kw, c0);
+                if (nc == DB_CN) {
+                    for (j = 0; j < DB_CN; j++)
+                        acc[j] += xr[j] * wt[j];
+                } else {
+                    for (j = 0; j < nc; j++)
+                        acc[j] += xr[j] * wt[j];
+                }
+            }
+        }
+        for (j = 0; j < nc; j++)
+            yr[j] = acc[j] + (g->bias ? g->bias[c0 + j] : 0.0f);
+        sm2c_rt__act_f32(yr, nc, g->act);
+    }
+}
+
+/* The depthwise kernel on this CPU and its channels per block. */
+static cb_kernel db_choose(int32_t *nc)
+{
+#if SM2C_RT_AVX512
+    if (sm2c_rt__have_avx512()) {
+        *nc = 32;
+        return db_avx512;
+    }
+#endif
+#if SM2C_RT_AVX2
+    if (sm2c_rt__have_avx2()) {
+        *nc = 16;
+        return db_avx2;
+    }
+#endif
+    *nc = DB_CN;
+    return db_portable;
+}
+
+/* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
+static int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
+                                      float *y, const int32_t *p, int32_t act)
+{
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
+    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
+    const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
+    cb_geom g;
+    int32_t n, c0, oh, ow0, cn;
+    cb_kernel kernel;
+
+    if (p[SM2C_RT_WIN_FC] != 1 || C <= 0)
+        return 0;
+    kernel = db_choose(&cn);
+    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = p[SM2C_RT_WIN_KW], g.SW = p[SM2C_RT_WIN_SW];
+    g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = C;
+    g.act = act;
+    for (n = 0; n < N; n++) {
+        float *yn = y + (ptrdiff_t)n * OH * OW * C;
+        g.x = x + (ptrdiff_t)n * H * W * C;
+        for (oh = 0; oh < OH; oh++) {
+            g.ih0 = (int64_t)oh * SH - PT;
+            for (g.kh0 = 0; g.kh0 < KH && g.ih0 + (int64_t)g.kh0 * g.DH < 0; g.kh0++)
+                ;
+            for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
+                ;
+            for (ow0 = 0; ow0 < OW; ow0 += DB_PR)
+                for (c0 = 0; c0 < C; c0 += cn)
+                    kernel(&g, ow0, OW - ow0 < DB_PR ? OW - ow0 : DB_PR, c0,
+                           C - c0 < cn ? C - c0 : cn, yn + ((ptrdiff_t)oh * OW + ow0) * C + c0);
         }
     }
     return 1;

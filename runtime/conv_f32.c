@@ -93,8 +93,9 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
         conv_direct(x, w, bias, y, p, act);
 }
 
-void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                                  const int32_t *p, int32_t act)
+/* Any DepthwiseConv2dNative, one output pixel at a time. */
+static void depthwise_direct(const float *x, const float *w, const float *bias, float *y,
+                             const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -140,4 +141,11 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
             }
         }
     }
+}
+
+void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+                                  const int32_t *p, int32_t act)
+{
+    if (!sm2c_rt__depthwise_blocked(x, w, bias, y, p, act))
+        depthwise_direct(x, w, bias, y, p, act);
 }
