@@ -15,7 +15,10 @@ Each engine's output is first checked against TensorFlow's (expected.npy) with
 reliability.md's whole-model tolerance (rtol = atol = 1e-4).  Then the engines
 are timed round robin: every round times one sample of each engine in turn (a
 sample is the mean over a batch of calls sized to about 20 ms), so load changes
-on this shared machine hit every engine alike.  The table gives medians and the
+on this shared machine hit every engine alike.  Every engine is timed by the
+calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID; time.thread_time), not
+wall time: all of them run in that one thread, and on a machine shared by
+several users the time a thread spends descheduled is not the engine's.  The table gives medians and the
 interquartile range over rounds.  TFLite and ORT are called from Python, so
 their times include the Python call overhead (about a microsecond): it matters
 only for the tiny MLPs.
@@ -85,10 +88,10 @@ class Tflite:
 
     def time(self, calls):
         invoke = self.it.invoke
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         for _ in range(calls):
             invoke()
-        return time.perf_counter() - t0
+        return time.thread_time() - t0
 
 
 class Ort:
@@ -109,10 +112,10 @@ class Ort:
 
     def time(self, calls):
         run, b = self.sess.run_with_iobinding, self.binding
-        t0 = time.perf_counter()
+        t0 = time.thread_time()
         for _ in range(calls):
             run(b)
-        return time.perf_counter() - t0
+        return time.thread_time() - t0
 
 
 def build_sm2c(sm2c, mdir, work, builds=None, tag=""):
@@ -214,6 +217,8 @@ def write_results(path, rows, m, load_before, load_after, args):
         " calls of about 20 ms; one thread, batch 1",
         "- sm2c is timed inside C (bench/harness.c); TFLite and ORT from Python (their times"
         " include about 1 us of call overhead)",
+        "- times are the calling thread's CPU time (every engine runs in that one thread), not"
+        " wall time: the machine is shared, and time spent descheduled is not the engine's",
         "- every engine's output checked against TensorFlow's: rtol = atol = 1e-4", "",
         "Medians in µs, with the interquartile range over rounds in brackets.", "",
         "| model | MFLOPs | sm2c -O3 -march=native | sm2c -O2 portable | TFLite (XNNPACK) | ORT |"
