@@ -11,8 +11,8 @@
 #include <string.h>
 
 #include "emit_c.h"
-#include "fileio.h"
-#include "toolchain.h"
+#include "base/fileio.h"
+#include "base/toolchain.h"
 
 int sm2c_emit_kind_parse(const char *s, sm2c_emit_kind *out)
 {

@@ -12,7 +12,7 @@
 #define SM2C_EMIT_H
 
 #include "emit_llvm.h"
-#include "program.h"
+#include "lower/program.h"
 
 typedef enum sm2c_emit_kind {
     SM2C_EMIT_C, SM2C_EMIT_LLVM_IR, SM2C_EMIT_LLVM_BC, SM2C_EMIT_OBJ, SM2C_EMIT_SO

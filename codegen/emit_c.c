@@ -27,7 +27,7 @@
 
 #include "c_text.h"
 #include "mangle.h"
-#include "publish.h"
+#include "base/publish.h"
 #include "rt_embed.h"
 #include "sm2c_rt.h"
 

@@ -16,8 +16,8 @@
 #ifndef SM2C_EMIT_C_H
 #define SM2C_EMIT_C_H
 
-#include "program.h"
-#include "tensor.h"
+#include "lower/program.h"
+#include "base/tensor.h"
 
 /* Emit `p` into directory `outdir` (created if missing, one level).  Errors are
 ** reported through c->diag: SM2C_ERR_INTERNAL for an inconsistent program,

@@ -12,8 +12,8 @@
 #ifndef SM2C_EMIT_LLVM_H
 #define SM2C_EMIT_LLVM_H
 
-#include "program.h"
-#include "tensor.h"
+#include "lower/program.h"
+#include "base/tensor.h"
 
 typedef enum sm2c_llvm_kind {
     SM2C_LLVM_IR,     /* textual .ll */

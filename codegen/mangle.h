@@ -11,8 +11,8 @@
 
 #include <stddef.h>
 
-#include "arena.h"
-#include "strmap.h"
+#include "base/arena.h"
+#include "base/strmap.h"
 
 #define SM2C_MANGLE_MAX 64      /* bytes kept from a model name */
 

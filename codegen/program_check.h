@@ -4,7 +4,7 @@
 #ifndef SM2C_PROGRAM_CHECK_H
 #define SM2C_PROGRAM_CHECK_H
 
-#include "program.h"
+#include "lower/program.h"
 
 /* `backend` names it in messages ("C", "LLVM"); `elem_size` gives the bytes of
 ** an element the backend can express, 0 for a dtype it cannot. */

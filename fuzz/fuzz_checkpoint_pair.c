@@ -9,7 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "bundle.h"
+#include "load/bundle.h"
 #include "fuzz_common.h"
 
 static void check_tensor(const fuzz_ctx *f, const sm2c_bundle_entry *e, const sm2c_tensor *t)

@@ -12,10 +12,10 @@
 #include <dirent.h>
 #include <sys/stat.h>
 
-#include "emit_c.h"
+#include "codegen/emit_c.h"
 #include "fuzz_common.h"
-#include "pipeline.h"
-#include "savedmodel.h"
+#include "driver/pipeline.h"
+#include "load/savedmodel.h"
 
 static const char *const files[] = {
     "saved_model.pb", "variables/variables.index", "variables/variables.data-00000-of-00001",

@@ -9,7 +9,7 @@
 #include <locale.h>
 #include <math.h>
 
-#include "c_text.h"
+#include "codegen/c_text.h"
 #include "fuzz_common.h"
 
 static locale_t c_locale;

@@ -9,8 +9,8 @@
 ** inlining included); errors come with an error line and are never internal.
 */
 #include "fuzz_common.h"
-#include "pipeline.h"
-#include "savedmodel.h"
+#include "driver/pipeline.h"
+#include "load/savedmodel.h"
 
 /* A protobuf length-delimited field: tag, varint length, bytes. */
 static uint8_t *put_field(uint8_t *o, int field, const uint8_t *data, size_t len)

@@ -7,10 +7,10 @@
 ** suffix); comment text is printable ASCII with no "*" "/" pair, no newline
 ** and no "??" (trigraphs).
 */
-#include "c_text.h"
+#include "codegen/c_text.h"
 #include "fuzz_common.h"
-#include "mangle.h"
-#include "pipeline.h"
+#include "codegen/mangle.h"
+#include "driver/pipeline.h"
 
 /* C89 to C23 keywords, written out again so the oracle does not trust mangle.c. */
 static const char *const keywords[] = {

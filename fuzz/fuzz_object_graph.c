@@ -8,9 +8,9 @@
 ** number of times; every path and capture produced refers to a real node.
 */
 #include "fuzz_common.h"
-#include "pbwire.h"
-#include "savedmodel.h"
-#include "varmap_internal.h"
+#include "load/pbwire.h"
+#include "load/savedmodel.h"
+#include "load/varmap_internal.h"
 
 static void check_varmap(const Tensorflow__SavedObjectGraph *sg, const sm2c_varmap *vm)
 {

@@ -7,7 +7,7 @@
 */
 #include "fuzz_common.h"
 #include "graph.pb-c.h"
-#include "pbwire.h"
+#include "load/pbwire.h"
 #include "saved_model.pb-c.h"
 #include "saved_object_graph.pb-c.h"
 #include "tensor.pb-c.h"

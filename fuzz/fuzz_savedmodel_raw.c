@@ -6,9 +6,9 @@
 ** Oracle: no crash, leak or UB; an error always comes with an error line.
 */
 #include "fuzz_common.h"
-#include "ops.h"
-#include "savedmodel.h"
-#include "varmap.h"
+#include "import/op_support.h"
+#include "load/savedmodel.h"
+#include "load/varmap.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

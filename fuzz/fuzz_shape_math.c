@@ -8,7 +8,7 @@
 ** and otherwise the results are equal.
 */
 #include "fuzz_common.h"
-#include "shape_math.h"
+#include "base/shape_math.h"
 
 __extension__ typedef __int128 i128;
 

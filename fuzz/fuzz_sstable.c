@@ -6,7 +6,7 @@
 ** come out strictly increasing and every value is readable.
 */
 #include "fuzz_common.h"
-#include "sstable.h"
+#include "load/sstable.h"
 
 static int key_cmp(const sm2c_sstable_entry *a, const sm2c_sstable_entry *b)
 {

@@ -6,8 +6,8 @@
 ** elements x element-size bytes, every one of them readable (ASan).
 */
 #include "fuzz_common.h"
-#include "pbwire.h"
-#include "tensor_proto.h"
+#include "load/pbwire.h"
+#include "load/tensor_proto.h"
 
 static void check_tensor(const fuzz_ctx *f, const sm2c_tensor *t)
 {

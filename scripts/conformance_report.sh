@@ -7,6 +7,6 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/scripts/build.sh" >/dev/null
 export CC="${CC:-cc -Wall -Wextra -pedantic -Werror}"
 python3 "$root/tests/e2e/check_e2e.py" -j "$(nproc)" --report "$root/tests/conformance/REPORT.md" \
-    --families "$root/compiler/ops.def" \
+    --families "$root/compiler/ops/ops.def" \
     "$root/build/sm2c" "$root/tests/data/ops" | tail -1
 echo "wrote tests/conformance/REPORT.md"

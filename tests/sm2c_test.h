@@ -13,9 +13,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "arena.h"
-#include "diag.h"
-#include "tensor.h"
+#include "base/arena.h"
+#include "base/diag.h"
+#include "base/tensor.h"
 
 /* A context whose diagnostics are captured, not printed. */
 typedef struct test_ctx {

@@ -2,7 +2,7 @@
 #ifndef SM2C_TEST_PB_H
 #define SM2C_TEST_PB_H
 
-#include "pbwire.h"
+#include "load/pbwire.h"
 
 /* The unpacked message, or NULL with the error in the context's diagnostics. */
 static inline ProtobufCMessage *unpack_or_null(sm2c_ctx *c, const char *display,

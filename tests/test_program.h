@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "program.h"
+#include "lower/program.h"
 
 static inline sm2c_shape shape(sm2c_arena *a, int32_t rank, const int64_t *d)
 {

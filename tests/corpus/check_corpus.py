@@ -49,7 +49,7 @@ FLOATS = ("float16", "float32", "float64")
 
 
 def c_ident(key):
-    """The file name sm2c gives an output key (compiler/pipeline.c sm2c_c_ident)."""
+    """The file name sm2c gives an output key (compiler/driver/pipeline.c sm2c_c_ident)."""
     s = key[:64]
     return ("_" if not s or s[0].isdigit() else "") + re.sub(r"[^A-Za-z0-9]", "_", s)
 

@@ -6,7 +6,7 @@ The runtime is built once with $CC (`sm2c runtime`) and linked into every case
 (`sm2c run --runtime-lib`) for the c and obj forms.
 --report writes a Markdown table, a row per case: status, worst absolute error
 and worst ULP over its outputs (the conformance report); with --families
-(compiler/ops.def) it starts with the worst error per op family.
+(compiler/ops/ops.def) it starts with the worst error per op family.
 CASES_DIR/<case>/{model/, inputs/<sig>/<key>.npy, expected/<sig>/<key>.npy, case.json};
 an entry of case.json with "function": true is run with --function, not --signature;
 one with "calls": N is stateful: expected/<sig>/call_<k>/<key>.npy are the outputs of
@@ -213,7 +213,7 @@ def run_case(sm2c, case_dir):
 
 
 def op_families(ops_def):
-    """op name -> family, from the section comments of compiler/ops.def."""
+    """op name -> family, from the section comments of compiler/ops/ops.def."""
     names = [("logic", "comparison, logic and integer"), ("reduction", "reductions"),
              ("movement", "shape and data movement"), ("shape", "shape and data movement"),
              ("neural", "neural network"), ("elementwise", "elementwise"),

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """TF1 control flow (control flow v1) as tf.compat.v1 writes it, for
-compiler/functionalize.c (issue 5):
+compiler/import/functionalize.c (issue 5):
 
   tests/data/ops/Control_tf1_*          conformance cases in the tests/data/e2e layout:
       Control_tf1_cond          conds nested in a branch, and one whose branch is a constant;

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "fileio.h"
-#include "pbwire.h"
+#include "base/fileio.h"
+#include "load/pbwire.h"
 #include "saved_model.pb-c.h"
 
 #define MODELS_DIR SM2C_TEST_DATA "/../../shared/models"

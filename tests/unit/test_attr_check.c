@@ -7,7 +7,7 @@
 #include <stdlib.h>
 
 #include "sm2c_test.h"
-#include "attr_check.h"
+#include "load/attr_check.h"
 
 /* The test being run; the builders below allocate from its arena. */
 static test_ctx *T;

@@ -20,12 +20,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "bundle.h"
+#include "load/bundle.h"
 #include "sm2c_test.h"
 #include "test_bytes.h"
-#include "sstable.h"
+#include "load/sstable.h"
 #include "tensor_bundle.pb-c.h"
-#include "wire.h"
+#include "load/wire.h"
 
 #define BUNDLES SM2C_TEST_DATA "/data/bundles"
 #define MODELS SM2C_TEST_DATA "/../../shared/models"

@@ -13,7 +13,7 @@
 #include "sm2c_test.h"
 #include "test_fs.h"
 
-#include "pipeline.h"
+#include "driver/pipeline.h"
 #include "saved_model.pb-c.h"
 
 #define CATALOG SM2C_TEST_DATA "/data/catalog"

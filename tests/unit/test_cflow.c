@@ -7,10 +7,11 @@
 
 #include <stdio.h>
 
-#include "emit_c.h"
-#include "passes.h"
-#include "program.h"
-#include "program_check.h"
+#include "codegen/emit_c.h"
+#include "optimize/passes.h"
+#include "plan/plan.h"
+#include "lower/program.h"
+#include "codegen/program_check.h"
 #include "test_program.h"
 }   /* test_program.h leaves its last function open */
 

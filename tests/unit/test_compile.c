@@ -5,8 +5,8 @@
 #include "sm2c_test.h"
 #include "test_fs.h"
 
-#include "emit_c.h"
-#include "pipeline.h"
+#include "codegen/emit_c.h"
+#include "driver/pipeline.h"
 #include "saved_model.pb-c.h"
 
 #define E2E SM2C_TEST_DATA "/data/e2e"

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
-#include "emit_c.h"
-#include "mangle.h"
-#include "program.h"
+#include "codegen/emit_c.h"
+#include "codegen/mangle.h"
+#include "lower/program.h"
 
 /* ---- building programs by hand ---------------------------------------------- */
 

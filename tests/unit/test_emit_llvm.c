@@ -14,9 +14,9 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
-#include "emit_c.h"
-#include "emit_llvm.h"
-#include "program.h"
+#include "codegen/emit_c.h"
+#include "codegen/emit_llvm.h"
+#include "lower/program.h"
 
 /* ---- building the program by hand ----------------------------------------------- */
 

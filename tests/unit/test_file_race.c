@@ -9,7 +9,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-#include "savedmodel.h"
+#include "load/savedmodel.h"
 
 #define MODEL SM2C_TEST_DATA "/data/models/tf2_module/saved_model.pb"
 

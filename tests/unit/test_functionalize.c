@@ -11,7 +11,7 @@
 #include "sm2c_test.h"
 #include "test_fs.h"
 
-#include "functionalize.h"
+#include "import/functionalize.h"
 
 #define FIXTURE SM2C_TEST_DATA "/data/catalog/tf1_control.pbtxt"
 

@@ -4,7 +4,7 @@
 #include "sm2c_test.h"
 #include "test_fs.h"
 
-#include "inspect.h"
+#include "cli/inspect.h"
 #include "saved_model.pb-c.h"
 
 #define SAMPLE SM2C_TEST_DATA "/../samples/half_plus_two"

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "npy.h"
+#include "cli/npy.h"
 #include "sm2c_test.h"
 #include "test_fs.h"
 

@@ -8,7 +8,7 @@
 
 #include <stdlib.h>
 
-#include "pbwire.h"
+#include "load/pbwire.h"
 #include "test_pb.h"
 #include "saved_model.pb-c.h"
 #include "tensor_bundle.pb-c.h"

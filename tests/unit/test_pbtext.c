@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "pbwire.h"
+#include "load/pbwire.h"
 #include "test_pb.h"
 #include "saved_model.pb-c.h"
 

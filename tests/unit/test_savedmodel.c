@@ -7,8 +7,8 @@
 
 #include <sys/socket.h>
 
-#include "savedmodel.h"
-#include "varmap.h"
+#include "load/savedmodel.h"
+#include "load/varmap.h"
 
 #define MODELS SM2C_TEST_DATA "/data/models"
 #define SAMPLE SM2C_TEST_DATA "/../samples/half_plus_two"

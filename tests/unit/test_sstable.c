@@ -10,8 +10,8 @@
 
 #include "sm2c_test.h"
 #include "test_bytes.h"
-#include "sstable.h"
-#include "wire.h"
+#include "load/sstable.h"
+#include "load/wire.h"
 
 /* ---- block builder (LevelDB block_builder.cc) -------------------------------- */
 

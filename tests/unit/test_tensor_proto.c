@@ -5,7 +5,7 @@
 #include <stdlib.h>
 
 #include "sm2c_test.h"
-#include "tensor_proto.h"
+#include "load/tensor_proto.h"
 
 #define DISPLAY "saved_model.pb"
 #define WHERE "Const 'w'"

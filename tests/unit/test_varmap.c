@@ -4,8 +4,8 @@
 */
 #include "sm2c_test.h"
 
-#include "savedmodel.h"
-#include "varmap.h"
+#include "load/savedmodel.h"
+#include "load/varmap.h"
 
 #define MODELS SM2C_TEST_DATA "/data/models"
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 
 #include "sm2c_test.h"
-#include "wire.h"
+#include "load/wire.h"
 
 static int read64(const uint8_t *b, size_t n, uint64_t *v, size_t *used)
 {

@@ -1,0 +1,451 @@
+/*
+** main.c: the sm2c command line, a thin layer over the library.
+*/
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/arena.h"
+#include "base/diag.h"
+#include "codegen/emit.h"
+#include "codegen/emit_c.h"
+#include "base/fileio.h"
+#include "inspect.h"
+#include "ops/opdefs.h"
+#include "driver/pipeline.h"
+#include "run.h"
+
+static const char usage[] =
+    "usage: sm2c <command> [options]\n"
+    "\n"
+    "Compile a TensorFlow SavedModel to standalone C.\n"
+    "\n"
+    "commands:\n"
+    "  inspect DIR [--tag_set TAGS] [--json] [--max-values N]\n"
+    "        what is inside: tags, signatures, concrete functions, variables and their\n"
+    "        checkpoint keys, checkpoint entries (values of tensors with at most N\n"
+    "        elements, default 16), reachable ops and which sm2c cannot compile yet\n"
+    "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
+    "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
+    "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
+    "        [--features F] [--report FILE] [--tag_set TAGS]\n"
+    "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
+    "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
+    "        with $CC, exporting only NAME_*); every signature but\n"
+    "        __saved_model_init_op unless --signature selects; --function PATH adds\n"
+    "        every concrete function of the tf.function at object path PATH (or the\n"
+    "        one whose entry key, PATH_<k> as inspect lists, it is); an unknown leading dim\n"
+    "        is taken as 1, others need --shape; LLVM forms are optimised at -O2;\n"
+    "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
+    "        run time as the entry's first argument (the graph must keep rows apart)\n"
+    "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
+    "        [--shape ...] [--max-batch N]\n"
+    "        [--emit c|obj|so]\n"
+    "        compile one signature or function, build it with $CC (default cc), run it on the\n"
+    "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
+    "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
+    "        instead of compiling the runtime sources each time\n"
+    "        [--repeat N]: call it N times in one process with the same inputs, the\n"
+    "        variables it writes carried from call to call; the outputs are the last call's\n"
+    "        [--state-out DIR]: also write each written variable's final value as\n"
+    "        DIR/<checkpoint key, '/' replaced by __>.npy\n"
+    "  runtime -o OUT\n"
+    "        write every runtime source and header into OUT, to build one runtime\n"
+    "        library shared by several models\n"
+    "  ops   list the ops sm2c compiles, each with the dtypes it runs on\n"
+    "\n"
+    "options for every command:\n"
+    "  --limit NAME=VALUE   raise or lower a resource limit (see --help-limits)\n"
+    "  --help, -h           this text\n"
+    "  --version            the version\n"
+    "\n"
+    "exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported feature,\n"
+    "             4 resource limit exceeded, 5 internal error\n";
+
+#define MAX_LIST 256
+
+typedef struct cli {
+    const char *command;
+    const char *dir;
+    const char *out;         /* -o / --outdir */
+    const char *name;
+    const char *report;
+    const char *runtime_lib;
+    const char *tag_set;
+    const char *signatures[MAX_LIST];
+    int n_signatures;
+    const char *functions[MAX_LIST];
+    int n_functions;
+    sm2c_shape_opt shapes[MAX_LIST];
+    int n_shapes;
+    sm2c_run_input inputs[MAX_LIST];
+    int n_inputs;
+    int json, keep;
+    sm2c_emit_kind emit;
+    sm2c_llvm_opts llvm;
+    int max_values;
+    sm2c_limits limits;
+    int32_t max_batch;       /* --max-batch, 0 when not given */
+    sm2c_arena *arena;
+    const char *argv_line;
+    int64_t repeat;          /* run --repeat N */
+    const char *state_out;   /* run --state-out DIR */
+} cli;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("sm2c: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs(" (sm2c --help shows the usage)\n", stderr);
+    return SM2C_ERR_USAGE;
+}
+
+static void print_limits(void)
+{
+    sm2c_limits l;
+    sm2c_limits_default(&l);
+    const int64_t values[] = {
+        l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth,
+        l.rank, l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes,
+        l.file_bytes, l.loop_iterations,
+    };
+    puts("resource limits (--limit NAME=VALUE):");
+    for (size_t i = 0; sm2c_limit_names[i]; i++)
+        printf("  %-15s %lld\n", sm2c_limit_names[i], (long long)values[i]);
+}
+
+/* The dtypes in mask, in `sm2c ops` order, each after a space. */
+static void print_dtypes(FILE *f, uint64_t mask)
+{
+    static const int order[] = {
+        SM2C_DT_FLOAT, SM2C_DT_DOUBLE, SM2C_DT_HALF, SM2C_DT_BFLOAT16, SM2C_DT_INT8, SM2C_DT_INT16,
+        SM2C_DT_INT32, SM2C_DT_INT64, SM2C_DT_UINT8, SM2C_DT_UINT16, SM2C_DT_UINT32, SM2C_DT_UINT64,
+        SM2C_DT_BOOL,
+    };
+    for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
+        if (mask >> order[k] & 1)
+            fprintf(f, " %s", sm2c_dtype_name(order[k]));
+}
+
+/* One line per op: its name and the dtypes it runs on. */
+static void print_ops(void)
+{
+    for (size_t i = 0; i < sm2c_opdef_count(); i++) {
+        const sm2c_opdef *op = sm2c_opdef_at(i);
+        printf("%-36s", op->name);
+        print_dtypes(stdout, op->dtypes);
+        putchar('\n');
+    }
+}
+
+static int parse_int(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno || end == s || *end)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_limit(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    int64_t v;
+    if (!eq || !parse_int(eq + 1, &v) || v < 0)
+        return usage_error("--limit expects NAME=VALUE, got '%s'", arg);
+    char name[64];
+    snprintf(name, sizeof name, "%.*s", (int)(eq - arg), arg);
+    if (!sm2c_limits_set(&o->limits, name, v))
+        return usage_error("unknown limit '%s' (sm2c --help-limits lists them)", name);
+    return 0;
+}
+
+/* KEY=D0,D1,... */
+static int parse_shape(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || o->n_shapes == MAX_LIST)
+        return usage_error("--shape expects KEY=D0,D1,..., got '%s'", arg);
+    sm2c_shape_opt *s = &o->shapes[o->n_shapes];
+    s->key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
+    int64_t dims[64];
+    int32_t rank = 0;
+    for (const char *p = eq + 1; *p;) {
+        char *end;
+        errno = 0;
+        long long d = strtoll(p, &end, 10);
+        if (errno || end == p || d < (rank == 0 ? -1 : 0) || rank == 64 || (*end && *end != ','))
+            return usage_error("--shape expects non-negative dims (the leading one may be -1), got '%s'", arg);
+        dims[rank++] = d;
+        p = *end ? end + 1 : end;
+    }
+    s->shape = (sm2c_shape){ rank, sm2c_arena_array(o->arena, (size_t)rank + 1, sizeof(int64_t)) };
+    memcpy(s->shape.dims, dims, (size_t)rank * sizeof *dims);
+    o->n_shapes++;
+    return 0;
+}
+
+static int parse_input(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1] || o->n_inputs == MAX_LIST)
+        return usage_error("--input expects KEY=FILE.npy, got '%s'", arg);
+    o->inputs[o->n_inputs].key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
+    o->inputs[o->n_inputs++].path = eq + 1;
+    return 0;
+}
+
+/* An option that takes a value. */
+static int take(cli *o, const char *opt, const char *val)
+{
+    int64_t v;
+    if (!strcmp(opt, "--limit")) return parse_limit(o, val);
+    if (!strcmp(opt, "--shape")) return parse_shape(o, val);
+    if (!strcmp(opt, "--input")) return parse_input(o, val);
+    if (!strcmp(opt, "--tag_set") || !strcmp(opt, "--tag-set")) o->tag_set = val;
+    else if (!strcmp(opt, "-o") || !strcmp(opt, "--outdir") || !strcmp(opt, "--output")) o->out = val;
+    else if (!strcmp(opt, "--name")) o->name = val;
+    else if (!strcmp(opt, "--report")) o->report = val;
+    else if (!strcmp(opt, "--runtime-lib")) o->runtime_lib = val;
+    else if (!strcmp(opt, "--state-out")) o->state_out = val;
+    else if (!strcmp(opt, "--repeat")) {
+        if (!parse_int(val, &v) || v < 1 || v > 1000000000)
+            return usage_error("--repeat expects a count from 1 to 1000000000, got '%s'", val);
+        o->repeat = v;
+    }
+    else if (!strcmp(opt, "--target")) o->llvm.triple = val;
+    else if (!strcmp(opt, "--cpu")) o->llvm.cpu = val;
+    else if (!strcmp(opt, "--features")) o->llvm.features = val;
+    else if (!strcmp(opt, "--emit")) {
+        if (!sm2c_emit_kind_parse(val, &o->emit))
+            return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
+    }
+    else if (!strcmp(opt, "--signature")) {
+        if (o->n_signatures == MAX_LIST)
+            return usage_error("too many %s options", opt);
+        o->signatures[o->n_signatures++] = val;
+    } else if (!strcmp(opt, "--function")) {
+        if (o->n_functions == MAX_LIST)
+            return usage_error("too many %s options", opt);
+        o->functions[o->n_functions++] = val;
+    } else if (!strcmp(opt, "--max-values")) {
+        if (!parse_int(val, &v) || v < 0 || v > 1000000)
+            return usage_error("--max-values expects a count, got '%s'", val);
+        o->max_values = (int)v;
+    } else if (!strcmp(opt, "--max-batch")) {
+        if (!parse_int(val, &v) || v < 1 || v > INT32_MAX)
+            return usage_error("--max-batch expects a row count from 1 to 2147483647, got '%s'", val);
+        o->max_batch = (int32_t)v;
+    } else
+        return usage_error("unknown option '%s'", opt);
+    return 0;
+}
+
+static int parse_args(cli *o, int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--json")) {
+            o->json = 1;
+        } else if (!strcmp(a, "--keep")) {
+            o->keep = 1;
+        } else if (a[0] == '-' && a[1]) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            int err = take(o, a, argv[++i]);
+            if (err)
+                return err;
+        } else if (!o->command) {
+            o->command = a;
+        } else if (!o->dir) {
+            o->dir = a;
+        } else {
+            return usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (!o->command)
+        return usage_error("%s", "no command given");
+    if (strcmp(o->command, "inspect") && strcmp(o->command, "compile") && strcmp(o->command, "run") &&
+        strcmp(o->command, "ops") && strcmp(o->command, "runtime"))
+        return usage_error("unknown command '%s'", o->command);
+    if (strcmp(o->command, "ops") && strcmp(o->command, "runtime") && !o->dir)
+        return usage_error("%s needs a SavedModel directory", o->command);
+    if (!strcmp(o->command, "runtime") && (o->dir || !o->out))
+        return usage_error("%s", "runtime takes no model directory and needs -o OUT");
+    if (!strcmp(o->command, "compile") && !o->out)
+        return usage_error("%s needs -o OUT", o->command);
+    if (!strcmp(o->command, "run") && (!o->out || o->n_signatures + o->n_functions != 1))
+        return usage_error("%s needs --signature KEY (or --function KEY) and --outdir OUT", o->command);
+    if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
+        o->emit != SM2C_EMIT_SO)
+        return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
+    if (strcmp(o->command, "run") && (o->repeat || o->state_out))
+        return usage_error("%s", "--repeat and --state-out are options of run");
+    if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
+        return usage_error("--name must be a C identifier, got '%s'", o->name);
+    return 0;
+}
+
+/* The command line for the generated header: only what shapes the code.  The
+** model directory is reduced to its last component and output paths are left
+** out, so output does not depend on where things live (reliability.md rule 14). */
+static const char *command_line(sm2c_arena *a, int argc, char **argv)
+{
+    char *s = sm2c_arena_strdup(a, "sm2c");
+    int positional = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "-o") || !strcmp(arg, "--outdir") || !strcmp(arg, "--output") ||
+            !strcmp(arg, "--report")) {
+            i++;
+            continue;
+        }
+        if (arg[0] != '-' && positional++ == 1)
+            arg = sm2c_path_base(a, arg);
+        int plain = arg[0] != 0;
+        for (const char *p = arg; *p; p++)
+            plain &= (*p >= '+' && *p <= 'z' && *p != '\\' && *p != '`') || *p == '_';
+        s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, arg);
+        if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep"))
+            s = sm2c_arena_printf(a, "%s %s", s, argv[++i]);
+    }
+    return s;
+}
+
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+{
+    int64_t weights = 0, naive = 0;
+    for (int32_t i = 0; i < p->n_weights; i++)
+        weights += (int64_t)p->weights[i].value.nbytes;
+    for (int32_t i = 0; i < p->n_entries; i++)
+        if (p->entries[i].naive_bytes > naive)
+            naive = p->entries[i].naive_bytes;
+    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
+            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
+            (long long)p->arena_bytes, (long long)naive, (long long)weights);
+    int64_t state = 0;
+    for (int32_t i = 0; i < p->n_states; i++)
+        state += p->states[i].nbytes;
+    if (p->n_states)
+        fprintf(stderr, "sm2c: %s: state %d variable%s, %lld bytes\n", p->name, p->n_states,
+                p->n_states == 1 ? "" : "s", (long long)state);
+    if (!o->report)
+        return SM2C_OK;
+    FILE *f = fopen(o->report, "w");
+    if (!f)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\n", p->name, p->n_weights,
+            (long long)weights, (long long)p->arena_bytes);
+    for (int32_t i = 0; i < p->n_states; i++)
+        fprintf(f, "state %s (%s): %s %s, %lld bytes\n", p->states[i].key, p->states[i].c_name,
+                sm2c_dtype_name(p->states[i].dtype), sm2c_shape_str(c->arena, &p->states[i].shape),
+                (long long)p->states[i].nbytes);
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        const sm2c_entry *e = &p->entries[i];
+        fprintf(f, "signature %s (%s): %d steps, arena %lld bytes, intermediates %lld bytes%s\n", e->key,
+                e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes,
+                e->writes_state ? ", writes state" : "");
+    }
+    for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
+        if (!c->lowered[i])
+            continue;
+        fprintf(f, "lowered %s", sm2c_opdef_at(i)->name);
+        print_dtypes(f, c->lowered[i]);
+        fputc('\n', f);
+    }
+    return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
+}
+
+static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
+{
+    sm2c_compile_opts co = { .name = o->name, .n_signatures = o->n_signatures,
+                             .signatures = o->signatures, .n_functions = o->n_functions,
+                             .functions = o->functions, .command = o->argv_line };
+    co.import.n_shapes = o->n_shapes;
+    co.import.shapes = o->shapes;
+    co.max_batch = o->max_batch;
+    co.import.one_row = o->max_batch > 0;
+    if (o->report)
+        c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
+    sm2c_program *p;
+    sm2c_status st = sm2c_compile_program(c, m, &co, &p);
+    if (p && p->n_entries && (!st || (!o->n_signatures && !o->n_functions))) {
+        sm2c_status est = sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
+        if (!est)
+            est = write_report(c, o, p);
+        if (est)
+            return est;
+    }
+    return st;
+}
+
+static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
+{
+    sm2c_run_opts ro = { .signature = o->n_signatures ? o->signatures[0] : NULL,
+                         .function = o->n_functions ? o->functions[0] : NULL, .n_inputs = o->n_inputs, .inputs = o->inputs,
+                         .outdir = o->out, .keep = o->keep, .emit = o->emit, .llvm = o->llvm,
+                         .runtime_lib = o->runtime_lib, .repeat = o->repeat, .state_out = o->state_out };
+    ro.import.n_shapes = o->n_shapes;
+    ro.import.shapes = o->shapes;
+    ro.max_batch = o->max_batch;
+    return sm2c_run(c, m, &ro);
+}
+
+static int run_command(cli *o)
+{
+    sm2c_diag diag;
+    sm2c_diag_init(&diag);
+    sm2c_ctx c = { .arena = o->arena, .diag = &diag, .limits = &o->limits };
+    sm2c_status st;
+    if (!strcmp(o->command, "runtime")) {
+        st = sm2c_emit_runtime(&c, o->out);
+    } else if (!strcmp(o->command, "inspect")) {
+        sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values };
+        st = sm2c_inspect(&c, o->dir, &io, stdout);
+    } else {
+        sm2c_model *m;
+        st = sm2c_model_load(&c, o->dir, o->tag_set, &m);
+        if (!st)
+            st = !strcmp(o->command, "compile") ? do_compile(&c, o, m) : do_run(&c, o, m);
+        sm2c_model_close(m);
+    }
+    if (fflush(stdout) != 0 && !st) {
+        fprintf(stderr, "sm2c: error: cannot write the output: %s\n", strerror(errno));
+        return SM2C_ERR_INVALID;
+    }
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(usage, stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--help-limits")) {
+            print_limits();
+            return 0;
+        }
+        if (!strcmp(argv[i], "--version")) {
+            puts("sm2c " SM2C_VERSION);
+            return 0;
+        }
+    }
+    cli o = { 0 };
+    o.max_values = 16;
+    o.llvm.opt_level = 2;
+    o.arena = sm2c_arena_new();
+    sm2c_limits_default(&o.limits);
+    o.argv_line = command_line(o.arena, argc, argv);
+    int rc = parse_args(&o, argc, argv);
+    if (!rc && !strcmp(o.command, "ops"))
+        print_ops();
+    else if (!rc)
+        rc = run_command(&o);
+    sm2c_arena_free(o.arena);
+    return rc;
+}

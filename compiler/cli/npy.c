@@ -1,0 +1,466 @@
+/*
+** npy.c: NumPy .npy files (format 1.0-3.0).
+**
+** The header is a Python dict literal; we parse exactly what numpy's
+** format.read_array_header accepts for the arrays we handle: the keys 'descr',
+** 'fortran_order' and 'shape', each once, in any order, with a string, a bool
+** and a tuple of non-negative ints.  Anything else (record dtypes, object
+** arrays, big-endian data, Fortran order) is refused with one line naming the
+** file.  Writing produces version 1.0 byte for byte as numpy 2.x does.
+**
+** bfloat16 has no numpy descr of its own: numpy with ml_dtypes (what
+** TensorFlow's .numpy() returns) saves a bfloat16 array as '<V2', two opaque
+** bytes per element.  We read a 2-byte void array ('<V2' or '|V2') as
+** bfloat16 bit patterns and write bfloat16 tensors as '<V2', so files
+** round-trip with np.save/np.load(...).view(ml_dtypes.bfloat16).
+*/
+#define _GNU_SOURCE
+#include "npy.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/fileio.h"
+
+#define NPY_MAGIC "\x93NUMPY"
+#define NPY_MAGIC_LEN 6
+#define NPY_ALIGN 64
+#define NPY_GROWTH_DIGITS 21     /* numpy's GROWTH_AXIS_MAX_DIGITS */
+#define NPY_MAX_HEADER 65536     /* numpy itself stops at 10000 by default */
+
+/* ---- dtypes ------------------------------------------------------------------ */
+
+typedef struct npy_dtype {
+    const char *descr;   /* without the byte-order character */
+    int dtype;
+} npy_dtype;
+
+static const npy_dtype npy_dtypes[] = {
+    { "f4", SM2C_DT_FLOAT }, { "f8", SM2C_DT_DOUBLE }, { "f2", SM2C_DT_HALF },
+    { "i1", SM2C_DT_INT8 },  { "i2", SM2C_DT_INT16 },  { "i4", SM2C_DT_INT32 },
+    { "i8", SM2C_DT_INT64 }, { "u1", SM2C_DT_UINT8 },  { "u2", SM2C_DT_UINT16 },
+    { "u4", SM2C_DT_UINT32 }, { "u8", SM2C_DT_UINT64 }, { "b1", SM2C_DT_BOOL },
+};
+
+/* The tensor dtype for a descr string, or an error naming why not. */
+static sm2c_status descr_dtype(sm2c_ctx *c, const char *path, const char *d, size_t n,
+                               int *dtype)
+{
+    char order = n ? d[0] : 0;
+    if ((n == 1 && d[0] == 'O') || (n == 2 && d[1] == 'O'))
+        goto object;
+    if (n == 3 && (order == '<' || order == '|') && memcmp(d + 1, "V2", 2) == 0) {
+        *dtype = SM2C_DT_BFLOAT16;   /* ml_dtypes' bfloat16, see the top of the file */
+        return SM2C_OK;
+    }
+    if (n == 3 && (order == '<' || order == '|' || order == '>' || order == '=')) {
+        for (size_t i = 0; i < sizeof npy_dtypes / sizeof npy_dtypes[0]; i++) {
+            const npy_dtype *e = &npy_dtypes[i];
+            if (memcmp(d + 1, e->descr, 2) != 0)
+                continue;
+            size_t size = sm2c_dtype_size(e->dtype);
+            if (order == '>' && size > 1)
+                return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                                  "big-endian data ('%.*s') is not supported; "
+                                  "convert with arr.astype(arr.dtype.newbyteorder('<'))",
+                                  (int)n, d);
+            if (order == '=' && size > 1)
+                break;   /* native order: ambiguous in a file, numpy never writes it */
+            if (order == '|' && size > 1)
+                break;
+            *dtype = e->dtype;
+            return SM2C_OK;
+        }
+    }
+    return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                      "dtype '%.*s' is not supported (float16/32/64, bfloat16 as '<V2', "
+                      "int8-64, uint8-64 and bool, little-endian)", (int)(n > 64 ? 64 : n), d);
+object:
+    return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                      "object arrays ('%.*s') are not supported", (int)(n > 64 ? 64 : n), d);
+}
+
+static const char *dtype_descr(int dtype)
+{
+    switch (dtype) {
+    case SM2C_DT_FLOAT: return "<f4";
+    case SM2C_DT_DOUBLE: return "<f8";
+    case SM2C_DT_HALF: return "<f2";
+    case SM2C_DT_BFLOAT16: return "<V2";
+    case SM2C_DT_INT8: return "|i1";
+    case SM2C_DT_INT16: return "<i2";
+    case SM2C_DT_INT32: return "<i4";
+    case SM2C_DT_INT64: return "<i8";
+    case SM2C_DT_UINT8: return "|u1";
+    case SM2C_DT_UINT16: return "<u2";
+    case SM2C_DT_UINT32: return "<u4";
+    case SM2C_DT_UINT64: return "<u8";
+    case SM2C_DT_BOOL: return "|b1";
+    default: return NULL;
+    }
+}
+
+/* ---- the header dict ----------------------------------------------------------- */
+
+typedef struct hparser {
+    sm2c_ctx *c;
+    const char *path;
+    const char *p, *end;
+} hparser;
+
+static void hspace(hparser *h)
+{
+    while (h->p < h->end && (*h->p == ' ' || *h->p == '\t' || *h->p == '\n' || *h->p == '\r'))
+        h->p++;
+}
+
+static int hpeek(hparser *h, char ch)
+{
+    hspace(h);
+    return h->p < h->end && *h->p == ch;
+}
+
+static int heat(hparser *h, char ch)
+{
+    if (!hpeek(h, ch))
+        return 0;
+    h->p++;
+    return 1;
+}
+
+/* A Python string literal with ' or " quotes and no escapes (numpy never
+** writes any in the keys and descrs we accept). */
+static int hstring(hparser *h, const char **s, size_t *n)
+{
+    hspace(h);
+    if (h->p >= h->end || (*h->p != '\'' && *h->p != '"'))
+        return 0;
+    char q = *h->p++;
+    const char *start = h->p;
+    while (h->p < h->end && *h->p != q) {
+        if (*h->p == '\\' || *h->p == '\n')
+            return 0;
+        h->p++;
+    }
+    if (h->p >= h->end)
+        return 0;
+    *s = start;
+    *n = (size_t)(h->p - start);
+    h->p++;
+    return 1;
+}
+
+static int hword(hparser *h, const char *w)
+{
+    size_t n = strlen(w);
+    hspace(h);
+    if ((size_t)(h->end - h->p) < n || memcmp(h->p, w, n) != 0)
+        return 0;
+    const char *after = h->p + n;
+    if (after < h->end && (((*after | 32) >= 'a' && (*after | 32) <= 'z') ||
+                           (*after >= '0' && *after <= '9') || *after == '_'))
+        return 0;
+    h->p = after;
+    return 1;
+}
+
+static int keyeq(const char *s, size_t n, const char *k)
+{
+    return n == strlen(k) && memcmp(s, k, n) == 0;
+}
+
+/* Parse the header dict into descr, fortran order and shape (dims in the arena). */
+static sm2c_status parse_header(sm2c_ctx *c, const char *path, const char *text, size_t len,
+                                const char **descr, size_t *descr_len, int *fortran,
+                                sm2c_shape *shape)
+{
+    hparser h = { c, path, text, text + len };
+    int have_descr = 0, have_fortran = 0, have_shape = 0;
+    int64_t dims[64];
+    int32_t rank = 0;
+    int64_t max_rank = c->limits->rank < 64 ? c->limits->rank : 64;
+
+    if (!heat(&h, '{'))
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                          "the header is not a Python dict literal");
+    while (!hpeek(&h, '}')) {
+        const char *k;
+        size_t kn;
+        if (!hstring(&h, &k, &kn))
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                              "expected a quoted key in the header dict");
+        if (!heat(&h, ':'))
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                              "expected ':' after key '%.*s'", (int)(kn > 64 ? 64 : kn), k);
+        if (keyeq(k, kn, "descr")) {
+            if (have_descr++)
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                  "key 'descr' appears twice");
+            if (hpeek(&h, '['))
+                return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, "header",
+                                  "structured (record) dtypes are not supported");
+            if (!hstring(&h, descr, descr_len))
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                  "'descr' is not a string");
+        } else if (keyeq(k, kn, "fortran_order")) {
+            if (have_fortran++)
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                  "key 'fortran_order' appears twice");
+            if (hword(&h, "True"))
+                *fortran = 1;
+            else if (hword(&h, "False"))
+                *fortran = 0;
+            else
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                  "'fortran_order' is not True or False");
+        } else if (keyeq(k, kn, "shape")) {
+            if (have_shape++)
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                  "key 'shape' appears twice");
+            if (!heat(&h, '('))
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                  "'shape' is not a tuple");
+            /* (), (n,), (n, m), (n, m,) */
+            while (!hpeek(&h, ')')) {
+                if (h.p >= h.end || *h.p < '0' || *h.p > '9')
+                    return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                      "'shape' holds something other than a non-negative int");
+                int64_t v = 0;
+                while (h.p < h.end && *h.p >= '0' && *h.p <= '9') {
+                    int digit = *h.p++ - '0';
+                    if (v > (INT64_MAX - digit) / 10)
+                        return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, "header",
+                                          "a dimension of 'shape' does not fit in 64 bits");
+                    v = v * 10 + digit;
+                }
+                if (rank >= max_rank)
+                    return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, "header",
+                                      "'shape' has more than %" PRId64 " dimensions "
+                                      "(--limit rank=N raises it up to 64)", max_rank);
+                dims[rank++] = v;
+                if (heat(&h, ','))
+                    continue;
+                if (!hpeek(&h, ')'))
+                    return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                      "expected ',' or ')' in 'shape'");
+                if (rank == 1)   /* (3) is an int in Python, not a tuple */
+                    return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                                      "'shape' is not a tuple");
+            }
+            h.p++;
+        } else {
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                              "unexpected key '%.*s' in the header dict",
+                              (int)(kn > 64 ? 64 : kn), k);
+        }
+        if (!heat(&h, ',') && !hpeek(&h, '}'))
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                              "expected ',' or '}' in the header dict");
+    }
+    h.p++;
+    hspace(&h);
+    if (h.p != h.end)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                          "text after the header dict");
+    if (!have_descr || !have_fortran || !have_shape)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                          "the header dict lacks '%s'",
+                          !have_descr ? "descr" : !have_fortran ? "fortran_order" : "shape");
+    shape->rank = rank;
+    shape->dims = sm2c_arena_array(c->arena, rank ? (size_t)rank : 1, sizeof(int64_t));
+    if (rank)
+        memcpy(shape->dims, dims, (size_t)rank * sizeof dims[0]);
+    return SM2C_OK;
+}
+
+/* ---- reading ------------------------------------------------------------------------ */
+
+static uint32_t le32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+sm2c_status sm2c_npy_read(sm2c_ctx *c, const char *path, sm2c_tensor *out)
+{
+    sm2c_buf buf;
+    memset(out, 0, sizeof *out);
+    sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, c->limits->file_bytes, &buf);
+    if (st != SM2C_OK)
+        return st;
+
+    if (buf.len < NPY_MAGIC_LEN + 2 || memcmp(buf.data, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
+                          "not a .npy file (no \\x93NUMPY magic)");
+    unsigned major = buf.data[6], minor = buf.data[7];
+    if (major < 1 || major > 3 || minor != 0)
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                          ".npy format version %u.%u is not supported (1.0, 2.0, 3.0)",
+                          major, minor);
+    size_t prefix = major == 1 ? 10 : 12;
+    if (buf.len < prefix)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
+                          "truncated: the file ends inside the header length");
+    size_t hlen = major == 1 ? (size_t)buf.data[8] | (size_t)buf.data[9] << 8
+                             : (size_t)le32(buf.data + 8);
+    if (hlen > NPY_MAX_HEADER)
+        return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, NULL,
+                          "header of %zu bytes is longer than %d", hlen, NPY_MAX_HEADER);
+    if (buf.len - prefix < hlen)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
+                          "truncated: header of %zu bytes, file has %zu after the prefix",
+                          hlen, buf.len - prefix);
+    const char *text = (const char *)buf.data + prefix;
+    for (size_t i = 0; i < hlen; i++)
+        if (text[i] == '\0')
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                              "NUL byte in the header");
+    if (hlen == 0 || text[hlen - 1] != '\n')
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, "header",
+                          "the header does not end with a newline");
+
+    const char *descr = NULL;
+    size_t descr_len = 0;
+    int fortran = 0;
+    sm2c_shape shape;
+    st = parse_header(c, path, text, hlen, &descr, &descr_len, &fortran, &shape);
+    if (st != SM2C_OK)
+        return st;
+    int dtype = 0;
+    st = descr_dtype(c, path, descr, descr_len, &dtype);
+    if (st != SM2C_OK)
+        return st;
+    if (fortran)
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                          "Fortran-order arrays are not supported; save with "
+                          "np.save(path, np.ascontiguousarray(arr))");
+
+    int64_t nelem = sm2c_shape_elements(&shape, c->limits->elements);
+    if (nelem < 0)
+        return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, NULL,
+                          "shape %s has more than %" PRId64 " elements "
+                          "(--limit elements=N raises it)",
+                          sm2c_shape_str(c->arena, &shape), c->limits->elements);
+    size_t size = sm2c_dtype_size(dtype);
+    if ((uint64_t)nelem > SIZE_MAX / size)
+        return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, NULL,
+                          "shape %s is too large to address", sm2c_shape_str(c->arena, &shape));
+    size_t nbytes = (size_t)nelem * size;
+    size_t have = buf.len - prefix - hlen;
+    if (have != nbytes)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
+                          "%s data of shape %s needs %zu bytes, the file has %zu",
+                          sm2c_dtype_name(dtype), sm2c_shape_str(c->arena, &shape), nbytes, have);
+
+    uint8_t *data = buf.data + prefix + hlen;
+    if ((uintptr_t)data % 16 != 0) {
+        uint8_t *copy = sm2c_arena_alloc(c->arena, nbytes ? nbytes : 1);
+        memcpy(copy, data, nbytes);
+        data = copy;
+    }
+    if (dtype == SM2C_DT_BOOL)
+        for (size_t i = 0; i < nbytes; i++)
+            if (data[i] > 1)
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
+                                  "bool element %zu is %u, not 0 or 1", i, data[i]);
+    out->dtype = dtype;
+    out->shape = shape;
+    out->nelem = nelem;
+    out->nbytes = nbytes;
+    out->data = data;
+    out->strings = NULL;
+    return SM2C_OK;
+}
+
+/* ---- writing ------------------------------------------------------------------------ */
+
+static sm2c_status write_all(sm2c_ctx *c, const char *path, int fd, const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    while (n) {
+        ssize_t w = write(fd, b, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s",
+                              w < 0 ? strerror(errno) : "no progress");
+        b += w;
+        n -= (size_t)w;
+    }
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_npy_encode(sm2c_ctx *c, const char *path, const sm2c_tensor *t, sm2c_buf *out)
+{
+    const char *descr = dtype_descr(t->dtype);
+    if (!descr)
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                          "cannot write %s tensors as .npy", sm2c_dtype_name(t->dtype));
+    if (t->shape.rank < 0 || t->shape.rank > 64)
+        return sm2c_error(c->diag, SM2C_ERR_INTERNAL, path, NULL,
+                          "cannot write a tensor of rank %d", (int)t->shape.rank);
+    int64_t nelem = sm2c_shape_elements(&t->shape, INT64_MAX);
+    size_t size = sm2c_dtype_size(t->dtype);
+    if (nelem < 0 || (uint64_t)nelem > SIZE_MAX / size || (size_t)nelem * size != t->nbytes ||
+        (t->nbytes && !t->data))
+        return sm2c_error(c->diag, SM2C_ERR_INTERNAL, path, NULL,
+                          "tensor of shape %s does not hold %zu bytes of %s",
+                          sm2c_shape_str(c->arena, &t->shape), t->nbytes,
+                          sm2c_dtype_name(t->dtype));
+
+    /* The dict exactly as numpy 2.x writes it: sorted keys, repr() values. */
+    size_t cap = 128 + (size_t)t->shape.rank * 24 + NPY_ALIGN;
+    char *h = sm2c_arena_alloc(c->arena, cap);
+    size_t n = (size_t)snprintf(h, cap, "{'descr': '%s', 'fortran_order': False, 'shape': (",
+                                descr);
+    for (int32_t i = 0; i < t->shape.rank; i++)
+        n += (size_t)snprintf(h + n, cap - n, "%s%" PRId64, i ? ", " : "", t->shape.dims[i]);
+    n += (size_t)snprintf(h + n, cap - n, "%s), }", t->shape.rank == 1 ? "," : "");
+    if (t->shape.rank > 0) {
+        /* Spare room so that the first axis can grow in place. */
+        int digits = snprintf(NULL, 0, "%" PRId64, t->shape.dims[0]);
+        for (int i = digits; i < NPY_GROWTH_DIGITS; i++)
+            h[n++] = ' ';
+    }
+    size_t hlen = n + 1;
+    size_t pad = NPY_ALIGN - (10 + hlen) % NPY_ALIGN;
+    memset(h + n, ' ', pad);
+    n += pad;
+    h[n++] = '\n';
+    SM2C_ASSERT(n < cap && n <= 0xffff && (10 + n) % NPY_ALIGN == 0);
+
+    uint8_t prefix[10];
+    memcpy(prefix, NPY_MAGIC, NPY_MAGIC_LEN);
+    prefix[6] = 1;
+    prefix[7] = 0;
+    prefix[8] = (uint8_t)(n & 0xff);
+    prefix[9] = (uint8_t)(n >> 8);
+
+    out->len = sizeof prefix + n + t->nbytes;
+    out->data = sm2c_arena_alloc(c->arena, out->len + 1);
+    memcpy(out->data, prefix, sizeof prefix);
+    memcpy(out->data + sizeof prefix, h, n);
+    if (t->nbytes)
+        memcpy(out->data + sizeof prefix + n, t->data, t->nbytes);
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_npy_write(sm2c_ctx *c, const char *path, const sm2c_tensor *t)
+{
+    sm2c_buf b;
+    sm2c_status st = sm2c_npy_encode(c, path, t, &b);
+    if (st)
+        return st;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644);
+    if (fd < 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot create: %s",
+                          strerror(errno));
+    st = write_all(c, path, fd, b.data, b.len);
+    if (close(fd) != 0 && st == SM2C_OK)
+        st = sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s",
+                        strerror(errno));
+    return st;
+}

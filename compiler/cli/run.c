@@ -1,0 +1,400 @@
+/*
+** run.c: compile, build with a generated driver, run, collect .npy outputs.
+** The driver reads raw input bytes and writes raw output bytes; sm2c itself
+** checks the .npy inputs against the signature and wraps the outputs.
+** Processes are started with fork/execvp, never through a shell.
+*/
+#define _GNU_SOURCE
+#include "run.h"
+#include "base/publish.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "codegen/emit.h"
+#include "base/fileio.h"
+#include "npy.h"
+#include "base/toolchain.h"
+
+static const char *c_type(int dtype)
+{
+    switch (sm2c_dtype_base(dtype)) {
+    case SM2C_DT_FLOAT: return "float";
+    case SM2C_DT_DOUBLE: return "double";
+    case SM2C_DT_INT32: return "int32_t";
+    case SM2C_DT_INT64: return "int64_t";
+    case SM2C_DT_INT16: return "int16_t";
+    case SM2C_DT_INT8: return "int8_t";
+    case SM2C_DT_UINT16: return "uint16_t";
+    case SM2C_DT_HALF: return "uint16_t";       /* float16 bit patterns */
+    case SM2C_DT_BFLOAT16: return "uint16_t";   /* bfloat16 bit patterns */
+    case SM2C_DT_UINT32: return "uint32_t";
+    case SM2C_DT_UINT64: return "uint64_t";
+    default: return "uint8_t";
+    }
+}
+
+/* --max-batch: a port's shape at `batch` rows (batched ports), else its shape. */
+static sm2c_shape run_shape(sm2c_ctx *c, const sm2c_port *p, int32_t batch)
+{
+    if (!p->batched)
+        return p->shape;
+    sm2c_shape s = sm2c_shape_make(c, p->shape.rank, p->shape.dims);
+    s.dims[0] = (int64_t)batch * p->batched;
+    return s;
+}
+
+static int64_t run_bytes(sm2c_ctx *c, const sm2c_port *p, int32_t batch)
+{
+    sm2c_shape s = run_shape(c, p, batch);
+    return sm2c_shape_elements(&s, INT64_MAX) * (int64_t)sm2c_dtype_size(p->dtype);
+}
+
+/* The batch of the run inputs: the leading dim every batched input shares. */
+static sm2c_status run_batch(sm2c_ctx *c, const sm2c_entry *e, const sm2c_run_opts *o,
+                             const sm2c_tensor *arrays, int32_t *batch)
+{
+    *batch = 0;
+    for (int32_t i = 0; e->max_batch && i < e->n_inputs; i++) {
+        for (int32_t k = 0; e->inputs[i].batched && k < o->n_inputs; k++) {
+            if (strcmp(o->inputs[k].key, e->inputs[i].key) != 0 || arrays[k].shape.rank < 1)
+                continue;
+            int64_t rows = arrays[k].shape.dims[0];
+            if (rows < 1 || rows > e->max_batch || (*batch && rows != *batch))
+                return sm2c_error(c->diag, SM2C_ERR_INVALID, o->inputs[k].path, NULL,
+                                  "holds %lld rows; batched inputs must share a batch of 1 to %d "
+                                  "(--max-batch)%s", (long long)rows, (int)e->max_batch,
+                                  *batch ? sm2c_arena_printf(c->arena, ", and an earlier one has %d",
+                                                             (int)*batch) : "");
+            *batch = (int32_t)rows;
+        }
+    }
+    return SM2C_OK;
+}
+
+/* The header's macro prefix: the name uppercased (run names it "model"). */
+static const char *macro_prefix(sm2c_ctx *c, const char *name)
+{
+    char *s = sm2c_arena_strdup(c->arena, name);
+    for (char *q = s; *q; q++)
+        if (*q >= 'a' && *q <= 'z')
+            *q = (char)(*q - 'a' + 'A');
+    return s;
+}
+
+/* The argument list "[batch, ]in0, ..., outN" of a call. */
+static const char *call_args(sm2c_ctx *c, const sm2c_entry *e, const char *out_prefix, int32_t batch)
+{
+    const char *s = e->max_batch ? sm2c_arena_printf(c->arena, "%d", (int)batch) : "";
+    for (int32_t i = 0; i < e->n_inputs + e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s%s%s%d", s, *s ? ", " : "", i < e->n_inputs ? "in" : out_prefix,
+                              i < e->n_inputs ? i : i - e->n_inputs);
+    return s;
+}
+
+/* A stateful program: the static entry and the _r entry on the driver's own
+** state each run `repeat` times; their outputs must agree bit for bit; the
+** state's members follow the outputs in argv. */
+static char *stateful_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
+                            int32_t batch)
+{
+    const char *fn = sm2c_arena_printf(c->arena, "%s_%s", p->name, e->c_name);
+    char *s = sm2c_arena_printf(c->arena,
+        "    %s_state *st = malloc(sizeof *st);\n    void *ws = malloc(%s_WORKSPACE_SIZE + 64);\n"
+        "    if (!st || !ws) return 2;\n    %s_init(st);\n    int32_t rc = 0;\n"
+        "    for (long r = 0; r < %lldL && !rc; r++) {\n        rc = %s(%s);\n"
+        "        if (!rc) rc = %s_r(st, ws%s%s);\n    }\n"
+        "    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n",
+        p->name, macro_prefix(c, p->name), p->name, (long long)repeat, fn, call_args(c, e, "out", batch), fn,
+        e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch));
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    if (memcmp(out%d, chk%d, %lld)) { fprintf(stderr, \"driver: "
+                              "%s and %s_r disagree\\n\"); return 3; }\n", s, i, i,
+                              (long long)run_bytes(c, &e->outputs[i], batch), fn, fn);
+    for (int32_t k = 0; k < p->n_states; k++)
+        s = sm2c_arena_printf(c->arena, "%s    save(argv[%d], st->%s, %lld);\n", s,
+                              1 + e->n_inputs + e->n_outputs + k, p->states[k].c_name,
+                              (long long)p->states[k].nbytes);
+    return s;
+}
+
+/* main(argc, argv): argv = inputs then outputs (then, stateful, the state's
+** variables), raw files, in port order. */
+static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
+                           int32_t batch)
+{
+    char *s = sm2c_arena_printf(c->arena,
+        "/* driver for sm2c run: raw files in, raw files out */\n"
+        "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"%s.h\"\n\n"
+        "static void *load(const char *path, size_t n)\n{\n"
+        "    void *b = malloc(n ? n : 1);\n    FILE *f = fopen(path, \"rb\");\n"
+        "    if (!b || !f || fread(b, 1, n, f) != n) { fprintf(stderr, \"driver: cannot read %%s\\n\", path); exit(2); }\n"
+        "    fclose(f);\n    return b;\n}\n\n"
+        "static void save(const char *path, const void *b, size_t n)\n{\n"
+        "    FILE *f = fopen(path, \"wb\");\n"
+        "    if (!f || fwrite(b, 1, n, f) != n || fclose(f)) { fprintf(stderr, \"driver: cannot write %%s\\n\", path); exit(2); }\n"
+        "}\n\nint main(int argc, char **argv)\n{\n"
+        "    if (argc != %d) { fprintf(stderr, \"driver: wrong argument count\\n\"); return 2; }\n"
+        "    (void)load;  /* unused by entries without inputs */\n",
+        p->name, 1 + e->n_inputs + e->n_outputs + p->n_states);
+    for (int32_t i = 0; i < e->n_inputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    %s *in%d = load(argv[%d], %lld);\n", s,
+                              c_type(e->inputs[i].dtype), i, 1 + i, (long long)run_bytes(c, &e->inputs[i], batch));
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    %s *out%d = calloc(1, %lld + 1);\n", s,
+                              c_type(e->outputs[i].dtype), i, (long long)run_bytes(c, &e->outputs[i], batch));
+    for (int32_t i = 0; i < e->n_outputs && p->n_states; i++)
+        s = sm2c_arena_printf(c->arena, "%s    %s *chk%d = calloc(1, %lld + 1);\n", s,
+                              c_type(e->outputs[i].dtype), i, (long long)run_bytes(c, &e->outputs[i], batch));
+    if (p->n_states)
+        s = sm2c_arena_printf(c->arena, "%s%s", s, stateful_calls(c, p, e, repeat, batch));
+    else
+        s = sm2c_arena_printf(c->arena, "%s    int32_t rc = 0;\n    for (long r = 0; r < %lldL && !rc; r++)\n"
+                              "        rc = %s_%s(%s);\n    if (rc) { fprintf(stderr, \"driver: entry returned "
+                              "%%d\\n\", (int)rc); return 3; }\n", s, (long long)repeat, p->name, e->c_name,
+                              call_args(c, e, "out", batch));
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    save(argv[%d], out%d, %lld);\n", s, 1 + e->n_inputs + i, i,
+                              (long long)run_bytes(c, &e->outputs[i], batch));
+    for (int32_t i = 0; i < e->n_inputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    free(in%d);\n", s, i);
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        s = sm2c_arena_printf(c->arena, "%s    free(out%d);\n", s, i);
+    for (int32_t i = 0; i < e->n_outputs && p->n_states; i++)
+        s = sm2c_arena_printf(c->arena, "%s    free(chk%d);\n", s, i);
+    if (p->n_states)
+        s = sm2c_arena_printf(c->arena, "%s    free(st);\n    free(ws);\n", s);
+    return sm2c_arena_printf(c->arena, "%s    return 0;\n}\n", s);
+}
+
+static sm2c_status write_file(sm2c_ctx *c, const char *path, const void *data, size_t n)
+{
+    FILE *f = fopen(path, "wb");
+    if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s", strerror(errno));
+    return SM2C_OK;
+}
+
+/* With a prebuilt runtime library only the driver and the model's own C
+** source are compiled: keeps those among `sources`, returns their count. */
+static int model_sources(sm2c_ctx *c, const char *name, sm2c_emit_kind emit, char **sources, int n)
+{
+    const char *model_c = sm2c_arena_printf(c->arena, "%s.c", name);
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!strcmp(sources[i], "driver_main.c") || (emit == SM2C_EMIT_C && !strcmp(sources[i], model_c)))
+            sources[k++] = sources[i];
+    return k;
+}
+
+/* The generated code and the driver into one program: with the C sources, the
+** LLVM object and the runtime sources, or the shared object. */
+static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, const char *name)
+{
+    int nc, k;
+    char **sources = sm2c_list_files(c, dir, ".c", &nc);
+    if (o->runtime_lib && o->emit != SM2C_EMIT_SO)
+        nc = model_sources(c, name, o->emit, sources, nc);
+    char **argv = sm2c_cc_argv(c, o->cc, nc + 16, &k);
+    argv[k++] = "-std=c99";
+    argv[k++] = "-O2";
+    argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
+    for (int i = 0; i < nc; i++)
+        argv[k++] = (char *)sm2c_path_join(c->arena, dir, sources[i]);
+    if (o->emit == SM2C_EMIT_OBJ)
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.o", dir, name);
+    if (o->emit == SM2C_EMIT_SO) {
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.so", dir, name);
+        argv[k++] = sm2c_arena_printf(c->arena, "-Wl,-rpath,%s", dir);
+    }
+    argv[k++] = "-o";
+    argv[k++] = sm2c_arena_printf(c->arena, "%s/driver", dir);
+    if (o->runtime_lib && o->emit != SM2C_EMIT_SO)
+        argv[k++] = (char *)o->runtime_lib;
+    argv[k++] = "-lm";
+    argv[k] = NULL;
+    return sm2c_spawn(c, argv, "building the generated code");
+}
+
+static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
+{
+    for (int32_t i = 0; i < o->n_inputs; i++)
+        if (strcmp(o->inputs[i].key, key) == 0)
+            return &o->inputs[i];
+    return NULL;
+}
+
+/* Unknown dims come from the given arrays: add their shapes as --shape. */
+static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_run_opts *o, sm2c_tensor *arrays,
+                               sm2c_import_opts *io)
+{
+    sm2c_shape_opt *shapes = sm2c_arena_array(c->arena, (size_t)(o->import.n_shapes + o->n_inputs) + 1,
+                                              sizeof *shapes);
+    io->n_shapes = 0;
+    for (int32_t i = 0; i < o->import.n_shapes; i++)
+        shapes[io->n_shapes++] = o->import.shapes[i];
+    for (int32_t i = 0; i < o->n_inputs; i++) {
+        sm2c_status st = sm2c_npy_read(c, o->inputs[i].path, &arrays[i]);
+        if (st)
+            return st;
+        int given = 0;
+        for (int32_t k = 0; k < o->import.n_shapes; k++)
+            given |= strcmp(o->import.shapes[k].key, o->inputs[i].key) == 0;
+        if (!given)
+            shapes[io->n_shapes++] = (sm2c_shape_opt){ o->inputs[i].key, arrays[i].shape, 1 };
+    }
+    io->shapes = shapes;
+    return SM2C_OK;
+}
+
+static sm2c_status check_input(sm2c_ctx *c, const sm2c_port *p, const sm2c_run_input *in,
+                               const sm2c_tensor *t, int32_t batch)
+{
+    if (!in)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "missing --input %s=FILE.npy", p->key);
+    sm2c_shape want = run_shape(c, p, batch);
+    if (t->dtype != sm2c_dtype_base(p->dtype) || !sm2c_shape_equal(&t->shape, &want))
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, in->path, NULL,
+                          "holds %s %s, but input '%s' is %s %s", sm2c_dtype_name(t->dtype),
+                          sm2c_shape_str(c->arena, &t->shape), p->key, sm2c_dtype_name(p->dtype),
+                          sm2c_shape_str(c->arena, &want));
+    return SM2C_OK;
+}
+
+static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *p, const sm2c_entry *e,
+                              const sm2c_run_opts *o, const sm2c_tensor *arrays, int32_t batch)
+{
+    char **argv = sm2c_arena_array(c->arena, (size_t)(e->n_inputs + e->n_outputs + p->n_states) + 2,
+                                   sizeof *argv);
+    argv[0] = sm2c_arena_printf(c->arena, "%s/driver", dir);
+    for (int32_t i = 0; i < e->n_inputs; i++) {
+        const sm2c_run_input *in = input_for(o, e->inputs[i].key);
+        const sm2c_tensor *t = NULL;
+        for (int32_t k = 0; in && k < o->n_inputs; k++)
+            if (&o->inputs[k] == in)
+                t = &arrays[k];
+        sm2c_status st = check_input(c, &e->inputs[i], in, t, batch);
+        if (st)
+            return st;
+        argv[1 + i] = sm2c_arena_printf(c->arena, "%s/in%d.raw", dir, i);
+        if ((st = write_file(c, argv[1 + i], t->data, t->nbytes)))
+            return st;
+    }
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        argv[1 + e->n_inputs + i] = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
+    for (int32_t k = 0; k < p->n_states; k++)
+        argv[1 + e->n_inputs + e->n_outputs + k] = sm2c_arena_printf(c->arena, "%s/state%d.raw", dir, k);
+    return sm2c_spawn(c, argv, "running the generated code");
+}
+
+/* "<key>.npy" with the key reduced to [A-Za-z0-9_]; a key that collides
+** with an earlier one after that gets a numeric suffix. */
+static const char *output_file_name(sm2c_ctx *c, const sm2c_entry *e, int32_t i, const sm2c_outfile *done)
+{
+    const char *base = sm2c_c_ident(c->arena, e->outputs[i].key), *name = base;
+    for (int k = 2, clash = 1; clash; k++) {
+        name = k == 2 ? sm2c_arena_printf(c->arena, "%s.npy", base)
+                      : sm2c_arena_printf(c->arena, "%s_%d.npy", base, k - 1);
+        clash = 0;
+        for (int32_t j = 0; j < i; j++)
+            clash |= strcmp(done[j].name, name) == 0;
+    }
+    return name;
+}
+
+/* The outputs as .npy files, published like compile output (publish.c). */
+static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const char *outdir,
+                                   int32_t batch)
+{
+    sm2c_outfile *files = sm2c_arena_array(c->arena, (size_t)e->n_outputs + 1, sizeof *files);
+    for (int32_t i = 0; i < e->n_outputs; i++) {
+        sm2c_buf raw;
+        const char *path = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
+        sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &raw);
+        if (st)
+            return st;
+        sm2c_shape shape = run_shape(c, &e->outputs[i], batch);
+        sm2c_tensor t = { .dtype = sm2c_dtype_base(e->outputs[i].dtype), .shape = shape,
+                          .nelem = sm2c_shape_elements(&shape, INT64_MAX),
+                          .nbytes = raw.len, .data = raw.data };
+        files[i].name = output_file_name(c, e, i, files);
+        sm2c_buf npy;
+        if ((st = sm2c_npy_encode(c, sm2c_path_join(c->arena, outdir, files[i].name), &t, &npy)))
+            return st;
+        files[i].data = (const char *)npy.data;
+        files[i].len = npy.len;
+    }
+    return sm2c_publish(c, outdir, NULL, files, (size_t)e->n_outputs);
+}
+
+/* --state-out: DIR/<checkpoint key, '/' as "__">.npy per written variable. */
+static sm2c_status collect_state(sm2c_ctx *c, const char *dir, const sm2c_program *p, const char *outdir)
+{
+    sm2c_outfile *files = sm2c_arena_array(c->arena, (size_t)p->n_states + 1, sizeof *files);
+    for (int32_t k = 0; k < p->n_states; k++) {
+        const sm2c_state *v = &p->states[k];
+        sm2c_buf raw;
+        const char *path = sm2c_arena_printf(c->arena, "%s/state%d.raw", dir, k);
+        sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &raw);
+        if (st)
+            return st;
+        sm2c_tensor t = { .dtype = sm2c_dtype_base(v->dtype), .shape = v->shape,
+                          .nelem = sm2c_shape_elements(&v->shape, INT64_MAX), .nbytes = raw.len,
+                          .data = raw.data };
+        const char *name = "";
+        for (const char *q = v->key; *q; q++)
+            name = sm2c_arena_printf(c->arena, *q == '/' ? "%s__" : "%s%c", name, *q);
+        files[k].name = sm2c_arena_printf(c->arena, "%s.npy", name);
+        sm2c_buf npy;
+        if ((st = sm2c_npy_encode(c, sm2c_path_join(c->arena, outdir, files[k].name), &t, &npy)))
+            return st;
+        files[k].data = (const char *)npy.data;
+        files[k].len = npy.len;
+    }
+    return sm2c_publish(c, outdir, NULL, files, (size_t)p->n_states);
+}
+
+sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
+{
+    sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
+    sm2c_compile_opts co = { .name = "model", .command = "sm2c run", .max_batch = o->max_batch };
+    if (o->function)
+        co.n_functions = 1, co.functions = &o->function;
+    else
+        co.n_signatures = 1, co.signatures = &o->signature;
+    sm2c_status st = read_inputs(c, o, arrays, &co.import);
+    co.import.one_row = o->max_batch > 0;
+    sm2c_program *p;
+    if (st || (st = sm2c_compile_program(c, m, &co, &p)))
+        return st;
+    if (p->n_entries != 1)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL,
+                          "--function %s selects %d concrete functions; run one of them by its entry key "
+                          "(%s_0, ...)", o->function, (int)p->n_entries, o->function);
+    const sm2c_entry *e = &p->entries[0];
+    int32_t batch;
+    if ((st = run_batch(c, e, o, arrays, &batch)))
+        return st;
+    if (o->state_out && !p->n_states)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, e->key,
+                          "--state-out: this entry writes no variable, so there is no state to write");
+    char *dir = sm2c_tmpdir(c, "sm2c-run");
+    if (!dir)
+        return SM2C_ERR_INVALID;
+    char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch);
+    if (!(st = sm2c_emit(c, p, o->emit, &o->llvm, o->cc, dir)) &&
+        !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
+        !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays, batch)) &&
+        !(st = collect_outputs(c, dir, e, o->outdir, batch)) && o->state_out)
+        st = collect_state(c, dir, p, o->state_out);
+    if (o->keep)
+        sm2c_note(c->diag, dir, NULL, "build directory kept");
+    else
+        sm2c_rmtree(dir);
+    return st;
+}

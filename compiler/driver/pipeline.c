@@ -1,0 +1,497 @@
+/*
+** pipeline.c: the pass list (design.md, "Pipeline"), read top to bottom.
+*/
+#include "pipeline.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "load/digest.h"
+#include "import/functionalize.h"
+#include "import/op_support.h"
+#include "ops/opdefs.h"
+#include "base/fileio.h"
+#include "optimize/passes.h"
+#include "plan/plan.h"
+
+static int is_ascii_alpha(char ch)
+{
+    return (ch >= 'A' && ch <= 'Z') || (ch >= 'a' && ch <= 'z');
+}
+
+char *sm2c_c_ident(sm2c_arena *a, const char *s)
+{
+    size_t n = strlen(s);
+    if (n > 64)
+        n = 64;
+    char *out = sm2c_arena_alloc(a, n + 2), *p = out;
+    /* isalnum() would depend on the locale; and a leading '_' is reserved (C11 7.1.3). */
+    if (n == 0 || !is_ascii_alpha(s[0]))
+        *p++ = 'x';
+    for (size_t i = 0; i < n; i++) {
+        char ch = is_ascii_alpha(s[i]) || (s[i] >= '0' && s[i] <= '9') ? s[i] : '_';
+        if (ch == '_' && p > out && p[-1] == '_')
+            continue;   /* no "__": reserved in C++, which reads the header */
+        *p++ = ch;
+    }
+    *p = 0;
+    return out;
+}
+
+/* Lowering: every live node that is not a compile-time constant, in order. */
+static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e)
+{
+    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g };
+    l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
+    for (int32_t i = 0; i <= g->n_values; i++)
+        l.buf_of[i] = -1;
+    for (int32_t i = 0; i < e->n_outputs; i++)
+        e->outputs[i].buf = -1;
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        e->inputs[i].buf = sm2c_lower_buf(&l, g->inputs[i].value);
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const sm2c_node *n = g->nodes[i];
+        if (n->dead)
+            continue;
+        sm2c_status st = sm2c_lower_node(&l, n);
+        if (st)
+            return st;
+    }
+    /* An output that is an input, a weight, an alias of either, or a second
+    ** output of the same value gets a copy of its own. */
+    for (int32_t i = 0; i < e->n_outputs; i++) {
+        if (e->outputs[i].buf >= 0)
+            continue;
+        int32_t src = sm2c_lower_buf(&l, g->outputs[i].value);
+        int32_t dst = sm2c_lower_output_buf(&l, i);
+        sm2c_step *s = sm2c_lower_step(&l, NULL, "sm2c_rt_copy", 3);
+        s->node = g->outputs[i].tensor;
+        s->op = "output";
+        s->args[0] = sm2c_arg_buf(dst);
+        s->args[1] = sm2c_arg_buf(src);
+        s->args[2] = sm2c_arg_int(e->buffers[dst].nbytes);
+    }
+    return SM2C_OK;
+}
+
+/* ---- the program ------------------------------------------------------------- */
+
+static void fill_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
+{
+    e->n_inputs = g->n_inputs;
+    e->n_outputs = g->n_outputs;
+    e->inputs = sm2c_arena_array(c->arena, (size_t)g->n_inputs + 1, sizeof *e->inputs);
+    e->outputs = sm2c_arena_array(c->arena, (size_t)g->n_outputs + 1, sizeof *e->outputs);
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        e->inputs[i] = (sm2c_port){ g->inputs[i].key, g->inputs[i].tensor, g->inputs[i].value->dtype,
+                                    g->inputs[i].value->shape, -1, 0 };
+    for (int32_t i = 0; i < g->n_outputs; i++)
+        e->outputs[i] = (sm2c_port){ g->outputs[i].key, g->outputs[i].tensor, g->outputs[i].value->dtype,
+                                     g->outputs[i].value->shape, -1, 0 };
+}
+
+/* --max-batch: batched ports show their shape at max_batch rows. */
+static sm2c_status batch_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e, int32_t max_batch)
+{
+    e->max_batch = max_batch;
+    for (int32_t i = 0; i < e->n_inputs + e->n_outputs; i++) {
+        int in = i < e->n_inputs;
+        sm2c_port *pt = in ? &e->inputs[i] : &e->outputs[i - e->n_inputs];
+        if (!(in ? g->inputs[i].batched : g->outputs[i - e->n_inputs].batched))
+            continue;
+        int64_t row = sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * (int64_t)sm2c_dtype_size(pt->dtype);
+        if (row < 0 || (row > 0 && max_batch > INT64_MAX / 8 / row))
+            return sm2c_error(c->diag, SM2C_ERR_LIMIT, g->file, sm2c_arena_printf(c->arena, "signature '%s'", g->key),
+                              "--max-batch %d: %s '%s' would exceed the size an argument can have", (int)max_batch,
+                              in ? "input" : "output", pt->key);
+        pt->batched = in ? g->inputs[i].batched : g->outputs[i - e->n_inputs].batched;
+        pt->shape = sm2c_shape_make(c, pt->shape.rank, pt->shape.dims);
+        pt->shape.dims[0] *= max_batch;
+    }
+    return SM2C_OK;
+}
+
+/* Inputs must have a dtype the C ABI can carry (before shapes are inferred). */
+static sm2c_status check_inputs(sm2c_ctx *c, const sm2c_graph *g)
+{
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        if (!sm2c_dtype_size(g->inputs[i].value->dtype))
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file,
+                              sm2c_arena_printf(c->arena, "signature '%s'", g->key),
+                              "input '%s' has dtype %s, which sm2c cannot compile",
+                              g->inputs[i].key, sm2c_dtype_name(g->inputs[i].value->dtype));
+    return SM2C_OK;
+}
+
+/* A declared shape agrees with the inferred one where both know a dim.  A
+** leading dim is not compared when the input shapes were chosen (--shape, or
+** an unknown batch taken as 1): the signature describes other batch sizes. */
+static int shape_agrees(const sm2c_shape *declared, const sm2c_shape *got, int batch_chosen)
+{
+    if (declared->rank < 0)
+        return 1;
+    if (declared->rank != got->rank)
+        return 0;
+    for (int32_t d = batch_chosen ? 1 : 0; d < got->rank; d++)
+        if (declared->dims[d] >= 0 && got->dims[d] >= 0 && declared->dims[d] != got->dims[d])
+            return 0;
+    return 1;
+}
+
+static const char *shape_str(sm2c_ctx *c, const sm2c_shape *s)
+{
+    const char *t = "[";
+    for (int32_t d = 0; d < s->rank; d++)
+        t = sm2c_arena_printf(c->arena, "%s%s%lld", t, d ? "," : "", (long long)s->dims[d]);
+    return sm2c_arena_printf(c->arena, "%s]", t);
+}
+
+/* Outputs need a static shape and a fixed-size dtype (after shapes are
+** inferred), and must be what the signature says they are (G11). */
+static sm2c_status check_outputs(sm2c_ctx *c, const sm2c_graph *g, int batch_chosen)
+{
+    for (int32_t i = 0; i < g->n_outputs; i++) {
+        const sm2c_port_value *pv = &g->outputs[i];
+        const sm2c_value *v = pv->value;
+        const char *w = sm2c_arena_printf(c->arena, "signature '%s'", g->key);
+        if (v->shape.rank < 0 || sm2c_value_elements(v) < 0 || !sm2c_dtype_size(v->dtype))
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file, w,
+                              "output '%s' has dtype %s or no static shape", pv->key,
+                              sm2c_dtype_name(v->dtype));
+        if (pv->declared_dtype && sm2c_dtype_base(pv->declared_dtype) != v->dtype)
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, g->file, w,
+                              "output '%s' is declared %s but tensor '%s' is %s", pv->key,
+                              sm2c_dtype_name(pv->declared_dtype), pv->tensor, sm2c_dtype_name(v->dtype));
+        if (!shape_agrees(&pv->declared_shape, &v->shape, batch_chosen))
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, g->file, w,
+                              "output '%s' is declared with shape %s but tensor '%s' has shape %s",
+                              pv->key, shape_str(c, &pv->declared_shape), pv->tensor,
+                              shape_str(c, &v->shape));
+    }
+    return SM2C_OK;
+}
+
+/* Whether any input's leading dim was chosen rather than declared. */
+static int batch_chosen(const sm2c_graph *g, const sm2c_compile_opts *o)
+{
+    if (o->import.n_shapes > 0)
+        return 1;
+    for (int32_t i = 0; i < g->n_inputs; i++) {
+        const sm2c_shape *s = &g->inputs[i].declared_shape;
+        if (s->rank > 0 && s->dims[0] < 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* What an entry point is made from: a signature, or a concrete function. */
+typedef struct entry_spec {
+    const char *key;
+    const sm2c_concrete_fn *fn;     /* NULL for a signature */
+} entry_spec;
+
+/* One signature or function through the whole middle end into entry e. */
+static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                 const entry_spec *spec, const sm2c_compile_opts *o, sm2c_program *p,
+                                 sm2c_entry *e)
+{
+    sm2c_graph *g;
+    sm2c_status st;
+    int32_t n_batched = 0;
+    const char *key = spec->key;
+    st = spec->fn ? sm2c_import_function(c, m, vm, spec->fn, key, &o->import, &g)
+                  : sm2c_import_signature(c, m, vm, key, &o->import, &g);
+    if (st ||
+        (st = check_inputs(c, g)) || (st = sm2c_pass_shape(c, g)) ||
+        (o->max_batch && (st = sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
+        (st = check_outputs(c, g, batch_chosen(g, o))) ||
+        (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_fuse(c, g)) || (st = sm2c_pass_dce(c, g)))
+        return st;
+    e->key = key;
+    if (spec->fn)
+        e->function = sm2c_arena_printf(c->arena, "%s traced for %s", spec->fn->owner,
+                                        spec->fn->input_signature ? spec->fn->input_signature : "?");
+    fill_ports(c, g, e);
+    if (n_batched && (st = batch_ports(c, g, e, o->max_batch)))
+        return st;
+    if ((st = lower_graph(c, g, p, e)))
+        return st;
+    return sm2c_pass_plan(c, e);
+}
+
+/* --max-batch: whether any entry takes the batch (the others, with no
+** unknown leading dim, compile as they would without it). */
+static int any_batched(const sm2c_program *p)
+{
+    for (int32_t i = 0; i < p->n_entries; i++)
+        if (p->entries[i].max_batch)
+            return 1;
+    return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* The signature keys to compile, sorted: --signature's, else all but the
+** init op's (none when only --function was given). */
+static const char **signature_keys(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o,
+                                   int32_t *n)
+{
+    const Tensorflow__MetaGraphDef *mg = m->meta_graph;
+    const char **keys = sm2c_arena_array(c->arena, mg->n_signature_def + (size_t)o->n_signatures + 1,
+                                         sizeof *keys);
+    *n = 0;
+    if (o->n_signatures)
+        for (int32_t i = 0; i < o->n_signatures; i++)
+            keys[(*n)++] = o->signatures[i];
+    else if (!o->n_functions)
+        for (size_t i = 0; i < mg->n_signature_def; i++)
+            if (strcmp(mg->signature_def[i]->key, "__saved_model_init_op") != 0)
+                keys[(*n)++] = mg->signature_def[i]->key;
+    qsort(keys, (size_t)*n, sizeof *keys, cmp_str);
+    return keys;
+}
+
+/* Add the concrete functions --function `want` names: all of a tf.function
+** at that object path, else the one whose entry key it is. */
+static sm2c_status add_functions(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                 const char *want, entry_spec *specs, int32_t *n)
+{
+    int32_t before = *n;
+    for (size_t i = 0; i < vm->n_fns; i++)
+        if (sm2c_concrete_fn_is_function(&vm->fns[i]) && strcmp(vm->fns[i].owner, want) == 0)
+            specs[(*n)++] = (entry_spec){ sm2c_concrete_fn_entry_key(c->arena, &vm->fns[i]), &vm->fns[i] };
+    for (size_t i = 0; i < vm->n_fns && *n == before; i++)
+        if (sm2c_concrete_fn_is_function(&vm->fns[i]) && strcmp(sm2c_concrete_fn_entry_key(c->arena, &vm->fns[i]), want) == 0)
+            specs[(*n)++] = (entry_spec){ sm2c_concrete_fn_entry_key(c->arena, &vm->fns[i]), &vm->fns[i] };
+    if (*n == before)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL,
+                          "no tf.function or concrete function '%s' (sm2c inspect lists them)", want);
+    return SM2C_OK;
+}
+
+static int has_functions(const sm2c_varmap *vm)
+{
+    for (size_t i = 0; i < vm->n_fns; i++)
+        if (sm2c_concrete_fn_is_function(&vm->fns[i]))
+            return 1;
+    return 0;
+}
+
+static int cmp_spec(const void *a, const void *b)
+{
+    return strcmp(((const entry_spec *)a)->key, ((const entry_spec *)b)->key);
+}
+
+/* Every entry to compile: the signatures, then the --function entries sorted by key. */
+static sm2c_status entry_specs(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                               const sm2c_compile_opts *o, entry_spec **out, int32_t *n)
+{
+    int32_t n_sigs;
+    const char **keys = signature_keys(c, m, o, &n_sigs);
+    entry_spec *specs = sm2c_arena_array(c->arena, (size_t)n_sigs + vm->n_fns * (size_t)o->n_functions + 1,
+                                         sizeof *specs);
+    *n = 0;
+    for (int32_t i = 0; i < n_sigs; i++)
+        specs[(*n)++] = (entry_spec){ keys[i], NULL };
+    for (int32_t i = 0; i < o->n_functions; i++) {
+        sm2c_status st = add_functions(c, m, vm, o->functions[i], specs, n);
+        if (st)
+            return st;
+    }
+    qsort(specs + n_sigs, (size_t)(*n - n_sigs), sizeof *specs, cmp_spec);
+    *out = specs;
+    return SM2C_OK;
+}
+
+/* `base`, or base_2, base_3, ... : the first not in `taken`, which it joins. */
+static const char *unique_name(sm2c_ctx *c, sm2c_strmap *taken, const char *base)
+{
+    const char *name = base;
+    for (int k = 2; sm2c_strmap_get(taken, name); k++)
+        name = sm2c_arena_printf(c->arena, "%s_%d", base, k);
+    sm2c_strmap_put(taken, name, (void *)1);
+    return name;
+}
+
+/* Unique C names for the entries. */
+static void name_entries(sm2c_ctx *c, sm2c_program *p)
+{
+    sm2c_strmap *taken = sm2c_strmap_new(c->arena, (size_t)p->n_entries + 1);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        p->entries[i].c_name = unique_name(c, taken, sm2c_c_ident(c->arena, p->entries[i].key));
+}
+
+/* ---- state ------------------------------------------------------------------- */
+
+/* Which variables the entries write: a quiet import of each (errors are
+** reported by the real one) records the targets of write ops. */
+static sm2c_strmap *written_variables(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
+                                      const entry_spec *specs, int32_t n, const sm2c_compile_opts *o)
+{
+    sm2c_import_opts io = o->import;
+    io.written = sm2c_strmap_new(c->arena, 16);
+    io.state_keys = NULL;
+    sm2c_diag quiet;
+    sm2c_ctx qc = sm2c_ctx_quiet(c, &quiet);
+    for (int32_t i = 0; i < n; i++) {
+        sm2c_graph *g;
+        if (specs[i].fn)
+            sm2c_import_function(&qc, m, vm, specs[i].fn, specs[i].key, &io, &g);
+        else
+            sm2c_import_signature(&qc, m, vm, specs[i].key, &io, &g);
+    }
+    return sm2c_strmap_count(io.written) ? io.written : NULL;
+}
+
+static int cmp_state(const void *a, const void *b)
+{
+    return strcmp(((const sm2c_state *)a)->key, ((const sm2c_state *)b)->key);
+}
+
+/* States in key order (the state struct's layout), buffers renumbered. */
+static void sort_states(sm2c_ctx *c, sm2c_program *p)
+{
+    if (!p->n_states)
+        return;     /* qsort's base may not be NULL */
+    sm2c_state *old = sm2c_arena_array(c->arena, (size_t)p->n_states, sizeof *old);
+    memcpy(old, p->states, (size_t)p->n_states * sizeof *old);
+    qsort(p->states, (size_t)p->n_states, sizeof *p->states, cmp_state);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        for (int32_t b = 0; b < p->entries[k].n_buffers; b++) {
+            sm2c_buffer *buf = &p->entries[k].buffers[b];
+            if (buf->kind != SM2C_BUF_STATE)
+                continue;
+            for (int32_t i = 0; i < p->n_states; i++)
+                if (strcmp(p->states[i].key, old[buf->index].key) == 0) {
+                    buf->index = i;
+                    break;
+                }
+        }
+}
+
+/* C (C99 to C23) and C++ keywords a member may not be named. */
+static int is_keyword(const char *s)
+{
+    static const char *const kw[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
+        "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "nullptr",
+        "alignas", "alignof", "constexpr", "static_assert", "thread_local", "typeof", "class",
+        "delete", "new", "this", "template", "typename", "private", "public", "protected",
+        "virtual", "operator", "namespace", "using", "friend", "mutable", "explicit", "try",
+        "catch", "throw", "asm", NULL };
+    for (size_t i = 0; kw[i]; i++)
+        if (strcmp(s, kw[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Member names of the state struct: the checkpoint key without TF2's
+** "/.ATTRIBUTES/VARIABLE_VALUE", made a unique C identifier. */
+static void name_states(sm2c_ctx *c, sm2c_program *p)
+{
+    static const char suffix[] = "/.ATTRIBUTES/VARIABLE_VALUE";
+    sm2c_strmap *taken = sm2c_strmap_new(c->arena, (size_t)p->n_states + 1);
+    for (int32_t i = 0; i < p->n_states; i++) {
+        const char *key = p->states[i].key;
+        size_t n = strlen(key), sn = sizeof suffix - 1;
+        if (n > sn && strcmp(key + n - sn, suffix) == 0)
+            key = sm2c_arena_strndup(c->arena, key, n - sn);
+        const char *base = sm2c_c_ident(c->arena, key);
+        if (is_keyword(base))
+            base = sm2c_arena_printf(c->arena, "%s_v", base);
+        p->states[i].c_name = unique_name(c, taken, base);
+    }
+}
+
+static const char *default_name(sm2c_ctx *c, const char *dir)
+{
+    char *name = sm2c_c_ident(c->arena, sm2c_path_base(c->arena, dir));
+    for (char *q = name; *q; q++)
+        *q = (char)tolower((unsigned char)*q);
+    return name;
+}
+
+sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_opts *o,
+                                 sm2c_program **out)
+{
+    sm2c_program *p = sm2c_arena_alloc(c->arena, sizeof *p);
+    *out = p;
+    p->name = o->name ? o->name : default_name(c, m->dir);
+    p->source = m->dir;
+    p->source_name = sm2c_path_base(c->arena, m->dir);  /* no paths in the output (rule 14) */
+    p->command = o->command ? o->command : "";
+    sm2c_varmap *vm;
+    sm2c_status st = sm2c_check_function_names(c, m);
+    if (!st)
+        st = sm2c_model_check_attrs(c, m);
+    if (!st)
+        st = sm2c_functionalize(c, m);   /* TF1 Switch/Merge and while frames -> If and While */
+    if (!st)
+        st = sm2c_input_digests(c, m, &p->input_digests);
+    if (!st)
+        st = sm2c_varmap_build(c, m, &vm);
+    if (st)
+        return st;
+    int32_t n;
+    entry_spec *specs;
+    if ((st = entry_specs(c, m, vm, o, &specs, &n)))
+        return st;
+    sm2c_compile_opts with_state = *o;
+    with_state.import.state_keys = written_variables(c, m, vm, specs, n, o);
+    o = &with_state;
+    p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
+    sm2c_status first = SM2C_OK;
+    for (int32_t i = 0; i < n; i++) {
+        sm2c_entry *e = &p->entries[p->n_entries];
+        memset(e, 0, sizeof *e);
+        /* Without an explicit --signature list, a signature that cannot be
+        ** compiled is skipped with warnings, and the others still compile;
+        ** a model's only signature fails with errors. */
+        int explicit = o->n_signatures || o->n_functions;
+        int demote = !explicit && n > 1;
+        c->diag->demote += demote;
+        st = compile_entry(c, m, vm, &specs[i], o, p, e);
+        c->diag->demote -= demote;
+        if (st) {
+            if (demote)
+                sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", specs[i].key),
+                             "not compiled (see above)");
+            if (!first)
+                first = st;
+            continue;
+        }
+        if (e->arena_bytes > p->arena_bytes)
+            p->arena_bytes = e->arena_bytes;
+        p->n_entries++;
+    }
+    name_entries(c, p);
+    sort_states(c, p);
+    name_states(c, p);
+    if (o->max_batch && p->n_states) {
+        p->n_entries = 0;   /* nothing to write */
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, m->file, NULL,
+                          "--max-batch with written variables (state) is not supported yet: compile the "
+                          "signatures that write variables without --max-batch");
+    }
+    if (o->max_batch && p->n_entries > 0 && !any_batched(p)) {
+        const char *w = p->n_entries == 1 ? sm2c_arena_printf(c->arena, "signature '%s'", p->entries[0].key) : NULL;
+        p->n_entries = 0;   /* nothing to write */
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, w,
+                          "--max-batch needs an input whose leading dim is unknown (-1); %s",
+                          w ? "none has one" : "no signature that compiles has one");
+    }
+    if (p->n_entries == 0 && n > 1 && !o->n_signatures && !o->n_functions)
+        return sm2c_error(c->diag, first, m->file, NULL,
+                          "none of the %d signatures could be compiled (the warnings above say why)", n);
+    if (p->n_entries == 0)
+        return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile%s",
+                                          has_functions(vm) ? " (its tf.functions compile with --function PATH; "
+                                                              "sm2c inspect lists them)" : "");
+    return o->n_signatures || o->n_functions ? first : SM2C_OK;
+}

@@ -1,0 +1,35 @@
+/*
+** pipeline.h: a loaded SavedModel -> the lowered program, signature by signature:
+** import, shape (with folding), fuse, dce, lower, plan.
+*/
+#ifndef SM2C_PIPELINE_H
+#define SM2C_PIPELINE_H
+
+#include "import/import.h"
+#include "lower/program.h"
+
+typedef struct sm2c_compile_opts {
+    const char *name;            /* C prefix; NULL: derived from the directory name */
+    int32_t n_signatures;        /* 0: every signature but __saved_model_init_op */
+    const char *const *signatures;
+    int32_t n_functions;         /* --function: tf.function object paths (every concrete
+                                    function of each) or entry keys "<path>_<k>" */
+    const char *const *functions;
+    sm2c_import_opts import;
+    const char *command;         /* recorded in the generated header */
+    int32_t max_batch;           /* --max-batch: > 0 makes inputs with an unknown leading
+                                    dim batched, 1..max_batch rows at run time (pass_batch.c) */
+} sm2c_compile_opts;
+
+/* Compile what can be compiled.  A signature that cannot be compiled is
+** reported (naming it and the op) and left out; with an explicit
+** --signature list that is an error, otherwise a warning, as long as at least
+** one signature compiled. */
+sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_opts *o,
+                                 sm2c_program **out);
+
+/* A C identifier from any string: ASCII [A-Za-z0-9_], starting with a letter
+** ('x' is put before anything else), no "__", at most 65 bytes. */
+char *sm2c_c_ident(sm2c_arena *a, const char *s);
+
+#endif

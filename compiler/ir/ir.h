@@ -1,0 +1,121 @@
+/*
+** ir.h: the compiler's graph IR.
+**
+** A graph is one entry point (a signature) after import: values with a dtype
+** and (after shape inference) a static shape, and nodes in topological order.
+** Calls are already instantiated (the IR never holds a call), Identity-like
+** ops are already aliases, and variables are constants read from the
+** checkpoint, except those some compiled entry writes: those are state
+** handles (sm2c_value.state) read and written by nodes (import_state.c).  Nothing in the IR owns heap memory: it all lives in the arena.
+*/
+#ifndef SM2C_IR_H
+#define SM2C_IR_H
+
+#include <stdint.h>
+
+#include "graph.pb-c.h"
+#include "base/tensor.h"
+
+struct sm2c_opdef;
+struct sm2c_node;
+
+/* A variable that some compiled entry writes (import_state.c): its handle
+** value carries this instead of a constant, so nothing folds its reads. */
+typedef struct sm2c_state_var {
+    const char *key;            /* checkpoint key */
+    const sm2c_tensor *init;    /* checkpoint value: dtype, shape, bytes */
+    int ref;                    /* TF1 ref variable (VariableV2): every use is a read */
+} sm2c_state_var;
+
+typedef struct sm2c_value {
+    int32_t id;
+    int dtype;
+    sm2c_shape shape;           /* rank -1 until shape inference */
+    struct sm2c_node *node;     /* producer; NULL for inputs and constants */
+    int32_t index;              /* output index of the producer */
+    sm2c_tensor *constant;      /* its value when known at compile time */
+    const char *name;           /* TF tensor name, for comments and errors */
+    int32_t input;              /* >= 0: the entry's input at this position */
+    int32_t uses;
+    const sm2c_state_var *state; /* a handle of a written variable, else NULL */
+    /* A TensorList handle (import only, never a node input): its data
+    ** [max_len, element...] and int32 length values, and its list family. */
+    struct sm2c_value *list_data, *list_len;
+    struct sm2c_tlist *tlist;
+} sm2c_value;
+
+typedef struct sm2c_node {
+    int32_t id;
+    const struct sm2c_opdef *op;
+    const char *name;           /* TF node name */
+    const char *function;       /* call path ("" for the top-level graph) */
+    const char *file;           /* the model file, for diagnostics */
+    const Tensorflow__NodeDef *def;  /* attrs (absent ones take the op's default) */
+    int32_t n_inputs, n_outputs;
+    sm2c_value **inputs;
+    sm2c_value **outputs;
+    int32_t act;                /* fused activation (SM2C_RT_ACT_*), set by fusion */
+    sm2c_value *bias;           /* fused bias, set by fusion */
+    int widened_from;           /* float16/bfloat16 when it computes that type in float32
+                                   (import_widen.c), else 0 */
+    int dead;
+    struct sm2c_cflow *cflow;   /* a control-flow marker node (cflow.h), else NULL */
+    struct sm2c_tlist *tlist;   /* a TensorList node's list family (tlist.c), else NULL */
+} sm2c_node;
+
+typedef struct sm2c_port_value {
+    const char *key;            /* signature key */
+    const char *tensor;         /* TF tensor name */
+    sm2c_value *value;
+    int declared_dtype;         /* what the SignatureDef's TensorInfo says (G11) */
+    sm2c_shape declared_shape;  /* rank -1 when it gives none */
+    int32_t batched;            /* --max-batch: 0, or its leading dim holds `batched` slices
+                                   per row of the run-time batch (pass_batch.c) */
+} sm2c_port_value;
+
+typedef struct sm2c_graph {
+    const char *key;            /* signature key */
+    const char *file;           /* for diagnostics */
+    int32_t n_inputs, n_outputs;
+    sm2c_port_value *inputs;    /* sorted by key */
+    sm2c_port_value *outputs;   /* sorted by key */
+    int32_t n_nodes, cap_nodes;
+    sm2c_node **nodes;          /* topological order */
+    int32_t n_values;
+} sm2c_graph;
+
+sm2c_value *sm2c_value_new(sm2c_ctx *c, sm2c_graph *g, int dtype, const char *name);
+/* A constant value owning `t` (not copied). */
+sm2c_value *sm2c_value_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name);
+sm2c_node *sm2c_node_new(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_opdef *op,
+                         const Tensorflow__NodeDef *def, const char *function,
+                         int32_t n_inputs, sm2c_value **inputs, int32_t n_outputs);
+
+/* "node 'x' (Op) in f" for diagnostics. */
+const char *sm2c_node_where(sm2c_ctx *c, const sm2c_node *n);
+
+
+/* Element count of a value's static shape. */
+int64_t sm2c_value_elements(const sm2c_value *v);
+int sm2c_shape_equal(const sm2c_shape *a, const sm2c_shape *b);
+sm2c_shape sm2c_shape_make(sm2c_ctx *c, int32_t rank, const int64_t *dims);
+
+/* What a node's op is: the op table (ops/ops.def) holds one per TensorFlow op,
+** and import/cflow.c, import/tlist.c a few internal ones.  Defined here because
+** every node points at one; the hooks are defined by the ops stage. */
+struct sm2c_lower;
+
+typedef sm2c_status (*sm2c_shape_fn)(sm2c_ctx *c, sm2c_node *n);
+typedef sm2c_status (*sm2c_lower_fn)(struct sm2c_lower *l, const sm2c_node *n);
+
+typedef struct sm2c_opdef {
+    const char *name;       /* TF op name */
+    int32_t n_inputs;       /* data inputs; -1 when variadic (ConcatV2, Pack) */
+    const char *outputs;    /* output arg names, comma-separated ("" for none) */
+    const char *defaults;   /* attr defaults, "name=value ..." (see ops.def) */
+    sm2c_shape_fn shape;    /* sets dtype and static shape of every output */
+    sm2c_lower_fn lower;    /* appends kernel steps */
+    uint64_t dtypes;        /* bit d: runs on dtype d (sm2c_node_dtype), each tested */
+} sm2c_opdef;
+
+#endif

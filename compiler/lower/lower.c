@@ -1,0 +1,231 @@
+/*
+** lower.c: buffers and steps for the lowering hooks (lower.h).
+*/
+#include "lower.h"
+
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+const char *sm2c_kernel_suffix(int dtype)
+{
+    switch (sm2c_dtype_base(dtype)) {
+    case SM2C_DT_FLOAT: return "f32";
+    case SM2C_DT_DOUBLE: return "f64";
+    case SM2C_DT_INT32: return "i32";
+    case SM2C_DT_INT64: return "i64";
+    case SM2C_DT_UINT8: return "u8";
+    case SM2C_DT_BOOL: return "b";
+    case SM2C_DT_HALF: return "f16";
+    case SM2C_DT_BFLOAT16: return "bf16";
+    case SM2C_DT_INT8: return "i8";
+    case SM2C_DT_INT16: return "i16";
+    case SM2C_DT_UINT16: return "u16";
+    case SM2C_DT_UINT32: return "u32";
+    case SM2C_DT_UINT64: return "u64";
+    default: return NULL;
+    }
+}
+
+sm2c_status sm2c_lower_unsupported(sm2c_lower *l, const sm2c_node *n, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return sm2c_error(l->c->diag, SM2C_ERR_UNSUPPORTED, n->file, sm2c_node_where(l->c, n), "%s", msg);
+}
+
+
+static int32_t new_buffer(sm2c_lower *l, sm2c_bufkind kind, int dtype, const sm2c_shape *shape,
+                          const char *name)
+{
+    sm2c_entry *e = l->entry;
+    if (e->n_buffers == l->cap_bufs) {
+        int32_t cap = l->cap_bufs ? l->cap_bufs * 2 : 64;
+        sm2c_buffer *b = sm2c_arena_array(l->c->arena, (size_t)cap, sizeof *b);
+        if (e->n_buffers)
+            memcpy(b, e->buffers, (size_t)e->n_buffers * sizeof *b);
+        e->buffers = b;
+        l->cap_bufs = cap;
+    }
+    sm2c_buffer *b = &e->buffers[e->n_buffers];
+    b->kind = kind;
+    b->dtype = dtype;
+    b->shape = *shape;
+    int64_t n = sm2c_shape_elements(shape, INT64_MAX);
+    b->nbytes = (n > 0 ? n : 0) * (int64_t)sm2c_dtype_size(dtype);
+    b->name = name;
+    b->index = -1;
+    return e->n_buffers++;
+}
+
+/* The weight holding tensor t (viewed with `shape`), added when new. */
+static int32_t weight_index(sm2c_lower *l, const sm2c_tensor *t, const sm2c_shape *shape, const char *name)
+{
+    sm2c_program *p = l->prog;
+    int32_t w = -1;
+    /* Equal bytes are one weight, whichever signature or node they came from:
+    ** each signature reads its variables itself, and constants repeat. */
+    for (int32_t i = 0; i < p->n_weights && w < 0; i++)
+        if (sm2c_shape_equal(&p->weights[i].value.shape, shape) &&
+            p->weights[i].value.dtype == t->dtype &&
+            p->weights[i].value.nbytes == t->nbytes &&
+            (p->weights[i].value.data == t->data || t->nbytes == 0 ||
+             memcmp(p->weights[i].value.data, t->data, t->nbytes) == 0))
+            w = i;
+    if (w < 0) {
+        sm2c_weight *ws = sm2c_arena_array(l->c->arena, (size_t)p->n_weights + 1, sizeof *ws);
+        if (p->n_weights)
+            memcpy(ws, p->weights, (size_t)p->n_weights * sizeof *ws);
+        ws[p->n_weights].name = name;
+        ws[p->n_weights].value = *t;
+        ws[p->n_weights].value.shape = *shape;
+        p->weights = ws;
+        w = p->n_weights++;
+    }
+    return w;
+}
+
+static int32_t weight_buffer(sm2c_lower *l, const sm2c_value *v)
+{
+    int32_t w = weight_index(l, v->constant, &v->shape, v->name);
+    int32_t b = new_buffer(l, SM2C_BUF_WEIGHT, v->constant->dtype, &v->shape, v->name);
+    l->entry->buffers[b].index = w;
+    return b;
+}
+
+/* The state buffer of a written variable's handle: program->states gets the
+** variable when new, its checkpoint value a weight (shared with equal ones). */
+static int32_t state_buffer(sm2c_lower *l, const sm2c_value *v)
+{
+    sm2c_program *p = l->prog;
+    const sm2c_tensor *init = v->state->init;
+    int32_t k = 0;
+    while (k < p->n_states && strcmp(p->states[k].key, v->state->key) != 0)
+        k++;
+    if (k == p->n_states) {
+        sm2c_state *st = sm2c_arena_array(l->c->arena, (size_t)p->n_states + 1, sizeof *st);
+        if (p->n_states)
+            memcpy(st, p->states, (size_t)p->n_states * sizeof *st);
+        st[k] = (sm2c_state){ v->state->key, init->dtype, init->shape, (int64_t)init->nbytes,
+                              weight_index(l, init, &init->shape, v->state->key), NULL };
+        p->states = st;
+        p->n_states++;
+    }
+    int32_t b = new_buffer(l, SM2C_BUF_STATE, init->dtype, &init->shape, v->state->key);
+    l->entry->buffers[b].index = k;
+    return b;
+}
+
+/* The entry output this value is, if it has not been given to another yet. */
+static int32_t output_port(sm2c_lower *l, const sm2c_value *v)
+{
+    for (int32_t i = 0; i < l->g->n_outputs; i++)
+        if (l->g->outputs[i].value == v && l->entry->outputs[i].buf < 0)
+            return i;
+    return -1;
+}
+
+int32_t sm2c_lower_buf(sm2c_lower *l, const sm2c_value *v)
+{
+    /* Values made during lowering (fill constants) have no id and no cache slot. */
+    if (v->id >= 0 && l->buf_of[v->id] >= 0)
+        return l->buf_of[v->id];
+    int32_t b;
+    if (v->state) {
+        b = state_buffer(l, v);
+    } else if (v->constant) {
+        b = weight_buffer(l, v);
+    } else if (v->input >= 0) {
+        b = new_buffer(l, SM2C_BUF_INPUT, v->dtype, &v->shape, v->name);
+        l->entry->buffers[b].index = v->input;
+    } else {
+        int32_t port = output_port(l, v);
+        b = new_buffer(l, port >= 0 ? SM2C_BUF_OUTPUT : SM2C_BUF_ARENA, v->dtype, &v->shape, v->name);
+        if (port >= 0) {
+            l->entry->buffers[b].index = port;
+            l->entry->outputs[port].buf = b;
+        }
+    }
+    if (v->id >= 0)
+        l->buf_of[v->id] = b;
+    return b;
+}
+
+int32_t sm2c_lower_output_buf(sm2c_lower *l, int32_t port)
+{
+    const sm2c_value *v = l->g->outputs[port].value;
+    int32_t b = new_buffer(l, SM2C_BUF_OUTPUT, v->dtype, &v->shape, l->g->outputs[port].tensor);
+    l->entry->buffers[b].index = port;
+    l->entry->outputs[port].buf = b;
+    return b;
+}
+
+void sm2c_lower_alias(sm2c_lower *l, const sm2c_value *v, const sm2c_value *src)
+{
+    l->buf_of[v->id] = sm2c_lower_buf(l, src);
+}
+
+/* The shape is copied: callers build it in their own frame. */
+int32_t sm2c_lower_scratch(sm2c_lower *l, int dtype, const sm2c_shape *shape, const char *name)
+{
+    sm2c_shape kept = sm2c_shape_make(l->c, shape->rank, shape->dims);
+    return new_buffer(l, SM2C_BUF_ARENA, dtype, &kept, name);
+}
+
+sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t n_args)
+{
+    sm2c_entry *e = l->entry;
+    if (e->n_steps == l->cap_steps) {
+        int32_t cap = l->cap_steps ? l->cap_steps * 2 : 64;
+        sm2c_step *s = sm2c_arena_array(l->c->arena, (size_t)cap, sizeof *s);
+        if (e->n_steps)
+            memcpy(s, e->steps, (size_t)e->n_steps * sizeof *s);
+        e->steps = s;
+        l->cap_steps = cap;
+    }
+    sm2c_step *s = &e->steps[e->n_steps++];
+    s->kernel = sm2c_arena_strdup(l->c->arena, kernel);
+    s->n_args = n_args;
+    s->args = sm2c_arena_array(l->c->arena, (size_t)n_args, sizeof *s->args);
+    s->node = n ? n->name : "";
+    s->op = n ? (n->def ? n->def->op : n->op->name) : "";
+    s->function = n ? n->function : "";
+    return s;
+}
+
+sm2c_arg sm2c_arg_buf(int32_t buf)
+{
+    sm2c_arg a = { .kind = SM2C_ARG_BUF, .buf = buf };
+    return a;
+}
+
+sm2c_arg sm2c_arg_int(int64_t i)
+{
+    sm2c_arg a = { .kind = SM2C_ARG_INT, .i = i };
+    return a;
+}
+
+sm2c_arg sm2c_arg_float(float f)
+{
+    sm2c_arg a = { .kind = SM2C_ARG_FLOAT, .f = f };
+    return a;
+}
+
+sm2c_arg sm2c_arg_null(void)
+{
+    sm2c_arg a = { .kind = SM2C_ARG_NULL };
+    return a;
+}
+
+sm2c_arg sm2c_arg_ints(sm2c_lower *l, int32_t n, const int64_t *vals)
+{
+    int32_t *v = sm2c_arena_array(l->c->arena, n > 0 ? (size_t)n : 1, sizeof *v);
+    for (int32_t i = 0; i < n; i++)
+        v[i] = (int32_t)vals[i];
+    sm2c_arg a = { .kind = SM2C_ARG_INTS, .n = n, .ints = v };
+    return a;
+}

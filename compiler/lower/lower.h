@@ -1,0 +1,44 @@
+/*
+** lower.h: what lowering hooks use to turn IR nodes into program steps.
+*/
+#ifndef SM2C_LOWER_H
+#define SM2C_LOWER_H
+
+#include "ir/ir.h"
+#include "program.h"
+
+typedef struct sm2c_lower {
+    sm2c_ctx *c;
+    sm2c_program *prog;
+    sm2c_entry *entry;
+    const sm2c_graph *g;
+    int32_t *buf_of;            /* value id -> buffer id, -1 unassigned */
+    int32_t cap_steps, cap_bufs;
+    int32_t *step_node;         /* unused for now */
+} sm2c_lower;
+
+/* The buffer holding value v: its input, weight, the entry output it is, or a
+** new arena buffer. */
+int32_t sm2c_lower_buf(sm2c_lower *l, const sm2c_value *v);
+/* A new buffer that is entry output `port` (for outputs that need a copy). */
+int32_t sm2c_lower_output_buf(sm2c_lower *l, int32_t port);
+/* v shares the bytes of `src` (Reshape, Squeeze, ExpandDims). */
+void sm2c_lower_alias(sm2c_lower *l, const sm2c_value *v, const sm2c_value *src);
+/* A fresh arena buffer for temporaries. */
+int32_t sm2c_lower_scratch(sm2c_lower *l, int dtype, const sm2c_shape *shape, const char *name);
+
+/* Append a call of `kernel` with room for n args, attributed to node n. */
+sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t n_args);
+sm2c_arg sm2c_arg_buf(int32_t buf);
+sm2c_arg sm2c_arg_int(int64_t i);
+sm2c_arg sm2c_arg_float(float f);
+sm2c_arg sm2c_arg_null(void);
+sm2c_arg sm2c_arg_ints(sm2c_lower *l, int32_t n, const int64_t *vals);
+
+/* "f32", "i64", ... for kernel names; NULL when the runtime has no such type. */
+const char *sm2c_kernel_suffix(int dtype);
+/* Report that node n cannot be lowered for the given reason. */
+sm2c_status sm2c_lower_unsupported(sm2c_lower *l, const sm2c_node *n, const char *fmt, ...)
+    SM2C_PRINTF(3, 4);
+
+#endif

@@ -1,0 +1,63 @@
+/*
+** ops_common.h: helpers shared by the ops_*.c hooks.
+*/
+#ifndef SM2C_OPS_COMMON_H
+#define SM2C_OPS_COMMON_H
+
+#include <string.h>
+
+#include "lower/lower.h"
+#include "opdefs.h"
+#include "base/shape_math.h"
+#include "sm2c_rt.h"
+#include "load/tensor_proto.h"
+
+/* An error about node n. */
+sm2c_status sm2c_op_error(sm2c_ctx *c, const sm2c_node *n, sm2c_status kind, const char *fmt, ...)
+    SM2C_PRINTF(4, 5);
+/* Input i when it is a compile-time constant, else reports and returns NULL. */
+const sm2c_tensor *sm2c_op_const_input(sm2c_ctx *c, const sm2c_node *n, int32_t i, const char *what);
+/* The ints of a constant integer tensor (int32 or int64) into an arena array. */
+int64_t *sm2c_op_ints(sm2c_ctx *c, const sm2c_tensor *t);
+/* A constant int32 or int64 tensor of n values: a scalar (rank 0, n 1) or a vector (rank 1). */
+sm2c_tensor *sm2c_op_int_tensor(sm2c_ctx *c, int dtype, int32_t rank, const int64_t *vals, int64_t n);
+/* Output k gets dtype and a copy of shape. */
+void sm2c_op_set(sm2c_ctx *c, sm2c_node *n, int32_t k, int dtype, int32_t rank, const int64_t *dims);
+/* axis in [-rank, rank) -> [0, rank); reports and returns 0 when out of range. */
+int sm2c_op_axis(sm2c_ctx *c, const sm2c_node *n, int64_t axis, int32_t rank, int32_t *out);
+/* Row-major strides (in elements) of a shape. */
+void sm2c_op_strides(const sm2c_shape *s, int64_t *strides);
+/* Every input must have a static shape. */
+sm2c_status sm2c_op_need_shapes(sm2c_ctx *c, const sm2c_node *n);
+
+/* Kernel name "sm2c_rt_<op>_<sfx>" in the arena; NULL when dtype has no suffix. */
+const char *sm2c_op_kernel(sm2c_ctx *c, const char *op, int dtype);
+/* A strided copy step: dims box from src (offset, strides) to dst (offset, strides). */
+void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_off,
+                  const int64_t *src_strides, int32_t dst, int64_t dst_off,
+                  const int64_t *dst_strides, int32_t rank, const int64_t *dims, int dtype);
+/* A scalar constant of `dtype` holding `value` (0 or 1), for fills and pads;
+** made during lowering, so it has no value id. */
+sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value);
+
+/* ---- logic family -------------------------------------------------------- */
+/* Dtype sets, for tables of the dtypes an op has kernels for. */
+enum { SM2C_OPT_F32 = 1, SM2C_OPT_F64 = 2, SM2C_OPT_I32 = 4, SM2C_OPT_I64 = 8, SM2C_OPT_BOOL = 16,
+       SM2C_OPT_FLOAT = SM2C_OPT_F32 | SM2C_OPT_F64, SM2C_OPT_INT = SM2C_OPT_I32 | SM2C_OPT_I64,
+       SM2C_OPT_NUM = SM2C_OPT_FLOAT | SM2C_OPT_INT };
+/* The SM2C_OPT_* bit of dtype, 0 for the others. */
+unsigned sm2c_op_type_bit(int dtype);
+/* Strides of `in` read as the broadcast shape `out` (0 on broadcast dims). */
+void sm2c_op_broadcast_strides(const sm2c_shape *in, const sm2c_shape *out, int64_t *strides);
+/* A broadcasting binary step (SM2C_RT_BINARY's arguments): a and b into buffer
+** y of the given shape. */
+sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *kernel,
+                               const sm2c_value *a, const sm2c_value *b, int32_t y,
+                               const sm2c_shape *shape);
+
+/* ---- ops_dynslice.c: StridedSlice at run-time indices (x[i]) -------------- */
+int sm2c_dyn_slice(const sm2c_node *n);
+sm2c_status sm2c_shape_dyn_slice(sm2c_ctx *c, sm2c_node *n);
+sm2c_status sm2c_lower_dyn_slice(sm2c_lower *l, const sm2c_node *n);
+
+#endif

@@ -1,0 +1,101 @@
+/*
+** pass_fuse.c: fuse bias and activation into the op before them.
+** requires: shape.  MatMul / Conv2D / DepthwiseConv2dNative followed by a
+** BiasAdd on their sole use, and then Relu / Relu6 on its sole use, become one
+** node with `bias` and `act`; BiasAdd + Relu likewise.  The kernels apply
+** bias then activation in the same order TensorFlow does.
+*/
+#include <string.h>
+
+#include "ops/opdefs.h"
+#include "passes.h"
+#include "sm2c_rt.h"
+
+void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to)
+{
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t k = 0; k < g->nodes[i]->n_inputs; k++)
+            if (g->nodes[i]->inputs[k] == from) {
+                g->nodes[i]->inputs[k] = to;
+                to->uses++;
+            }
+    for (int32_t k = 0; k < g->n_outputs; k++)
+        if (g->outputs[k].value == from)
+            g->outputs[k].value = to;
+    from->uses = 0;
+}
+
+static int is_output(const sm2c_graph *g, const sm2c_value *v)
+{
+    for (int32_t k = 0; k < g->n_outputs; k++)
+        if (g->outputs[k].value == v)
+            return 1;
+    return 0;
+}
+
+/* The single live node reading v, or NULL. */
+static sm2c_node *sole_user(sm2c_graph *g, const sm2c_value *v)
+{
+    sm2c_node *user = NULL;
+    int count = 0;
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        sm2c_node *n = g->nodes[i];
+        for (int32_t k = 0; !n->dead && k < n->n_inputs; k++)
+            if (n->inputs[k] == v)
+                user = n, count++;
+    }
+    return count == 1 && !is_output(g, v) ? user : NULL;
+}
+
+static int op_is(const sm2c_node *n, const char *name)
+{
+    return strcmp(n->op->name, name) == 0;
+}
+
+/* `next` computes from n's output alone: absorb it and take over its output. */
+static void absorb(sm2c_graph *g, sm2c_node *n, sm2c_node *next)
+{
+    next->dead = 1;
+    sm2c_replace_uses(g, next->outputs[0], n->outputs[0]);
+}
+
+static int takes_bias(const sm2c_node *n)
+{
+    return (op_is(n, "MatMul") || op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative")) &&
+           n->outputs[0]->dtype == SM2C_DT_FLOAT;
+}
+
+/* Whether v is ready when n runs: a constant or input, or made by a node
+** before n (a bias read from state after the MatMul would be dead by then). */
+static int ready_before(const sm2c_graph *g, const sm2c_value *v, const sm2c_node *n)
+{
+    for (int32_t i = 0; v->node && i < g->n_nodes && g->nodes[i] != n; i++)
+        if (g->nodes[i] == v->node)
+            return 1;
+    return !v->node;
+}
+
+static void fuse_one(sm2c_graph *g, sm2c_node *n)
+{
+    sm2c_node *next = sole_user(g, n->outputs[0]);
+    if (takes_bias(n) && !n->bias && next && op_is(next, "BiasAdd") && next->inputs[0] == n->outputs[0] &&
+        !sm2c_attr_str_is(next, "data_format", "NCHW") && ready_before(g, next->inputs[1], n)) {
+        n->bias = next->inputs[1];
+        absorb(g, n, next);
+        next = sole_user(g, n->outputs[0]);
+    }
+    if ((takes_bias(n) || op_is(n, "BiasAdd")) && n->act == SM2C_RT_ACT_NONE && next &&
+        n->outputs[0]->dtype == SM2C_DT_FLOAT && (op_is(next, "Relu") || op_is(next, "Relu6"))) {
+        n->act = op_is(next, "Relu") ? SM2C_RT_ACT_RELU : SM2C_RT_ACT_RELU6;
+        absorb(g, n, next);
+    }
+}
+
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g)
+{
+    (void)c;
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        if (!g->nodes[i]->dead && g->nodes[i]->n_outputs > 0 && !g->nodes[i]->outputs[0]->constant)
+            fuse_one(g, g->nodes[i]);
+    return SM2C_OK;
+}

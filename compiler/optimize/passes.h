@@ -1,0 +1,30 @@
+/*
+** passes.h: the middle end, in the order pipeline.c runs it.
+*/
+#ifndef SM2C_PASSES_H
+#define SM2C_PASSES_H
+
+#include "ir/ir.h"
+#include "lower/lower.h"
+
+/* Shapes and dtypes of every value, folding nodes whose inputs are all
+** constant (pass_shape.c). */
+sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g);
+/* --max-batch: which ports carry the batch, after proving that each row of
+** the outputs depends only on the same row of the inputs (pass_batch.c);
+** *n_batched is 0 when no input has an unknown leading dim. */
+struct sm2c_import_opts;
+sm2c_status sm2c_pass_batch(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_import_opts *io,
+                            int32_t *n_batched);
+/* Inference batch norm after a convolution into its filter and bias (pass_bnfold.c). */
+sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g);
+/* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + Relu/Relu6 into one node;
+** BiasAdd + Relu/Relu6 likewise (pass_fuse.c). */
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g);
+/* Mark nodes that no output needs, and nodes computed at compile time (pass_dce.c). */
+sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
+
+/* Replace every use of `from` by `to` (inputs and graph outputs). */
+void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to);
+
+#endif

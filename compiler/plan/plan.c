@@ -1,0 +1,157 @@
+/*
+** plan.c: static memory plan.
+** requires: lower.  First, kernels that may write over their input do so when
+** that input dies at the step and the output is born there (same size).  Then
+** every arena buffer lives from the first step that touches it to the last;
+** buffers are placed largest first at the lowest 64-byte aligned offset that
+** no overlapping-lifetime buffer occupies.  The arena is the highest end; the
+** report compares it with the naive sum of all intermediates.
+*/
+#include "plan.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ops/opdefs.h"
+
+#define ALIGN 64
+
+typedef struct span {
+    int32_t buf;
+    int32_t first, last;   /* step indices */
+    int64_t size;
+} span;
+
+static int by_size_desc(const void *a, const void *b)
+{
+    const span *x = a, *y = b;
+    if (x->size != y->size)
+        return x->size < y->size ? 1 : -1;
+    return x->buf - y->buf;  /* stable: deterministic output */
+}
+
+/* A buffer live when a loop starts and used inside it (an outer value, a
+** carried value, the counter) must survive every iteration: it lives to the
+** loop's end.  Buffers born inside an iteration and dead within it stay
+** short: the next iteration writes them again before reading. */
+static void extend_over_loops(const sm2c_entry *e, span *spans)
+{
+    int32_t open[SM2C_CTL_MAX_DEPTH], depth = 0;
+    for (int32_t s = 0; s < e->n_steps; s++) {
+        int32_t ctl = e->steps[s].control;
+        if (ctl == SM2C_CTL_LOOP && depth < SM2C_CTL_MAX_DEPTH)
+            open[depth++] = s;
+        if (ctl != SM2C_CTL_END_LOOP || depth == 0)
+            continue;
+        int32_t start = open[--depth];
+        for (int32_t b = 0; b < e->n_buffers; b++)
+            if (spans[b].first >= 0 && spans[b].first <= start && spans[b].last >= start &&
+                spans[b].last < s)
+                spans[b].last = s;
+    }
+}
+
+static void lifetimes(const sm2c_entry *e, span *spans)
+{
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        spans[b] = (span){ b, -1, -1, (e->buffers[b].nbytes + ALIGN - 1) / ALIGN * ALIGN };
+    for (int32_t s = 0; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++) {
+            const sm2c_arg *arg = &e->steps[s].args[a];
+            if (arg->kind != SM2C_ARG_BUF)
+                continue;
+            span *sp = &spans[arg->buf];
+            if (sp->first < 0)
+                sp->first = s;
+            sp->last = s;
+        }
+    extend_over_loops(e, spans);
+}
+
+static int overlaps(const span *a, int64_t a_off, const span *b, int64_t b_off)
+{
+    int live = a->first <= b->last && b->first <= a->last;
+    int mem = a_off < b_off + b->size && b_off < a_off + a->size;
+    return live && mem;
+}
+
+/* Lowest offset where `sp` fits among the placed spans. */
+static int64_t place(const span *sp, const span *placed, const int64_t *offs, int32_t n)
+{
+    int64_t off = 0;
+    for (int moved = 1; moved;) {
+        moved = 0;
+        for (int32_t i = 0; i < n; i++)
+            if (overlaps(sp, off, &placed[i], offs[i])) {
+                off = offs[i] + placed[i].size;
+                moved = 1;
+            }
+    }
+    return off;
+}
+
+/* Which argument a kernel may overwrite in place with which output: the
+** runtime header says y may equal x for these. */
+static int in_place_args(const char *kernel, int *in, int *out)
+{
+    static const char *const unary[] = { "relu_f32", "relu6_f32", "sigmoid_f32", "tanh_f32",
+                                         "neg_f32", "abs_f32", "square_f32", "sqrt_f32",
+                                         "rsqrt_f32", "exp_f32", "log_f32", NULL };
+    const char *k = strncmp(kernel, "sm2c_rt_", 8) == 0 ? kernel + 8 : kernel;
+    for (size_t i = 0; unary[i]; i++)
+        if (strcmp(k, unary[i]) == 0)
+            return *in = 0, *out = 1, 1;
+    if (strcmp(k, "bias_add_f32") == 0)
+        return *in = 0, *out = 2, 1;
+    return 0;
+}
+
+static void rename_buffer(sm2c_entry *e, int32_t from_step, int32_t from, int32_t to)
+{
+    for (int32_t s = from_step; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++)
+            if (e->steps[s].args[a].kind == SM2C_ARG_BUF && e->steps[s].args[a].buf == from)
+                e->steps[s].args[a].buf = to;
+}
+
+static void merge_in_place(sm2c_ctx *c, sm2c_entry *e)
+{
+    span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
+    lifetimes(e, spans);
+    for (int32_t s = 0; s < e->n_steps; s++) {
+        int in, out;
+        const sm2c_step *st = &e->steps[s];
+        if (!in_place_args(st->kernel, &in, &out))
+            continue;
+        int32_t x = st->args[in].buf, y = st->args[out].buf;
+        if (x == y || e->buffers[x].kind != SM2C_BUF_ARENA || e->buffers[y].kind != SM2C_BUF_ARENA ||
+            e->buffers[x].nbytes != e->buffers[y].nbytes || spans[x].last != s || spans[y].first != s)
+            continue;
+        rename_buffer(e, s, y, x);
+        spans[x].last = spans[y].last;
+        spans[y].first = spans[y].last = -1;
+    }
+}
+
+sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
+{
+    merge_in_place(c, e);
+    span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
+    lifetimes(e, spans);
+    span *arena = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *arena);
+    int32_t n = 0;
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        if (e->buffers[b].kind == SM2C_BUF_ARENA && spans[b].first >= 0)
+            arena[n++] = spans[b];
+    qsort(arena, (size_t)n, sizeof *arena, by_size_desc);
+    int64_t *offs = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *offs);
+    e->arena_bytes = e->naive_bytes = 0;
+    for (int32_t i = 0; i < n; i++) {
+        offs[i] = place(&arena[i], arena, offs, i);
+        e->buffers[arena[i].buf].offset = offs[i];
+        if (offs[i] + arena[i].size > e->arena_bytes)
+            e->arena_bytes = offs[i] + arena[i].size;
+        e->naive_bytes += arena[i].size;
+    }
+    return SM2C_OK;
+}
