@@ -235,7 +235,7 @@ def write_results(path, rows, m, load_before, load_after, args):
             return f"{fmt_us(v['median_us'])} [{fmt_us(v['q1_us'])}–{fmt_us(v['q3_us'])}]{bad}"
         best = min(e["tflite"]["median_us"], e["ort"]["median_us"])
         nat = e["sm2c-native"]["median_us"]
-        gflops = r["mflops"] / nat / 1e3 if nat > 0 else 0
+        gflops = r["mflops"] / nat * 1e3 if nat > 0 else 0  # MFLOP per us = TFLOP/s
         lines.append(f"| {r['description']} | {r['mflops']:g} | {cell('sm2c-native')} | "
                      f"{cell('sm2c-portable')} | {cell('tflite')} | {cell('ort')} | "
                      f"{nat / best:.2f}x | {e['sm2c-portable']['median_us'] / nat:.2f}x | "

@@ -66,9 +66,13 @@ static int takes_bias(const sm2c_node *n)
 }
 
 /* Whether v is ready when n runs: a constant or input, or made by a node
-** before n (a bias read from state after the MatMul would be dead by then). */
+** before n (a bias read from state after the MatMul would be dead by then).
+** A value known at compile time is ready whatever node made it (Keras 3 reads
+** a layer's bias variable after its convolution). */
 static int ready_before(const sm2c_graph *g, const sm2c_value *v, const sm2c_node *n)
 {
+    if (v->constant)
+        return 1;
     for (int32_t i = 0; v->node && i < g->n_nodes && g->nodes[i] != n; i++)
         if (g->nodes[i] == v->node)
             return 1;
