@@ -173,7 +173,8 @@ static int out_size(int same, int64_t in, int64_t k, int64_t dil, int64_t stride
     return sm2c_window_out_size(same, in, k, dil, stride, out, pad_before) == SM2C_DIMS_OK;
 }
 
-static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
+/* The window on the input as the node sees it: widened by a folded Pad. */
+static sm2c_status window_params_padded(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
 {
     const sm2c_shape *x = &n->inputs[0]->shape;
     if (sm2c_attr_str_is(n, "data_format", "NCHW"))
@@ -210,8 +211,8 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
     if (sm2c_attr_ints(n, "dilations", &dil, &nd) && nd != 4)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "needs 4 dilations");
     int64_t *p = w->p;
-    p[SM2C_RT_WIN_N] = x->dims[0], p[SM2C_RT_WIN_H] = x->dims[1];
-    p[SM2C_RT_WIN_W] = x->dims[2], p[SM2C_RT_WIN_C] = x->dims[3];
+    p[SM2C_RT_WIN_N] = x->dims[0], p[SM2C_RT_WIN_H] = x->dims[1] + n->pad[0] + n->pad[1];
+    p[SM2C_RT_WIN_W] = x->dims[2] + n->pad[2] + n->pad[3], p[SM2C_RT_WIN_C] = x->dims[3];
     if (pool) {
         if ((!ks && !sm2c_attr_ints(n, "ksize", &ks, &nk)) || nk != 4 || ks[0] != 1 || ks[3] != 1)
             return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "needs ksize [1,kh,kw,1]");
@@ -250,6 +251,18 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
         !out_size(same, p[SM2C_RT_WIN_W], p[SM2C_RT_WIN_KW], p[SM2C_RT_WIN_DW], p[SM2C_RT_WIN_SW],
                   &p[SM2C_RT_WIN_OW], &p[SM2C_RT_WIN_PL]))
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "window does not fit the input");
+    return SM2C_OK;
+}
+
+/* The kernel's window parameters: a folded Pad's zeros become padding of the
+** real input (the kernels read taps outside it as zero). */
+static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
+{
+    sm2c_status st = window_params_padded(c, n, pool, w);
+    if (st)
+        return st;
+    w->p[SM2C_RT_WIN_H] -= n->pad[0] + n->pad[1], w->p[SM2C_RT_WIN_PT] += n->pad[0];
+    w->p[SM2C_RT_WIN_W] -= n->pad[2] + n->pad[3], w->p[SM2C_RT_WIN_PL] += n->pad[2];
     return SM2C_OK;
 }
 
