@@ -7,8 +7,9 @@
 ** channels ic, in that order, as the reference in conv_f32.c.  A micro-kernel
 ** computes a block of MR pixels of one output row times NR output channels with
 ** every accumulator in a vector register: per input channel it loads NR filter
-** values (contiguous in HWIO) and broadcasts one input value per pixel; bias
-** and activation are applied to the registers before the block is stored.  A tap
+** values (contiguous in HWIO) and broadcasts one input value per pixel; bias,
+** a residual and the activation are applied to the registers before the block
+** is stored.  A tap
 ** that falls in the padding reads a static block of zeros instead of the input,
 ** so border pixels take the same path as the others (adding 0 * w keeps the
 ** sum).  No scratch, no packing: the input is read in place.  The loops run
@@ -94,9 +95,20 @@ SM2C_RT_TARGET_AVX512 static inline __m512 cb_act512(__m512 v, int32_t act)
     return v;
 }
 
+/* act(acc + bias (+ the residual's lanes m)), in that order. */
+SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, const float *r,
+                                                     __mmask16 m, int32_t act)
+{
+    acc = _mm512_add_ps(acc, bias);
+    if (r)
+        acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(m, r));
+    return cb_act512(acc, act);
+}
+
 /* 6 pixels x up to 32 channels (nr > 16): 12 accumulators. */
 SM2C_RT_TARGET_AVX512 static void cb_avx512_32(const cb_geom *g, int32_t ow0, int32_t rows,
-                                               int32_t oc0, int32_t nr, float *y)
+                                               int32_t oc0, int32_t nr, float *y,
+                                               const float *r)
 {
 #define CB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
 #define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
@@ -106,12 +118,12 @@ SM2C_RT_TARGET_AVX512 static void cb_avx512_32(const cb_geom *g, int32_t ow0, in
         c##r##0 = _mm512_fmadd_ps(a, b0, c##r##0);                                         \
         c##r##1 = _mm512_fmadd_ps(a, b1, c##r##1);                                         \
     }
-#define CB_STORE(r)                                                                        \
-    if (r < rows) {                                                                        \
-        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->OC, m0,                               \
-                              cb_act512(_mm512_add_ps(c##r##0, bias0), g->act));           \
-        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->OC + 16, m1,                          \
-                              cb_act512(_mm512_add_ps(c##r##1, bias1), g->act));           \
+#define CB_STORE(i)                                                                        \
+    if (i < rows) {                                                                        \
+        const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
+        _mm512_mask_storeu_ps(y + o, m0, cb_out512(c##i##0, bias0, r ? r + o : r, m0, g->act)); \
+        _mm512_mask_storeu_ps(y + o + 16, m1,                                              \
+                              cb_out512(c##i##1, bias1, r ? r + o + 16 : r, m1, g->act));  \
     }
     const __mmask16 m0 = cb_mask16(nr), m1 = cb_mask16(nr - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
@@ -142,15 +154,16 @@ SM2C_RT_TARGET_AVX512 static void cb_avx512_32(const cb_geom *g, int32_t ow0, in
 
 /* 8 pixels x up to 16 channels: 8 accumulators. */
 SM2C_RT_TARGET_AVX512 static void cb_avx512_16(const cb_geom *g, int32_t ow0, int32_t rows,
-                                               int32_t oc0, int32_t nr, float *y)
+                                               int32_t oc0, int32_t nr, float *y,
+                                               const float *r)
 {
 #define CB_ZERO(r) __m512 c##r = _mm512_setzero_ps();
 #define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
 #define CB_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(x##r[ic]), b0, c##r);
-#define CB_STORE(r)                                                                        \
-    if (r < rows)                                                                          \
-        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->OC, m0,                               \
-                              cb_act512(_mm512_add_ps(c##r, bias0), g->act));
+#define CB_STORE(i)                                                                        \
+    if (i < rows)                                                                          \
+        _mm512_mask_storeu_ps(y + i * (ptrdiff_t)g->OC, m0,                               \
+                              cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
     const __mmask16 m0 = cb_mask16(nr);
     __m512 bias0 = _mm512_setzero_ps();
     int32_t kh, kw, ic;
@@ -196,9 +209,20 @@ SM2C_RT_TARGET_AVX2 static inline __m256 cb_act256(__m256 v, int32_t act)
     return v;
 }
 
+/* act(acc + bias (+ the residual's lanes m)), in that order. */
+SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, const float *r,
+                                                   __m256i m, int32_t act)
+{
+    acc = _mm256_add_ps(acc, bias);
+    if (r)
+        acc = _mm256_add_ps(acc, _mm256_maskload_ps(r, m));
+    return cb_act256(acc, act);
+}
+
 /* 6 pixels x up to 16 channels: 12 accumulators. */
 SM2C_RT_TARGET_AVX2 static void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_t rows,
-                                           int32_t oc0, int32_t nr, float *y)
+                                           int32_t oc0, int32_t nr, float *y,
+                                               const float *r)
 {
 #define CB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
 #define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
@@ -208,12 +232,12 @@ SM2C_RT_TARGET_AVX2 static void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_
         c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                         \
         c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                         \
     }
-#define CB_STORE(r)                                                                        \
-    if (r < rows) {                                                                        \
-        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->OC, m0,                                  \
-                            cb_act256(_mm256_add_ps(c##r##0, bias0), g->act));              \
-        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->OC + 8, m1,                              \
-                            cb_act256(_mm256_add_ps(c##r##1, bias1), g->act));              \
+#define CB_STORE(i)                                                                        \
+    if (i < rows) {                                                                        \
+        const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
+        _mm256_maskstore_ps(y + o, m0, cb_out256(c##i##0, bias0, r ? r + o : r, m0, g->act)); \
+        _mm256_maskstore_ps(y + o + 8, m1,                                                 \
+                            cb_out256(c##i##1, bias1, r ? r + o + 8 : r, m1, g->act));     \
     }
     const __m256i m0 = cb_mask8(nr), m1 = cb_mask8(nr - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
@@ -248,40 +272,44 @@ enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 
 /* 4 pixels x up to 16 channels in plain C; the full-width case has constant
 ** trip counts, which compilers vectorise. */
 static void cb_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t oc0, int32_t nr,
-                        float *y)
+                        float *y, const float *r)
 {
     float acc[CB_PR][CB_PN] = {{0.0f}};
-    int32_t kh, kw, ic, r, j;
+    int32_t kh, kw, ic, i, j;
 
     for (kh = g->kh0; kh < g->kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
             const float *wt = cb_filter(g, kh, kw, oc0);
             const float *xr[CB_PR];
-            for (r = 0; r < CB_PR; r++)
-                xr[r] = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+            for (i = 0; i < CB_PR; i++)
+                xr[i] = cb_pixel(g, cb_row(ow0, i, rows), kh, kw);
             for (ic = 0; ic < g->C; ic++, wt += g->OC) {
-                for (r = 0; r < CB_PR; r++) {
-                    const float a = xr[r][ic];
+                for (i = 0; i < CB_PR; i++) {
+                    const float a = xr[i][ic];
                     if (nr == CB_PN) {
                         for (j = 0; j < CB_PN; j++)
-                            acc[r][j] += a * wt[j];
+                            acc[i][j] += a * wt[j];
                     } else {
                         for (j = 0; j < nr; j++)
-                            acc[r][j] += a * wt[j];
+                            acc[i][j] += a * wt[j];
                     }
                 }
             }
         }
     }
-    for (r = 0; r < rows; r++) {
-        float *yr = y + r * (ptrdiff_t)g->OC;
-        for (j = 0; j < nr; j++)
-            yr[j] = acc[r][j] + (g->bias ? g->bias[oc0 + j] : 0.0f);
-        sm2c_rt__act_f32(yr, nr, g->act);
+    for (i = 0; i < rows; i++) {
+        float *yi = y + i * (ptrdiff_t)g->OC;
+        for (j = 0; j < nr; j++) {
+            yi[j] = acc[i][j] + (g->bias ? g->bias[oc0 + j] : 0.0f);
+            if (r)
+                yi[j] = yi[j] + r[i * (ptrdiff_t)g->OC + j];
+        }
+        sm2c_rt__act_f32(yi, nr, g->act);
     }
 }
 
-typedef void (*cb_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *);
+typedef void (*cb_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *,
+                          const float *);
 
 /* The kernel for an output-channel block of up to `*nr` channels on this CPU,
 ** its pixels per block and channels per block. */
@@ -310,8 +338,8 @@ static cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 
 /* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,
 ** or a padding tap wider than the zero block), and nothing is written then. */
-static int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias, float *y,
-                                 const int32_t *p, int32_t act)
+static int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
+                                 const float *r, float *y, const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -331,6 +359,7 @@ static int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bi
     g.act = act;
     for (n = 0; n < N; n++) {
         float *yn = y + (ptrdiff_t)n * y_image;
+        const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;
         g.x = x + (ptrdiff_t)n * H * W * C;
         for (oc0 = 0; oc0 < OC; oc0 += nr) {
             const cb_kernel kernel = cb_choose(OC - oc0, &mr, &nr);
@@ -341,9 +370,11 @@ static int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bi
                     ;
                 for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
                     ;
-                for (ow0 = 0; ow0 < OW; ow0 += mr)
-                    kernel(&g, ow0, OW - ow0 < mr ? OW - ow0 : mr, oc0,
-                           nb, yn + ((ptrdiff_t)oh * OW + ow0) * OC + oc0);
+                for (ow0 = 0; ow0 < OW; ow0 += mr) {
+                    const ptrdiff_t o = ((ptrdiff_t)oh * OW + ow0) * OC + oc0;
+                    kernel(&g, ow0, OW - ow0 < mr ? OW - ow0 : mr, oc0, nb, yn + o,
+                           rn ? rn + o : NULL);
+                }
             }
         }
     }
@@ -487,8 +518,10 @@ static void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0,
     }
 }
 
+typedef void (*db_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *);
+
 /* The depthwise kernel on this CPU and its channels per block. */
-static cb_kernel db_choose(int32_t *nc)
+static db_kernel db_choose(int32_t *nc)
 {
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
@@ -516,7 +549,7 @@ static int sm2c_rt__depthwise_blocked(const float *x, const float *w, const floa
     const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
     cb_geom g;
     int32_t n, c0, oh, ow0, cn;
-    cb_kernel kernel;
+    db_kernel kernel;
 
     if (p[SM2C_RT_WIN_FC] != 1 || C <= 0)
         return 0;

@@ -89,8 +89,25 @@ static void conv_direct(const float *x, const float *w, const float *bias, float
 void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t act)
 {
-    if (!sm2c_rt__conv_blocked(x, w, bias, y, p, act))
+    if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act))
         conv_direct(x, w, bias, y, p, act);
+}
+
+void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
+                            float *y, const int32_t *p, int32_t act)
+{
+    const ptrdiff_t n = (ptrdiff_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] *
+                        p[SM2C_RT_WIN_OC];
+    ptrdiff_t i;
+
+    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act))
+        return;
+    /* Groups: the direct path, then the residual and the activation. */
+    conv_direct(x, w, bias, y, p, SM2C_RT_ACT_NONE);
+    for (i = 0; i < n; i++)
+        y[i] = y[i] + r[i];
+    for (i = 0; i < n; i += 1 << 20)
+        sm2c_rt__act_f32(y + i, (int32_t)(n - i < (1 << 20) ? n - i : (1 << 20)), act);
 }
 
 /* Any DepthwiseConv2dNative, one output pixel at a time. */

@@ -2,8 +2,9 @@
 ** pass_fuse.c: fuse bias and activation into the op before them.
 ** requires: shape.  MatMul / Conv2D / DepthwiseConv2dNative followed by a
 ** BiasAdd on their sole use, and then Relu / Relu6 on its sole use, become one
-** node with `bias` and `act`; BiasAdd + Relu likewise.  The kernels apply
-** bias then activation in the same order TensorFlow does.
+** node with `bias` and `act`; BiasAdd + Relu likewise.  A Conv2D's bias may be
+** followed by a residual Add of a value computed before it (`residual`).  The
+** kernels apply bias, residual and activation in the same order TensorFlow does.
 */
 #include <string.h>
 
@@ -79,12 +80,32 @@ static int ready_before(const sm2c_graph *g, const sm2c_value *v, const sm2c_nod
     return !v->node;
 }
 
+/* An Add after Conv2D (+ bias) whose other operand has the output's shape and
+** is computed before the convolution: the kernel adds it before the
+** activation (sm2c_rt_conv2d_add_f32). */
+static int takes_residual(sm2c_graph *g, const sm2c_node *n, const sm2c_node *next)
+{
+    if (!op_is(n, "Conv2D") || n->residual || n->act != SM2C_RT_ACT_NONE || !next ||
+        n->outputs[0]->dtype != SM2C_DT_FLOAT || !(op_is(next, "AddV2") || op_is(next, "Add")) ||
+        next->n_inputs != 2 || next->inputs[0] == next->inputs[1])
+        return 0;
+    const sm2c_value *r = next->inputs[0] == n->outputs[0] ? next->inputs[1] : next->inputs[0];
+    return r->dtype == SM2C_DT_FLOAT && sm2c_shape_equal(&r->shape, &n->outputs[0]->shape) &&
+           sm2c_shape_equal(&next->outputs[0]->shape, &n->outputs[0]->shape) &&
+           ready_before(g, r, n);
+}
+
 static void fuse_one(sm2c_graph *g, sm2c_node *n)
 {
     sm2c_node *next = sole_user(g, n->outputs[0]);
     if (takes_bias(n) && !n->bias && next && op_is(next, "BiasAdd") && next->inputs[0] == n->outputs[0] &&
         !sm2c_attr_str_is(next, "data_format", "NCHW") && ready_before(g, next->inputs[1], n)) {
         n->bias = next->inputs[1];
+        absorb(g, n, next);
+        next = sole_user(g, n->outputs[0]);
+    }
+    if (takes_residual(g, n, next)) {
+        n->residual = next->inputs[0] == n->outputs[0] ? next->inputs[1] : next->inputs[0];
         absorb(g, n, next);
         next = sole_user(g, n->outputs[0]);
     }
