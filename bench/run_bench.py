@@ -28,6 +28,7 @@ import ctypes
 import json
 import os
 import platform
+import shutil
 import statistics
 import subprocess
 import sys
@@ -122,6 +123,7 @@ def build_sm2c(sm2c, mdir, work, builds=None, tag=""):
     """Compile the SavedModel to C, then build one shared object per build flavour."""
     builds = builds or BUILDS
     out = os.path.join(work, "c" + tag)
+    shutil.rmtree(out, ignore_errors=True)  # sm2c copies only the runtime files it uses
     sh([sm2c, "compile", os.path.join(mdir, "saved_model"), "-o", out, "--name", "m",
         "--signature", "serving_default"])
     cc = os.environ.get("CC", "cc")
