@@ -29,6 +29,7 @@
 #include "mangle.h"
 #include "base/publish.h"
 #include "rt_embed.h"
+#include "rt_select.h"
 #include "sm2c_rt.h"
 
 #ifndef SM2C_VERSION
@@ -1493,145 +1494,24 @@ sm2c_status sm2c_emit_c_text(sm2c_ctx *c, const sm2c_program *p, char **header, 
     return st;
 }
 
-/* ---- which runtime files ---------------------------------------------------------- */
+/* ---- output files ------------------------------------------------------------------ */
 
-static int ident_char(int ch)
+/* NAME.h and NAME.c may not take the name of a runtime file (any runtime file,
+** so that whether a name is refused does not depend on the model). */
+static sm2c_status check_name_clash(sm2c_ctx *c, const char *name, const char *hname, const char *cname)
 {
-    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') ||
-           ch == '_';
-}
-
-/* Does `text` define function (or function-like macro) `name`?  A definition
-** is `name(` on a line that starts in column 0 (runtime style), whose balanced
-** parameter list is followed by '{'; or `#define name`. */
-static int defines(const char *text, const char *name)
-{
-    size_t n = strlen(name);
-    for (const char *q = strstr(text, name); q; q = strstr(q + 1, name)) {
-        if ((q > text && ident_char((unsigned char)q[-1])) || ident_char((unsigned char)q[n]))
-            continue;
-        const char *line = q;
-        while (line > text && line[-1] != '\n')
-            line--;
-        if (strncmp(line, "#define", 7) == 0) {
-            const char *r = line + 7;
-            while (*r == ' ' || *r == '\t')
-                r++;
-            if (r == q)
-                return 1;
-            continue;
-        }
-        if (*line == ' ' || *line == '\t' || *line == '#' || *line == '*' || *line == '/')
-            continue;
-        const char *r = q + n;
-        while (*r == ' ' || *r == '\t')
-            r++;
-        if (*r != '(')
-            continue;
-        int depth = 0;
-        for (; *r; r++) {
-            if (*r == '(')
-                depth++;
-            else if (*r == ')' && --depth == 0)
-                break;
-        }
-        if (!*r)
-            continue;
-        for (r++; *r == ' ' || *r == '\t' || *r == '\n' || *r == '\r'; r++)
-            ;
-        if (*r == '{')
-            return 1;
+    for (size_t i = 0; i < sm2c_embedded_runtime_count; i++) {
+        const char *f = sm2c_embedded_runtime[i].name;
+        if (strcmp(f, hname) == 0 || strcmp(f, cname) == 0)
+            return sm2c_error(c->diag, SM2C_ERR_USAGE, name, NULL,
+                              "the name '%s' clashes with the runtime file %s; choose another --name", name, f);
     }
-    return 0;
+    for (size_t k = 0; k < sm2c_rt_kernel_count; k++)
+        if (sm2c_rt_kernels[k].wrapper && strcmp(sm2c_rt_kernels[k].name, name) == 0)
+            return sm2c_error(c->diag, SM2C_ERR_USAGE, name, NULL,
+                              "the name '%s' clashes with the runtime file %s.c; choose another --name", name, name);
+    return SM2C_OK;
 }
-
-typedef struct namelist {
-    char **v;
-    size_t n, cap;
-} namelist;
-
-static void names_add(namelist *l, const char *s, size_t len)
-{
-    for (size_t i = 0; i < l->n; i++)
-        if (strlen(l->v[i]) == len && memcmp(l->v[i], s, len) == 0)
-            return;
-    l->v = grow(l->v, &l->cap, l->n + 1, sizeof *l->v);
-    l->v[l->n] = malloc(len + 1);
-    SM2C_ASSERT(l->v[l->n] != NULL);
-    memcpy(l->v[l->n], s, len);
-    l->v[l->n][len] = 0;
-    l->n++;
-}
-
-/* Every `sm2c_rt_xxx(` the text calls or defines. */
-static void scan_refs(namelist *l, const char *text)
-{
-    for (const char *q = strstr(text, "sm2c_rt_"); q; q = strstr(q + 1, "sm2c_rt_")) {
-        if (q > text && ident_char((unsigned char)q[-1]))
-            continue;
-        const char *r = q;
-        while (ident_char((unsigned char)*r))
-            r++;
-        const char *t = r;
-        while (*t == ' ' || *t == '\t')
-            t++;
-        if (*t == '(')
-            names_add(l, q, (size_t)(r - q));
-    }
-}
-
-static int is_c_file(const char *name)
-{
-    size_t n = strlen(name);
-    return n > 2 && strcmp(name + n - 2, ".c") == 0;
-}
-
-/* Marks need[i] for the runtime files the program needs: headers, version.c,
-** and the closure of files defining the kernels called.  When some symbol has
-** no definition we can find (a macro-generated kernel), every file is taken:
-** more code, never a link error. */
-static void select_runtime(const sm2c_program *p, int *need)
-{
-    size_t nf = sm2c_embedded_runtime_count;
-    namelist todo = { 0 };
-    names_add(&todo, "sm2c_rt_version", strlen("sm2c_rt_version"));
-    for (int32_t k = 0; k < p->n_entries; k++)
-        for (int32_t s = 0; s < p->entries[k].n_steps; s++)
-            if (!p->entries[k].steps[s].control)
-                names_add(&todo, p->entries[k].steps[s].kernel, strlen(p->entries[k].steps[s].kernel));
-    for (size_t i = 0; i < nf; i++)
-        need[i] = !is_c_file(sm2c_embedded_runtime[i].name);
-    int all = 0;
-    for (size_t t = 0; t < todo.n && !all; t++) {
-        int found = 0;
-        for (size_t i = 0; i < nf; i++) {
-            const char *text = (const char *)sm2c_embedded_runtime[i].data;
-            if (!is_c_file(sm2c_embedded_runtime[i].name) || !defines(text, todo.v[t]))
-                continue;
-            found = 1;
-            if (!need[i]) {
-                need[i] = 1;
-                scan_refs(&todo, text);
-            }
-        }
-        /* Declared in a header as a macro, or defined nowhere we can see. */
-        if (!found) {
-            int macro = 0;
-            for (size_t i = 0; i < nf && !macro; i++)
-                if (!is_c_file(sm2c_embedded_runtime[i].name))
-                    macro = defines((const char *)sm2c_embedded_runtime[i].data, todo.v[t]);
-            if (!macro)
-                all = 1;
-        }
-    }
-    if (all)
-        for (size_t i = 0; i < nf; i++)
-            need[i] = 1;
-    for (size_t i = 0; i < todo.n; i++)
-        free(todo.v[i]);
-    free(todo.v);
-}
-
 
 sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *outdir,
                               int with_source, int with_runtime, const sm2c_extra_file *extra,
@@ -1646,37 +1526,29 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
         emitter_free(&e);
         return st;
     }
-    size_t nf = sm2c_embedded_runtime_count;
-    int *need = calloc(nf + 1, sizeof *need);
-    sm2c_outfile *files = calloc(nf + n_extra + 2, sizeof *files);
-    SM2C_ASSERT(need && files);
+    sm2c_outfile *rt = NULL;
+    size_t n_rt = 0;
+    if (with_runtime) {
+        const char **kernels;
+        size_t nk = sm2c_program_kernels(c, p, &kernels);
+        st = sm2c_runtime_select(c, kernels, nk, &rt, &n_rt);
+    }
     const char *hname = sm2c_arena_printf(c->arena, "%s.h", p->name);
     const char *cname = sm2c_arena_printf(c->arena, "%s.c", p->name);
-    for (size_t i = 0; i < nf && !st; i++)
-        if (strcmp(sm2c_embedded_runtime[i].name, hname) == 0 ||
-            strcmp(sm2c_embedded_runtime[i].name, cname) == 0)
-            st = sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, NULL,
-                            "the name '%s' clashes with the runtime file %s; choose another --name",
-                            p->name, sm2c_embedded_runtime[i].name);
+    if (!st)
+        st = check_name_clash(c, p->name, hname, cname);
     if (!st) {
+        sm2c_outfile *files = sm2c_arena_array(c->arena, n_rt + n_extra + 2, sizeof *files);
         size_t n = 0;
         files[n++] = (sm2c_outfile){ hname, e.h.p, e.h.len };
         if (with_source)
             files[n++] = (sm2c_outfile){ cname, e.s.p, e.s.len };
-        if (with_runtime) {
-            select_runtime(p, need);
-            for (size_t i = 0; i < nf; i++)
-                if (need[i])
-                    files[n++] = (sm2c_outfile){ sm2c_embedded_runtime[i].name,
-                                            (const char *)sm2c_embedded_runtime[i].data,
-                                            sm2c_embedded_runtime[i].len };
-        }
+        for (size_t i = 0; i < n_rt; i++)
+            files[n++] = rt[i];
         for (size_t i = 0; i < n_extra; i++)
             files[n++] = (sm2c_outfile){ extra[i].name, extra[i].data, extra[i].len };
         st = sm2c_publish(c, outdir, p->source, files, n);
     }
-    free(need);
-    free(files);
     emitter_free(&e);
     return st;
 }
@@ -1686,13 +1558,18 @@ sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir)
     return sm2c_emit_c_files(c, p, outdir, 1, 1, NULL, 0);
 }
 
-sm2c_status sm2c_emit_runtime(sm2c_ctx *c, const char *outdir)
+sm2c_status sm2c_emit_runtime(sm2c_ctx *c, const char *const *kernels, size_t n, const char *outdir)
 {
-    size_t n = sm2c_embedded_runtime_count;
-    sm2c_outfile *files = sm2c_arena_array(c->arena, n + 1, sizeof *files);
-    for (size_t i = 0; i < n; i++)
-        files[i] = (sm2c_outfile){ sm2c_embedded_runtime[i].name,
-                                   (const char *)sm2c_embedded_runtime[i].data,
-                                   sm2c_embedded_runtime[i].len };
-    return sm2c_publish(c, outdir, NULL, files, n);
+    sm2c_outfile *files;
+    size_t nf = 0;
+    sm2c_status st = SM2C_OK;
+    if (n == 0)
+        nf = sm2c_runtime_all_files(c, &files);
+    for (size_t i = 0; i < n && !st; i++)
+        if (!sm2c_runtime_has_kernel(kernels[i]))
+            st = sm2c_error(c->diag, SM2C_ERR_USAGE, kernels[i], NULL,
+                            "no runtime kernel has this name (`sm2c runtime --list` lists them)");
+    if (n > 0 && !st)
+        st = sm2c_runtime_select(c, kernels, n, &files, &nf);
+    return st ? st : sm2c_publish(c, outdir, NULL, files, nf);
 }

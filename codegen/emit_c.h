@@ -3,9 +3,9 @@
 **
 ** Writes the lowered program as portable C99 into a directory: <name>.h (the
 ** API: prototypes, size macros, the metadata table), <name>.c (weights, the
-** arena, one function per entry point) and the runtime sources those entry
-** points call (sm2c_rt.h, version.c and each runtime C file defining a
-** kernel used), so that `cc -std=c99 -I OUT OUT/[all .c files] -lm` builds.
+** arena, one function per entry point) and exactly the runtime files those
+** entry points call (rt_select.c), so that `cc -std=c99 -I OUT OUT/[all .c
+** files] -lm` builds.
 **
 ** Output is deterministic (same program, same bytes) and published safely
 ** (reliability.md F7): everything is written into a fresh temporary directory
@@ -25,9 +25,10 @@
 ** tensors), SM2C_ERR_INVALID for filesystem failures. */
 sm2c_status sm2c_emit_c(sm2c_ctx *c, const sm2c_program *p, const char *outdir);
 
-/* Every runtime source and header into outdir (`sm2c runtime`): one runtime
-** library can then serve several models. */
-sm2c_status sm2c_emit_runtime(sm2c_ctx *c, const char *outdir);
+/* The runtime into outdir (`sm2c runtime`): with no kernels, every source
+** and header, so that one runtime library can serve several models; else
+** exactly the files those kernels need (what a program calling them gets). */
+sm2c_status sm2c_emit_runtime(sm2c_ctx *c, const char *const *kernels, size_t n, const char *outdir);
 
 /* A file published beside the generated ones (an LLVM output). */
 typedef struct sm2c_extra_file {

@@ -13,9 +13,10 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__ARG(op, T, sfx, I, isfx, START, BETTER)                               \
-    void sm2c_rt_##op##_##sfx##_##isfx(const T *x, I *y, int32_t outer, int32_t reduce, \
+    SM2C_RT_DEFINE(op##_##sfx##_##isfx, void sm2c_rt_##op##_##sfx##_##isfx(const T *x, I *y, int32_t outer, int32_t reduce, \
                                        int32_t inner)                                  \
     {                                                                                  \
         int32_t o, r, i;                                                               \
@@ -34,7 +35,7 @@
                 y[(ptrdiff_t)o * inner + i] = at;                                      \
             }                                                                          \
         }                                                                              \
-    }
+    })
 
 #define SM2C_RT__ARGS(T, sfx, LOWEST, HIGHEST)                                         \
     SM2C_RT__ARG(arg_max, T, sfx, int32_t, i32, LOWEST, >)                             \

@@ -18,6 +18,7 @@
 
 #include "sm2c_rt.h"
 #include "strided_impl.h"
+#include "rt_select.h"
 
 /* Sets up the walk for a binary op: y is dense row-major over dims. */
 static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int32_t *dims,
@@ -42,7 +43,7 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
 
 /* The same with an output type TY of its own (comparisons give uint8_t 0/1). */
 #define SM2C_RT__BINARY_KERNEL_TO(op, T, TY, sfx, F)                                   \
-    void sm2c_rt_##op##_##sfx(const T *a, const T *b, TY *y, int32_t rank,             \
+    SM2C_RT_DEFINE(op##_##sfx, void sm2c_rt_##op##_##sfx(const T *a, const T *b, TY *y, int32_t rank,             \
                               const int32_t *dims, const int32_t *sa, const int32_t *sb) \
     {                                                                                  \
         sm2c_rt__walk w;                                                               \
@@ -70,14 +71,14 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
                     py[k] = F(pa[k * ia], pb[k * ib]);                                 \
             }                                                                          \
         } while (sm2c_rt__walk_next(&w));                                              \
-    }
+    })
 
 /* Integer division and modulo (logic family): a zero divisor has no result, so
 ** the kernel returns SM2C_RT_ERR_VALUE as soon as it meets one (TensorFlow
 ** raises "Integer division by zero"); F is only called with b != 0.  One
 ** general loop: the divisor check dominates the cost anyway. */
 #define SM2C_RT__BINARY_KERNEL_CHECKED(op, T, sfx, F)                                  \
-    int32_t sm2c_rt_##op##_##sfx(const T *a, const T *b, T *y, int32_t rank,           \
+    SM2C_RT_DEFINE(op##_##sfx, int32_t sm2c_rt_##op##_##sfx(const T *a, const T *b, T *y, int32_t rank,           \
                                  const int32_t *dims, const int32_t *sa,               \
                                  const int32_t *sb)                                    \
     {                                                                                  \
@@ -98,7 +99,7 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
             }                                                                          \
         } while (sm2c_rt__walk_next(&w));                                              \
         return SM2C_RT_OK;                                                             \
-    }
+    })
 
 /* Floating point.  Maximum/Minimum are TensorFlow's (Eigen PropagateNaN, as
 ** measured on TF 2.21 x86-64): a NaN in a is returned as is, else a NaN in b;

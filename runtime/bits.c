@@ -9,6 +9,7 @@
 ** filling), written without C's implementation-defined `>>` of negatives.
 */
 #include "binary_impl.h"
+#include "rt_select.h"
 
 #define SM2C_RT__BITS_OPS(T, UT, TMAX, BITS, sfx)                                      \
     static inline T sm2c_rt__u2s_##sfx(UT v)                                           \
@@ -45,12 +46,12 @@
     SM2C_RT__BINARY_KERNEL(bitwise_xor, T, sfx, sm2c_rt__bitwise_xor_##sfx)            \
     SM2C_RT__BINARY_KERNEL(left_shift, T, sfx, sm2c_rt__left_shift_##sfx)              \
     SM2C_RT__BINARY_KERNEL(right_shift, T, sfx, sm2c_rt__right_shift_##sfx)            \
-    void sm2c_rt_invert_##sfx(const T *x, T *y, int32_t n)                             \
+    SM2C_RT_DEFINE(invert_##sfx, void sm2c_rt_invert_##sfx(const T *x, T *y, int32_t n)                             \
     {                                                                                  \
         int32_t i;                                                                     \
         for (i = 0; i < n; i++)                                                        \
             y[i] = (T)(-1 - x[i]);                                                     \
-    }
+    })
 
 SM2C_RT__BITS_OPS(int32_t, uint32_t, INT32_MAX, 32, i32)
 SM2C_RT__BITS_OPS(int64_t, uint64_t, INT64_MAX, 64, i64)

@@ -37,6 +37,7 @@
 
 #include "half_impl.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 /* ---- float (widened exactly to double) to each type -------------------------------- */
 
@@ -147,14 +148,14 @@ SM2C_RT__TO(b, uint8_t, (uint8_t)(v != 0.0), (uint8_t)(v != 0), (uint8_t)(v != 0
 /* ---- the kernels ----------------------------------------------------------------- */
 
 #define SM2C_RT__CAST_DEF(F, TF, T, TT, KIND, LOAD)                                     \
-    void sm2c_rt_cast_##F##_##T(const TF *x, TT *y, int32_t n)                         \
+    SM2C_RT_DEFINE(cast_##F##_##T, void sm2c_rt_cast_##F##_##T(const TF *x, TT *y, int32_t n)                         \
     {                                                                                  \
         int32_t i;                                                                     \
         for (i = 0; i < n; i++) {                                                      \
             const TF v = x[i];                                                         \
             y[i] = sm2c_rt__to_##T##_##KIND(LOAD);                                     \
         }                                                                              \
-    }
+    })
 
 #define SM2C_RT__CAST_FROM(F, TF, KIND, LOAD)                                           \
     SM2C_RT__CAST_DEF(F, TF, f16, uint16_t, KIND, LOAD)                                 \

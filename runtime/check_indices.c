@@ -8,15 +8,16 @@
 ** rule 4).
 */
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define CHECK_INDICES(T, sfx)                                                            \
-    int32_t sm2c_rt_check_indices_##sfx(const T *idx, int32_t n, int32_t lo, int32_t hi) \
+    SM2C_RT_DEFINE(check_indices_##sfx, int32_t sm2c_rt_check_indices_##sfx(const T *idx, int32_t n, int32_t lo, int32_t hi) \
     {                                                                                    \
         for (int32_t i = 0; i < n; i++)                                                  \
             if (idx[i] < lo || idx[i] >= hi)                                             \
                 return SM2C_RT_ERR_INDEX;                                                \
         return SM2C_RT_OK;                                                               \
-    }
+    })
 
 CHECK_INDICES(int32_t, i32)
 CHECK_INDICES(int64_t, i64)

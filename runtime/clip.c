@@ -7,9 +7,10 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__CLIP(T, sfx)                                                          \
-    void sm2c_rt_clip_by_value_##sfx(const T *x, const T *lo, const T *hi, T *y,       \
+    SM2C_RT_DEFINE(clip_by_value_##sfx, void sm2c_rt_clip_by_value_##sfx(const T *x, const T *lo, const T *hi, T *y,       \
                                      int32_t n, int32_t lo_step, int32_t hi_step)      \
     {                                                                                  \
         int32_t i;                                                                     \
@@ -18,7 +19,7 @@
             const T m = h < x[i] ? h : x[i];                                           \
             y[i] = m < l ? l : m;                                                      \
         }                                                                              \
-    }
+    })
 
 SM2C_RT__CLIP(float, f32)
 SM2C_RT__CLIP(double, f64)

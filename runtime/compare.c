@@ -5,6 +5,7 @@
 ** uint8_t 0/1.  IEEE comparisons: a NaN compares false, so NotEqual is true.
 */
 #include "binary_impl.h"
+#include "rt_select.h"
 
 #define SM2C_RT__COMPARE_OPS(T, sfx)                                                   \
     static inline uint8_t sm2c_rt__equal_##sfx(T a, T b) { return (uint8_t)(a == b); } \
@@ -38,6 +39,7 @@ static inline uint8_t sm2c_rt__logical_or_b(uint8_t a, uint8_t b) { return (uint
 SM2C_RT__BINARY_KERNEL(logical_and, uint8_t, b, sm2c_rt__logical_and_b)
 SM2C_RT__BINARY_KERNEL(logical_or, uint8_t, b, sm2c_rt__logical_or_b)
 
+#if SM2C_RT_WANT(approximate_equal_f32)
 /* TF's ApproximateEqual: |a - b| <= tolerance (measured: a difference of exactly
 ** the tolerance counts as equal), false for NaN. */
 void sm2c_rt_approximate_equal_f32(const float *a, const float *b, uint8_t *y, int32_t n,
@@ -47,7 +49,9 @@ void sm2c_rt_approximate_equal_f32(const float *a, const float *b, uint8_t *y, i
     for (i = 0; i < n; i++)
         y[i] = (uint8_t)(fabsf(a[i] - b[i]) <= tolerance);
 }
+#endif
 
+#if SM2C_RT_WANT(approximate_equal_f64)
 void sm2c_rt_approximate_equal_f64(const double *a, const double *b, uint8_t *y, int32_t n,
                                    float tolerance)
 {
@@ -55,34 +59,37 @@ void sm2c_rt_approximate_equal_f64(const double *a, const double *b, uint8_t *y,
     for (i = 0; i < n; i++)
         y[i] = (uint8_t)(fabs(a[i] - b[i]) <= (double)tolerance);
 }
+#endif
 
+#if SM2C_RT_WANT(logical_not_b)
 void sm2c_rt_logical_not_b(const uint8_t *x, uint8_t *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = (uint8_t)!x[i];
 }
+#endif
 
 /* IsNan, IsInf, IsFinite. */
 #define SM2C_RT__CLASSIFY(T, sfx)                                                      \
-    void sm2c_rt_is_nan_##sfx(const T *x, uint8_t *y, int32_t n)                       \
+    SM2C_RT_DEFINE(is_nan_##sfx, void sm2c_rt_is_nan_##sfx(const T *x, uint8_t *y, int32_t n)                       \
     {                                                                                  \
         int32_t i;                                                                     \
         for (i = 0; i < n; i++)                                                        \
             y[i] = (uint8_t)(isnan(x[i]) != 0);                                        \
-    }                                                                                  \
-    void sm2c_rt_is_inf_##sfx(const T *x, uint8_t *y, int32_t n)                       \
+    })                                                                                  \
+    SM2C_RT_DEFINE(is_inf_##sfx, void sm2c_rt_is_inf_##sfx(const T *x, uint8_t *y, int32_t n)                       \
     {                                                                                  \
         int32_t i;                                                                     \
         for (i = 0; i < n; i++)                                                        \
             y[i] = (uint8_t)(isinf(x[i]) != 0);                                        \
-    }                                                                                  \
-    void sm2c_rt_is_finite_##sfx(const T *x, uint8_t *y, int32_t n)                    \
+    })                                                                                  \
+    SM2C_RT_DEFINE(is_finite_##sfx, void sm2c_rt_is_finite_##sfx(const T *x, uint8_t *y, int32_t n)                    \
     {                                                                                  \
         int32_t i;                                                                     \
         for (i = 0; i < n; i++)                                                        \
             y[i] = (uint8_t)(isfinite(x[i]) != 0);                                     \
-    }
+    })
 
 SM2C_RT__CLASSIFY(float, f32)
 SM2C_RT__CLASSIFY(double, f64)

@@ -23,6 +23,7 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 typedef struct vol {
     int32_t N, D, H, W, C, KD, KH, KW, OD, OH, OW, OC, SD, SH, SW, DD, DH, DW, PF, PT, PL, FC;
@@ -43,6 +44,7 @@ static vol vol_of(const int32_t *p)
     return v;
 }
 
+#if SM2C_RT_WANT(conv3d_f32)
 void sm2c_rt_conv3d_f32(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t act)
 {
@@ -84,9 +86,10 @@ void sm2c_rt_conv3d_f32(const float *x, const float *w, const float *bias, float
                     sm2c_rt__act_f32(yp, v.OC, act);
                 }
 }
+#endif
 
 /* The output index that input index i meets through tap k, or -1. */
-static int64_t tap_source(int64_t i, int32_t pad, int32_t k, int32_t dil, int32_t stride, int32_t out)
+static inline int64_t tap_source(int64_t i, int32_t pad, int32_t k, int32_t dil, int32_t stride, int32_t out)
 {
     const int64_t t = i + pad - (int64_t)k * dil;
     if (t < 0 || t % stride != 0 || t / stride >= out)
@@ -94,6 +97,7 @@ static int64_t tap_source(int64_t i, int32_t pad, int32_t k, int32_t dil, int32_
     return t / stride;
 }
 
+#if SM2C_RT_WANT(conv3d_transpose_f32)
 void sm2c_rt_conv3d_transpose_f32(const float *dy, const float *w, float *dx, const int32_t *p)
 {
     const vol v = vol_of(p);
@@ -135,3 +139,4 @@ void sm2c_rt_conv3d_transpose_f32(const float *dy, const float *w, float *dx, co
                     }
                 }
 }
+#endif

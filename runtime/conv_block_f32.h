@@ -1,6 +1,8 @@
 /*
 ** conv_block_f32.h: Conv2D without groups through a register-blocked
-** micro-kernel (private to the runtime; conv_f32.c includes it).
+** micro-kernel (private to the runtime; conv_f32.c includes it).  Everything
+** is static inline: a build of one kernel of conv_f32.c (rt_select.h) leaves
+** the others' helpers unused without a warning.
 **
 ** The convolution is a GEMM whose rows are output pixels, whose columns are
 ** output channels and whose reduction runs over the taps (kh, kw) and the input
@@ -106,7 +108,7 @@ SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, co
 }
 
 /* 6 pixels x up to 32 channels (nr > 16): 12 accumulators. */
-SM2C_RT_TARGET_AVX512 static void cb_avx512_32(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t ow0, int32_t rows,
                                                int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
@@ -153,7 +155,7 @@ SM2C_RT_TARGET_AVX512 static void cb_avx512_32(const cb_geom *g, int32_t ow0, in
 }
 
 /* 8 pixels x up to 16 channels: 8 accumulators. */
-SM2C_RT_TARGET_AVX512 static void cb_avx512_16(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t ow0, int32_t rows,
                                                int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
@@ -220,7 +222,7 @@ SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, cons
 }
 
 /* 6 pixels x up to 16 channels: 12 accumulators. */
-SM2C_RT_TARGET_AVX2 static void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_t rows,
                                            int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
@@ -271,7 +273,7 @@ enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 
 
 /* 4 pixels x up to 16 channels in plain C; the full-width case has constant
 ** trip counts, which compilers vectorise. */
-static void cb_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t oc0, int32_t nr,
+static inline void cb_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t oc0, int32_t nr,
                         float *y, const float *r)
 {
     float acc[CB_PR][CB_PN] = {{0.0f}};
@@ -313,7 +315,7 @@ typedef void (*cb_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, f
 
 /* The kernel for an output-channel block of up to `*nr` channels on this CPU,
 ** its pixels per block and channels per block. */
-static cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
+static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 {
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
@@ -338,7 +340,7 @@ static cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 
 /* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,
 ** or a padding tap wider than the zero block), and nothing is written then. */
-static int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
+static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
                                  const float *r, float *y, const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -406,7 +408,7 @@ static inline const float *db_filter(const cb_geom *g, int32_t kh, int32_t kw, i
 
 #if SM2C_RT_AVX512
 /* DB_PR pixels from ow0 (rows of them stored) x up to 32 channels from c0. */
-SM2C_RT_TARGET_AVX512 static void db_avx512(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void db_avx512(const cb_geom *g, int32_t ow0, int32_t rows,
                                             int32_t c0, int32_t nc, float *y)
 {
 #define DB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
@@ -449,7 +451,7 @@ SM2C_RT_TARGET_AVX512 static void db_avx512(const cb_geom *g, int32_t ow0, int32
 
 #if SM2C_RT_AVX2
 /* DB_PR pixels from ow0 (rows of them stored) x up to 16 channels from c0. */
-SM2C_RT_TARGET_AVX2 static void db_avx2(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX2 static inline void db_avx2(const cb_geom *g, int32_t ow0, int32_t rows,
                                         int32_t c0, int32_t nc, float *y)
 {
 #define DB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
@@ -491,7 +493,7 @@ SM2C_RT_TARGET_AVX2 static void db_avx2(const cb_geom *g, int32_t ow0, int32_t r
 #endif
 
 /* The same in plain C, one pixel at a time (rows <= DB_PR pixels). */
-static void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0, int32_t nc,
+static inline void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0, int32_t nc,
                         float *y)
 {
     int32_t r, kh, kw, j;
@@ -521,7 +523,7 @@ static void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0,
 typedef void (*db_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *);
 
 /* The depthwise kernel on this CPU and its channels per block. */
-static db_kernel db_choose(int32_t *nc)
+static inline db_kernel db_choose(int32_t *nc)
 {
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
@@ -540,7 +542,7 @@ static db_kernel db_choose(int32_t *nc)
 }
 
 /* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
-static int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
+static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
                                       float *y, const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];

@@ -10,13 +10,16 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
+#if SM2C_RT_WANT(lgamma_f32)
 void sm2c_rt_lgamma_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = lgammaf(x[i]);
 }
+#endif
 
 /* Eigen's digamma_impl_maybe_poly<float>. */
 static float sm2c_rt__digamma_poly(float s)
@@ -29,7 +32,7 @@ static float sm2c_rt__digamma_poly(float s)
     return 0.0f;
 }
 
-static float sm2c_rt__digamma(float x)
+static inline float sm2c_rt__digamma(float x)
 {
     const float pi = 3.14159265358979323846f;
     float s = 0.0f, nz = 0.0f;
@@ -64,9 +67,11 @@ static float sm2c_rt__digamma(float x)
     }
 }
 
+#if SM2C_RT_WANT(digamma_f32)
 void sm2c_rt_digamma_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = sm2c_rt__digamma(x[i]);
 }
+#endif

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define GATHER(ix, I)                                                                    \
-    int32_t sm2c_rt_gather_##ix(const void *params, const I *idx, void *y, const int32_t *p, \
+    SM2C_RT_DEFINE(gather_##ix, int32_t sm2c_rt_gather_##ix(const void *params, const I *idx, void *y, const int32_t *p, \
                                 int32_t elem_size)                                       \
     {                                                                                    \
         const ptrdiff_t batch = p[0], outer = p[1], axis = p[2], inner = p[3], n = p[4];  \
@@ -31,7 +32,7 @@
                 }                                                                        \
             }                                                                            \
         return SM2C_RT_OK;                                                               \
-    }
+    })
 
 GATHER(i32, int32_t)
 GATHER(i64, int64_t)

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define GATHER_ND(ix, I)                                                                 \
-    int32_t sm2c_rt_gather_nd_##ix(const void *params, const I *idx, void *y, int32_t n,   \
+    SM2C_RT_DEFINE(gather_nd_##ix, int32_t sm2c_rt_gather_nd_##ix(const void *params, const I *idx, void *y, int32_t n,   \
                                    int32_t k, const int32_t *dims, int32_t slice,        \
                                    int32_t elem_size)                                    \
     {                                                                                    \
@@ -29,7 +30,7 @@
             memcpy(dst + (size_t)i * run, (const unsigned char *)params + (size_t)at * run, run); \
         }                                                                                \
         return SM2C_RT_OK;                                                               \
-    }
+    })
 
 GATHER_ND(i32, int32_t)
 GATHER_ND(i64, int64_t)

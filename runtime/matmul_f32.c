@@ -23,6 +23,7 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 enum {
     MM_NB = 64, /* columns of y per tile */
@@ -90,7 +91,7 @@ static void mm_edge(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float 
 }
 
 /* One tile: y(i, 0..nb) for all i < m, over kb reduction steps. */
-static void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
+static inline void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
                     ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
                     int first)
 {
@@ -109,6 +110,7 @@ static void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float 
                 m - i, kb, nb, first);
 }
 
+#if SM2C_RT_WANT(matmul_f32)
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
                         int32_t act)
@@ -159,7 +161,9 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
         }
     }
 }
+#endif
 
+#if SM2C_RT_WANT(batch_matmul_f32)
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
                               int32_t n, int32_t adj_a, int32_t adj_b)
@@ -171,3 +175,4 @@ void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t 
         sm2c_rt_matmul_f32(a + a_off[j], b + b_off[j], NULL, y + (ptrdiff_t)j * y_step, m, k,
                            n, adj_a, adj_b, SM2C_RT_ACT_NONE);
 }
+#endif

@@ -8,8 +8,9 @@
 #include <stddef.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
-static double act_f64(double v, int32_t act)
+static inline double act_f64(double v, int32_t act)
 {
     if (act == SM2C_RT_ACT_NONE || v != v)
         return v;
@@ -17,6 +18,7 @@ static double act_f64(double v, int32_t act)
     return act == SM2C_RT_ACT_RELU6 && v > 6.0 ? 6.0 : v;
 }
 
+#if SM2C_RT_WANT(matmul_f64)
 void sm2c_rt_matmul_f64(const double *a, const double *b, const double *bias, double *y,
                         int32_t m, int32_t k, int32_t n, int32_t transpose_a,
                         int32_t transpose_b, int32_t act)
@@ -36,7 +38,9 @@ void sm2c_rt_matmul_f64(const double *a, const double *b, const double *bias, do
         }
     }
 }
+#endif
 
+#if SM2C_RT_WANT(batch_matmul_f64)
 void sm2c_rt_batch_matmul_f64(const double *a, const double *b, double *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
                               int32_t n, int32_t adj_a, int32_t adj_b)
@@ -47,3 +51,4 @@ void sm2c_rt_batch_matmul_f64(const double *a, const double *b, double *y, int32
         sm2c_rt_matmul_f64(a + a_off[j], b + b_off[j], NULL, y + (ptrdiff_t)j * m * n, m, k, n,
                            adj_a, adj_b, SM2C_RT_ACT_NONE);
 }
+#endif

@@ -13,6 +13,7 @@
 
 #include "sm2c_rt.h"
 #include "strided_impl.h"
+#include "rt_select.h"
 
 /* One inner run of n elements of `es` bytes; es is a constant in each caller
 ** so the memcpy becomes a single move. */
@@ -27,6 +28,7 @@
         }                                                                      \
     } while (0)
 
+#if SM2C_RT_WANT(copy_strided)
 void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides,
                           void *y, int32_t y_off, const int32_t *y_strides,
                           int32_t rank, const int32_t *dims, int32_t elem_size)
@@ -68,7 +70,9 @@ void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides
         }
     } while (sm2c_rt__walk_next(&w));
 }
+#endif
 
+#if SM2C_RT_WANT(fill)
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n)
 {
     unsigned char *p = (unsigned char *)y;
@@ -91,10 +95,13 @@ void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n)
         done += chunk;
     }
 }
+#endif
 
+#if SM2C_RT_WANT(copy)
 void sm2c_rt_copy(void *y, const void *x, int32_t n_bytes)
 {
     if (n_bytes <= 0 || x == y)
         return;
     memcpy(y, x, (size_t)n_bytes);
 }
+#endif

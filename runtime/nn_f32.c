@@ -26,7 +26,9 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
+#if SM2C_RT_WANT(bias_add_f32)
 void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t outer,
                           int32_t channels, int32_t inner, int32_t act)
 {
@@ -53,9 +55,10 @@ void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t o
         }
     }
 }
+#endif
 
 /* The row maximum; NaN if the first element is NaN (the row is NaN anyway). */
-static float row_max(const float *x, int32_t cols)
+static inline float row_max(const float *x, int32_t cols)
 {
     float mx = x[0];
     int32_t j;
@@ -66,6 +69,7 @@ static float row_max(const float *x, int32_t cols)
     return mx;
 }
 
+#if SM2C_RT_WANT(softmax_f32)
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 {
     int32_t r, j;
@@ -91,7 +95,9 @@ void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
             yr[j] *= inv;
     }
 }
+#endif
 
+#if SM2C_RT_WANT(log_softmax_f32)
 void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 {
     int32_t r, j;
@@ -112,9 +118,11 @@ void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t col
             yr[j] = (xr[j] - mx) - lse;
     }
 }
+#endif
 
 enum { BN_CB = 256 }; /* channels per block of precomputed factors (1 KB) */
 
+#if SM2C_RT_WANT(batch_norm_f32)
 void sm2c_rt_batch_norm_f32(const float *x, const float *scale, const float *offset,
                             const float *mean, const float *var, float epsilon, float *y,
                             int32_t outer, int32_t channels)
@@ -134,7 +142,9 @@ void sm2c_rt_batch_norm_f32(const float *x, const float *scale, const float *off
         }
     }
 }
+#endif
 
+#if SM2C_RT_WANT(batch_norm_nchw_f32)
 /* Channels first: x viewed as [outer, channels, inner]. */
 void sm2c_rt_batch_norm_nchw_f32(const float *x, const float *scale, const float *offset,
                                  const float *mean, const float *var, float epsilon, float *y,
@@ -151,3 +161,4 @@ void sm2c_rt_batch_norm_nchw_f32(const float *x, const float *scale, const float
         }
     }
 }
+#endif

@@ -8,9 +8,10 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define ONE_HOT(ix, I)                                                                   \
-    void sm2c_rt_one_hot_##ix(const I *idx, const void *on, const void *off, void *y,     \
+    SM2C_RT_DEFINE(one_hot_##ix, void sm2c_rt_one_hot_##ix(const I *idx, const void *on, const void *off, void *y,     \
                               int32_t outer, int32_t depth, int32_t inner, int32_t elem_size) \
     {                                                                                    \
         unsigned char *dst = (unsigned char *)y;                                         \
@@ -24,7 +25,7 @@
                     memcpy(dst, v == (I)d ? on : off, es);                               \
                     dst += es;                                                           \
                 }                                                                        \
-    }
+    })
 
 ONE_HOT(i32, int32_t)
 ONE_HOT(i64, int64_t)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define POOL3_LOWEST (-0x1.fffffep+127f)
 
@@ -57,12 +58,16 @@ static void pool3d(const float *x, float *y, const int32_t *p, int is_max)
                 }
 }
 
+#if SM2C_RT_WANT(max_pool3d_f32)
 void sm2c_rt_max_pool3d_f32(const float *x, float *y, const int32_t *p)
 {
     pool3d(x, y, p, 1);
 }
+#endif
 
+#if SM2C_RT_WANT(avg_pool3d_f32)
 void sm2c_rt_avg_pool3d_f32(const float *x, float *y, const int32_t *p)
 {
     pool3d(x, y, p, 0);
 }
+#endif

@@ -19,10 +19,12 @@
 #include <stddef.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 /* -FLT_MAX, Eigen::NumTraits<float>::lowest(), without <float.h>. */
 #define POOL_LOWEST (-0x1.fffffep+127f)
 
+#if SM2C_RT_WANT(max_pool_f32)
 void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -58,7 +60,9 @@ void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p)
         }
     }
 }
+#endif
 
+#if SM2C_RT_WANT(avg_pool_f32)
 void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -103,3 +107,4 @@ void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
         }
     }
 }
+#endif

@@ -6,9 +6,10 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__REDUCE_BOOL(op, INIT, EXPR)                                           \
-    void sm2c_rt_reduce_##op##_b(const uint8_t *x, uint8_t *y, int32_t outer,          \
+    SM2C_RT_DEFINE(reduce_##op##_b, void sm2c_rt_reduce_##op##_b(const uint8_t *x, uint8_t *y, int32_t outer,          \
                                  int32_t reduce, int32_t inner)                        \
     {                                                                                  \
         int32_t o, r, i;                                                               \
@@ -21,7 +22,7 @@
                 for (i = 0; i < inner; i++)                                            \
                     py[i] = (uint8_t)(EXPR);                                           \
         }                                                                              \
-    }
+    })
 
 SM2C_RT__REDUCE_BOOL(all, 1, py[i] && px[i])
 SM2C_RT__REDUCE_BOOL(any, 0, py[i] || px[i])

@@ -7,9 +7,10 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__REDUCE_EXT_INT(op, T, sfx, INIT, BETTER)                              \
-    void sm2c_rt_reduce_##op##_##sfx(const T *x, T *y, int32_t outer, int32_t reduce,  \
+    SM2C_RT_DEFINE(reduce_##op##_##sfx, void sm2c_rt_reduce_##op##_##sfx(const T *x, T *y, int32_t outer, int32_t reduce,  \
                                      int32_t inner)                                    \
     {                                                                                  \
         int32_t o, r, i;                                                               \
@@ -23,7 +24,7 @@
                     if (px[i] BETTER py[i])                                            \
                         py[i] = px[i];                                                 \
         }                                                                              \
-    }
+    })
 
 SM2C_RT__REDUCE_EXT_INT(max, int32_t, i32, INT32_MIN, >)
 SM2C_RT__REDUCE_EXT_INT(min, int32_t, i32, INT32_MAX, <)

@@ -16,6 +16,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__LANES 8
 #define SM2C_RT__BLOCK 256
@@ -41,7 +42,7 @@ static float sm2c_rt__row_sum_f32(const float *x, int32_t n)
     return total;
 }
 
-static void sm2c_rt__sum_f32(const float *x, float *y, int32_t outer, int32_t reduce,
+static inline void sm2c_rt__sum_f32(const float *x, float *y, int32_t outer, int32_t reduce,
                              int32_t inner)
 {
     int32_t o, r, i;
@@ -62,11 +63,14 @@ static void sm2c_rt__sum_f32(const float *x, float *y, int32_t outer, int32_t re
     }
 }
 
+#if SM2C_RT_WANT(reduce_sum_f32)
 void sm2c_rt_reduce_sum_f32(const float *x, float *y, int32_t outer, int32_t reduce, int32_t inner)
 {
     sm2c_rt__sum_f32(x, y, outer, reduce, inner);
 }
+#endif
 
+#if SM2C_RT_WANT(reduce_mean_f32)
 void sm2c_rt_reduce_mean_f32(const float *x, float *y, int32_t outer, int32_t reduce,
                              int32_t inner)
 {
@@ -82,6 +86,7 @@ void sm2c_rt_reduce_mean_f32(const float *x, float *y, int32_t outer, int32_t re
     for (i = 0; i < n; i++)
         y[i] /= (float)reduce;
 }
+#endif
 
 /* acc = op(acc, v) keeping the first NaN; on ties the later value wins, as in
 ** TF's scalar path (only the sign of a zero can tell). */
@@ -97,7 +102,7 @@ void sm2c_rt_reduce_mean_f32(const float *x, float *y, int32_t outer, int32_t re
     } while (0)
 
 #define SM2C_RT__REDUCE_EXTREMUM(op, STEP, INIT)                                       \
-    void sm2c_rt_reduce_##op##_f32(const float *x, float *y, int32_t outer,            \
+    SM2C_RT_DEFINE(reduce_##op##_f32, void sm2c_rt_reduce_##op##_f32(const float *x, float *y, int32_t outer,            \
                                    int32_t reduce, int32_t inner)                      \
     {                                                                                  \
         int32_t o, r, i;                                                               \
@@ -110,7 +115,7 @@ void sm2c_rt_reduce_mean_f32(const float *x, float *y, int32_t outer, int32_t re
                 for (i = 0; i < inner; i++)                                            \
                     STEP(py[i], px[i]);                                                \
         }                                                                              \
-    }
+    })
 
 SM2C_RT__REDUCE_EXTREMUM(max, SM2C_RT__MAX_STEP, -INFINITY)
 SM2C_RT__REDUCE_EXTREMUM(min, SM2C_RT__MIN_STEP, INFINITY)

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__CHUNK 64
 
@@ -18,6 +19,7 @@ static inline int32_t sm2c_rt__u32_i32(uint32_t v)
     return v <= (uint32_t)INT32_MAX ? (int32_t)v : (int32_t)(v - (uint32_t)INT32_MAX - 1u) - INT32_MAX - 1;
 }
 
+#if SM2C_RT_WANT(reduce_sum_i32)
 void sm2c_rt_reduce_sum_i32(const int32_t *x, int32_t *y, int32_t outer, int32_t reduce,
                             int32_t inner)
 {
@@ -33,7 +35,9 @@ void sm2c_rt_reduce_sum_i32(const int32_t *x, int32_t *y, int32_t outer, int32_t
                 py[i] = sm2c_rt__u32_i32((uint32_t)(0u + (uint32_t)py[i] + (uint32_t)px[i]));
     }
 }
+#endif
 
+#if SM2C_RT_WANT(reduce_mean_i32)
 void sm2c_rt_reduce_mean_i32(const int32_t *x, int32_t *y, int32_t outer, int32_t reduce,
                              int32_t inner)
 {
@@ -55,3 +59,4 @@ void sm2c_rt_reduce_mean_i32(const int32_t *x, int32_t *y, int32_t outer, int32_
         }
     }
 }
+#endif

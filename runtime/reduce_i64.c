@@ -9,12 +9,14 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 static inline int64_t sm2c_rt__u64_i64(uint64_t v)
 {
     return v <= (uint64_t)INT64_MAX ? (int64_t)v : (int64_t)(v - (uint64_t)INT64_MAX - 1u) - INT64_MAX - 1;
 }
 
+#if SM2C_RT_WANT(reduce_sum_i64)
 void sm2c_rt_reduce_sum_i64(const int64_t *x, int64_t *y, int32_t outer, int32_t reduce,
                             int32_t inner)
 {
@@ -30,7 +32,9 @@ void sm2c_rt_reduce_sum_i64(const int64_t *x, int64_t *y, int32_t outer, int32_t
                 py[i] = sm2c_rt__u64_i64((uint64_t)(0u + (uint64_t)py[i] + (uint64_t)px[i]));
     }
 }
+#endif
 
+#if SM2C_RT_WANT(reduce_mean_i64)
 void sm2c_rt_reduce_mean_i64(const int64_t *x, int64_t *y, int32_t outer, int32_t reduce,
                              int32_t inner)
 {
@@ -41,3 +45,4 @@ void sm2c_rt_reduce_mean_i64(const int64_t *x, int64_t *y, int32_t outer, int32_
     for (i = 0; i < n; i++)
         y[i] = reduce > 0 ? y[i] / reduce : 0;
 }
+#endif

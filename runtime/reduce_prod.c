@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 static inline float sm2c_rt__prod_mul_f32(float a, float b) { return a * b; }
 static inline int32_t sm2c_rt__prod_mul_i32(int32_t a, int32_t b)
@@ -22,7 +23,7 @@ static inline int64_t sm2c_rt__prod_mul_i64(int64_t a, int64_t b)
 }
 
 #define SM2C_RT__REDUCE_PROD(T, sfx)                                                   \
-    void sm2c_rt_reduce_prod_##sfx(const T *x, T *y, int32_t outer, int32_t reduce,    \
+    SM2C_RT_DEFINE(reduce_prod_##sfx, void sm2c_rt_reduce_prod_##sfx(const T *x, T *y, int32_t outer, int32_t reduce,    \
                                    int32_t inner)                                      \
     {                                                                                  \
         int32_t o, r, i;                                                               \
@@ -35,7 +36,7 @@ static inline int64_t sm2c_rt__prod_mul_i64(int64_t a, int64_t b)
                 for (i = 0; i < inner; i++)                                            \
                     py[i] = sm2c_rt__prod_mul_##sfx(py[i], px[i]);                     \
         }                                                                              \
-    }
+    })
 
 SM2C_RT__REDUCE_PROD(float, f32)
 SM2C_RT__REDUCE_PROD(int32_t, i32)

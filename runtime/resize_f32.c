@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 static float resize_scale(int32_t in, int32_t out, int32_t align)
 {
@@ -32,7 +33,7 @@ typedef struct lerp_at {
     float lerp;
 } lerp_at;
 
-static lerp_at bilinear_at(int32_t i, float scale, int32_t in, int32_t half)
+static inline lerp_at bilinear_at(int32_t i, float scale, int32_t in, int32_t half)
 {
     const float src = half ? ((float)i + 0.5f) * scale - 0.5f : (float)i * scale;
     const float fl = floorf(src);
@@ -44,6 +45,7 @@ static lerp_at bilinear_at(int32_t i, float scale, int32_t in, int32_t half)
     return a;
 }
 
+#if SM2C_RT_WANT(resize_bilinear_f32)
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p)
 {
     const int32_t N = p[0], H = p[1], W = p[2], C = p[3], OH = p[4], OW = p[5];
@@ -73,8 +75,9 @@ void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p)
             }
         }
 }
+#endif
 
-static int32_t nearest_at(int32_t i, float scale, int32_t in, int32_t align, int32_t half)
+static inline int32_t nearest_at(int32_t i, float scale, int32_t in, int32_t align, int32_t half)
 {
     const float src = half ? ((float)i + 0.5f) * scale : (float)i * scale;
     const float r = align ? roundf(src) : floorf(src);
@@ -82,6 +85,7 @@ static int32_t nearest_at(int32_t i, float scale, int32_t in, int32_t align, int
     return half && k < 0 ? 0 : k;
 }
 
+#if SM2C_RT_WANT(resize_nearest_f32)
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p)
 {
     const int32_t N = p[0], H = p[1], W = p[2], C = p[3], OH = p[4], OW = p[5];
@@ -98,3 +102,4 @@ void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p)
             }
         }
 }
+#endif

@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 static inline float sm2c_rt__scan_add_f32(float a, float b) { return a + b; }
 static inline float sm2c_rt__scan_mul_f32(float a, float b) { return a * b; }
@@ -33,7 +34,7 @@ SM2C_RT__SCAN_INT_OPS(int32_t, uint32_t, INT32_MAX, i32)
 SM2C_RT__SCAN_INT_OPS(int64_t, uint64_t, INT64_MAX, i64)
 
 #define SM2C_RT__SCAN(op, T, sfx, ID, F)                                               \
-    void sm2c_rt_##op##_##sfx(const T *x, T *y, int32_t outer, int32_t len,            \
+    SM2C_RT_DEFINE(op##_##sfx, void sm2c_rt_##op##_##sfx(const T *x, T *y, int32_t outer, int32_t len,            \
                               int32_t inner, int32_t exclusive, int32_t reverse)       \
     {                                                                                  \
         int32_t o, r, i;                                                               \
@@ -53,7 +54,7 @@ SM2C_RT__SCAN_INT_OPS(int64_t, uint64_t, INT64_MAX, i64)
                     }                                                                  \
                 }                                                                      \
             }                                                                          \
-    }
+    })
 
 #define SM2C_RT__SCANS(T, sfx)                                                         \
     SM2C_RT__SCAN(cumsum, T, sfx, 0, sm2c_rt__scan_add_##sfx)                          \

@@ -10,13 +10,14 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define ADD_F32(a, b) ((a) + (b))
 #define ADD_I32(a, b) ((int32_t)((uint32_t)(a) + (uint32_t)(b)))
 #define ADD_I64(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
 
 #define SCATTER_ND(sfx, T, ADD, ix, I)                                                   \
-    int32_t sm2c_rt_scatter_nd_##sfx##_##ix(const I *idx, const T *updates, T *y, int32_t n, \
+    SM2C_RT_DEFINE(scatter_nd_##sfx##_##ix, int32_t sm2c_rt_scatter_nd_##sfx##_##ix(const I *idx, const T *updates, T *y, int32_t n, \
                                             int32_t k, const int32_t *dims, int32_t slice) \
     {                                                                                    \
         ptrdiff_t total = slice, i, j, e;                                                \
@@ -37,7 +38,7 @@
                 y[at * slice + e] = ADD(y[at * slice + e], updates[i * slice + e]);      \
         }                                                                                \
         return SM2C_RT_OK;                                                               \
-    }
+    })
 
 #define SCATTER_ND_ALL(ix, I)                                                            \
     SCATTER_ND(f32, float, ADD_F32, ix, I)                                               \

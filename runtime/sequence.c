@@ -10,22 +10,23 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 /* Integer steps are exact in the wider unsigned type: no overflow UB. */
 #define RANGE_FLOAT(sfx, T)                                                              \
-    void sm2c_rt_range_##sfx(const T *start, const T *delta, T *y, int32_t n)             \
+    SM2C_RT_DEFINE(range_##sfx, void sm2c_rt_range_##sfx(const T *start, const T *delta, T *y, int32_t n)             \
     {                                                                                    \
         int32_t i;                                                                       \
         for (i = 0; i < n; i++)                                                          \
             y[i] = *start + (T)i * *delta;                                               \
-    }
+    })
 #define RANGE_INT(sfx, T, U)                                                             \
-    void sm2c_rt_range_##sfx(const T *start, const T *delta, T *y, int32_t n)             \
+    SM2C_RT_DEFINE(range_##sfx, void sm2c_rt_range_##sfx(const T *start, const T *delta, T *y, int32_t n)             \
     {                                                                                    \
         int32_t i;                                                                       \
         for (i = 0; i < n; i++)                                                          \
             y[i] = (T)((U)*start + (U)i * (U)*delta);                                    \
-    }
+    })
 
 RANGE_FLOAT(f32, float)
 RANGE_FLOAT(f64, double)
@@ -33,7 +34,7 @@ RANGE_INT(i32, int32_t, uint32_t)
 RANGE_INT(i64, int64_t, uint64_t)
 
 #define INVERT_PERMUTATION(ix, I)                                                        \
-    int32_t sm2c_rt_invert_permutation_##ix(const I *x, I *y, int32_t n)                 \
+    SM2C_RT_DEFINE(invert_permutation_##ix, int32_t sm2c_rt_invert_permutation_##ix(const I *x, I *y, int32_t n)                 \
     {                                                                                    \
         int32_t i;                                                                       \
         for (i = 0; i < n; i++)                                                          \
@@ -44,14 +45,14 @@ RANGE_INT(i64, int64_t, uint64_t)
             y[x[i]] = (I)i;                                                              \
         }                                                                                \
         return SM2C_RT_OK;                                                               \
-    }
+    })
 
 INVERT_PERMUTATION(i32, int32_t)
 INVERT_PERMUTATION(i64, int64_t)
 
 /* p = {p0, p1, p2, p3, p4, seq_first}; batch and sequence dims are p1 and p3. */
 #define REVERSE_SEQUENCE(ix, I)                                                          \
-    int32_t sm2c_rt_reverse_sequence_##ix(const void *x, const I *lens, void *y,         \
+    SM2C_RT_DEFINE(reverse_sequence_##ix, int32_t sm2c_rt_reverse_sequence_##ix(const void *x, const I *lens, void *y,         \
                                           const int32_t *p, int32_t elem_size)           \
     {                                                                                    \
         const ptrdiff_t d1 = p[1], d2 = p[2], d3 = p[3], d4 = p[4];                      \
@@ -77,7 +78,7 @@ INVERT_PERMUTATION(i64, int64_t)
                                    (const unsigned char *)x + (size_t)(src + c) * es, es); \
                     }                                                                    \
         return SM2C_RT_OK;                                                               \
-    }
+    })
 
 REVERSE_SEQUENCE(i32, int32_t)
 REVERSE_SEQUENCE(i64, int64_t)

@@ -7,13 +7,15 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
-static void copy_list(void *out, const void *data, int32_t data_bytes)
+static inline void copy_list(void *out, const void *data, int32_t data_bytes)
 {
     if (out != data)
         memcpy(out, data, (size_t)data_bytes);
 }
 
+#if SM2C_RT_WANT(list_get)
 int32_t sm2c_rt_list_get(void *item, const void *data, const int32_t *len, const int32_t *index,
                          int32_t item_bytes)
 {
@@ -22,7 +24,9 @@ int32_t sm2c_rt_list_get(void *item, const void *data, const int32_t *len, const
     memcpy(item, (const unsigned char *)data + (size_t)*index * (size_t)item_bytes, (size_t)item_bytes);
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(list_set)
 int32_t sm2c_rt_list_set(void *out, const void *data, const int32_t *len, const int32_t *index,
                          const void *item, int32_t item_bytes, int32_t data_bytes)
 {
@@ -32,7 +36,9 @@ int32_t sm2c_rt_list_set(void *out, const void *data, const int32_t *len, const 
     memcpy((unsigned char *)out + (size_t)*index * (size_t)item_bytes, item, (size_t)item_bytes);
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(list_push)
 int32_t sm2c_rt_list_push(void *out, int32_t *out_len, const void *data, const int32_t *len,
                           const void *item, int32_t item_bytes, int32_t max_len)
 {
@@ -44,7 +50,9 @@ int32_t sm2c_rt_list_push(void *out, int32_t *out_len, const void *data, const i
     *out_len = n + 1;
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(list_set_grow)
 int32_t sm2c_rt_list_set_grow(void *out, int32_t *out_len, const void *data, const int32_t *len,
                               const int32_t *index, const void *item, int32_t item_bytes, int32_t max_len)
 {
@@ -59,7 +67,9 @@ int32_t sm2c_rt_list_set_grow(void *out, int32_t *out_len, const void *data, con
     *out_len = i >= n ? i + 1 : n;
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(list_pop)
 int32_t sm2c_rt_list_pop(void *item, int32_t *out_len, const void *data, const int32_t *len,
                          int32_t item_bytes)
 {
@@ -70,7 +80,9 @@ int32_t sm2c_rt_list_pop(void *item, int32_t *out_len, const void *data, const i
     *out_len = n - 1;
     return SM2C_RT_OK;
 }
+#endif
 
+#if SM2C_RT_WANT(list_stack)
 int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_t max_len,
                            int32_t data_bytes)
 {
@@ -79,3 +91,4 @@ int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_
     copy_list(y, data, data_bytes);
     return SM2C_RT_OK;
 }
+#endif

@@ -8,9 +8,10 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define TOP_K(sfx, T)                                                                    \
-    void sm2c_rt_top_k_##sfx(const T *x, T *values, int32_t *indices, int32_t rows,        \
+    SM2C_RT_DEFINE(top_k_##sfx, void sm2c_rt_top_k_##sfx(const T *x, T *values, int32_t *indices, int32_t rows,        \
                              int32_t cols, int32_t k)                                    \
     {                                                                                    \
         int32_t r, c;                                                                    \
@@ -34,7 +35,7 @@
                 ind[at] = c;                                                             \
             }                                                                            \
         }                                                                                \
-    }
+    })
 
 TOP_K(f32, float)
 TOP_K(i32, int32_t)

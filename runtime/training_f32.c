@@ -9,7 +9,9 @@
 #include <math.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
+#if SM2C_RT_WANT(apply_gradient_descent_f32)
 /* ApplyGradientDescent: var -= grad * lr. */
 void sm2c_rt_apply_gradient_descent_f32(float *var, const float *lr, const float *grad, int32_t n)
 {
@@ -17,7 +19,9 @@ void sm2c_rt_apply_gradient_descent_f32(float *var, const float *lr, const float
     for (int32_t i = 0; i < n; i++)
         var[i] = var[i] - grad[i] * a;
 }
+#endif
 
+#if SM2C_RT_WANT(apply_momentum_f32)
 /* ApplyMomentum: accum = accum * momentum + grad; then
 ** var -= grad * lr + accum * momentum * lr (Nesterov), else var -= accum * lr. */
 void sm2c_rt_apply_momentum_f32(float *var, float *accum, const float *lr, const float *grad,
@@ -32,7 +36,9 @@ void sm2c_rt_apply_momentum_f32(float *var, float *accum, const float *lr, const
             var[i] = var[i] - accum[i] * a;
     }
 }
+#endif
 
+#if SM2C_RT_WANT(apply_adam_f32)
 /* ApplyAdam: alpha = lr * sqrt(1 - beta2_power) / (1 - beta1_power);
 ** m += (g - m) * (1 - beta1); v += (g*g - v) * (1 - beta2);
 ** var -= ((g * (1 - beta1) + beta1 * m) * alpha) / (sqrt(v) + epsilon) (Nesterov),
@@ -54,13 +60,14 @@ void sm2c_rt_apply_adam_f32(float *var, float *m, float *v, const float *beta1_p
             var[i] = var[i] - (m[i] * alpha) / (sqrtf(v[i]) + eps);
     }
 }
+#endif
 
 /* ResourceScatterUpdate / ResourceScatterAdd on rows: for each j < n,
 ** row idx[j] of var (`row` elements) = (or +=) row j of updates, in order.
 ** Every index is checked first: one outside [0, rows) changes nothing and
 ** returns SM2C_RT_ERR_INDEX, as TensorFlow's kernel refuses it. */
 #define SCATTER_ROWS(ix, I)                                                                    \
-    int32_t sm2c_rt_scatter_update_rows_##ix(void *var, int32_t rows, int32_t row_bytes,       \
+    SM2C_RT_DEFINE(scatter_update_rows_##ix, int32_t sm2c_rt_scatter_update_rows_##ix(void *var, int32_t rows, int32_t row_bytes,       \
                                              const I *idx, int32_t n, const void *updates)    \
     {                                                                                          \
         unsigned char *y = var;                                                                \
@@ -72,8 +79,8 @@ void sm2c_rt_apply_adam_f32(float *var, float *m, float *v, const float *beta1_p
             for (int32_t b = 0; b < row_bytes; b++)                                            \
                 y[(int64_t)idx[j] * row_bytes + b] = u[(int64_t)j * row_bytes + b];            \
         return SM2C_RT_OK;                                                                     \
-    }                                                                                          \
-    int32_t sm2c_rt_scatter_add_rows_f32_##ix(float *var, int32_t rows, int32_t row,           \
+    })                                                                                          \
+    SM2C_RT_DEFINE(scatter_add_rows_f32_##ix, int32_t sm2c_rt_scatter_add_rows_f32_##ix(float *var, int32_t rows, int32_t row,           \
                                               const I *idx, int32_t n, const float *updates)  \
     {                                                                                          \
         for (int32_t j = 0; j < n; j++)                                                        \
@@ -84,7 +91,7 @@ void sm2c_rt_apply_adam_f32(float *var, float *m, float *v, const float *beta1_p
                 var[(int64_t)idx[j] * row + e] = var[(int64_t)idx[j] * row + e] +             \
                                                  updates[(int64_t)j * row + e];                \
         return SM2C_RT_OK;                                                                     \
-    }
+    })
 
 SCATTER_ROWS(i32, int32_t)
 SCATTER_ROWS(i64, int64_t)

@@ -13,35 +13,8 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 #include "vmath_f32.h"
-
-void sm2c_rt_relu_f32(const float *x, float *y, int32_t n)
-{
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        const float v = x[i];
-        y[i] = isnan(v) ? v : v > 0.0f ? v : 0.0f;
-    }
-}
-
-void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
-{
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        const float v = x[i];
-        y[i] = isnan(v) ? v : v > 0.0f ? (v < 6.0f ? v : 6.0f) : 0.0f;
-    }
-}
-
-/* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
-** where hi = 16.6355324 is the first x at which the result rounds to 1, and
-** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
-** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not. */
-static inline float sigmoid(float v)
-{
-    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
-    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
-}
 
 /* y[i] = f(x[i]): blocks of 16 (vectorised), then the rest. */
 #define SM2C_RT__MAP16(f)                                                                  \
@@ -54,44 +27,89 @@ static inline float sigmoid(float v)
             y[i] = f(x[i]);                                                                \
     }
 
+#if SM2C_RT_WANT(relu_f32)
+void sm2c_rt_relu_f32(const float *x, float *y, int32_t n)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        const float v = x[i];
+        y[i] = isnan(v) ? v : v > 0.0f ? v : 0.0f;
+    }
+}
+#endif
+
+#if SM2C_RT_WANT(relu6_f32)
+void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
+{
+    int32_t i;
+    for (i = 0; i < n; i++) {
+        const float v = x[i];
+        y[i] = isnan(v) ? v : v > 0.0f ? (v < 6.0f ? v : 6.0f) : 0.0f;
+    }
+}
+#endif
+
+#if SM2C_RT_WANT(sigmoid_f32)
+/* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
+** where hi = 16.6355324 is the first x at which the result rounds to 1, and
+** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
+** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not. */
+static inline float sigmoid(float v)
+{
+    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
+    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
+}
+
 void sm2c_rt_sigmoid_f32(const float *x, float *y, int32_t n)
 {
     SM2C_RT__MAP16(sigmoid)
 }
+#endif
 
+#if SM2C_RT_WANT(tanh_f32)
 void sm2c_rt_tanh_f32(const float *x, float *y, int32_t n)
 {
     SM2C_RT__MAP16(sm2c_rt__tanh)
 }
+#endif
 
+#if SM2C_RT_WANT(neg_f32)
 void sm2c_rt_neg_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = -x[i];
 }
+#endif
 
+#if SM2C_RT_WANT(abs_f32)
 /* fabsf clears the sign bit only: NaN payloads survive, as in TensorFlow. */
 void sm2c_rt_abs_f32(const float *x, float *y, int32_t n)
 {
     for (int32_t i = 0; i < n; i++)
         y[i] = fabsf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(square_f32)
 void sm2c_rt_square_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = x[i] * x[i];
 }
+#endif
 
+#if SM2C_RT_WANT(sqrt_f32)
 void sm2c_rt_sqrt_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = sqrtf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(rsqrt_f32)
 /* 1 / sqrt(x): +-0 gives +-Inf, +Inf gives 0, negatives NaN. */
 void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n)
 {
@@ -99,15 +117,20 @@ void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n)
     for (i = 0; i < n; i++)
         y[i] = 1.0f / sqrtf(x[i]);
 }
+#endif
 
+#if SM2C_RT_WANT(exp_f32)
 void sm2c_rt_exp_f32(const float *x, float *y, int32_t n)
 {
     SM2C_RT__MAP16(sm2c_rt__exp)
 }
+#endif
 
+#if SM2C_RT_WANT(log_f32)
 void sm2c_rt_log_f32(const float *x, float *y, int32_t n)
 {
     int32_t i;
     for (i = 0; i < n; i++)
         y[i] = logf(x[i]);
 }
+#endif

@@ -8,16 +8,17 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__UNARY_F64(name, expr)                                  \
-    void sm2c_rt_##name##_f64(const double *x, double *y, int32_t n)    \
+    SM2C_RT_DEFINE(name##_f64, void sm2c_rt_##name##_f64(const double *x, double *y, int32_t n)    \
     {                                                                   \
         int32_t i;                                                      \
         for (i = 0; i < n; i++) {                                       \
             const double v = x[i];                                      \
             y[i] = (expr);                                              \
         }                                                               \
-    }
+    })
 
 SM2C_RT__UNARY_F64(relu, isnan(v) ? v : v > 0.0 ? v : 0.0)
 SM2C_RT__UNARY_F64(relu6, isnan(v) ? v : v > 0.0 ? (v < 6.0 ? v : 6.0) : 0.0)

@@ -10,16 +10,17 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "rt_select.h"
 
 #define SM2C_RT__UNARY_MAP(name, expr)                                   \
-    void sm2c_rt_##name##_f32(const float *x, float *y, int32_t n)      \
+    SM2C_RT_DEFINE(name##_f32, void sm2c_rt_##name##_f32(const float *x, float *y, int32_t n)      \
     {                                                                   \
         int32_t i;                                                      \
         for (i = 0; i < n; i++) {                                       \
             const float v = x[i];                                       \
             y[i] = (expr);                                              \
         }                                                               \
-    }
+    })
 
 SM2C_RT__UNARY_MAP(floor, floorf(v))
 SM2C_RT__UNARY_MAP(ceil, ceilf(v))
@@ -54,6 +55,7 @@ SM2C_RT__UNARY_MAP(elu, v < 0.0f ? expm1f(v) : v)
 SM2C_RT__UNARY_MAP(selu, v < 0.0f ? 1.7580993408473768599402175208123f * expm1f(v)
                                   : 1.0507009873554804934193349852946f * v)
 
+#if SM2C_RT_WANT(softplus_f32)
 /* TF's softplus_op.h: threshold = log(FLT_EPSILON) + 2; x > -threshold gives
 ** x, x < threshold gives exp(x), otherwise log1p(exp(x)). */
 void sm2c_rt_softplus_f32(const float *x, float *y, int32_t n)
@@ -65,7 +67,9 @@ void sm2c_rt_softplus_f32(const float *x, float *y, int32_t n)
         y[i] = v > -threshold ? v : v < threshold ? expf(v) : log1pf(expf(v));
     }
 }
+#endif
 
+#if SM2C_RT_WANT(leaky_relu_f32)
 /* TF's LeakyRelu: x > 0 ? x : alpha * x (NaN gives alpha * NaN, a NaN). */
 void sm2c_rt_leaky_relu_f32(const float *x, float *y, int32_t n, float alpha)
 {
@@ -75,3 +79,4 @@ void sm2c_rt_leaky_relu_f32(const float *x, float *y, int32_t n, float alpha)
         y[i] = v > 0.0f ? v : v * alpha;
     }
 }
+#endif

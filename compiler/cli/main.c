@@ -10,6 +10,7 @@
 #include "base/diag.h"
 #include "codegen/emit.h"
 #include "codegen/emit_c.h"
+#include "codegen/rt_select.h"
 #include "base/fileio.h"
 #include "inspect.h"
 #include "ops/opdefs.h"
@@ -50,9 +51,12 @@ static const char usage[] =
     "        variables it writes carried from call to call; the outputs are the last call's\n"
     "        [--state-out DIR]: also write each written variable's final value as\n"
     "        DIR/<checkpoint key, '/' replaced by __>.npy\n"
-    "  runtime -o OUT\n"
+    "  runtime -o OUT [--kernel NAME]...\n"
     "        write every runtime source and header into OUT, to build one runtime\n"
-    "        library shared by several models\n"
+    "        library shared by several models; with --kernel, exactly the files those\n"
+    "        sm2c_rt_* kernels need\n"
+    "  runtime --list\n"
+    "        every runtime kernel with the files it needs\n"
     "  ops   list the ops sm2c compiles, each with the dtypes it runs on\n"
     "\n"
     "options for every command:\n"
@@ -77,6 +81,9 @@ typedef struct cli {
     int n_signatures;
     const char *functions[MAX_LIST];
     int n_functions;
+    const char *kernels[MAX_LIST];  /* runtime --kernel */
+    int n_kernels;
+    int list;                       /* runtime --list */
     sm2c_shape_opt shapes[MAX_LIST];
     int n_shapes;
     sm2c_run_input inputs[MAX_LIST];
@@ -223,7 +230,11 @@ static int take(cli *o, const char *opt, const char *val)
         if (!sm2c_emit_kind_parse(val, &o->emit))
             return usage_error("--emit expects c, llvm-ir, llvm-bc, obj or so, got '%s'", val);
     }
-    else if (!strcmp(opt, "--signature")) {
+    else if (!strcmp(opt, "--kernel")) {
+        if (o->n_kernels == MAX_LIST)
+            return usage_error("at most 256 %s options", opt);
+        o->kernels[o->n_kernels++] = val;
+    } else if (!strcmp(opt, "--signature")) {
         if (o->n_signatures == MAX_LIST)
             return usage_error("too many %s options", opt);
         o->signatures[o->n_signatures++] = val;
@@ -252,6 +263,8 @@ static int parse_args(cli *o, int argc, char **argv)
             o->json = 1;
         } else if (!strcmp(a, "--keep")) {
             o->keep = 1;
+        } else if (!strcmp(a, "--list")) {
+            o->list = 1;
         } else if (a[0] == '-' && a[1]) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
@@ -273,8 +286,10 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("unknown command '%s'", o->command);
     if (strcmp(o->command, "ops") && strcmp(o->command, "runtime") && !o->dir)
         return usage_error("%s needs a SavedModel directory", o->command);
-    if (!strcmp(o->command, "runtime") && (o->dir || !o->out))
-        return usage_error("%s", "runtime takes no model directory and needs -o OUT");
+    if (!strcmp(o->command, "runtime") && (o->dir || !o->out == !o->list))
+        return usage_error("%s", "runtime takes no model directory, and -o OUT or --list");
+    if ((o->n_kernels || o->list) && strcmp(o->command, "runtime"))
+        return usage_error("%s", "--kernel and --list are options of `sm2c runtime`");
     if (!strcmp(o->command, "compile") && !o->out)
         return usage_error("%s needs -o OUT", o->command);
     if (!strcmp(o->command, "run") && (!o->out || o->n_signatures + o->n_functions != 1))
@@ -309,7 +324,8 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
         for (const char *p = arg; *p; p++)
             plain &= (*p >= '+' && *p <= 'z' && *p != '\\' && *p != '`') || *p == '_';
         s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, arg);
-        if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep"))
+        if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep") &&
+            strcmp(arg, "--list"))
             s = sm2c_arena_printf(a, "%s %s", s, argv[++i]);
     }
     return s;
@@ -400,8 +416,10 @@ static int run_command(cli *o)
     sm2c_diag_init(&diag);
     sm2c_ctx c = { .arena = o->arena, .diag = &diag, .limits = &o->limits };
     sm2c_status st;
-    if (!strcmp(o->command, "runtime")) {
-        st = sm2c_emit_runtime(&c, o->out);
+    if (!strcmp(o->command, "runtime") && o->list) {
+        st = sm2c_runtime_list(&c, stdout);
+    } else if (!strcmp(o->command, "runtime")) {
+        st = sm2c_emit_runtime(&c, o->kernels, (size_t)o->n_kernels, o->out);
     } else if (!strcmp(o->command, "inspect")) {
         sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values };
         st = sm2c_inspect(&c, o->dir, &io, stdout);
