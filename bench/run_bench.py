@@ -163,7 +163,8 @@ def bench_model(name, args):
     work = os.path.join(args.work, name)
     os.makedirs(work, exist_ok=True)
     engines = {}
-    for flavour, so in build_sm2c(args.sm2c, mdir, work).items():
+    builds = {"sm2c-native": BUILDS["sm2c-native"]} if args.native_only else BUILDS
+    for flavour, so in build_sm2c(args.sm2c, mdir, work, builds).items():
         engines[flavour] = Sm2c(so, x, want.shape)
     if args.before:
         before = build_sm2c(args.before, mdir, work, {"sm2c-before": BUILDS["sm2c-native"]},
@@ -232,18 +233,21 @@ def write_results(path, rows, m, load_before, load_after, args):
         e = r["engines"]
 
         def cell(k):
+            if k not in e:
+                return "–"
             v = e[k]
             bad = "" if v["ok"] else " **WRONG**"
             return f"{fmt_us(v['median_us'])} [{fmt_us(v['q1_us'])}–{fmt_us(v['q3_us'])}]{bad}"
         best = min(e["tflite"]["median_us"], e["ort"]["median_us"])
         nat = e["sm2c-native"]["median_us"]
         gflops = r["mflops"] / nat * 1e3 if nat > 0 else 0  # MFLOP per us = TFLOP/s
+        port = (f"{e['sm2c-portable']['median_us'] / nat:.2f}x" if "sm2c-portable" in e
+                else "–")
+        before = (f" {cell('sm2c-before')} | {e['sm2c-before']['median_us'] / nat:.2f}x |"
+                  if "sm2c-before" in e else (" – | – |" if args.before else ""))
         lines.append(f"| {r['description']} | {r['mflops']:g} | {cell('sm2c-native')} | "
                      f"{cell('sm2c-portable')} | {cell('tflite')} | {cell('ort')} | "
-                     f"{nat / best:.2f}x | {e['sm2c-portable']['median_us'] / nat:.2f}x | "
-                     f"{gflops:.1f} |" + (f" {cell('sm2c-before')} | "
-                                           f"{e['sm2c-before']['median_us'] / nat:.2f}x |"
-                                           if args.before else ""))
+                     f"{nat / best:.2f}x | {port} | {gflops:.1f} |" + before)
     lines += ["", "Largest error against TensorFlow (absolute / relative to |ref| floored at 1e-6):",
               "", "| model | " + " | ".join(rows[0]["engines"]) + " |",
               "|---|" + "---|" * len(rows[0]["engines"])]
@@ -262,6 +266,8 @@ def main():
     ap.add_argument("--work", default=os.path.join(HERE, ".work"))
     ap.add_argument("--before", default=None,
                     help="another sm2c binary (e.g. main's) timed beside, as sm2c-before")
+    ap.add_argument("--native-only", action="store_true",
+                    help="skip the portable build (the big models take long to build)")
     ap.add_argument("--rounds", type=int, default=15)
     ap.add_argument("--big", action="store_true")
     ap.add_argument("--results", default=None, help="write the table here (Markdown)")
