@@ -21,12 +21,13 @@
 #include <string.h>
 
 #include "act_f32.h"
+#include "conv_block_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
 
 /* y[0..n) += s * w[0..n).  Blocks of 16 with a constant trip count, so that
 ** even a cautious vectoriser (gcc -O2) takes them, then the rest. */
-static void axpy(float *restrict y, float s, const float *restrict w, int32_t n)
+static inline void axpy(float *restrict y, float s, const float *restrict w, int32_t n)
 {
     int32_t i = 0, j;
 
@@ -37,8 +38,8 @@ static void axpy(float *restrict y, float s, const float *restrict w, int32_t n)
         y[i] += s * w[i];
 }
 
-#if SM2C_RT_WANT(conv2d_f32)
-void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+/* Any Conv2D (groups included), one output pixel at a time. */
+static inline void conv_direct(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -85,11 +86,38 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
         }
     }
 }
+
+#if SM2C_RT_WANT(conv2d_f32)
+void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+                        const int32_t *p, int32_t act)
+{
+    if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act))
+        conv_direct(x, w, bias, y, p, act);
+}
 #endif
 
-#if SM2C_RT_WANT(depthwise_conv2d_f32)
-void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                                  const int32_t *p, int32_t act)
+#if SM2C_RT_WANT(conv2d_add_f32)
+void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
+                            float *y, const int32_t *p, int32_t act)
+{
+    const ptrdiff_t n = (ptrdiff_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] *
+                        p[SM2C_RT_WIN_OC];
+    ptrdiff_t i;
+
+    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act))
+        return;
+    /* Groups: the direct path, then the residual and the activation. */
+    conv_direct(x, w, bias, y, p, SM2C_RT_ACT_NONE);
+    for (i = 0; i < n; i++)
+        y[i] = y[i] + r[i];
+    for (i = 0; i < n; i += 1 << 20)
+        sm2c_rt__act_f32(y + i, (int32_t)(n - i < (1 << 20) ? n - i : (1 << 20)), act);
+}
+#endif
+
+/* Any DepthwiseConv2dNative, one output pixel at a time. */
+static inline void depthwise_direct(const float *x, const float *w, const float *bias, float *y,
+                             const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -135,5 +163,13 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
             }
         }
     }
+}
+
+#if SM2C_RT_WANT(depthwise_conv2d_f32)
+void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+                                  const int32_t *p, int32_t act)
+{
+    if (!sm2c_rt__depthwise_blocked(x, w, bias, y, p, act))
+        depthwise_direct(x, w, bias, y, p, act);
 }
 #endif

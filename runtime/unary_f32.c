@@ -4,14 +4,28 @@
 ** NaN semantics are TensorFlow's, measured on TF 2.21 x86-64: Relu and Relu6
 ** return a NaN input unchanged (payload and sign included), and map -0 to +0
 ** like TF's vectorised path (Eigen's scalar tail keeps -0; TF is not
-** consistent there).  Transcendentals use libm; TF uses Eigen's polynomial
-** approximations, which agree within a few ulp.
+** consistent there).  Exp, Tanh and Sigmoid use the polynomials of
+** vmath_f32.h, over blocks of 16 with a constant trip count so that even a
+** cautious vectoriser (gcc -O2) takes them; the others use libm.  TF uses
+** Eigen's polynomial approximations: all agree within a few ulp.
 */
 #include <math.h>
 #include <stdint.h>
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "vmath_f32.h"
+
+/* y[i] = f(x[i]): blocks of 16 (vectorised), then the rest. */
+#define SM2C_RT__MAP16(f)                                                                  \
+    {                                                                                      \
+        int32_t i = 0, j;                                                                  \
+        for (; i + 16 <= n; i += 16)                                                       \
+            for (j = 0; j < 16; j++)                                                       \
+                y[i + j] = f(x[i + j]);                                                    \
+        for (; i < n; i++)                                                                 \
+            y[i] = f(x[i]);                                                                \
+    }
 
 #if SM2C_RT_WANT(relu_f32)
 void sm2c_rt_relu_f32(const float *x, float *y, int32_t n)
@@ -40,29 +54,22 @@ void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
 ** where hi = 16.6355324 is the first x at which the result rounds to 1, and
 ** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
 ** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not. */
+static inline float sigmoid(float v)
+{
+    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
+    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
+}
+
 void sm2c_rt_sigmoid_f32(const float *x, float *y, int32_t n)
 {
-    int32_t i;
-    for (i = 0; i < n; i++) {
-        const float v = x[i];
-        if (isnan(v)) {
-            y[i] = v;
-        } else if (v < -104.0f) {
-            y[i] = 0.0f;
-        } else {
-            const float e = expf(v < 16.6355324f ? v : 16.6355324f);
-            y[i] = e / (1.0f + e);
-        }
-    }
+    SM2C_RT__MAP16(sigmoid)
 }
 #endif
 
 #if SM2C_RT_WANT(tanh_f32)
 void sm2c_rt_tanh_f32(const float *x, float *y, int32_t n)
 {
-    int32_t i;
-    for (i = 0; i < n; i++)
-        y[i] = tanhf(x[i]);
+    SM2C_RT__MAP16(sm2c_rt__tanh)
 }
 #endif
 
@@ -115,9 +122,7 @@ void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n)
 #if SM2C_RT_WANT(exp_f32)
 void sm2c_rt_exp_f32(const float *x, float *y, int32_t n)
 {
-    int32_t i;
-    for (i = 0; i < n; i++)
-        y[i] = expf(x[i]);
+    SM2C_RT__MAP16(sm2c_rt__exp)
 }
 #endif
 

@@ -56,6 +56,9 @@ typedef struct sm2c_node {
     sm2c_value **outputs;
     int32_t act;                /* fused activation (SM2C_RT_ACT_*), set by fusion */
     sm2c_value *bias;           /* fused bias, set by fusion */
+    sm2c_value *residual;       /* fused residual Add after the bias, set by fusion */
+    int64_t pad[4];             /* zeros of a Pad folded into a convolution's input:
+                                   top, bottom, left, right (pass_padfold.c) */
     int widened_from;           /* float16/bfloat16 when it computes that type in float32
                                    (import_widen.c), else 0 */
     int dead;

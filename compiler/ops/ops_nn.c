@@ -211,7 +211,8 @@ static int out_size(int same, int64_t in, int64_t k, int64_t dil, int64_t stride
     return sm2c_window_out_size(same, in, k, dil, stride, out, pad_before) == SM2C_DIMS_OK;
 }
 
-static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
+/* The window on the input as the node sees it: widened by a folded Pad. */
+static sm2c_status window_params_padded(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
 {
     const sm2c_shape *x = &n->inputs[0]->shape;
     if (sm2c_attr_str_is(n, "data_format", "NCHW"))
@@ -248,8 +249,8 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
     if (sm2c_attr_ints(n, "dilations", &dil, &nd) && nd != 4)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "needs 4 dilations");
     int64_t *p = w->p;
-    p[SM2C_RT_WIN_N] = x->dims[0], p[SM2C_RT_WIN_H] = x->dims[1];
-    p[SM2C_RT_WIN_W] = x->dims[2], p[SM2C_RT_WIN_C] = x->dims[3];
+    p[SM2C_RT_WIN_N] = x->dims[0], p[SM2C_RT_WIN_H] = x->dims[1] + n->pad[0] + n->pad[1];
+    p[SM2C_RT_WIN_W] = x->dims[2] + n->pad[2] + n->pad[3], p[SM2C_RT_WIN_C] = x->dims[3];
     if (pool) {
         if ((!ks && !sm2c_attr_ints(n, "ksize", &ks, &nk)) || nk != 4 || ks[0] != 1 || ks[3] != 1)
             return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "needs ksize [1,kh,kw,1]");
@@ -291,6 +292,18 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
     return SM2C_OK;
 }
 
+/* The kernel's window parameters: a folded Pad's zeros become padding of the
+** real input (the kernels read taps outside it as zero). */
+static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
+{
+    sm2c_status st = window_params_padded(c, n, pool, w);
+    if (st)
+        return st;
+    w->p[SM2C_RT_WIN_H] -= n->pad[0] + n->pad[1], w->p[SM2C_RT_WIN_PT] += n->pad[0];
+    w->p[SM2C_RT_WIN_W] -= n->pad[2] + n->pad[3], w->p[SM2C_RT_WIN_PL] += n->pad[2];
+    return SM2C_OK;
+}
+
 static sm2c_status shape_window(sm2c_ctx *c, sm2c_node *n, int pool)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);
@@ -316,6 +329,18 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
         return sm2c_lower_unsupported(l, n, "convolution on %s is not supported",
                                       sm2c_dtype_name(n->outputs[0]->dtype));
     int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
+    if (n->residual) {
+        /* Conv2D + bias + a residual Add (pass_fuse.c), then the activation. */
+        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_add_f32", 7);
+        s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+        s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+        s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
+        s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->residual));
+        s->args[4] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
+        s->args[5] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, w.p);
+        s->args[6] = sm2c_arg_int(n->act);
+        return SM2C_OK;
+    }
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32" : "sm2c_rt_conv2d_f32", 6);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));

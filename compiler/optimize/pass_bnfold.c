@@ -9,9 +9,7 @@
 ** offset; the BatchNorm disappears.  s is computed as the batch-norm kernel
 ** computes it; the rewrite changes rounding within the tolerance policy.
 ** Keras 3 writes inference batch norm as arithmetic instead, x * s + t with s
-** and t constant once folded: a Mul of such a convolution's output by a
-** per-channel constant folds into the filter the same way, and pass_fuse
-** then takes the Add as the convolution's bias.
+** and t constant once folded: pass_affinefold.c folds that form.
 */
 #include <math.h>
 #include <string.h>
@@ -138,52 +136,6 @@ static void fold_one(sm2c_ctx *c, sm2c_graph *g, sm2c_node *bn)
     bn->dead = 1;
 }
 
-/* A constant of oc floats, shaped [oc] or [1, ..., 1, oc]: one per channel. */
-static int per_channel(const sm2c_value *v, int64_t oc)
-{
-    if (!const_float(v) || v->constant->nelem != oc || v->shape.rank < 1 ||
-        v->shape.dims[v->shape.rank - 1] != oc)
-        return 0;
-    for (int32_t i = 0; i + 1 < v->shape.rank; i++)
-        if (v->shape.dims[i] != 1)
-            return 0;
-    return 1;
-}
-
-/* The convolution (constant filter, no bias yet) whose output x is, used by
-** nothing else, or NULL. */
-static sm2c_node *conv_of(const sm2c_graph *g, const sm2c_value *x)
-{
-    sm2c_node *p = x->node;
-    if (!(op_is(p, "Conv2D") || op_is(p, "DepthwiseConv2dNative")) || p->dead ||
-        !const_float(p->inputs[1]) || p->bias || uses_of(g, x) != 1 || x->shape.rank != 4 ||
-        x->dtype != SM2C_DT_FLOAT)
-        return NULL;
-    return p;
-}
-
-static void fold_scale(sm2c_ctx *c, sm2c_graph *g, sm2c_node *mul)
-{
-    for (int side = 0; mul->n_inputs == 2 && side < 2; side++) {
-        sm2c_value *x = mul->inputs[side], *scale = mul->inputs[1 - side];
-        sm2c_node *conv = conv_of(g, x);
-        if (!conv || mul->outputs[0]->shape.rank != 4 ||
-            !per_channel(scale, x->shape.dims[3]))
-            continue;
-        int64_t oc = x->shape.dims[3];
-        const float *sd = scale->constant->data;
-        sm2c_tensor *w = float_copy(c, conv->inputs[1]->constant);
-        float *wd = w->data;
-        for (int64_t i = 0; i < w->nelem; i++)
-            wd[i] = wd[i] * sd[i % oc];
-        conv->inputs[1] = new_const(c, g, w, sm2c_arena_printf(c->arena, "%s (scale folded)",
-                                                                 conv->inputs[1]->name));
-        sm2c_replace_uses(g, mul->outputs[0], x);
-        mul->dead = 1;
-        return;
-    }
-}
-
 sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g)
 {
     for (int32_t i = 0; i < g->n_nodes; i++) {
@@ -191,8 +143,6 @@ sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g)
             continue;
         if (op_is(g->nodes[i], "FusedBatchNormV3") || op_is(g->nodes[i], "FusedBatchNorm"))
             fold_one(c, g, g->nodes[i]);
-        else if (op_is(g->nodes[i], "Mul"))
-            fold_scale(c, g, g->nodes[i]);
     }
     return SM2C_OK;
 }

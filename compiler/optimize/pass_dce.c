@@ -63,6 +63,8 @@ sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g)
             needed[n->inputs[k]->id] = 1;
         if (n->bias)
             needed[n->bias->id] = 1;
+        if (n->residual)
+            needed[n->residual->id] = 1;
     }
     return SM2C_OK;
 }

@@ -2,8 +2,9 @@
 ** pass_fuse.c: fuse bias and activation into the op before them.
 ** requires: shape.  MatMul / Conv2D / DepthwiseConv2dNative followed by a
 ** BiasAdd on their sole use, and then Relu / Relu6 on its sole use, become one
-** node with `bias` and `act`; BiasAdd + Relu likewise.  The kernels apply
-** bias then activation in the same order TensorFlow does.
+** node with `bias` and `act`; BiasAdd + Relu likewise.  A Conv2D's bias may be
+** followed by a residual Add of a value computed before it (`residual`).  The
+** kernels apply bias, residual and activation in the same order TensorFlow does.
 */
 #include <string.h>
 
@@ -65,12 +66,14 @@ static int takes_bias(const sm2c_node *n)
            n->outputs[0]->dtype == SM2C_DT_FLOAT;
 }
 
-/* Whether v is ready when n runs: a constant (folded ones too) or input, or made by a node
-** before n (a bias read from state after the MatMul would be dead by then). */
+/* Whether v is ready when n runs: a constant or input, or made by a node
+** before n (a bias read from state after the MatMul would be dead by then).
+** A value known at compile time is ready whatever node made it (Keras 3 reads
+** a layer's bias variable after its convolution). */
 static int ready_before(const sm2c_graph *g, const sm2c_value *v, const sm2c_node *n)
 {
     if (v->constant)
-        return 1;                   /* folded: whatever node it came from, it is data now */
+        return 1;
     for (int32_t i = 0; v->node && i < g->n_nodes && g->nodes[i] != n; i++)
         if (g->nodes[i] == v->node)
             return 1;
@@ -104,12 +107,32 @@ static sm2c_value *bias_of(const sm2c_node *next, const sm2c_value *y)
     return b;
 }
 
+/* An Add after Conv2D (+ bias) whose other operand has the output's shape and
+** is computed before the convolution: the kernel adds it before the
+** activation (sm2c_rt_conv2d_add_f32). */
+static int takes_residual(sm2c_graph *g, const sm2c_node *n, const sm2c_node *next)
+{
+    if (!op_is(n, "Conv2D") || n->residual || n->act != SM2C_RT_ACT_NONE || !next ||
+        n->outputs[0]->dtype != SM2C_DT_FLOAT || !(op_is(next, "AddV2") || op_is(next, "Add")) ||
+        next->n_inputs != 2 || next->inputs[0] == next->inputs[1])
+        return 0;
+    const sm2c_value *r = next->inputs[0] == n->outputs[0] ? next->inputs[1] : next->inputs[0];
+    return r->dtype == SM2C_DT_FLOAT && sm2c_shape_equal(&r->shape, &n->outputs[0]->shape) &&
+           sm2c_shape_equal(&next->outputs[0]->shape, &n->outputs[0]->shape) &&
+           ready_before(g, r, n);
+}
+
 static void fuse_one(sm2c_graph *g, sm2c_node *n)
 {
     sm2c_node *next = sole_user(g, n->outputs[0]);
     sm2c_value *bias = takes_bias(n) && !n->bias && next ? bias_of(next, n->outputs[0]) : NULL;
     if (bias && ready_before(g, bias, n)) {
         n->bias = bias;
+        absorb(g, n, next);
+        next = sole_user(g, n->outputs[0]);
+    }
+    if (takes_residual(g, n, next)) {
+        n->residual = next->inputs[0] == n->outputs[0] ? next->inputs[1] : next->inputs[0];
         absorb(g, n, next);
         next = sole_user(g, n->outputs[0]);
     }

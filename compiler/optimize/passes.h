@@ -18,6 +18,11 @@ sm2c_status sm2c_pass_batch(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_import
                             int32_t *n_batched);
 /* Inference batch norm after a convolution into its filter and bias (pass_bnfold.c). */
 sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g);
+/* A per-channel Mul and Add after a convolution or MatMul (Keras 3's batch
+** norm) into its weights and bias (pass_affinefold.c). */
+sm2c_status sm2c_pass_affinefold(sm2c_ctx *c, sm2c_graph *g);
+/* A zero Pad into the padding of the convolution reading it (pass_padfold.c). */
+sm2c_status sm2c_pass_padfold(sm2c_ctx *c, sm2c_graph *g);
 /* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + Relu/Relu6 into one node;
 ** BiasAdd + Relu/Relu6 likewise (pass_fuse.c). */
 sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g);

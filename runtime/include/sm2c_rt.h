@@ -330,6 +330,11 @@ enum { SM2C_RT_WIN_N, SM2C_RT_WIN_H, SM2C_RT_WIN_W, SM2C_RT_WIN_C, SM2C_RT_WIN_K
 /* Filter HWIO [KH, KW, FC, OC]; grouped when C != FC.  bias may be NULL. */
 void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t act);
+/* The same plus a residual r of y's shape: y = act(conv + bias + r), summed in
+** that order (Conv2D, BiasAdd, Add, then the activation).  r and y must not
+** overlap. */
+void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
+                            float *y, const int32_t *p, int32_t act);
 /* Filter [KH, KW, C, multiplier]; OC = C * multiplier. */
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                                   const int32_t *p, int32_t act);

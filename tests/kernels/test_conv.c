@@ -143,6 +143,8 @@ static const wcase conv_cases[] = {
     {1, 9, 9, 3, 5, 5, 70, 1, 1, 1, 1, 0, 3},     /* VALID 5x5, wide OC */
     {1, 4, 4, 64, 3, 3, 33, 1, 1, 1, 1, 1, 64},   /* K = 576 */
     {1, 3, 3, 2, 5, 5, 2, 1, 1, 1, 1, 1, 2},      /* kernel larger than input */
+    {1, 5, 23, 16, 3, 3, 40, 1, 1, 1, 1, 1, 16},  /* blocked: 32 + 8 channels, 23 columns */
+    {1, 4, 19, 9, 1, 1, 16, 1, 2, 1, 1, 0, 9},    /* blocked 1x1 stride 2, 16 channels */
 };
 
 static void test_conv2d(void **state)
@@ -160,6 +162,47 @@ static void test_conv2d(void **state)
 
 /* Explicit asymmetric padding (EXPLICIT or a Pad folded in): before = 2/0, after
 ** implied by OH/OW. */
+/* Conv2D + residual: exactly the plain convolution with bias, then + r, then
+** the activation, in float (the same sums in the same order), for every case
+** (grouped ones take the direct path). */
+static void test_conv2d_add(void **state)
+{
+    size_t i, k;
+    int32_t act;
+    (void)state;
+
+    for (i = 0; i < sizeof conv_cases / sizeof conv_cases[0]; i++) {
+        const wcase *t = &conv_cases[i];
+        int32_t p[SM2C_RT_WIN_PARAMS];
+        krng r = krng_new(500 + i);
+        size_t nx, nw, ny;
+        float *x, *w, *bias, *res, *y, *want;
+
+        kwin_params(p, t->n, t->h, t->w, t->c, t->kh, t->kw, t->oc, t->sh, t->sw, t->dh, t->dw,
+                    t->same, t->fc);
+        nx = (size_t)t->n * t->h * t->w * t->c;
+        nw = (size_t)t->kh * t->kw * t->fc * t->oc;
+        ny = (size_t)t->n * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] * t->oc;
+        x = calloc(nx + 1, sizeof *x), w = calloc(nw + 1, sizeof *w);
+        bias = calloc((size_t)t->oc + 1, sizeof *bias);
+        res = calloc(ny + 1, sizeof *res), y = calloc(ny + 1, sizeof *y);
+        want = calloc(ny + 1, sizeof *want);
+        krng_fill(&r, x, nx, -1.0f, 1.0f);
+        krng_fill(&r, w, nw, -1.0f, 1.0f);
+        krng_fill(&r, bias, (size_t)t->oc, -0.5f, 0.5f);
+        krng_fill(&r, res, ny, -2.0f, 2.0f);
+        for (act = SM2C_RT_ACT_NONE; act <= SM2C_RT_ACT_RELU6; act++) {
+            sm2c_rt_conv2d_f32(x, w, bias, want, p, SM2C_RT_ACT_NONE);
+            for (k = 0; k < ny; k++) {
+                want[k] = (float)kact(want[k] + res[k], act);
+            }
+            sm2c_rt_conv2d_add_f32(x, w, bias, res, y, p, act);
+            kassert_same(want, y, ny, "conv2d_add");
+        }
+        free(x), free(w), free(bias), free(res), free(y), free(want);
+    }
+}
+
 static void test_conv2d_explicit_pad(void **state)
 {
     enum { H = 5, W = 4, C = 2, KH = 3, KW = 2, OC = 3 };
@@ -327,9 +370,15 @@ static void test_conv_act_special(void **state)
 
 int main(void)
 {
+#ifdef SM2C_TEST_CPU
+    /* A build of the kernels for one vector ISA (tests/CMakeLists.txt). */
+    if (!__builtin_cpu_supports(SM2C_TEST_CPU))
+        return 77;
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv2d_explicit_pad),
+        cmocka_unit_test(test_conv2d_add),
         cmocka_unit_test(test_depthwise_conv2d),
         cmocka_unit_test(test_conv_act_special),
         cmocka_unit_test(test_pools),

@@ -412,6 +412,44 @@ def case_bn_fold(out):
                       extra={"tf_keras_version": tf_keras.__version__})
 
 
+def case_keras3_fold(out):
+    """Keras 3 batch norm (a per-channel Mul and Add) after Conv2D with and without
+    bias, DepthwiseConv2D with multipliers 1 and 2, and Dense, each folded into the
+    weights (pass_affinefold.c), with ReLU/ReLU6 epilogues, zero padding and a
+    residual Add."""
+    import keras
+    seed_all()
+    L = keras.layers
+    x = inp = keras.Input(shape=(9, 11, 3), name="image")
+    x = L.ZeroPadding2D(((1, 1), (1, 1)))(x)
+    x = L.Conv2D(20, 3, strides=2, use_bias=True)(x)
+    x = L.ReLU(max_value=6.0)(L.BatchNormalization()(x))
+    y = L.DepthwiseConv2D(3, padding="same", use_bias=False)(x)
+    y = L.ReLU()(L.BatchNormalization()(y))
+    y = L.Conv2D(20, 1, use_bias=False)(y)
+    y = L.BatchNormalization()(y)
+    x = L.Add()([x, y])
+    x = L.DepthwiseConv2D(3, depth_multiplier=2, padding="valid")(x)
+    x = L.BatchNormalization()(x)
+    x = L.GlobalAveragePooling2D()(x)
+    x = L.Dense(12)(x)
+    x = L.ReLU()(L.BatchNormalization()(x))
+    model = keras.Model(inp, L.Dense(4)(x))
+    rng = np.random.default_rng(1)
+    for layer in model.layers:
+        if isinstance(layer, L.BatchNormalization):
+            n = layer.gamma.shape[0]
+            layer.gamma.assign(rng.uniform(0.5, 1.5, n).astype(np.float32))
+            layer.beta.assign(rng.uniform(-0.2, 0.2, n).astype(np.float32))
+            layer.moving_mean.assign(rng.uniform(-0.3, 0.3, n).astype(np.float32))
+            layer.moving_variance.assign(rng.uniform(0.5, 2.0, n).astype(np.float32))
+    d = fresh(out, "keras3_fold")
+    model.export(d, verbose=False)
+    return write_case(out, "keras3_fold", d, description=
+                      "Keras 3 Conv2D/DepthwiseConv2D(x1, x2)/Dense + BatchNormalization "
+                      "(Mul, Add) + ReLU/ReLU6, ZeroPadding2D, residual Add: affine folding")
+
+
 def case_tf1_builder(out):
     d = fresh(out, "tf1_builder")
     g = tf.Graph()
@@ -524,6 +562,7 @@ CASES = {
     "ints": case_ints,
     "ops_mix": case_ops_mix,
     "bn_fold": case_bn_fold,
+    "keras3_fold": case_keras3_fold,
 }
 
 

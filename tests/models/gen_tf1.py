@@ -28,7 +28,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from opcase import IEEE, np, rng_for, tf  # noqa: E402
+from opcase import IEEE, TRANS, np, rng_for, tf  # noqa: E402
 
 I32 = np.int32
 F32 = np.float32
@@ -156,7 +156,7 @@ def tf1_cases(out):
     _tf1_case(out, "Control_tf1_while", tf1_loop_with_body,
               {"zero_trips": {"x": x, "n": np.array(0, I32)}, "three_trips": {"x": x, "n": np.array(3, I32)},
                "seven_trips": {"x": -x, "n": np.array(7, I32)}},
-              IEEE, "TF1 while_loop (control flow v1) over an input trip count, with a loop invariant, a cond "
+              TRANS, "TF1 while_loop (control flow v1) over an input trip count, with a loop invariant, a cond "
                     "and a constant-trip loop in its body; a signature per trip count")
     rng = rng_for("tf1")
     x4 = rng.uniform(-2, 2, 4).astype(F32)

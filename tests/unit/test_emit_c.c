@@ -386,7 +386,8 @@ static void mlp_runs(void **state)
     ** selected from its .inc) and the headers they include, nothing else. */
     char *out = fs_path(root, "out");
     const char *want[] = { "mlp.h", "mlp.c", "sm2c_rt.h", "rt_select.h", "act_f32.h",
-                           "matmul_f32.inc", "sm2c_rt_matmul_f32.c", "unary_f32.inc", "sm2c_rt_relu_f32.c" };
+                           "matmul_f32.inc", "sm2c_rt_matmul_f32.c", "unary_f32.inc", "sm2c_rt_relu_f32.c",
+                           "vmath_f32.h" };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char *f = fs_path(out, want[i]);
         if (access(f, F_OK) != 0)

@@ -1,0 +1,580 @@
+/*
+** conv_block_f32.h: Conv2D without groups through a register-blocked
+** micro-kernel (private to the runtime; conv_f32.c includes it).  Everything
+** is static inline: a build of one kernel of conv_f32.c (rt_select.h) leaves
+** the others' helpers unused without a warning.
+**
+** The convolution is a GEMM whose rows are output pixels, whose columns are
+** output channels and whose reduction runs over the taps (kh, kw) and the input
+** channels ic, in that order, as the reference in conv_f32.c.  A micro-kernel
+** computes a block of MR pixels of one output row times NR output channels with
+** every accumulator in a vector register: per input channel it loads NR filter
+** values (contiguous in HWIO) and broadcasts one input value per pixel; bias,
+** a residual and the activation are applied to the registers before the block
+** is stored.  A tap
+** that falls in the padding reads a static block of zeros instead of the input,
+** so border pixels take the same path as the others (adding 0 * w keeps the
+** sum).  No scratch, no packing: the input is read in place.  The loops run
+** over output-channel blocks outermost, so one block's filter panel stays in
+** L2 while every pixel passes.
+**
+** Paths (simd_f32.h): AVX-512 (32 channels x 6 pixels, or 16 x 8), AVX2+FMA
+** (16 x 6), and portable C (16 x 4) that compilers vectorise.  The SIMD paths
+** use FMA, so their sums round once per step: within reliability.md's
+** contraction tolerance, and the same in both backends (they call this code).
+*/
+#ifndef SM2C_RT_CONV_BLOCK_F32_H
+#define SM2C_RT_CONV_BLOCK_F32_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "act_f32.h"
+#include "simd_f32.h"
+#include "sm2c_rt.h"
+
+enum { CB_ZEROS = 1024 }; /* the longest input-channel run a padding tap can read */
+
+static const float sm2c_rt__conv_zeros[CB_ZEROS] = {0.0f};
+
+/* One output row's geometry: what the micro-kernels need to find their taps. */
+typedef struct {
+    const float *x; /* image n */
+    const float *w; /* HWIO filter */
+    const float *bias;
+    int64_t ih0;    /* input row of kh = 0 */
+    int32_t kh0, kh1; /* filter rows inside the input */
+    int32_t W, C, KW, SW, DW, PL, DH, OC;
+    int32_t act;    /* SM2C_RT_ACT_*, applied as each block is stored */
+} cb_geom;
+
+/* Input channels of output pixel ow at tap (kh, kw), or zeros in the padding. */
+static inline const float *cb_pixel(const cb_geom *g, int32_t ow, int32_t kh, int32_t kw)
+{
+    const int64_t iw = (int64_t)ow * g->SW - g->PL + (int64_t)kw * g->DW;
+
+    if (iw < 0 || iw >= g->W)
+        return sm2c_rt__conv_zeros;
+    return g->x + ((ptrdiff_t)(g->ih0 + (int64_t)kh * g->DH) * g->W + (ptrdiff_t)iw) * g->C;
+}
+
+/* The filter row of tap (kh, kw), input channel 0, from output channel oc0. */
+static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t oc0)
+{
+    return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
+}
+
+/* Pixel r of a block of `rows` starting at ow0; rows past the end repeat the
+** last pixel (computed, never stored), so every kernel runs full blocks. */
+static inline int32_t cb_row(int32_t ow0, int32_t r, int32_t rows)
+{
+    return ow0 + (r < rows ? r : rows - 1);
+}
+
+/* Per-pixel statements of the SIMD kernels, written out: each accumulator is
+** a named variable, so it lives in a register at any optimisation level. */
+#define CB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
+#define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+#define DB_R4(M) M(0) M(1) M(2) M(3)
+
+#if SM2C_RT_AVX512
+static inline __mmask16 cb_mask16(int32_t n)
+{
+    return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
+}
+
+/* act(v) as act_f32.h: NaN stays NaN (the unordered compare keeps it),
+** -0 becomes +0, Relu6 clamps +Inf to 6. */
+SM2C_RT_TARGET_AVX512 static inline __m512 cb_act512(__m512 v, int32_t act)
+{
+    if (act == SM2C_RT_ACT_NONE)
+        return v;
+    v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_NLE_UQ), v);
+    if (act == SM2C_RT_ACT_RELU6) {
+        const __m512 six = _mm512_set1_ps(6.0f);
+        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, six, _CMP_GT_OQ), six);
+    }
+    return v;
+}
+
+/* act(acc + bias (+ the residual's lanes m)), in that order. */
+SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, const float *r,
+                                                     __mmask16 m, int32_t act)
+{
+    acc = _mm512_add_ps(acc, bias);
+    if (r)
+        acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(m, r));
+    return cb_act512(acc, act);
+}
+
+/* 6 pixels x up to 32 channels (nr > 16): 12 accumulators. */
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t ow0, int32_t rows,
+                                               int32_t oc0, int32_t nr, float *y,
+                                               const float *r)
+{
+#define CB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
+#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_FMA(r)                                                                          \
+    {                                                                                      \
+        const __m512 a = _mm512_set1_ps(x##r[ic]);                                         \
+        c##r##0 = _mm512_fmadd_ps(a, b0, c##r##0);                                         \
+        c##r##1 = _mm512_fmadd_ps(a, b1, c##r##1);                                         \
+    }
+#define CB_STORE(i)                                                                        \
+    if (i < rows) {                                                                        \
+        const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
+        _mm512_mask_storeu_ps(y + o, m0, cb_out512(c##i##0, bias0, r ? r + o : r, m0, g->act)); \
+        _mm512_mask_storeu_ps(y + o + 16, m1,                                              \
+                              cb_out512(c##i##1, bias1, r ? r + o + 16 : r, m1, g->act));  \
+    }
+    const __mmask16 m0 = cb_mask16(nr), m1 = cb_mask16(nr - 16);
+    __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
+    int32_t kh, kw, ic;
+    CB_R6(CB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = cb_filter(g, kh, kw, oc0);
+            CB_R6(CB_PTR)
+            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+                const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
+                const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + 16);
+                CB_R6(CB_FMA)
+            }
+        }
+    }
+    if (g->bias) {
+        bias0 = _mm512_maskz_loadu_ps(m0, g->bias + oc0);
+        bias1 = _mm512_maskz_loadu_ps(m1, g->bias + oc0 + 16);
+    }
+    CB_R6(CB_STORE)
+#undef CB_ZERO
+#undef CB_PTR
+#undef CB_FMA
+#undef CB_STORE
+}
+
+/* 8 pixels x up to 16 channels: 8 accumulators. */
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t ow0, int32_t rows,
+                                               int32_t oc0, int32_t nr, float *y,
+                                               const float *r)
+{
+#define CB_ZERO(r) __m512 c##r = _mm512_setzero_ps();
+#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(x##r[ic]), b0, c##r);
+#define CB_STORE(i)                                                                        \
+    if (i < rows)                                                                          \
+        _mm512_mask_storeu_ps(y + i * (ptrdiff_t)g->OC, m0,                               \
+                              cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
+    const __mmask16 m0 = cb_mask16(nr);
+    __m512 bias0 = _mm512_setzero_ps();
+    int32_t kh, kw, ic;
+    CB_R8(CB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = cb_filter(g, kh, kw, oc0);
+            CB_R8(CB_PTR)
+            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+                const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
+                CB_R8(CB_FMA)
+            }
+        }
+    }
+    if (g->bias)
+        bias0 = _mm512_maskz_loadu_ps(m0, g->bias + oc0);
+    CB_R8(CB_STORE)
+#undef CB_ZERO
+#undef CB_PTR
+#undef CB_FMA
+#undef CB_STORE
+}
+#endif
+
+#if SM2C_RT_AVX2
+/* Lanes j < n of 8 (maskload/maskstore take the sign bit of each lane). */
+SM2C_RT_TARGET_AVX2 static inline __m256i cb_mask8(int32_t n)
+{
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* act(v) as act_f32.h (see cb_act512). */
+SM2C_RT_TARGET_AVX2 static inline __m256 cb_act256(__m256 v, int32_t act)
+{
+    if (act == SM2C_RT_ACT_NONE)
+        return v;
+    v = _mm256_and_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NLE_UQ), v);
+    if (act == SM2C_RT_ACT_RELU6) {
+        const __m256 six = _mm256_set1_ps(6.0f);
+        v = _mm256_blendv_ps(v, six, _mm256_cmp_ps(v, six, _CMP_GT_OQ));
+    }
+    return v;
+}
+
+/* act(acc + bias (+ the residual's lanes m)), in that order. */
+SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, const float *r,
+                                                   __m256i m, int32_t act)
+{
+    acc = _mm256_add_ps(acc, bias);
+    if (r)
+        acc = _mm256_add_ps(acc, _mm256_maskload_ps(r, m));
+    return cb_act256(acc, act);
+}
+
+/* 6 pixels x up to 16 channels: 12 accumulators. */
+SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_t rows,
+                                           int32_t oc0, int32_t nr, float *y,
+                                               const float *r)
+{
+#define CB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
+#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_FMA(r)                                                                          \
+    {                                                                                      \
+        const __m256 a = _mm256_broadcast_ss(x##r + ic);                                   \
+        c##r##0 = _mm256_fmadd_ps(a, b0, c##r##0);                                         \
+        c##r##1 = _mm256_fmadd_ps(a, b1, c##r##1);                                         \
+    }
+#define CB_STORE(i)                                                                        \
+    if (i < rows) {                                                                        \
+        const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
+        _mm256_maskstore_ps(y + o, m0, cb_out256(c##i##0, bias0, r ? r + o : r, m0, g->act)); \
+        _mm256_maskstore_ps(y + o + 8, m1,                                                 \
+                            cb_out256(c##i##1, bias1, r ? r + o + 8 : r, m1, g->act));     \
+    }
+    const __m256i m0 = cb_mask8(nr), m1 = cb_mask8(nr - 8);
+    __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
+    int32_t kh, kw, ic;
+    CB_R6(CB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = cb_filter(g, kh, kw, oc0);
+            CB_R6(CB_PTR)
+            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+                const __m256 b0 = _mm256_maskload_ps(wt, m0);
+                const __m256 b1 = _mm256_maskload_ps(wt + 8, m1);
+                CB_R6(CB_FMA)
+            }
+        }
+    }
+    if (g->bias) {
+        bias0 = _mm256_maskload_ps(g->bias + oc0, m0);
+        bias1 = _mm256_maskload_ps(g->bias + oc0 + 8, m1);
+    }
+    CB_R6(CB_STORE)
+#undef CB_ZERO
+#undef CB_PTR
+#undef CB_FMA
+#undef CB_STORE
+}
+#endif
+
+enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 bytes */
+
+/* 4 pixels x up to 16 channels in plain C; the full-width case has constant
+** trip counts, which compilers vectorise. */
+static inline void cb_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t oc0, int32_t nr,
+                        float *y, const float *r)
+{
+    float acc[CB_PR][CB_PN] = {{0.0f}};
+    int32_t kh, kw, ic, i, j;
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = cb_filter(g, kh, kw, oc0);
+            const float *xr[CB_PR];
+            for (i = 0; i < CB_PR; i++)
+                xr[i] = cb_pixel(g, cb_row(ow0, i, rows), kh, kw);
+            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+                for (i = 0; i < CB_PR; i++) {
+                    const float a = xr[i][ic];
+                    if (nr == CB_PN) {
+                        for (j = 0; j < CB_PN; j++)
+                            acc[i][j] += a * wt[j];
+                    } else {
+                        for (j = 0; j < nr; j++)
+                            acc[i][j] += a * wt[j];
+                    }
+                }
+            }
+        }
+    }
+    for (i = 0; i < rows; i++) {
+        float *yi = y + i * (ptrdiff_t)g->OC;
+        for (j = 0; j < nr; j++) {
+            yi[j] = acc[i][j] + (g->bias ? g->bias[oc0 + j] : 0.0f);
+            if (r)
+                yi[j] = yi[j] + r[i * (ptrdiff_t)g->OC + j];
+        }
+        sm2c_rt__act_f32(yi, nr, g->act);
+    }
+}
+
+typedef void (*cb_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *,
+                          const float *);
+
+/* The kernel for an output-channel block of up to `*nr` channels on this CPU,
+** its pixels per block and channels per block. */
+static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
+{
+#if SM2C_RT_AVX512
+    if (sm2c_rt__have_avx512()) {
+        if (oc_left > 16) {
+            *mr = 6, *nr = 32;
+            return cb_avx512_32;
+        }
+        *mr = 8, *nr = 16;
+        return cb_avx512_16;
+    }
+#endif
+#if SM2C_RT_AVX2
+    if (sm2c_rt__have_avx2()) {
+        *mr = 6, *nr = 16;
+        return cb_avx2_16;
+    }
+#endif
+    (void)oc_left;
+    *mr = CB_PR, *nr = CB_PN;
+    return cb_portable;
+}
+
+/* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,
+** or a padding tap wider than the zero block), and nothing is written then. */
+static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
+                                 const float *r, float *y, const int32_t *p, int32_t act)
+{
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
+    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
+    const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
+    const int32_t cols_inside = p[SM2C_RT_WIN_PL] == 0 &&
+                                (int64_t)(OW - 1) * p[SM2C_RT_WIN_SW] +
+                                        (int64_t)(KW - 1) * p[SM2C_RT_WIN_DW] < W;
+    const ptrdiff_t y_image = (ptrdiff_t)OH * OW * OC;
+    cb_geom g;
+    int32_t n, oc0, oh, ow0, mr, nr;
+
+    if (p[SM2C_RT_WIN_FC] != C || C <= 0 || (C > CB_ZEROS && !cols_inside))
+        return 0;
+    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = KW, g.SW = p[SM2C_RT_WIN_SW];
+    g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = OC;
+    g.act = act;
+    for (n = 0; n < N; n++) {
+        float *yn = y + (ptrdiff_t)n * y_image;
+        const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;
+        g.x = x + (ptrdiff_t)n * H * W * C;
+        for (oc0 = 0; oc0 < OC; oc0 += nr) {
+            const cb_kernel kernel = cb_choose(OC - oc0, &mr, &nr);
+            const int32_t nb = OC - oc0 < nr ? OC - oc0 : nr;
+            for (oh = 0; oh < OH; oh++) {
+                g.ih0 = (int64_t)oh * SH - PT;
+                for (g.kh0 = 0; g.kh0 < KH && g.ih0 + (int64_t)g.kh0 * g.DH < 0; g.kh0++)
+                    ;
+                for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
+                    ;
+                for (ow0 = 0; ow0 < OW; ow0 += mr) {
+                    const ptrdiff_t o = ((ptrdiff_t)oh * OW + ow0) * OC + oc0;
+                    kernel(&g, ow0, OW - ow0 < mr ? OW - ow0 : mr, oc0, nb, yn + o,
+                           rn ? rn + o : NULL);
+                }
+            }
+        }
+    }
+    return 1;
+}
+
+/*
+** DepthwiseConv2dNative with multiplier 1, vectorised over channels: a tile of
+** DB_PR pixels of one output row times a block of channels, summed in
+** registers over the taps (kh, kw) in order, as the reference.  Any channel
+** count (masked tails), any stride and dilation; padding taps read the zero
+** block.  AVX-512: 32 channels, AVX2+FMA: 16, portable C: 16 channels, one
+** pixel at a time with constant trip counts, which compilers vectorise.
+*/
+enum { DB_PR = 4, DB_CN = 16 };
+
+/* Channels c0.. of pixel ow at tap (kh, kw), or zeros in the padding. */
+static inline const float *db_pixel(const cb_geom *g, int32_t ow, int32_t kh, int32_t kw,
+                                    int32_t c0)
+{
+    const float *p = cb_pixel(g, ow, kh, kw);
+    return p == sm2c_rt__conv_zeros ? p : p + c0;
+}
+
+static inline const float *db_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t c0)
+{
+    return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C + c0;
+}
+
+#if SM2C_RT_AVX512
+/* DB_PR pixels from ow0 (rows of them stored) x up to 32 channels from c0. */
+SM2C_RT_TARGET_AVX512 static inline void db_avx512(const cb_geom *g, int32_t ow0, int32_t rows,
+                                            int32_t c0, int32_t nc, float *y)
+{
+#define DB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
+#define DB_FMA(r)                                                                          \
+    {                                                                                      \
+        const float *xr = db_pixel(g, cb_row(ow0, r, rows), kh, kw, c0);                   \
+        c##r##0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, xr), w0, c##r##0);             \
+        c##r##1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m1, xr + 16), w1, c##r##1);        \
+    }
+#define DB_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C, m0,                                \
+                              cb_act512(_mm512_add_ps(c##r##0, bias0), g->act));           \
+        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C + 16, m1,                           \
+                              cb_act512(_mm512_add_ps(c##r##1, bias1), g->act));           \
+    }
+    const __mmask16 m0 = cb_mask16(nc), m1 = cb_mask16(nc - 16);
+    __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
+    int32_t kh, kw;
+    DB_R4(DB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = db_filter(g, kh, kw, c0);
+            const __m512 w0 = _mm512_maskz_loadu_ps(m0, wt);
+            const __m512 w1 = _mm512_maskz_loadu_ps(m1, wt + 16);
+            DB_R4(DB_FMA)
+        }
+    }
+    if (g->bias) {
+        bias0 = _mm512_maskz_loadu_ps(m0, g->bias + c0);
+        bias1 = _mm512_maskz_loadu_ps(m1, g->bias + c0 + 16);
+    }
+    DB_R4(DB_STORE)
+#undef DB_ZERO
+#undef DB_FMA
+#undef DB_STORE
+}
+#endif
+
+#if SM2C_RT_AVX2
+/* DB_PR pixels from ow0 (rows of them stored) x up to 16 channels from c0. */
+SM2C_RT_TARGET_AVX2 static inline void db_avx2(const cb_geom *g, int32_t ow0, int32_t rows,
+                                        int32_t c0, int32_t nc, float *y)
+{
+#define DB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
+#define DB_FMA(r)                                                                          \
+    {                                                                                      \
+        const float *xr = db_pixel(g, cb_row(ow0, r, rows), kh, kw, c0);                   \
+        c##r##0 = _mm256_fmadd_ps(_mm256_maskload_ps(xr, m0), w0, c##r##0);                \
+        c##r##1 = _mm256_fmadd_ps(_mm256_maskload_ps(xr + 8, m1), w1, c##r##1);            \
+    }
+#define DB_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C, m0,                                   \
+                            cb_act256(_mm256_add_ps(c##r##0, bias0), g->act));              \
+        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C + 8, m1,                               \
+                            cb_act256(_mm256_add_ps(c##r##1, bias1), g->act));              \
+    }
+    const __m256i m0 = cb_mask8(nc), m1 = cb_mask8(nc - 8);
+    __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
+    int32_t kh, kw;
+    DB_R4(DB_ZERO)
+
+    for (kh = g->kh0; kh < g->kh1; kh++) {
+        for (kw = 0; kw < g->KW; kw++) {
+            const float *wt = db_filter(g, kh, kw, c0);
+            const __m256 w0 = _mm256_maskload_ps(wt, m0);
+            const __m256 w1 = _mm256_maskload_ps(wt + 8, m1);
+            DB_R4(DB_FMA)
+        }
+    }
+    if (g->bias) {
+        bias0 = _mm256_maskload_ps(g->bias + c0, m0);
+        bias1 = _mm256_maskload_ps(g->bias + c0 + 8, m1);
+    }
+    DB_R4(DB_STORE)
+#undef DB_ZERO
+#undef DB_FMA
+#undef DB_STORE
+}
+#endif
+
+/* The same in plain C, one pixel at a time (rows <= DB_PR pixels). */
+static inline void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0, int32_t nc,
+                        float *y)
+{
+    int32_t r, kh, kw, j;
+
+    for (r = 0; r < rows; r++) {
+        float acc[DB_CN] = {0.0f};
+        float *yr = y + r * (ptrdiff_t)g->C;
+        for (kh = g->kh0; kh < g->kh1; kh++) {
+            for (kw = 0; kw < g->KW; kw++) {
+                const float *xr = db_pixel(g, ow0 + r, kh, kw, c0);
+                const float *wt = db_filter(g, kh, kw, c0);
+                if (nc == DB_CN) {
+                    for (j = 0; j < DB_CN; j++)
+                        acc[j] += xr[j] * wt[j];
+                } else {
+                    for (j = 0; j < nc; j++)
+                        acc[j] += xr[j] * wt[j];
+                }
+            }
+        }
+        for (j = 0; j < nc; j++)
+            yr[j] = acc[j] + (g->bias ? g->bias[c0 + j] : 0.0f);
+        sm2c_rt__act_f32(yr, nc, g->act);
+    }
+}
+
+typedef void (*db_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *);
+
+/* The depthwise kernel on this CPU and its channels per block. */
+static inline db_kernel db_choose(int32_t *nc)
+{
+#if SM2C_RT_AVX512
+    if (sm2c_rt__have_avx512()) {
+        *nc = 32;
+        return db_avx512;
+    }
+#endif
+#if SM2C_RT_AVX2
+    if (sm2c_rt__have_avx2()) {
+        *nc = 16;
+        return db_avx2;
+    }
+#endif
+    *nc = DB_CN;
+    return db_portable;
+}
+
+/* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
+static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
+                                      float *y, const int32_t *p, int32_t act)
+{
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
+    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
+    const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
+    cb_geom g;
+    int32_t n, c0, oh, ow0, cn;
+    db_kernel kernel;
+
+    if (p[SM2C_RT_WIN_FC] != 1 || C <= 0)
+        return 0;
+    kernel = db_choose(&cn);
+    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = p[SM2C_RT_WIN_KW], g.SW = p[SM2C_RT_WIN_SW];
+    g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = C;
+    g.act = act;
+    for (n = 0; n < N; n++) {
+        float *yn = y + (ptrdiff_t)n * OH * OW * C;
+        g.x = x + (ptrdiff_t)n * H * W * C;
+        for (oh = 0; oh < OH; oh++) {
+            g.ih0 = (int64_t)oh * SH - PT;
+            for (g.kh0 = 0; g.kh0 < KH && g.ih0 + (int64_t)g.kh0 * g.DH < 0; g.kh0++)
+                ;
+            for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
+                ;
+            for (ow0 = 0; ow0 < OW; ow0 += DB_PR)
+                for (c0 = 0; c0 < C; c0 += cn)
+                    kernel(&g, ow0, OW - ow0 < DB_PR ? OW - ow0 : DB_PR, c0,
+                           C - c0 < cn ? C - c0 : cn, yn + ((ptrdiff_t)oh * OW + ow0) * C + c0);
+        }
+    }
+    return 1;
+}
+
+#endif

@@ -1,0 +1,53 @@
+/*
+** simd_f32.h: which x86-64 vector paths a runtime file compiles, and how it
+** picks one at run time (private to the runtime).
+**
+** SM2C_RT_AVX512 / SM2C_RT_AVX2 are 1 when the path is compiled.  Built with
+** -march that enables the ISA, the path is the only one and is called
+** directly.  Built without it (the portable build), GCC and clang on x86-64 ELF
+** still compile the paths, each function marked with a target attribute, and
+** the caller asks the CPU once per call (__builtin_cpu_supports): a portable
+** binary runs at the speed of a native one on a CPU that has the ISA.  Other
+** compilers and targets get the portable C path alone, and so does a build
+** with SM2C_RT_PORTABLE_ONLY defined (the tests use it to reach that path).
+*/
+#ifndef SM2C_RT_SIMD_F32_H
+#define SM2C_RT_SIMD_F32_H
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__) && \
+    !defined(SM2C_RT_PORTABLE_ONLY)
+#define SM2C_RT_X86_DISPATCH 1
+#else
+#define SM2C_RT_X86_DISPATCH 0
+#endif
+
+#if defined(SM2C_RT_PORTABLE_ONLY)
+#define SM2C_RT_AVX512 0
+#define SM2C_RT_AVX2 0
+#elif defined(__AVX512F__) && defined(__FMA__)
+#define SM2C_RT_AVX512 1
+#define SM2C_RT_AVX2 0
+#define SM2C_RT_TARGET_AVX512
+#define sm2c_rt__have_avx512() 1
+#elif defined(__AVX2__) && defined(__FMA__)
+#define SM2C_RT_AVX512 0
+#define SM2C_RT_AVX2 1
+#define SM2C_RT_TARGET_AVX2
+#define sm2c_rt__have_avx2() 1
+#elif SM2C_RT_X86_DISPATCH
+#define SM2C_RT_AVX512 1
+#define SM2C_RT_AVX2 1
+#define SM2C_RT_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#define SM2C_RT_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define sm2c_rt__have_avx512() __builtin_cpu_supports("avx512f")
+#define sm2c_rt__have_avx2() (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
+#else
+#define SM2C_RT_AVX512 0
+#define SM2C_RT_AVX2 0
+#endif
+
+#if SM2C_RT_AVX512 || SM2C_RT_AVX2
+#include <immintrin.h>
+#endif
+
+#endif
