@@ -1358,7 +1358,7 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
 sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
                                    const char *const *names, const char *path)
 {
-    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0 };
+    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0, 0 };
     if (!o)
         o = &defaults;
     for (int32_t i = 0; i < p->n_weights; i++)
