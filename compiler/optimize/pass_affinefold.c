@@ -22,29 +22,6 @@ static int op_is(const sm2c_node *n, const char *name)
     return n && !n->dead && strcmp(n->op->name, name) == 0;
 }
 
-static int uses_of(const sm2c_graph *g, const sm2c_value *v)
-{
-    int count = 0;
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
-            count += g->nodes[i]->inputs[k] == v;
-    for (int32_t k = 0; k < g->n_outputs; k++)
-        count += g->outputs[k].value == v;
-    return count;
-}
-
-/* The live node that reads v, when it is v's only use. */
-static sm2c_node *sole_user(const sm2c_graph *g, const sm2c_value *v)
-{
-    if (uses_of(g, v) != 1)
-        return NULL;
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
-            if (g->nodes[i]->inputs[k] == v)
-                return g->nodes[i];
-    return NULL;
-}
-
 /* A constant float with one value, or one per channel along the last dim
 ** (every other dim 1): what x * s or x + t broadcasts per output channel. */
 static const float *per_channel(const sm2c_value *v, int64_t channels)
@@ -84,13 +61,6 @@ static sm2c_tensor *float_tensor(sm2c_ctx *c, int32_t rank, const int64_t *dims,
     return t;
 }
 
-static sm2c_value *new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name)
-{
-    sm2c_value *v = sm2c_value_const(c, g, t, name);
-    v->uses = 1;
-    return v;
-}
-
 /* A contraction whose output channel is the filter's innermost index. */
 static int foldable_producer(const sm2c_node *p)
 {
@@ -109,7 +79,7 @@ static int fold_after(sm2c_ctx *c, sm2c_graph *g, sm2c_node *p)
 {
     const int32_t rank = p->outputs[0]->shape.rank;
     const int64_t oc = p->outputs[0]->shape.dims[rank - 1];
-    sm2c_node *bias_add = sole_user(g, p->outputs[0]);
+    sm2c_node *bias_add = sm2c_sole_user(g, p->outputs[0]);
     sm2c_value *y = p->outputs[0];
     const float *s = NULL, *t = NULL, *b = NULL;
     int64_t ns = 0, nt = 0;
@@ -120,12 +90,12 @@ static int fold_after(sm2c_ctx *c, sm2c_graph *g, sm2c_node *p)
         y = bias_add->outputs[0];
     else
         bias_add = NULL, b = NULL;
-    sm2c_node *mul = sole_user(g, y), *add;
+    sm2c_node *mul = sm2c_sole_user(g, y), *add;
     if (op_is(mul, "Mul") && (s = channel_operand(mul, y, oc, &ns)))
         y = mul->outputs[0];
     else
         mul = NULL;
-    add = sole_user(g, y);
+    add = sm2c_sole_user(g, y);
     if ((op_is(add, "AddV2") || op_is(add, "Add")) && (t = channel_operand(add, y, oc, &nt)))
         y = add->outputs[0];
     else
@@ -142,7 +112,7 @@ static int fold_after(sm2c_ctx *c, sm2c_graph *g, sm2c_node *p)
         /* HWIO, depthwise [kh,kw,C,M] and [K,N] keep the output channel innermost. */
         for (int64_t i = 0; i < w->nelem; i++)
             wd[i] = w0[i] * s[ns == 1 ? 0 : i % oc];
-        p->inputs[1] = new_const(c, g, w, sm2c_arena_printf(c->arena, "%s (scale folded)",
+        p->inputs[1] = sm2c_new_const(c, g, w, sm2c_arena_printf(c->arena, "%s (scale folded)",
                                                               p->inputs[1]->name));
     }
     sm2c_tensor *bt = float_tensor(c, 1, &oc, oc);
@@ -155,7 +125,7 @@ static int fold_after(sm2c_ctx *c, sm2c_graph *g, sm2c_node *p)
             v = v + t[nt == 1 ? 0 : i];
         bd[i] = v;
     }
-    p->bias = new_const(c, g, bt, sm2c_arena_printf(c->arena, "%s (folded bias)",
+    p->bias = sm2c_new_const(c, g, bt, sm2c_arena_printf(c->arena, "%s (folded bias)",
                                                     (add ? add : mul)->name));
     sm2c_replace_uses(g, y, p->outputs[0]);
     if (bias_add)

@@ -22,17 +22,6 @@ static int op_is(const sm2c_node *n, const char *name)
     return n && strcmp(n->op->name, name) == 0;
 }
 
-static int uses_of(const sm2c_graph *g, const sm2c_value *v)
-{
-    int count = 0;
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
-            count += g->nodes[i]->inputs[k] == v;
-    for (int32_t k = 0; k < g->n_outputs; k++)
-        count += g->outputs[k].value == v;
-    return count;
-}
-
 static sm2c_tensor *float_copy(sm2c_ctx *c, const sm2c_tensor *t)
 {
     sm2c_tensor *r = sm2c_arena_alloc(c->arena, sizeof *r);
@@ -57,7 +46,7 @@ static int foldable_bn(const sm2c_graph *g, const sm2c_node *bn, int64_t channel
         if (!const_float(bn->inputs[i]) || bn->inputs[i]->constant->nelem != channels)
             return 0;
     for (int32_t k = 1; k < bn->n_outputs; k++)
-        if (uses_of(g, bn->outputs[k]))
+        if (sm2c_uses_of(g, bn->outputs[k]))
             return 0;
     return 1;
 }
@@ -74,25 +63,18 @@ static float *bn_scales(sm2c_ctx *c, const sm2c_node *bn, int64_t channels)
     return s;
 }
 
-static sm2c_value *new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name)
-{
-    sm2c_value *v = sm2c_value_const(c, g, t, name);
-    v->uses = 1;
-    return v;
-}
-
 /* Conv (+ BiasAdd) -> BN, or NULL. */
 static sm2c_node *conv_before(const sm2c_graph *g, const sm2c_node *bn, sm2c_node **bias_add)
 {
     sm2c_node *p = bn->inputs[0]->node;
     *bias_add = NULL;
-    if (op_is(p, "BiasAdd") && const_float(p->inputs[1]) && uses_of(g, p->outputs[0]) == 1 &&
+    if (op_is(p, "BiasAdd") && const_float(p->inputs[1]) && sm2c_uses_of(g, p->outputs[0]) == 1 &&
         !sm2c_attr_str_is(p, "data_format", "NCHW")) {
         *bias_add = p;
         p = p->inputs[0]->node;
     }
     if (!(op_is(p, "Conv2D") || op_is(p, "DepthwiseConv2dNative")) || p->dead ||
-        !const_float(p->inputs[1]) || uses_of(g, p->outputs[0]) != 1 || p->bias ||
+        !const_float(p->inputs[1]) || sm2c_uses_of(g, p->outputs[0]) != 1 || p->bias ||
         p->outputs[0]->shape.rank != 4)
         return NULL;
     return p;
@@ -123,9 +105,9 @@ static void fold_one(sm2c_ctx *c, sm2c_graph *g, sm2c_node *bn)
     const float *old = bias_add ? bias_add->inputs[1]->constant->data : NULL;
     for (int64_t i = 0; i < oc; i++)
         ((float *)b->data)[i] = ((old ? old[i] : 0.0f) - mean[i]) * s[i] + offset[i];
-    conv->inputs[1] = new_const(c, g, w, sm2c_arena_printf(c->arena, "%s (batch norm folded)",
+    conv->inputs[1] = sm2c_new_const(c, g, w, sm2c_arena_printf(c->arena, "%s (batch norm folded)",
                                                              conv->inputs[1]->name));
-    sm2c_value *bias = new_const(c, g, b, sm2c_arena_printf(c->arena, "%s (folded bias)", bn->name));
+    sm2c_value *bias = sm2c_new_const(c, g, b, sm2c_arena_printf(c->arena, "%s (folded bias)", bn->name));
     if (bias_add) {
         bias_add->inputs[1] = bias;
         sm2c_replace_uses(g, bn->outputs[0], bias_add->outputs[0]);

@@ -12,42 +12,6 @@
 #include "passes.h"
 #include "sm2c_rt.h"
 
-void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to)
-{
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; k < g->nodes[i]->n_inputs; k++)
-            if (g->nodes[i]->inputs[k] == from) {
-                g->nodes[i]->inputs[k] = to;
-                to->uses++;
-            }
-    for (int32_t k = 0; k < g->n_outputs; k++)
-        if (g->outputs[k].value == from)
-            g->outputs[k].value = to;
-    from->uses = 0;
-}
-
-static int is_output(const sm2c_graph *g, const sm2c_value *v)
-{
-    for (int32_t k = 0; k < g->n_outputs; k++)
-        if (g->outputs[k].value == v)
-            return 1;
-    return 0;
-}
-
-/* The single live node reading v, or NULL. */
-static sm2c_node *sole_user(sm2c_graph *g, const sm2c_value *v)
-{
-    sm2c_node *user = NULL;
-    int count = 0;
-    for (int32_t i = 0; i < g->n_nodes; i++) {
-        sm2c_node *n = g->nodes[i];
-        for (int32_t k = 0; !n->dead && k < n->n_inputs; k++)
-            if (n->inputs[k] == v)
-                user = n, count++;
-    }
-    return count == 1 && !is_output(g, v) ? user : NULL;
-}
-
 static int op_is(const sm2c_node *n, const char *name)
 {
     return strcmp(n->op->name, name) == 0;
@@ -124,17 +88,17 @@ static int takes_residual(sm2c_graph *g, const sm2c_node *n, const sm2c_node *ne
 
 static void fuse_one(sm2c_graph *g, sm2c_node *n)
 {
-    sm2c_node *next = sole_user(g, n->outputs[0]);
+    sm2c_node *next = sm2c_sole_user(g, n->outputs[0]);
     sm2c_value *bias = takes_bias(n) && !n->bias && next ? bias_of(next, n->outputs[0]) : NULL;
     if (bias && ready_before(g, bias, n)) {
         n->bias = bias;
         absorb(g, n, next);
-        next = sole_user(g, n->outputs[0]);
+        next = sm2c_sole_user(g, n->outputs[0]);
     }
     if (takes_residual(g, n, next)) {
         n->residual = next->inputs[0] == n->outputs[0] ? next->inputs[1] : next->inputs[0];
         absorb(g, n, next);
-        next = sole_user(g, n->outputs[0]);
+        next = sm2c_sole_user(g, n->outputs[0]);
     }
     if ((takes_bias(n) || op_is(n, "BiasAdd")) && n->act == SM2C_RT_ACT_NONE && next &&
         n->outputs[0]->dtype == SM2C_DT_FLOAT && (op_is(next, "Relu") || op_is(next, "Relu6"))) {

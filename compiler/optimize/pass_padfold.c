@@ -18,20 +18,6 @@ static int op_is(const sm2c_node *n, const char *name)
     return n && !n->dead && strcmp(n->op->name, name) == 0;
 }
 
-/* The live node that reads v, when it is v's only use (and v no output). */
-static sm2c_node *sole_user(const sm2c_graph *g, const sm2c_value *v)
-{
-    sm2c_node *user = NULL;
-    int count = 0;
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
-            if (g->nodes[i]->inputs[k] == v)
-                user = g->nodes[i], count++;
-    for (int32_t k = 0; k < g->n_outputs; k++)
-        count += g->outputs[k].value == v;
-    return count == 1 ? user : NULL;
-}
-
 /* PadV2's pad value is a constant zero (Pad's always is). */
 static int pads_with_zero(const sm2c_node *pad)
 {
@@ -44,7 +30,7 @@ static int pads_with_zero(const sm2c_node *pad)
 static void fold_one(sm2c_ctx *c, sm2c_graph *g, sm2c_node *pad)
 {
     const sm2c_tensor *pt = pad->inputs[1]->constant;
-    sm2c_node *conv = sole_user(g, pad->outputs[0]);
+    sm2c_node *conv = sm2c_sole_user(g, pad->outputs[0]);
     if (!pt || pt->nelem != 8 || pad->outputs[0]->dtype != SM2C_DT_FLOAT ||
         pad->outputs[0]->shape.rank != 4 || !pads_with_zero(pad) ||
         !(op_is(conv, "Conv2D") || op_is(conv, "DepthwiseConv2dNative")) ||

@@ -29,6 +29,12 @@ sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g);
 /* Mark nodes that no output needs, and nodes computed at compile time (pass_dce.c). */
 sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
 
+/* For the rewriting passes (rewrite.c): how many live nodes and graph outputs
+** read v; the one live node reading v when that is its only use (else NULL);
+** a new constant value with one use. */
+int sm2c_uses_of(const sm2c_graph *g, const sm2c_value *v);
+sm2c_node *sm2c_sole_user(const sm2c_graph *g, const sm2c_value *v);
+sm2c_value *sm2c_new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name);
 /* Replace every use of `from` by `to` (inputs and graph outputs). */
 void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to);
 
