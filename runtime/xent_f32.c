@@ -7,8 +7,8 @@
 **     backprop = exp(shifted) / sum(exp(shifted)) - labels
 ** The sparse form's labels are class indices: loss = log(sum) - shifted[label],
 ** backprop subtracts 1 at the label.  A label outside [0, cols) is an error
-** (SM2C_RT_ERR_INDEX, nothing written), as on TensorFlow's CPU.  Sums of
-** exponentials are kept in double.
+** (SM2C_RT_ERR_INDEX, nothing written), as on TensorFlow's CPU.  Sums are in
+** float, as Eigen's: a Cortex-M4F has no double unit.
 */
 #include <math.h>
 #include <stddef.h>
@@ -20,17 +20,17 @@
 static float row_sum(const float *x, float *e, int32_t cols, float *max)
 {
     float m = x[0];
-    double sum = 0.0;
+    float sum = 0.0f;
     int32_t j;
     for (j = 1; j < cols; j++)
         if (x[j] > m)
             m = x[j];
     for (j = 0; j < cols; j++) {
         e[j] = expf(x[j] - m);
-        sum += (double)e[j];
+        sum += e[j];
     }
     *max = m;
-    return (float)sum;
+    return sum;
 }
 
 #if SM2C_RT_WANT(softmax_xent_f32)

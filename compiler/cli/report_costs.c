@@ -46,11 +46,12 @@ static int64_t conv_macs(const sm2c_step *s, int volume, int depthwise)
     return product(p->ints, idx, depthwise ? n - 1 : n);  /* depthwise: no FC sum */
 }
 
-/* m * k * n (times the batch), the kernel's first integer arguments. */
-static int64_t matmul_macs(const sm2c_step *s, int batched)
+/* The product of the kernel's first `count` integer arguments: m * k * n
+** (times the batch) for matmul, k * n for matvec. */
+static int64_t int_product(const sm2c_step *s, int count)
 {
     int64_t r = 1;
-    for (int k = 0; k < 3 + batched; k++) {
+    for (int k = 0; k < count; k++) {
         const sm2c_arg *v = nth_arg(s, SM2C_ARG_INT, k);
         if (!v)
             return 0;
@@ -65,9 +66,11 @@ int64_t sm2c_step_macs(const sm2c_step *s)
     if (!k)
         return 0;
     if (strstr(k, "batch_matmul_"))
-        return matmul_macs(s, 1);
+        return int_product(s, 4);
     if (strstr(k, "matmul_"))
-        return matmul_macs(s, 0);
+        return int_product(s, 3);
+    if (strstr(k, "matvec"))
+        return int_product(s, 2);
     if (strstr(k, "depthwise_conv2d_"))
         return conv_macs(s, 0, 1);
     if (strstr(k, "conv2d_"))
