@@ -217,7 +217,9 @@ def op_families(ops_def):
     names = [("logic", "comparison, logic and integer"), ("reduction", "reductions"),
              ("movement", "shape and data movement"), ("shape", "shape and data movement"),
              ("neural", "neural network"), ("elementwise", "elementwise"),
-             ("gradients", "training gradients")]
+             ("gradients", "training gradients"), ("run-time checks", "run-time checks"),
+             ("classifier losses", "classifier losses"),
+             ("quantization", "quantization-aware ops in float")]
     families, family = {}, "other"
     for line in open(ops_def):
         if line.startswith("/*"):
@@ -239,7 +241,8 @@ def family_of(case, families):
                            ("Elementwise_", "elementwise in float16, bfloat16, float64"),
                            ("Function_", "polymorphic functions"),
                            ("State_", "writable variables (state)"),
-                           ("Control_", "control flow")):
+                           ("Control_", "control flow"), ("Check_", "run-time checks"),
+                           ("SoftmaxCrossEntropy_", "classifier losses")):
         if case.startswith(prefix):
             return family
     ops = [op for op in families if case == op or case.startswith(op + "_")]
