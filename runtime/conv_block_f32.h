@@ -271,15 +271,11 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0,
 
 enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 bytes */
 
-/* The portable blocks pay off where compilers vectorise them (x86-64's SSE,
-** AArch64 and NEON).  On a scalar FPU (Cortex-M) their accumulators spill to
-** the stack, and the direct loops of conv_f32.c are faster and smaller: DS-CNN
-** took 36.7 M instructions on a Cortex-M4F through the blocks, 20.7 M direct. */
-#if defined(__SSE2__) || defined(__x86_64__) || defined(__aarch64__) || defined(__ARM_NEON)
-#define SM2C_RT_BLOCK_PORTABLE 1
-#else
-#define SM2C_RT_BLOCK_PORTABLE 0
-#endif
+/* The portable blocks pay off where compilers vectorise them.  On a scalar
+** FPU (SM2C_RT_SCALAR_CORE) their accumulators spill to the stack, and
+** conv_f32.c's scalar loops are faster and smaller: DS-CNN took 36.7 M
+** instructions on a Cortex-M4F through the blocks. */
+#define SM2C_RT_BLOCK_PORTABLE (!SM2C_RT_SCALAR_CORE)
 
 /* 4 pixels x up to 16 channels in plain C; the full-width case has constant
 ** trip counts, which compilers vectorise. */

@@ -13,9 +13,16 @@
 ** summed in the order kh, kw, ic.  DepthwiseConv2dNative (filter [KH, KW, C, M])
 ** has y[n, oh, ow, c*M + m] = sum x[n, ih, iw, c] * w[kh, kw, c, m] (+ bias).
 **
-** The loop order keeps the output channel innermost: for one output pixel and
-** one tap, y[o] += x[c] * w[kh, kw, ic, o] runs over contiguous filter and
-** output memory, which the compiler vectorises.
+** On vector units the loop order keeps the output channel innermost: for one
+** output pixel and one tap, y[o] += x[c] * w[kh, kw, ic, o] runs over
+** contiguous filter and output memory, which the compiler vectorises.  On a
+** scalar FPU (SM2C_RT_SCALAR_CORE, simd_f32.h) four output channels sum in
+** registers across every tap instead, in one small loop nest.
+**
+** Coordinates are int32: the compiler refuses windows whose reach
+** (OH-1)*SH + (KH-1)*DH, or the same across, exceeds INT32_MAX, and a tensor
+** the target cannot address does not compile, so no sum here overflows.  A
+** coordinate outside [0, H) fails one unsigned comparison.
 */
 #include <stddef.h>
 #include <string.h>
@@ -24,6 +31,135 @@
 #include "conv_block_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
+
+#if SM2C_RT_SCALAR_CORE
+/* Output channel o + lane j, j < 4, of a block in a group of og channels: the
+** last block of a group starts at og - 4, recomputing a few channels (the same
+** sums, so the same values) instead of running a tail loop; below 4 channels
+** the lanes repeat the last one. */
+static inline int32_t lane(int32_t og, int32_t j)
+{
+    return j < og ? j : og - 1;
+}
+
+static inline int32_t block_start(int32_t o0, int32_t og)
+{
+    return o0 + 4 <= og || og < 4 ? o0 : og - 4;
+}
+
+/* y[o] = act(s + bias[o] + r[o]), in that order (BiasAdd, Add, activation). */
+static inline void put(float *y, const float *bias, const float *r, int32_t o, float s, int32_t act)
+{
+    if (bias)
+        s += bias[o];
+    if (r)
+        s += r[o];
+    y[o] = sm2c_rt__act1(s, act);
+}
+
+/* Conv2D (groups too) on a scalar FPU: per output pixel, blocks of four
+** output channels of a group, summed in kh, kw, ic order as the reference. */
+static inline void conv_scalar(const float *x, const float *w, const float *bias, const float *r,
+                               float *y, const int32_t *p, int32_t act)
+{
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
+    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
+    const int32_t SH = p[SM2C_RT_WIN_SH], SW = p[SM2C_RT_WIN_SW];
+    const int32_t DH = p[SM2C_RT_WIN_DH], DW = p[SM2C_RT_WIN_DW];
+    const int32_t PT = p[SM2C_RT_WIN_PT], PL = p[SM2C_RT_WIN_PL], FC = p[SM2C_RT_WIN_FC];
+    const int32_t G = FC > 0 && C / FC > 0 ? C / FC : 1, OG = OC / G, NB = (OG + 3) / 4;
+    const int32_t d1 = lane(OG, 1), d2 = lane(OG, 2), d3 = lane(OG, 3);
+    int32_t n, oh, ow, b, kh, kw, ic;
+
+    for (n = 0; n < N; n++) {
+        for (oh = 0; oh < OH; oh++) {
+            for (ow = 0; ow < OW; ow++) {
+                const ptrdiff_t at = (((ptrdiff_t)n * OH + oh) * OW + ow) * OC;
+                /* block b: group b / NB, its channels from 4 * (b % NB) */
+                for (b = 0; b < G * NB; b++) {
+                    const int32_t g = b / NB, o = g * OG + block_start(b % NB * 4, OG);
+                    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+                    for (kh = 0; kh < KH; kh++) {
+                        const int32_t ih = oh * SH + kh * DH - PT;
+                        if ((uint32_t)ih >= (uint32_t)H)
+                            continue;
+                        for (kw = 0; kw < KW; kw++) {
+                            const int32_t iw = ow * SW + kw * DW - PL;
+                            const float *xp, *wp;
+                            if ((uint32_t)iw >= (uint32_t)W)
+                                continue;
+                            xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C + g * FC;
+                            wp = w + ((ptrdiff_t)kh * KW + kw) * FC * OC + o;
+                            for (ic = 0; ic < FC; ic++, wp += OC) {
+                                const float a = xp[ic];
+                                s0 += a * wp[0];
+                                s1 += a * wp[d1];
+                                s2 += a * wp[d2];
+                                s3 += a * wp[d3];
+                            }
+                        }
+                    }
+                    put(y + at, bias, r ? r + at : NULL, o, s0, act);
+                    put(y + at, bias, r ? r + at : NULL, o + d1, s1, act);
+                    put(y + at, bias, r ? r + at : NULL, o + d2, s2, act);
+                    put(y + at, bias, r ? r + at : NULL, o + d3, s3, act);
+                }
+            }
+        }
+    }
+}
+
+/* DepthwiseConv2dNative on a scalar FPU: per output pixel, blocks of four
+** output channels c*M + m summed over the taps in kh, kw order. */
+static inline void depthwise_scalar(const float *x, const float *w, const float *bias, float *y,
+                                    const int32_t *p, int32_t act)
+{
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
+    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
+    const int32_t SH = p[SM2C_RT_WIN_SH], SW = p[SM2C_RT_WIN_SW];
+    const int32_t DH = p[SM2C_RT_WIN_DH], DW = p[SM2C_RT_WIN_DW];
+    const int32_t PT = p[SM2C_RT_WIN_PT], PL = p[SM2C_RT_WIN_PL], M = p[SM2C_RT_WIN_FC];
+    const int32_t d1 = lane(OC, 1), d2 = lane(OC, 2), d3 = lane(OC, 3);
+    int32_t n, oh, ow, o0, kh, kw;
+
+    for (n = 0; n < N; n++) {
+        for (oh = 0; oh < OH; oh++) {
+            for (ow = 0; ow < OW; ow++) {
+                const ptrdiff_t at = (((ptrdiff_t)n * OH + oh) * OW + ow) * OC;
+                for (o0 = 0; o0 < OC; o0 += 4) {
+                    const int32_t o = block_start(o0, OC);
+                    /* the input channel of each lane */
+                    const int32_t c0 = o / M, c1 = (o + d1) / M, c2 = (o + d2) / M, c3 = (o + d3) / M;
+                    float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+                    for (kh = 0; kh < KH; kh++) {
+                        const int32_t ih = oh * SH + kh * DH - PT;
+                        if ((uint32_t)ih >= (uint32_t)H)
+                            continue;
+                        for (kw = 0; kw < KW; kw++) {
+                            const int32_t iw = ow * SW + kw * DW - PL;
+                            const float *xp, *wp;
+                            if ((uint32_t)iw >= (uint32_t)W)
+                                continue;
+                            xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C;
+                            wp = w + ((ptrdiff_t)kh * KW + kw) * OC + o;
+                            s0 += xp[c0] * wp[0];
+                            s1 += xp[c1] * wp[d1];
+                            s2 += xp[c2] * wp[d2];
+                            s3 += xp[c3] * wp[d3];
+                        }
+                    }
+                    put(y + at, bias, NULL, o, s0, act);
+                    put(y + at, bias, NULL, o + d1, s1, act);
+                    put(y + at, bias, NULL, o + d2, s2, act);
+                    put(y + at, bias, NULL, o + d3, s3, act);
+                }
+            }
+        }
+    }
+}
+#else
 
 /* y[0..n) += s * w[0..n).  Blocks of 16 with a constant trip count, so that
 ** even a cautious vectoriser (gcc -O2) takes them, then the rest. */
@@ -60,15 +196,15 @@ static inline void conv_direct(const float *x, const float *w, const float *bias
                 /* The sum starts at 0; the bias is added after it, as BiasAdd. */
                 memset(yp, 0, (size_t)OC * sizeof(float));
                 for (kh = 0; kh < KH; kh++) {
-                    const int64_t ih = (int64_t)oh * SH - PT + (int64_t)kh * DH;
-                    if (ih < 0 || ih >= H)
+                    const int32_t ih = oh * SH + kh * DH - PT;
+                    if ((uint32_t)ih >= (uint32_t)H)
                         continue;
                     for (kw = 0; kw < KW; kw++) {
-                        const int64_t iw = (int64_t)ow * SW - PL + (int64_t)kw * DW;
+                        const int32_t iw = ow * SW + kw * DW - PL;
                         const float *xp, *wp;
-                        if (iw < 0 || iw >= W)
+                        if ((uint32_t)iw >= (uint32_t)W)
                             continue;
-                        xp = x + (((ptrdiff_t)n * H + (ptrdiff_t)ih) * W + (ptrdiff_t)iw) * C;
+                        xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C;
                         wp = w + ((ptrdiff_t)kh * KW + kw) * FC * OC;
                         for (g = 0; g < G; g++) {
                             for (ic = 0; ic < FC; ic++)
@@ -86,34 +222,6 @@ static inline void conv_direct(const float *x, const float *w, const float *bias
         }
     }
 }
-
-#if SM2C_RT_WANT(conv2d_f32)
-void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                        const int32_t *p, int32_t act)
-{
-    if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act))
-        conv_direct(x, w, bias, y, p, act);
-}
-#endif
-
-#if SM2C_RT_WANT(conv2d_add_f32)
-void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
-                            float *y, const int32_t *p, int32_t act)
-{
-    const ptrdiff_t n = (ptrdiff_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] *
-                        p[SM2C_RT_WIN_OC];
-    ptrdiff_t i;
-
-    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act))
-        return;
-    /* Groups: the direct path, then the residual and the activation. */
-    conv_direct(x, w, bias, y, p, SM2C_RT_ACT_NONE);
-    for (i = 0; i < n; i++)
-        y[i] = y[i] + r[i];
-    for (i = 0; i < n; i += 1 << 20)
-        sm2c_rt__act_f32(y + i, (int32_t)(n - i < (1 << 20) ? n - i : (1 << 20)), act);
-}
-#endif
 
 /* Any DepthwiseConv2dNative, one output pixel at a time. */
 static inline void depthwise_direct(const float *x, const float *w, const float *bias, float *y,
@@ -134,16 +242,16 @@ static inline void depthwise_direct(const float *x, const float *w, const float 
 
                 memset(yp, 0, (size_t)OC * sizeof(float));
                 for (kh = 0; kh < KH; kh++) {
-                    const int64_t ih = (int64_t)oh * SH - PT + (int64_t)kh * DH;
-                    if (ih < 0 || ih >= H)
+                    const int32_t ih = oh * SH + kh * DH - PT;
+                    if ((uint32_t)ih >= (uint32_t)H)
                         continue;
                     for (kw = 0; kw < KW; kw++) {
-                        const int64_t iw = (int64_t)ow * SW - PL + (int64_t)kw * DW;
+                        const int32_t iw = ow * SW + kw * DW - PL;
                         const float *restrict xp;
                         const float *restrict wp;
-                        if (iw < 0 || iw >= W)
+                        if ((uint32_t)iw >= (uint32_t)W)
                             continue;
-                        xp = x + (((ptrdiff_t)n * H + (ptrdiff_t)ih) * W + (ptrdiff_t)iw) * C;
+                        xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C;
                         /* w[kh, kw, c, m] sits at the output channel c*M + m. */
                         wp = w + ((ptrdiff_t)kh * KW + kw) * OC;
                         if (M == 1) {
@@ -164,12 +272,53 @@ static inline void depthwise_direct(const float *x, const float *w, const float 
         }
     }
 }
+#endif
+
+#if SM2C_RT_WANT(conv2d_f32)
+void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
+                        const int32_t *p, int32_t act)
+{
+#if SM2C_RT_SCALAR_CORE
+    conv_scalar(x, w, bias, NULL, y, p, act);
+#else
+    if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act))
+        conv_direct(x, w, bias, y, p, act);
+#endif
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_add_f32)
+void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
+                            float *y, const int32_t *p, int32_t act)
+{
+#if SM2C_RT_SCALAR_CORE
+    conv_scalar(x, w, bias, r, y, p, act);
+#else
+    const ptrdiff_t n = (ptrdiff_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] *
+                        p[SM2C_RT_WIN_OC];
+    ptrdiff_t i;
+
+    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act))
+        return;
+    /* Groups: the direct path, then the residual and the activation. */
+    conv_direct(x, w, bias, y, p, SM2C_RT_ACT_NONE);
+    for (i = 0; i < n; i++)
+        y[i] = y[i] + r[i];
+    for (i = 0; i < n; i += 1 << 20)
+        sm2c_rt__act_f32(y + i, (int32_t)(n - i < (1 << 20) ? n - i : (1 << 20)), act);
+#endif
+}
+#endif
 
 #if SM2C_RT_WANT(depthwise_conv2d_f32)
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                                   const int32_t *p, int32_t act)
 {
+#if SM2C_RT_SCALAR_CORE
+    depthwise_scalar(x, w, bias, y, p, act);
+#else
     if (!sm2c_rt__depthwise_blocked(x, w, bias, y, p, act))
         depthwise_direct(x, w, bias, y, p, act);
+#endif
 }
 #endif

@@ -5,24 +5,16 @@
 ** little code; W as stored (k x n) and transposed (n x k) are two kernels,
 ** so a program links only the one it calls.  Sums run from 0.0f in
 ** increasing kk, then add the bias: bit for bit the reference semantics of
-** matmul_f32.c.
+** matmul_f32.c.  Vector units accumulate whole rows of W across columns; a
+** scalar FPU (SM2C_RT_SCALAR_CORE, simd_f32.h) sums a column at a time.
 */
 #include <stddef.h>
 #include <string.h>
 
 #include "act_f32.h"
+#include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
-
-#if defined(__SSE2__) || defined(__ARM_NEON) || defined(__ALTIVEC__) || defined(__riscv_vector)
-/* Vector units: y accumulates whole rows of W, which are contiguous, so the
-** compiler vectorises across columns. */
-#define MV_BY_ROWS 1
-#else
-/* A scalar FPU (Cortex-M4F): four columns at a time, their sums held in
-** registers across kk, so y is not reloaded and stored on every step. */
-#define MV_BY_ROWS 0
-#endif
 
 enum { MV_NB = 64 }; /* columns per block of accumulators (256 B of stack) */
 
@@ -48,32 +40,25 @@ static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, 
     }
 }
 
-/* W is w[k*n], four columns at a time (each column still sums in kk order). */
-static inline void mv_cols(const float *x, const float *w, float *y, int32_t k, int32_t n)
+/* The scalar FPU path, the smallest loop: one column at a time, its sum in a
+** register, then the bias and the activation.  Column j's weights start at
+** w + j*js and step by ks (w[k*n]: js = 1, ks = n; transposed: js = k, ks = 1). */
+static inline void mv_scalar(const float *x, const float *w, const float *bias, float *y,
+                             int32_t k, int32_t n, int32_t js, int32_t ks, int32_t act)
 {
-    int32_t j, kk;
+    const float *xe = x + k;
+    int32_t j;
 
-    for (j = 0; j + 4 <= n; j += 4) {
-        const float *wk = w + j;
-        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
-        for (kk = 0; kk < k; kk++, wk += n) {
-            const float xk = x[kk];
-            s0 += xk * wk[0];
-            s1 += xk * wk[1];
-            s2 += xk * wk[2];
-            s3 += xk * wk[3];
-        }
-        y[j] = s0;
-        y[j + 1] = s1;
-        y[j + 2] = s2;
-        y[j + 3] = s3;
-    }
-    for (; j < n; j++) {
-        const float *wk = w + j;
+    for (j = 0; j < n; j++) {
+        const float *wj = w + (ptrdiff_t)j * js, *xp = x;
         float s = 0.0f;
-        for (kk = 0; kk < k; kk++, wk += n)
-            s += x[kk] * wk[0];
-        y[j] = s;
+        while (xp < xe) { /* a pointer bound: gcc -Os reloads a count from the stack */
+            s += *xp++ * wj[0];
+            wj += ks;
+        }
+        if (bias)
+            s += bias[j];
+        y[j] = sm2c_rt__act1(s, act);
     }
 }
 
@@ -107,11 +92,12 @@ static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
                         int32_t n, int32_t act)
 {
-    if (MV_BY_ROWS)
-        mv_rows(x, w, y, k, n);
-    else
-        mv_cols(x, w, y, k, n);
+#if SM2C_RT_SCALAR_CORE
+    mv_scalar(x, w, bias, y, k, n, 1, n, act);
+#else
+    mv_rows(x, w, y, k, n);
     mv_finish(bias, y, n, act);
+#endif
 }
 #endif
 
@@ -119,7 +105,11 @@ void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float
 void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
                           int32_t k, int32_t n, int32_t act)
 {
+#if SM2C_RT_SCALAR_CORE
+    mv_scalar(x, w, bias, y, k, n, k, 1, act);
+#else
     mv_dots(x, w, y, k, n);
     mv_finish(bias, y, n, act);
+#endif
 }
 #endif

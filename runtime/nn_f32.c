@@ -16,7 +16,10 @@
 ** +Inf has NaN there and 0 elsewhere ([1, NaN, 2] -> [0, NaN, 0]), an all -Inf
 ** row is NaN, and a -Inf among finite values gives 0.  Sums are float, as
 ** in TensorFlow's kernels: a float32 model must not need double arithmetic,
-** which a single-precision FPU (Cortex-M4F) does in software.
+** which a single-precision FPU (Cortex-M4F) does in software.  exp is the
+** polynomial of vmath_f32.h (about 1 ulp from libm's, and Eigen's own
+** vectorised exp is one too): it vectorises, and a firmware image need not
+** link libm's expf (600 bytes on a Cortex-M4F).
 **
 ** BatchNorm (FusedBatchNorm with is_training=false) is, as in
 ** tensorflow/core/kernels/fused_batch_norm_op.cc,
@@ -27,6 +30,7 @@
 
 #include "act_f32.h"
 #include "sm2c_rt.h"
+#include "vmath_f32.h"
 #include "rt_select.h"
 
 #if SM2C_RT_WANT(bias_add_f32)
@@ -87,7 +91,7 @@ void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
                 mx = xr[j];        /* NaN never compares greater: skipped */
         for (j = 0; j < cols; j++) {
             const float d = xr[j] - mx;
-            yr[j] = isnan(d) ? INFINITY : expf(d);
+            yr[j] = isnan(d) ? INFINITY : sm2c_rt__exp(d);
             sum += yr[j];
         }
         inv = 1.0f / sum;

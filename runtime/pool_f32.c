@@ -14,6 +14,9 @@
 **  - AvgPool sums the valid cells in row-major window order, starting at 0, and
 **    divides by their number.  A window with no valid cell (impossible with
 **    SAME or VALID) gives 0/0 = NaN, as TensorFlow would.
+**
+** Coordinates are int32, as in conv_f32.c (the compiler bounds the window's
+** reach); one unsigned comparison rejects both sides of the input.
 */
 #include <math.h>
 #include <stddef.h>
@@ -43,15 +46,15 @@ void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p)
                 for (c = 0; c < C; c++)
                     yp[c] = POOL_LOWEST;
                 for (kh = 0; kh < KH; kh++) {
-                    const int64_t ih = (int64_t)oh * SH - PT + (int64_t)kh * DH;
-                    if (ih < 0 || ih >= H)
+                    const int32_t ih = oh * SH + kh * DH - PT;
+                    if ((uint32_t)ih >= (uint32_t)H)
                         continue;
                     for (kw = 0; kw < KW; kw++) {
-                        const int64_t iw = (int64_t)ow * SW - PL + (int64_t)kw * DW;
+                        const int32_t iw = ow * SW + kw * DW - PL;
                         const float *restrict xp;
-                        if (iw < 0 || iw >= W)
+                        if ((uint32_t)iw >= (uint32_t)W)
                             continue;
-                        xp = x + (((ptrdiff_t)n * H + (ptrdiff_t)ih) * W + (ptrdiff_t)iw) * C;
+                        xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C;
                         for (c = 0; c < C; c++)
                             yp[c] = yp[c] < xp[c] ? xp[c] : yp[c];
                     }
@@ -82,15 +85,15 @@ void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
                 for (c = 0; c < C; c++)
                     yp[c] = 0.0f;
                 for (kh = 0; kh < KH; kh++) {
-                    const int64_t ih = (int64_t)oh * SH - PT + (int64_t)kh * DH;
-                    if (ih < 0 || ih >= H)
+                    const int32_t ih = oh * SH + kh * DH - PT;
+                    if ((uint32_t)ih >= (uint32_t)H)
                         continue;
                     for (kw = 0; kw < KW; kw++) {
-                        const int64_t iw = (int64_t)ow * SW - PL + (int64_t)kw * DW;
+                        const int32_t iw = ow * SW + kw * DW - PL;
                         const float *restrict xp;
-                        if (iw < 0 || iw >= W)
+                        if ((uint32_t)iw >= (uint32_t)W)
                             continue;
-                        xp = x + (((ptrdiff_t)n * H + (ptrdiff_t)ih) * W + (ptrdiff_t)iw) * C;
+                        xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C;
                         for (c = 0; c < C; c++)
                             yp[c] += xp[c];
                         count += 1.0f;

@@ -292,6 +292,22 @@ static sm2c_status window_params_padded(sm2c_ctx *c, const sm2c_node *n, int poo
     return SM2C_OK;
 }
 
+/* The kernels take the parameters as int32 and compute input coordinates
+** out*S + k*D - P in int32 (conv_f32.c, pool_f32.c): every parameter and the
+** window's reach, (OH-1)*SH + (KH-1)*DH and the same across, must fit. */
+static int window_fits_int32(const int64_t *p)
+{
+    for (int i = 0; i < SM2C_RT_WIN_PARAMS; i++)
+        if (p[i] < 0 || p[i] > INT32_MAX)
+            return 0;
+    /* Each factor is below 2^31, so these int64 sums cannot overflow. */
+    int64_t reach_h = (p[SM2C_RT_WIN_OH] > 0 ? p[SM2C_RT_WIN_OH] - 1 : 0) * p[SM2C_RT_WIN_SH] +
+                      (p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH];
+    int64_t reach_w = (p[SM2C_RT_WIN_OW] > 0 ? p[SM2C_RT_WIN_OW] - 1 : 0) * p[SM2C_RT_WIN_SW] +
+                      (p[SM2C_RT_WIN_KW] - 1) * p[SM2C_RT_WIN_DW];
+    return reach_h <= INT32_MAX && reach_w <= INT32_MAX;
+}
+
 /* The kernel's window parameters: a folded Pad's zeros become padding of the
 ** real input (the kernels read taps outside it as zero). */
 static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, window *w)
@@ -301,6 +317,9 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
         return st;
     w->p[SM2C_RT_WIN_H] -= n->pad[0] + n->pad[1], w->p[SM2C_RT_WIN_PT] += n->pad[0];
     w->p[SM2C_RT_WIN_W] -= n->pad[2] + n->pad[3], w->p[SM2C_RT_WIN_PL] += n->pad[2];
+    if (!window_fits_int32(w->p))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "window on input %s is too large for "
+                             "32-bit coordinates", sm2c_shape_str(c->arena, &n->inputs[0]->shape));
     return SM2C_OK;
 }
 
