@@ -34,6 +34,7 @@
 #include "rt_select.h"
 #include "rt_stack.h"
 #include "sm2c_rt.h"
+#include "codegen/c_special.h"
 
 #ifndef SM2C_VERSION
 #define SM2C_VERSION "0.0.0"
@@ -209,6 +210,15 @@ typedef struct float_const {
     const char *name;
 } float_const;
 
+/* A shape-specialised layer function (c_special.h): one per distinct kernel
+** and non-buffer arguments; its parameters are the buffer arguments. */
+typedef struct layer_fn {
+    const char *key;            /* the kernel and the baked arguments, as text */
+    const char *name;
+    const sm2c_c_special *sp;
+    int32_t entry, step;        /* the first step it serves: its baked arguments */
+} layer_fn;
+
 typedef struct entry_names {
     const char *fn;             /* <name>_<c_name> */
     const char **in, **out;     /* parameter names */
@@ -243,6 +253,10 @@ typedef struct emitter {
     const char **fn_r;          /* and per entry its reentrant function; else NULL */
     const char **run_r;         /* per entry: its metadata wrapper of fn_r */
     const char **state_dims;    /* per state: its dims array, NULL for a scalar */
+    layer_fn *layers;
+    size_t n_layers, cap_layers;
+    int32_t **layer_of;         /* per entry and step: its layer function, or -1 */
+    int header_only;            /* the LLVM backend's header: its code calls every kernel */
 } emitter;
 
 static void *grow(void *p, size_t *cap, size_t need, size_t elem)
@@ -419,6 +433,9 @@ static const char *float_name(emitter *e, uint32_t bits)
     return f->name;
 }
 
+static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar);
+static void assign_layers(emitter *e);
+
 static int is_state_init(const sm2c_program *p, int32_t w)
 {
     for (int32_t i = 0; i < p->n_states; i++)
@@ -523,6 +540,7 @@ static sm2c_status assign_names(emitter *e)
                     any_arena = 1;
             }
     }
+    assign_layers(e);
     if (p->n_states) {
         sm2c_status st = assign_state_names(e);
         if (st)
@@ -834,8 +852,8 @@ static void emit_header(emitter *e)
                  " * generated function's frame and a quarter more. */\n"
                  "#if defined(__arm__) || defined(__thumb__)\n#define %s_STACK_SIZE %d\n"
                  "#else\n#define %s_STACK_SIZE %d\n#endif\n\n",
-              e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4), e->NAME,
-              sm2c_stack_bound(p, SM2C_STACK_X86_64));
+              e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4, !e->header_only), e->NAME,
+              sm2c_stack_bound(p, SM2C_STACK_X86_64, !e->header_only));
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
@@ -1159,6 +1177,109 @@ static int used_as_kind(const sm2c_entry *en, int kind)
     return 0;
 }
 
+/* ---- shape-specialised layers (c_special.h) ------------------------------------------ */
+
+/* The specialised form of a step, when its arguments fit the table's: buffers
+** where it has buffer parameters (or NULL for a missing input), constants
+** elsewhere. */
+static const sm2c_c_special *layer_form(const sm2c_step *st)
+{
+    const sm2c_c_special *sp = st->control ? NULL : sm2c_c_special_of(st->kernel);
+    if (!sp || st->checked || (size_t)st->n_args != strlen(sp->params))
+        return NULL;
+    for (int32_t a = 0; a < st->n_args; a++) {
+        int buf = st->args[a].kind == SM2C_ARG_BUF;
+        char kind = sp->params[a];
+        if (kind == '-' ? buf : !buf && !(kind == 'c' && st->args[a].kind == SM2C_ARG_NULL))
+            return NULL;
+    }
+    return sp;
+}
+
+/* One layer function per distinct kernel and baked arguments, named while
+** the other globals are, so that parameters keep clear of them. */
+static void assign_layers(emitter *e)
+{
+    sm2c_arena *a = e->c->arena;
+    e->layer_of = sm2c_arena_array(a, (size_t)e->p->n_entries + 1, sizeof *e->layer_of);
+    for (int32_t k = 0; k < e->p->n_entries; k++) {
+        const sm2c_entry *en = &e->p->entries[k];
+        e->layer_of[k] = sm2c_arena_array(a, (size_t)en->n_steps + 1, sizeof **e->layer_of);
+        for (int32_t s = 0; s < en->n_steps; s++) {
+            const sm2c_step *st = &en->steps[s];
+            const sm2c_c_special *sp = layer_form(st);
+            sbuf key = { 0 };
+            size_t i;
+            e->layer_of[k][s] = -1;
+            if (!sp)
+                continue;
+            sb_puts(&key, st->kernel);
+            for (int32_t g = 0; g < st->n_args; g++) {
+                sb_putc(&key, '|');
+                if (st->args[g].kind == SM2C_ARG_BUF)
+                    sb_putc(&key, '*');
+                else
+                    arg_text(e, &key, k, &st->args[g]);
+            }
+            for (i = 0; i < e->n_layers && strcmp(e->layers[i].key, key.p) != 0; i++)
+                ;
+            if (i == e->n_layers) {
+                e->layers = grow(e->layers, &e->cap_layers, e->n_layers + 1, sizeof *e->layers);
+                e->layers[i].key = sm2c_arena_printf(a, "%s", key.p);
+                e->layers[i].name = global(e, sm2c_arena_printf(a, "%s_layer%zu", e->p->name, i));
+                e->layers[i].sp = sp;
+                e->layers[i].entry = k, e->layers[i].step = s;
+                e->n_layers++;
+            }
+            free(key.p);
+            e->layer_of[k][s] = (int32_t)i;
+        }
+    }
+}
+
+/* The families whose SM2C_RT_SPECIAL_ macros the layers use, each once. */
+static void emit_layer_includes(emitter *e, sbuf *b)
+{
+    if (!e->n_layers)
+        return;
+    sb_puts(b, "/* The loop nests of the shape-specialised layers below; these includes\n"
+               " * define no kernel (SM2C_RT_ONLY, rt_select.h). */\n#define SM2C_RT_ONLY 1\n");
+    for (size_t i = 0; i < e->n_layers; i++) {
+        int seen = 0;
+        for (size_t j = 0; j < i; j++)
+            seen |= strcmp(e->layers[j].sp->family, e->layers[i].sp->family) == 0;
+        if (!seen)
+            sb_printf(b, "#include \"%s\"\n", e->layers[i].sp->family);
+    }
+    sb_putc(b, '\n');
+}
+
+static void emit_layers(emitter *e, sbuf *b)
+{
+    for (size_t i = 0; i < e->n_layers; i++) {
+        const layer_fn *l = &e->layers[i];
+        const sm2c_step *st = &e->p->entries[l->entry].steps[l->step];
+        int any = 0;
+        sb_printf(b, "/* %s for one layer shape: on a scalar FPU its loop nest with the shape\n"
+                     " * folded in, elsewhere the kernel. */\nstatic void %s(", st->kernel, l->name);
+        for (int32_t a = 0; a < st->n_args; a++)
+            if (st->args[a].kind == SM2C_ARG_BUF) {
+                sb_printf(b, "%s%sfloat *a%d", any ? ", " : "", l->sp->params[a] == 'c' ? "const " : "", a);
+                any = 1;
+            }
+        sb_printf(b, "%s)\n{\n    SM2C_RT_SPECIAL_%s(", any ? "" : "void", st->kernel + strlen("sm2c_rt_"));
+        for (int32_t a = 0; a < st->n_args; a++) {
+            if (a)
+                sb_puts(b, ", ");
+            if (st->args[a].kind == SM2C_ARG_BUF)
+                sb_printf(b, "a%d", a);
+            else
+                arg_text(e, b, l->entry, &st->args[a]);
+        }
+        sb_puts(b, ");\n}\n\n");
+    }
+}
+
 /* <fn>(args): <fn>_r on the default state (set at the first call) and the arena. */
 static void emit_static_entry(emitter *e, int32_t k)
 {
@@ -1382,6 +1503,18 @@ static void emit_entry(emitter *e, int32_t k)
             continue;
         }
         step_comment(b, ind, sp);
+        if (e->layer_of[k][s] >= 0) {   /* its layer function takes the buffers */
+            int any = 0;
+            sb_printf(b, "\n%s%s(", ind, e->layers[e->layer_of[k][s]].name);
+            for (int32_t a = 0; a < sp->n_args; a++)
+                if (sp->args[a].kind == SM2C_ARG_BUF) {
+                    if (any++)
+                        sb_puts(b, ", ");
+                    arg_text(e, b, k, &sp->args[a]);
+                }
+            sb_puts(b, ");\n");
+            continue;
+        }
         sb_printf(b, "\n%s%s%s(", ind, sp->checked ? "status = " : "", sp->kernel);
         for (int32_t a = 0; a < sp->n_args; a++) {
             if (a)
@@ -1623,6 +1756,7 @@ static void emit_source(emitter *e)
     sbuf *b = &e->s;
     banner(e, b);
     sb_printf(b, "#include \"%s.h\"\n#include \"sm2c_rt.h\"\n\n", p->name);
+    emit_layer_includes(e, b);
     sb_puts(b,
             "#if defined(__FAST_MATH__)\n"
             "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
@@ -1664,6 +1798,7 @@ static void emit_source(emitter *e)
     if (e->arena)
         sb_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
                   e->arena, e->NAME, e->NAME);
+    emit_layers(e, b);
     if (p->n_states)
         emit_state(e);
     for (int32_t k = 0; k < p->n_entries; k++)
@@ -1676,6 +1811,7 @@ static void emitter_free(emitter *e)
     free(e->gnames);
     free(e->ints);
     free(e->floats);
+    free(e->layers);
     free(e->h.p);
     free(e->s.p);
     free(e->w.p);
@@ -1772,6 +1908,7 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
     memset(&e, 0, sizeof e);
     e.c = c;
     e.p = p;
+    e.header_only = !with_source;
     sm2c_status st = generate(&e);
     if (!st)
         st = publish_files(&e, outdir, with_source, with_runtime, extra, n_extra);

@@ -7,13 +7,18 @@
 
 #include <string.h>
 
+#include "codegen/c_special.h"
+
 #include "sm2c_rt.h"
 
 /* Per target: saved registers and padding of a generated function, bytes per
-** call argument passed on the stack, and how many go in registers. */
+** call argument passed on the stack, and how many go in registers.  On a
+** Cortex-M4F gcc -Os saves r4-r7 and lr of an entry that only calls (24 bytes
+** aligned); the layer functions it inlines bring their frames, which the
+** deepest step already counts. */
 static const struct {
     int32_t frame, arg_bytes, arg_regs;
-} ABI[] = { [SM2C_STACK_X86_64] = { 64, 8, 6 }, [SM2C_STACK_CORTEX_M4] = { 48, 4, 4 } };
+} ABI[] = { [SM2C_STACK_X86_64] = { 64, 8, 6 }, [SM2C_STACK_CORTEX_M4] = { 24, 4, 4 } };
 
 static const sm2c_rt_stack_use *kernel_of(const char *kernel)
 {
@@ -23,29 +28,76 @@ static const sm2c_rt_stack_use *kernel_of(const char *kernel)
     return NULL;
 }
 
-static int32_t kernel_use(const char *kernel, int target)
+/* Stack of one step's call.  A kernel with a shape-specialised form runs
+** through a layer function (c_special.h): on a Cortex-M4F its inlined loop
+** nest, whose measured frame replaces the kernel's, called with its buffer
+** arguments only; elsewhere one more small frame above the kernel. */
+static int32_t step_use(const sm2c_step *st, int target, int c_layers)
 {
-    const sm2c_rt_stack_use *u = kernel_of(kernel);
-    if (!u)
+    const sm2c_rt_stack_use *u = kernel_of(st->kernel);
+    int32_t use = u ? (target == SM2C_STACK_CORTEX_M4 ? u->cortex_m4 : u->x86_64) : -1;
+    int32_t args = st->n_args;
+    if (use < 0)
         return -1;
-    return target == SM2C_STACK_CORTEX_M4 ? u->cortex_m4 : u->x86_64;
+    if (c_layers && sm2c_c_special_of(st->kernel)) {
+        args = 0;
+        for (int32_t a = 0; a < st->n_args; a++)
+            args += st->args[a].kind == SM2C_ARG_BUF;
+        if (target == SM2C_STACK_CORTEX_M4 && u->cortex_m4_layer >= 0)
+            use = u->cortex_m4_layer;
+        else
+            use += 32;
+    }
+    if (args > ABI[target].arg_regs)
+        use += (args - ABI[target].arg_regs) * ABI[target].arg_bytes;
+    return use;
+}
+
+/* Whether two steps call the same layer function: the same kernel and the
+** same arguments wherever these are not buffers (emit_c.c's key). */
+static int same_layer(const sm2c_step *a, const sm2c_step *b)
+{
+    if (a->control || b->control || strcmp(a->kernel, b->kernel) || a->n_args != b->n_args)
+        return 0;
+    for (int32_t i = 0; i < a->n_args; i++) {
+        const sm2c_arg *x = &a->args[i], *y = &b->args[i];
+        if (x->kind != y->kind || (x->kind == SM2C_ARG_INT && x->i != y->i) ||
+            (x->kind == SM2C_ARG_FLOAT && memcmp(&x->f, &y->f, sizeof x->f)) ||
+            (x->kind == SM2C_ARG_INTS &&
+             (x->n != y->n || (x->n && memcmp(x->ints, y->ints, (size_t)x->n * sizeof *x->ints)))))
+            return 0;
+    }
+    return 1;
+}
+
+/* A Cortex-M4F layer function that one step alone calls: gcc inlines it into
+** the entry (functions called once are, at -Os and above), where its frame
+** merges with the entry's instead of adding to it. */
+static int inlined_layer(const sm2c_entry *en, int32_t s, int target, int c_layers)
+{
+    if (target != SM2C_STACK_CORTEX_M4 || !c_layers || !sm2c_c_special_of(en->steps[s].kernel))
+        return 0;
+    for (int32_t t = 0; t < en->n_steps; t++)
+        if (t != s && same_layer(&en->steps[t], &en->steps[s]))
+            return 0;
+    return 1;
 }
 
 /* The generated function of one entry plus its deepest kernel call, or -1. */
-static int32_t entry_use(const sm2c_entry *en, int target)
+static int32_t entry_use(const sm2c_entry *en, int target, int c_layers)
 {
     int32_t deepest = 0, frame = ABI[target].frame;
     for (int32_t s = 0; s < en->n_steps; s++) {
         const sm2c_step *st = &en->steps[s];
         if (st->control)
             continue;
-        int32_t use = kernel_use(st->kernel, target);
+        int32_t use = step_use(st, target, c_layers);
         if (use < 0)
             return -1;
-        int32_t spilled = st->n_args - ABI[target].arg_regs;
-        if (spilled > 0)
-            use += spilled * ABI[target].arg_bytes;
-        if (use > deepest)
+        if (inlined_layer(en, s, target, c_layers)) {
+            if (use > frame)
+                frame = use;
+        } else if (use > deepest)
             deepest = use;
     }
     /* --max-batch: a wrapper runs the steps' function once per row. */
@@ -55,24 +107,25 @@ static int32_t entry_use(const sm2c_entry *en, int target)
 }
 
 /* A quarter more for what the estimate cannot see (other compilers and
-** options), rounded up to 16 bytes. */
+** options), rounded up to 8 bytes (the AAPCS and x86-64 stack alignment is
+** at least that). */
 static int32_t with_margin(int32_t use)
 {
     use += use / 4;
-    return (use + 15) / 16 * 16;
+    return (use + 7) / 8 * 8;
 }
 
-int32_t sm2c_stack_bound_entry(const sm2c_entry *en, int target)
+int32_t sm2c_stack_bound_entry(const sm2c_entry *en, int target, int c_layers)
 {
-    int32_t use = entry_use(en, target);
+    int32_t use = entry_use(en, target, c_layers);
     return use < 0 ? SM2C_RT_STACK_BYTES : with_margin(use);
 }
 
-int32_t sm2c_stack_bound(const sm2c_program *p, int target)
+int32_t sm2c_stack_bound(const sm2c_program *p, int target, int c_layers)
 {
     int32_t worst = 0;
     for (int32_t k = 0; k < p->n_entries; k++) {
-        int32_t use = entry_use(&p->entries[k], target);
+        int32_t use = entry_use(&p->entries[k], target, c_layers);
         if (use < 0)
             return SM2C_RT_STACK_BYTES;
         if (use > worst)

@@ -15,6 +15,8 @@ typedef struct sm2c_rt_stack_use {
     int32_t x86_64;         /* bytes, callees included, gcc -O2; -1 when unknown */
     int32_t cortex_m4;      /* bytes, callees included, arm-none-eabi-gcc -Os; -1 when unknown */
     int32_t cortex_m4_code; /* Thumb code bytes, with the runtime functions it reaches; -1 */
+    int32_t cortex_m4_layer; /* bytes of its shape-specialised form (c_special.h), the most
+                             ** of sample layers, gcc -Os; -1 when it has none or unknown */
 } sm2c_rt_stack_use;
 
 extern const sm2c_rt_stack_use sm2c_rt_stack_uses[];
@@ -24,10 +26,12 @@ enum { SM2C_STACK_X86_64, SM2C_STACK_CORTEX_M4 };
 
 /* Bytes of stack a call to any entry point of p may use on `target`: the
 ** deepest kernel chain plus the generated functions' own frames, with a
-** margin; SM2C_RT_STACK_BYTES when a kernel's use is unknown. */
-int32_t sm2c_stack_bound(const sm2c_program *p, int target);
+** margin; SM2C_RT_STACK_BYTES when a kernel's use is unknown.  c_layers: the
+** C backend's code, which runs some kernels as shape-specialised layers
+** (c_special.h); 0 for the LLVM backend, which calls every kernel. */
+int32_t sm2c_stack_bound(const sm2c_program *p, int target, int c_layers);
 /* The same for one entry point. */
-int32_t sm2c_stack_bound_entry(const sm2c_entry *en, int target);
+int32_t sm2c_stack_bound_entry(const sm2c_entry *en, int target, int c_layers);
 
 /* Estimated Cortex-M4F code bytes (-Os) of one entry point: its generated
 ** function and the kernels it calls (each counted once); -1 when a kernel's

@@ -23,6 +23,12 @@
 ** (OH-1)*SH + (KH-1)*DH, or the same across, exceeds INT32_MAX, and a tensor
 ** the target cannot address does not compile, so no sum here overflows.  A
 ** coordinate outside [0, H) fails one unsigned comparison.
+**
+** Shape-specialised layers: the C backend writes one small function per
+** distinct layer shape that calls SM2C_RT_SPECIAL_<kernel> with the window
+** as a constant array.  On a scalar FPU that is the loop nest itself, inlined,
+** so the compiler folds the shape in and emits the short loops a single-file
+** generator writes (the code size of issue 15); elsewhere it is the kernel.
 */
 #include <stddef.h>
 #include <string.h>
@@ -59,7 +65,7 @@ static inline void put(float *y, const float *bias, const float *r, int32_t o, f
 
 /* Conv2D (groups too) on a scalar FPU: per output pixel, blocks of four
 ** output channels of a group, summed in kh, kw, ic order as the reference. */
-static inline void conv_scalar(const float *x, const float *w, const float *bias, const float *r,
+static SM2C_RT_ALWAYS_INLINE void conv_scalar(const float *x, const float *w, const float *bias, const float *r,
                                float *y, const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -112,7 +118,7 @@ static inline void conv_scalar(const float *x, const float *w, const float *bias
 
 /* DepthwiseConv2dNative on a scalar FPU: per output pixel, blocks of four
 ** output channels c*M + m summed over the taps in kh, kw order. */
-static inline void depthwise_scalar(const float *x, const float *w, const float *bias, float *y,
+static SM2C_RT_ALWAYS_INLINE void depthwise_scalar(const float *x, const float *w, const float *bias, float *y,
                                     const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
@@ -321,4 +327,14 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
         depthwise_direct(x, w, bias, y, p, act);
 #endif
 }
+#endif
+
+#if SM2C_RT_SCALAR_CORE
+#define SM2C_RT_SPECIAL_conv2d_f32(x, w, bias, y, p, act) conv_scalar(x, w, bias, NULL, y, p, act)
+#define SM2C_RT_SPECIAL_conv2d_add_f32 conv_scalar
+#define SM2C_RT_SPECIAL_depthwise_conv2d_f32 depthwise_scalar
+#else
+#define SM2C_RT_SPECIAL_conv2d_f32 sm2c_rt_conv2d_f32
+#define SM2C_RT_SPECIAL_conv2d_add_f32 sm2c_rt_conv2d_add_f32
+#define SM2C_RT_SPECIAL_depthwise_conv2d_f32 sm2c_rt_depthwise_conv2d_f32
 #endif

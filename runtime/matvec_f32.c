@@ -6,7 +6,10 @@
 ** so a program links only the one it calls.  Sums run from 0.0f in
 ** increasing kk, then add the bias: bit for bit the reference semantics of
 ** matmul_f32.c.  Vector units accumulate whole rows of W across columns; a
-** scalar FPU (SM2C_RT_SCALAR_CORE, simd_f32.h) sums a column at a time.
+** scalar FPU (SM2C_RT_SCALAR_CORE, simd_f32.h) sums four columns at a time in
+** registers.  The _small kernels, which the compiler picks for layers of few
+** multiply-adds, compute the same sums with the least code on a scalar FPU:
+** one column at a time.
 */
 #include <stddef.h>
 #include <string.h>
@@ -15,6 +18,69 @@
 #include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
+
+#if SM2C_RT_SCALAR_CORE
+/* The scalar FPU paths.  Column j's weights start at w + j*js and step by ks
+** (w[k*n]: js = 1, ks = n; transposed: js = k, ks = 1); each sum runs in a
+** register, then takes the bias and the activation.  The loops stop on a
+** pointer bound: gcc -Os reloads a count from the stack on every step. */
+static inline float mv_out(float s, const float *bias, int32_t j, int32_t act)
+{
+    if (bias)
+        s += bias[j];
+    return sm2c_rt__act1(s, act);
+}
+
+/* The smallest loop: one column at a time (the _small kernels). */
+static SM2C_RT_ALWAYS_INLINE void mv_scalar(const float *x, const float *w, const float *bias, float *y,
+                             int32_t k, int32_t n, int32_t js, int32_t ks, int32_t act)
+{
+    const float *xe = x + k;
+    int32_t j;
+
+    for (j = 0; j < n; j++) {
+        const float *wj = w + (ptrdiff_t)j * js, *xp = x;
+        float s = 0.0f;
+        while (xp < xe) {
+            s += *xp++ * wj[0];
+            wj += ks;
+        }
+        y[j] = mv_out(s, bias, j, act);
+    }
+}
+
+/* Four columns at a time, each x[kk] loaded once for all four.  The last
+** block starts at n - 4 and recomputes a few columns (the same sums, so the
+** same values) instead of a tail loop; below 4 columns the lanes repeat the
+** last one. */
+static SM2C_RT_ALWAYS_INLINE void mv_scalar4(const float *x, const float *w, const float *bias, float *y,
+                              int32_t k, int32_t n, int32_t js, int32_t ks, int32_t act)
+{
+    const float *xe = x + k;
+    const int32_t l1 = n > 1 ? 1 : n - 1, l2 = n > 2 ? 2 : n - 1, l3 = n > 3 ? 3 : n - 1;
+    const ptrdiff_t d1 = (ptrdiff_t)l1 * js, d2 = (ptrdiff_t)l2 * js, d3 = (ptrdiff_t)l3 * js;
+    int32_t j0;
+
+    for (j0 = 0; j0 < n; j0 += 4) {
+        const int32_t j = j0 + 4 <= n || n < 4 ? j0 : n - 4;
+        const float *wj = w + (ptrdiff_t)j * js, *xp = x;
+        float s0 = 0.0f, s1 = 0.0f, s2 = 0.0f, s3 = 0.0f;
+        while (xp < xe) {
+            const float a = *xp++;
+            s0 += a * wj[0];
+            s1 += a * wj[d1];
+            s2 += a * wj[d2];
+            s3 += a * wj[d3];
+            wj += ks;
+        }
+        y[j] = mv_out(s0, bias, j, act);
+        y[j + l1] = mv_out(s1, bias, j + l1, act);
+        y[j + l2] = mv_out(s2, bias, j + l2, act);
+        y[j + l3] = mv_out(s3, bias, j + l3, act);
+    }
+}
+
+#else
 
 enum { MV_NB = 64 }; /* columns per block of accumulators (256 B of stack) */
 
@@ -37,28 +103,6 @@ static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, 
                 acc[j] += xk * wk[j];
         }
         memcpy(y + j0, acc, (size_t)nb * sizeof(float));
-    }
-}
-
-/* The scalar FPU path, the smallest loop: one column at a time, its sum in a
-** register, then the bias and the activation.  Column j's weights start at
-** w + j*js and step by ks (w[k*n]: js = 1, ks = n; transposed: js = k, ks = 1). */
-static inline void mv_scalar(const float *x, const float *w, const float *bias, float *y,
-                             int32_t k, int32_t n, int32_t js, int32_t ks, int32_t act)
-{
-    const float *xe = x + k;
-    int32_t j;
-
-    for (j = 0; j < n; j++) {
-        const float *wj = w + (ptrdiff_t)j * js, *xp = x;
-        float s = 0.0f;
-        while (xp < xe) { /* a pointer bound: gcc -Os reloads a count from the stack */
-            s += *xp++ * wj[0];
-            wj += ks;
-        }
-        if (bias)
-            s += bias[j];
-        y[j] = sm2c_rt__act1(s, act);
     }
 }
 
@@ -88,12 +132,14 @@ static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act
     sm2c_rt__act_f32(y, n, act);
 }
 
+#endif
+
 #if SM2C_RT_WANT(matvec_f32)
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
                         int32_t n, int32_t act)
 {
 #if SM2C_RT_SCALAR_CORE
-    mv_scalar(x, w, bias, y, k, n, 1, n, act);
+    mv_scalar4(x, w, bias, y, k, n, 1, n, act);
 #else
     mv_rows(x, w, y, k, n);
     mv_finish(bias, y, n, act);
@@ -106,10 +152,50 @@ void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, flo
                           int32_t k, int32_t n, int32_t act)
 {
 #if SM2C_RT_SCALAR_CORE
+    mv_scalar4(x, w, bias, y, k, n, k, 1, act);
+#else
+    mv_dots(x, w, y, k, n);
+    mv_finish(bias, y, n, act);
+#endif
+}
+#endif
+
+#if SM2C_RT_WANT(matvec_small_f32)
+void sm2c_rt_matvec_small_f32(const float *x, const float *w, const float *bias, float *y,
+                              int32_t k, int32_t n, int32_t act)
+{
+#if SM2C_RT_SCALAR_CORE
+    mv_scalar(x, w, bias, y, k, n, 1, n, act);
+#else
+    mv_rows(x, w, y, k, n);
+    mv_finish(bias, y, n, act);
+#endif
+}
+#endif
+
+#if SM2C_RT_WANT(matvec_t_small_f32)
+void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bias, float *y,
+                                int32_t k, int32_t n, int32_t act)
+{
+#if SM2C_RT_SCALAR_CORE
     mv_scalar(x, w, bias, y, k, n, k, 1, act);
 #else
     mv_dots(x, w, y, k, n);
     mv_finish(bias, y, n, act);
 #endif
 }
+#endif
+
+/* Shape-specialised layers (conv_f32.c): on a scalar FPU the loop with the
+** layer's k, n and activation folded in, the kernel elsewhere. */
+#if SM2C_RT_SCALAR_CORE
+#define SM2C_RT_SPECIAL_matvec_f32(x, w, bias, y, k, n, act) mv_scalar4(x, w, bias, y, k, n, 1, n, act)
+#define SM2C_RT_SPECIAL_matvec_t_f32(x, w, bias, y, k, n, act) mv_scalar4(x, w, bias, y, k, n, k, 1, act)
+#define SM2C_RT_SPECIAL_matvec_small_f32(x, w, bias, y, k, n, act) mv_scalar(x, w, bias, y, k, n, 1, n, act)
+#define SM2C_RT_SPECIAL_matvec_t_small_f32(x, w, bias, y, k, n, act) mv_scalar(x, w, bias, y, k, n, k, 1, act)
+#else
+#define SM2C_RT_SPECIAL_matvec_f32 sm2c_rt_matvec_f32
+#define SM2C_RT_SPECIAL_matvec_t_f32 sm2c_rt_matvec_t_f32
+#define SM2C_RT_SPECIAL_matvec_small_f32 sm2c_rt_matvec_small_f32
+#define SM2C_RT_SPECIAL_matvec_t_small_f32 sm2c_rt_matvec_t_small_f32
 #endif

@@ -21,14 +21,14 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
 
 /* -FLT_MAX, Eigen::NumTraits<float>::lowest(), without <float.h>. */
 #define POOL_LOWEST (-0x1.fffffep+127f)
 
-#if SM2C_RT_WANT(max_pool_f32)
-void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p)
+static SM2C_RT_ALWAYS_INLINE void max_pool(const float *x, float *y, const int32_t *p)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -63,10 +63,8 @@ void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p)
         }
     }
 }
-#endif
 
-#if SM2C_RT_WANT(avg_pool_f32)
-void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
+static SM2C_RT_ALWAYS_INLINE void avg_pool(const float *x, float *y, const int32_t *p)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -110,4 +108,27 @@ void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
         }
     }
 }
+
+#if SM2C_RT_WANT(max_pool_f32)
+void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p)
+{
+    max_pool(x, y, p);
+}
+#endif
+
+#if SM2C_RT_WANT(avg_pool_f32)
+void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
+{
+    avg_pool(x, y, p);
+}
+#endif
+
+/* Shape-specialised layers (conv_f32.c): the loop nest with the layer's window
+** folded in on a scalar FPU, the kernel elsewhere. */
+#if SM2C_RT_SCALAR_CORE
+#define SM2C_RT_SPECIAL_max_pool_f32 max_pool
+#define SM2C_RT_SPECIAL_avg_pool_f32 avg_pool
+#else
+#define SM2C_RT_SPECIAL_max_pool_f32 sm2c_rt_max_pool_f32
+#define SM2C_RT_SPECIAL_avg_pool_f32 sm2c_rt_avg_pool_f32
 #endif

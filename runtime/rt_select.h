@@ -42,4 +42,13 @@
 #define SM2C_RT__IF_1(...) __VA_ARGS__
 #define SM2C_RT__IF_0(...)
 
+/* A loop nest that the C backend's shape-specialised layers inline with the
+** layer's parameters as constants (see SM2C_RT_SPECIAL in conv_f32.c): forced
+** where the compiler allows it, a plain inline elsewhere. */
+#if defined(__GNUC__)
+#define SM2C_RT_ALWAYS_INLINE __attribute__((always_inline)) inline
+#else
+#define SM2C_RT_ALWAYS_INLINE inline
+#endif
+
 #endif

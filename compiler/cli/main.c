@@ -378,10 +378,11 @@ static int64_t entry_weight_bytes(const sm2c_program *p, const sm2c_entry *e)
 /* Flash and RAM of one entry point on a Cortex-M4F: code estimated from the
 ** kernels' measured sizes, the weights it reads; the arena it uses, the
 ** program's state, its stack bound. */
-static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e, int64_t state)
+static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e, int64_t state,
+                             int c_layers)
 {
     int64_t code = sm2c_code_estimate(e), weights = entry_weight_bytes(p, e);
-    int32_t stack = sm2c_stack_bound_entry(e, SM2C_STACK_CORTEX_M4);
+    int32_t stack = sm2c_stack_bound_entry(e, SM2C_STACK_CORTEX_M4, c_layers);
     if (code >= 0)
         fprintf(f, "footprint %s: flash %lld bytes (code ~%lld, weights %lld)", e->key,
                 (long long)(code + weights), (long long)code, (long long)weights);
@@ -394,7 +395,7 @@ static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e
 }
 
 /* The plain-text form of --report. */
-static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p)
+static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layers)
 {
     int64_t weights = sm2c_program_weight_bytes(p);
     fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\n", p->name, p->n_weights,
@@ -413,7 +414,7 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p)
     for (int32_t i = 0; i < p->n_states; i++)
         state += p->states[i].nbytes;
     for (int32_t i = 0; i < p->n_entries; i++)
-        report_footprint(f, p, &p->entries[i], state);
+        report_footprint(f, p, &p->entries[i], state, c_layers);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
         if (!c->lowered[i])
             continue;
@@ -447,7 +448,7 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
     else if (form == SM2C_REPORT_HTML)
         sm2c_report_html(f, c->arena, p);
     else
-        text_report(f, c, p);
+        text_report(f, c, p, o->emit == SM2C_EMIT_C);
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 

@@ -123,6 +123,7 @@ typedef struct kernel {
     RED(sum, i64) RED(mean, i64)                                                                   \
     WRAP(sm2c_rt_matmul_f32, W_MATMUL_F32) WRAP(sm2c_rt_matvec_f32, W_MATVEC)                    \
     WRAP(sm2c_rt_matvec_t_f32, W_MATVEC)                                                          \
+    WRAP(sm2c_rt_matvec_small_f32, W_MATVEC) WRAP(sm2c_rt_matvec_t_small_f32, W_MATVEC)            \
     WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL_F32)                                            \
     WRAP(sm2c_rt_bias_add_f32, W_BIAS_ADD) WRAP(sm2c_rt_softmax_f32, W_SOFTMAX)                   \
     WRAP(sm2c_rt_log_softmax_f32, W_SOFTMAX) WRAP(sm2c_rt_batch_norm_f32, W_BATCH_NORM)           \

@@ -39,12 +39,23 @@ sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b)
     return sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_FLOAT, &s, "matmul pack"));
 }
 
+/* Up to this many multiply-adds a Dense layer takes the _small matvec: on a
+** scalar FPU it is the least code (the 1-16-16-1 sine MLP then fits in the
+** code of a single-file generator), while larger layers save more
+** instructions with four columns at a time than that loop costs in code. */
+enum { MATVEC_SMALL_MACS = 256 };
+
 /* One float32 row (a batch-1 Dense layer): the matrix-vector kernel, which
 ** needs no tiles, no scratch and little code; one kernel per layout of B. */
 static void lower_matvec(sm2c_lower *l, const sm2c_node *n, int64_t k, int tb)
 {
+    static const char *const kernels[2][2] = {
+        { "sm2c_rt_matvec_f32", "sm2c_rt_matvec_t_f32" },
+        { "sm2c_rt_matvec_small_f32", "sm2c_rt_matvec_t_small_f32" },
+    };
     const sm2c_value *y = n->outputs[0];
-    sm2c_step *s = sm2c_lower_step(l, n, tb ? "sm2c_rt_matvec_t_f32" : "sm2c_rt_matvec_f32", 7);
+    int small = k * y->shape.dims[1] <= MATVEC_SMALL_MACS;
+    sm2c_step *s = sm2c_lower_step(l, n, kernels[small][tb != 0], 7);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();

@@ -290,6 +290,11 @@ void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float
                         int32_t n, int32_t act);
 void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
                           int32_t k, int32_t n, int32_t act);
+/* The same for layers of few multiply-adds: the least code on a scalar FPU. */
+void sm2c_rt_matvec_small_f32(const float *x, const float *w, const float *bias, float *y,
+                              int32_t k, int32_t n, int32_t act);
+void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bias, float *y,
+                                int32_t k, int32_t n, int32_t act);
 
 /* ---- neural network (nn_f32.c, conv_f32.c, pool_f32.c) ----------------------- */
 /* y[o, c, i] = act(x[o, c, i] + bias[c]); NHWC is inner = 1. y may equal x. */

@@ -91,6 +91,13 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
                         else
                             sm2c_rt_matvec_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
                         kassert_same(y0, y, sy, what);
+                        /* and its _small form (one column at a time on a scalar FPU) */
+                        memset(y, 0x7f, sy * sizeof *y);
+                        if (tb)
+                            sm2c_rt_matvec_t_small_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                        else
+                            sm2c_rt_matvec_small_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                        kassert_same(y0, y, sy, what);
                     }
                     free(at);
                     free(bt);

@@ -94,7 +94,8 @@ static void batched_ports(void **state)
 }
 
 /* Keras Dense(relu): MatMul + BiasAdd + Relu become one matmul step with bias
-** and act; at one row (the default batch) it is the matrix-vector kernel. */
+** and act; at one row (the default batch) it is the matrix-vector kernel, its
+** _small form for these layers of few multiply-adds (ops_nn.c). */
 static void fuses_dense_relu(void **state)
 {
     (void)state;
@@ -102,11 +103,11 @@ static void fuses_dense_relu(void **state)
     if (r.st)
         fail_msg("%s", r.t->diag.first);
     const sm2c_entry *e = &r.p->entries[0];
-    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_small_f32"), 3);
     assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_bias_add_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_relu_f32"), 0);
-    const sm2c_step *mm = first_step(e, "sm2c_rt_matvec_f32");
+    const sm2c_step *mm = first_step(e, "sm2c_rt_matvec_small_f32");
     assert_int_equal(mm->args[2].kind, SM2C_ARG_BUF);   /* bias */
     assert_int_equal(mm->args[6].i, 1);                  /* SM2C_RT_ACT_RELU */
     assert_true(e->arena_bytes <= e->naive_bytes);
@@ -119,7 +120,7 @@ static void fuses_dense_relu(void **state)
         fail_msg("%s", r.t->diag.first);
     e = &r.p->entries[0];
     assert_int_equal(count_kernel(e, "sm2c_rt_matmul_f32"), 3);
-    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 0);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_small_f32"), 0);
     mm = first_step(e, "sm2c_rt_matmul_f32");
     assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
     assert_int_equal(mm->args[10].kind, SM2C_ARG_NULL);  /* pack */
@@ -127,7 +128,7 @@ static void fuses_dense_relu(void **state)
 }
 
 /* Keras 3 adds a one-unit Dense layer's bias with AddV2: fused all the same,
-** so the sine model is three matrix-vector steps and nothing else. */
+** so the sine model is three (small) matrix-vector steps and nothing else. */
 static void fuses_add_bias(void **state)
 {
     (void)state;
@@ -136,7 +137,7 @@ static void fuses_add_bias(void **state)
         fail_msg("%s", r.t->diag.first);
     const sm2c_entry *e = &r.p->entries[0];
     assert_int_equal(e->n_steps, 3);
-    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 3);
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_small_f32"), 3);
     assert_int_equal(e->steps[2].args[2].kind, SM2C_ARG_BUF);   /* the AddV2's bias */
     done(&r);
 }
@@ -157,6 +158,8 @@ static void folds_keras3_batch_norm(void **state)
     const sm2c_step *conv = first_step(e, "sm2c_rt_conv2d_f32");
     assert_int_equal(conv->args[2].kind, SM2C_ARG_BUF);  /* the folded offset, as bias */
     assert_int_equal(conv->args[5].i, 1);                /* SM2C_RT_ACT_RELU */
+    /* its 64x12 Dense layer is past the _small matvec's size */
+    assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 1);
     assert_int_equal(e->n_steps, 12);
     done(&r);
 }

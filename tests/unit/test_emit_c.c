@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 
+#include "codegen/c_special.h"
 #include "codegen/emit_c.h"
+#include "codegen/rt_select.h"
 #include "codegen/mangle.h"
 #include "lower/program.h"
 
@@ -372,6 +374,27 @@ static int count_entries(const char *dir, const char *prefix)
     if (d)
         closedir(d);
     return n;
+}
+
+/* Every kernel with a shape-specialised form ships the family file that
+** model.c includes for it (the kernel map decides what ships). */
+static void special_families_ship(void **state)
+{
+    (void)state;
+    test_ctx *t = test_ctx_new();
+    size_t n;
+    const sm2c_c_special *sp = sm2c_c_special_table(&n);
+    assert_true(n > 0);
+    for (size_t i = 0; i < n; i++) {
+        sm2c_outfile *files;
+        size_t nfiles, found = 0;
+        assert_int_equal(sm2c_runtime_select(&t->ctx, &sp[i].kernel, 1, &files, &nfiles), SM2C_OK);
+        for (size_t f = 0; f < nfiles; f++)
+            found += strcmp(files[f].name, sp[i].family) == 0;
+        if (found != 1)
+            fail_msg("%s: %s is not among its runtime files", sp[i].kernel, sp[i].family);
+    }
+    test_ctx_free(t);
 }
 
 static void mlp_runs(void **state)
@@ -763,6 +786,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mangle_names),
+        cmocka_unit_test(special_families_ship),
         cmocka_unit_test(mlp_runs),
         cmocka_unit_test(specials_round_trip),
         cmocka_unit_test(int64_program),

@@ -1,0 +1,26 @@
+/*
+** c_special.h: the kernels the C backend calls through shape-specialised layer
+** functions.  For each distinct layer (kernel plus every argument that is not
+** a buffer: the window, the activation, a missing bias) model.c gets one
+** static function calling SM2C_RT_SPECIAL_<kernel>, which the kernel's runtime
+** family defines: on a scalar FPU the loop nest inlined with the layer's
+** constants (small code on a Cortex-M), elsewhere the kernel itself.
+*/
+#ifndef SM2C_CODEGEN_C_SPECIAL_H
+#define SM2C_CODEGEN_C_SPECIAL_H
+
+#include <stddef.h>
+
+typedef struct sm2c_c_special {
+    const char *kernel; /* sm2c_rt_* name */
+    const char *family; /* the runtime family file model.c includes */
+    const char *params; /* per argument: 'c' const float *, 'm' float *, '-' not a buffer */
+} sm2c_c_special;
+
+/* The entry for kernel, or NULL when it has no specialised form. */
+const sm2c_c_special *sm2c_c_special_of(const char *kernel);
+
+/* The whole table (*n entries), for the tests. */
+const sm2c_c_special *sm2c_c_special_table(size_t *n);
+
+#endif
