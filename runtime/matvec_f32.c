@@ -96,7 +96,23 @@ static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, 
     for (j0 = 0; j0 < n; j0 += MV_NB) {
         const int32_t nb = n - j0 < MV_NB ? n - j0 : MV_NB;
         memset(acc, 0, sizeof acc);
-        for (kk = 0; kk < k; kk++) {
+        /* Four rows of W per pass: acc is loaded and stored a quarter as
+        ** often (unvectorised at -O2, each store-load pair on the stack
+        ** costs, and more so when acc and w alias modulo 4 KB); each column
+        ** still adds its terms in increasing kk. */
+        for (kk = 0; kk + 4 <= k; kk += 4) {
+            const float x0 = x[kk], x1 = x[kk + 1], x2 = x[kk + 2], x3 = x[kk + 3];
+            const float *w0 = w + (ptrdiff_t)kk * n + j0, *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+            for (j = 0; j < nb; j++) {
+                float a = acc[j];
+                a += x0 * w0[j];
+                a += x1 * w1[j];
+                a += x2 * w2[j];
+                a += x3 * w3[j];
+                acc[j] = a;
+            }
+        }
+        for (; kk < k; kk++) {
             const float xk = x[kk];
             const float *wk = w + (ptrdiff_t)kk * n + j0;
             for (j = 0; j < nb; j++)

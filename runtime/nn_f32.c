@@ -18,8 +18,8 @@
 ** in TensorFlow's kernels: a float32 model must not need double arithmetic,
 ** which a single-precision FPU (Cortex-M4F) does in software.  exp is the
 ** polynomial of vmath_f32.h (about 1 ulp from libm's, and Eigen's own
-** vectorised exp is one too): it vectorises, and a firmware image need not
-** link libm's expf (600 bytes on a Cortex-M4F).
+** vectorised exp is one too) where it vectorises or saves a firmware image
+** libm's expf; see softmax_exp.
 **
 ** BatchNorm (FusedBatchNorm with is_training=false) is, as in
 ** tensorflow/core/kernels/fused_batch_norm_op.cc,
@@ -29,6 +29,7 @@
 #include <stddef.h>
 
 #include "act_f32.h"
+#include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "vmath_f32.h"
 #include "rt_select.h"
@@ -75,9 +76,32 @@ static inline float row_max(const float *x, int32_t cols)
 }
 
 #if SM2C_RT_WANT(softmax_f32)
+/* exp(x - max), where a NaN difference gives +Inf (see above).  The exp is
+** vmath_f32.h's polynomial where the loop below vectorises (AVX2, NEON) and
+** on a scalar FPU, whose image would otherwise link libm's expf (600 bytes
+** on a Cortex-M4F); elsewhere libm's expf, which glibc runs with FMA when the
+** CPU has it and which beats the polynomial unvectorised. */
+#if !SM2C_RT_SCALAR_CORE && (defined(__AVX2__) || defined(__ARM_NEON))
+#define SOFTMAX_VECTOR 1
+#else
+#define SOFTMAX_VECTOR 0
+#endif
+
+static inline float softmax_exp(float d)
+{
+#if SOFTMAX_VECTOR || SM2C_RT_SCALAR_CORE
+    return isnan(d) ? INFINITY : sm2c_rt__exp(d);
+#else
+    return isnan(d) ? INFINITY : expf(d);
+#endif
+}
+
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 {
     int32_t r, j;
+#if SOFTMAX_VECTOR
+    int32_t i;
+#endif
 
     if (cols <= 0)
         return;
@@ -89,11 +113,22 @@ void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
         for (j = 0; j < cols; j++)
             if (xr[j] > mx)
                 mx = xr[j];        /* NaN never compares greater: skipped */
+#if SOFTMAX_VECTOR
+        /* Blocks of 16 with a constant trip count, which the compiler
+        ** vectorises (as unary_f32.c's maps); then the sum, in order. */
+        for (j = 0; j + 16 <= cols; j += 16)
+            for (i = 0; i < 16; i++)
+                yr[j + i] = softmax_exp(xr[j + i] - mx);
+        for (; j < cols; j++)
+            yr[j] = softmax_exp(xr[j] - mx);
+        for (j = 0; j < cols; j++)
+            sum += yr[j];
+#else
         for (j = 0; j < cols; j++) {
-            const float d = xr[j] - mx;
-            yr[j] = isnan(d) ? INFINITY : sm2c_rt__exp(d);
+            yr[j] = softmax_exp(xr[j] - mx);
             sum += yr[j];
         }
+#endif
         inv = 1.0f / sum;
         for (j = 0; j < cols; j++)
             yr[j] *= inv;
