@@ -1242,8 +1242,9 @@ static void emit_layer_includes(emitter *e, sbuf *b)
 {
     if (!e->n_layers)
         return;
-    sb_puts(b, "/* The loop nests of the shape-specialised layers below; these includes\n"
-               " * define no kernel (SM2C_RT_ONLY, rt_select.h). */\n#define SM2C_RT_ONLY 1\n");
+    sb_puts(b, "/* On a scalar FPU the shape-specialised layers below inline the runtime's\n"
+               " * loop nests; these includes define no kernel (SM2C_RT_ONLY, rt_select.h). */\n"
+               "#include \"rt_target.h\"\n#if SM2C_RT_SCALAR_CORE\n#define SM2C_RT_ONLY 1\n");
     for (size_t i = 0; i < e->n_layers; i++) {
         int seen = 0;
         for (size_t j = 0; j < i; j++)
@@ -1251,7 +1252,20 @@ static void emit_layer_includes(emitter *e, sbuf *b)
         if (!seen)
             sb_printf(b, "#include \"%s\"\n", e->layers[i].sp->family);
     }
-    sb_putc(b, '\n');
+    sb_puts(b, "#endif\n\n");
+}
+
+/* The call's arguments: the function's parameters for buffers, the rest baked. */
+static void layer_args(emitter *e, sbuf *b, const layer_fn *l, const sm2c_step *st)
+{
+    for (int32_t a = 0; a < st->n_args; a++) {
+        if (a)
+            sb_puts(b, ", ");
+        if (st->args[a].kind == SM2C_ARG_BUF)
+            sb_printf(b, "a%d", a);
+        else
+            arg_text(e, b, l->entry, &st->args[a]);
+    }
 }
 
 static void emit_layers(emitter *e, sbuf *b)
@@ -1267,16 +1281,12 @@ static void emit_layers(emitter *e, sbuf *b)
                 sb_printf(b, "%s%sfloat *a%d", any ? ", " : "", l->sp->params[a] == 'c' ? "const " : "", a);
                 any = 1;
             }
-        sb_printf(b, "%s)\n{\n    SM2C_RT_SPECIAL_%s(", any ? "" : "void", st->kernel + strlen("sm2c_rt_"));
-        for (int32_t a = 0; a < st->n_args; a++) {
-            if (a)
-                sb_puts(b, ", ");
-            if (st->args[a].kind == SM2C_ARG_BUF)
-                sb_printf(b, "a%d", a);
-            else
-                arg_text(e, b, l->entry, &st->args[a]);
-        }
-        sb_puts(b, ");\n}\n\n");
+        sb_printf(b, "%s)\n{\n#if SM2C_RT_SCALAR_CORE\n    SM2C_RT_SPECIAL_%s(", any ? "" : "void",
+                  st->kernel + strlen("sm2c_rt_"));
+        layer_args(e, b, l, st);
+        sb_printf(b, ");\n#else\n    %s(", st->kernel);
+        layer_args(e, b, l, st);
+        sb_puts(b, ");\n#endif\n}\n\n");
     }
 }
 

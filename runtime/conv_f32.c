@@ -25,10 +25,11 @@
 ** coordinate outside [0, H) fails one unsigned comparison.
 **
 ** Shape-specialised layers: the C backend writes one small function per
-** distinct layer shape that calls SM2C_RT_SPECIAL_<kernel> with the window
-** as a constant array.  On a scalar FPU that is the loop nest itself, inlined,
-** so the compiler folds the shape in and emits the short loops a single-file
-** generator writes (the code size of issue 15); elsewhere it is the kernel.
+** distinct layer shape.  On a scalar FPU it calls SM2C_RT_SPECIAL_<kernel>
+** (defined at the end) with the window as a constant array: the loop nest
+** itself, inlined, so the compiler folds the shape in and emits the short
+** loops a single-file generator writes (the code size of issue 15).
+** Elsewhere it calls the kernel.
 */
 #include <stddef.h>
 #include <string.h>
@@ -333,8 +334,4 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
 #define SM2C_RT_SPECIAL_conv2d_f32(x, w, bias, y, p, act) conv_scalar(x, w, bias, NULL, y, p, act)
 #define SM2C_RT_SPECIAL_conv2d_add_f32 conv_scalar
 #define SM2C_RT_SPECIAL_depthwise_conv2d_f32 depthwise_scalar
-#else
-#define SM2C_RT_SPECIAL_conv2d_f32 sm2c_rt_conv2d_f32
-#define SM2C_RT_SPECIAL_conv2d_add_f32 sm2c_rt_conv2d_add_f32
-#define SM2C_RT_SPECIAL_depthwise_conv2d_f32 sm2c_rt_depthwise_conv2d_f32
 #endif

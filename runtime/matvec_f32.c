@@ -15,9 +15,9 @@
 #include <string.h>
 
 #include "act_f32.h"
-#include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "rt_target.h"
 
 #if SM2C_RT_SCALAR_CORE
 /* The scalar FPU paths.  Column j's weights start at w + j*js and step by ks
@@ -203,15 +203,10 @@ void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bia
 #endif
 
 /* Shape-specialised layers (conv_f32.c): on a scalar FPU the loop with the
-** layer's k, n and activation folded in, the kernel elsewhere. */
+** layer's k, n and activation folded in. */
 #if SM2C_RT_SCALAR_CORE
 #define SM2C_RT_SPECIAL_matvec_f32(x, w, bias, y, k, n, act) mv_scalar4(x, w, bias, y, k, n, 1, n, act)
 #define SM2C_RT_SPECIAL_matvec_t_f32(x, w, bias, y, k, n, act) mv_scalar4(x, w, bias, y, k, n, k, 1, act)
 #define SM2C_RT_SPECIAL_matvec_small_f32(x, w, bias, y, k, n, act) mv_scalar(x, w, bias, y, k, n, 1, n, act)
 #define SM2C_RT_SPECIAL_matvec_t_small_f32(x, w, bias, y, k, n, act) mv_scalar(x, w, bias, y, k, n, k, 1, act)
-#else
-#define SM2C_RT_SPECIAL_matvec_f32 sm2c_rt_matvec_f32
-#define SM2C_RT_SPECIAL_matvec_t_f32 sm2c_rt_matvec_t_f32
-#define SM2C_RT_SPECIAL_matvec_small_f32 sm2c_rt_matvec_small_f32
-#define SM2C_RT_SPECIAL_matvec_t_small_f32 sm2c_rt_matvec_t_small_f32
 #endif

@@ -29,10 +29,10 @@
 #include <stddef.h>
 
 #include "act_f32.h"
-#include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "vmath_f32.h"
 #include "rt_select.h"
+#include "rt_target.h"
 
 #if SM2C_RT_WANT(bias_add_f32)
 void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t outer,

@@ -21,9 +21,9 @@
 #include <math.h>
 #include <stddef.h>
 
-#include "simd_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "rt_target.h"
 
 /* -FLT_MAX, Eigen::NumTraits<float>::lowest(), without <float.h>. */
 #define POOL_LOWEST (-0x1.fffffep+127f)
@@ -123,12 +123,9 @@ void sm2c_rt_avg_pool_f32(const float *x, float *y, const int32_t *p)
 }
 #endif
 
-/* Shape-specialised layers (conv_f32.c): the loop nest with the layer's window
-** folded in on a scalar FPU, the kernel elsewhere. */
+/* Shape-specialised layers (conv_f32.c): on a scalar FPU the loop nest,
+** inlined with the layer's window folded in. */
 #if SM2C_RT_SCALAR_CORE
 #define SM2C_RT_SPECIAL_max_pool_f32 max_pool
 #define SM2C_RT_SPECIAL_avg_pool_f32 avg_pool
-#else
-#define SM2C_RT_SPECIAL_max_pool_f32 sm2c_rt_max_pool_f32
-#define SM2C_RT_SPECIAL_avg_pool_f32 sm2c_rt_avg_pool_f32
 #endif

@@ -10,27 +10,12 @@
 ** binary runs at the speed of a native one on a CPU that has the ISA.  Other
 ** compilers and targets get the portable C path alone, and so does a build
 ** with SM2C_RT_PORTABLE_ONLY defined (the tests use it to reach that path).
-**
-** SM2C_RT_SCALAR_CORE is 1 on targets without a vector unit (Cortex-M, RISC-V
-** without V): kernels there keep their sums in scalar registers instead of the
-** vector-shaped blocks, which would spill, and favour small code.  Defining
-** SM2C_RT_SCALAR_ONLY selects those paths anywhere (the tests use it on
-** x86-64); it implies SM2C_RT_PORTABLE_ONLY.
+** SM2C_RT_SCALAR_CORE comes from rt_target.h.
 */
 #ifndef SM2C_RT_SIMD_F32_H
 #define SM2C_RT_SIMD_F32_H
 
-#if defined(SM2C_RT_SCALAR_ONLY) && !defined(SM2C_RT_PORTABLE_ONLY)
-#define SM2C_RT_PORTABLE_ONLY 1
-#endif
-
-#if defined(SM2C_RT_SCALAR_ONLY) || !(defined(__SSE2__) || defined(__x86_64__) || \
-                                      defined(__aarch64__) || defined(__ARM_NEON) || \
-                                      defined(__ALTIVEC__) || defined(__riscv_vector))
-#define SM2C_RT_SCALAR_CORE 1
-#else
-#define SM2C_RT_SCALAR_CORE 0
-#endif
+#include "rt_target.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__) && \
     !defined(SM2C_RT_PORTABLE_ONLY)
