@@ -27,6 +27,35 @@ const sm2c_c_special *sm2c_c_special_of(const char *kernel)
     return NULL;
 }
 
+const sm2c_c_special *sm2c_c_special_form(const sm2c_step *st)
+{
+    const sm2c_c_special *sp = st->control ? NULL : sm2c_c_special_of(st->kernel);
+    if (!sp || st->checked || (size_t)st->n_args != strlen(sp->params))
+        return NULL;
+    for (int32_t a = 0; a < st->n_args; a++) {
+        int buf = st->args[a].kind == SM2C_ARG_BUF;
+        char kind = sp->params[a];
+        if (kind == '-' ? buf : !buf && !(kind == 'c' && st->args[a].kind == SM2C_ARG_NULL))
+            return NULL;
+    }
+    return sp;
+}
+
+int sm2c_c_special_same_layer(const sm2c_step *a, const sm2c_step *b)
+{
+    if (strcmp(a->kernel, b->kernel) || a->n_args != b->n_args)
+        return 0;
+    for (int32_t i = 0; i < a->n_args; i++) {
+        const sm2c_arg *x = &a->args[i], *y = &b->args[i];
+        if (x->kind != y->kind || (x->kind == SM2C_ARG_INT && x->i != y->i) ||
+            (x->kind == SM2C_ARG_FLOAT && memcmp(&x->f, &y->f, sizeof x->f)) ||
+            (x->kind == SM2C_ARG_INTS &&
+             (x->n != y->n || (x->n && memcmp(x->ints, y->ints, (size_t)x->n * sizeof *x->ints)))))
+            return 0;
+    }
+    return 1;
+}
+
 const sm2c_c_special *sm2c_c_special_table(size_t *n)
 {
     *n = sizeof specials / sizeof specials[0];

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "lower/program.h"
+
 typedef struct sm2c_c_special {
     const char *kernel; /* sm2c_rt_* name */
     const char *family; /* the runtime family file model.c includes */
@@ -19,6 +21,15 @@ typedef struct sm2c_c_special {
 
 /* The entry for kernel, or NULL when it has no specialised form. */
 const sm2c_c_special *sm2c_c_special_of(const char *kernel);
+
+/* The specialised form of a step, when its arguments fit the table's:
+** buffers where it has buffer parameters (or NULL for a missing input),
+** constants elsewhere; NULL otherwise. */
+const sm2c_c_special *sm2c_c_special_form(const sm2c_step *st);
+
+/* Whether two such steps share one layer function: the same kernel and the
+** same arguments wherever these are not buffers. */
+int sm2c_c_special_same_layer(const sm2c_step *a, const sm2c_step *b);
 
 /* The whole table (*n entries), for the tests. */
 const sm2c_c_special *sm2c_c_special_table(size_t *n);

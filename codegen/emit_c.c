@@ -211,9 +211,9 @@ typedef struct float_const {
 } float_const;
 
 /* A shape-specialised layer function (c_special.h): one per distinct kernel
-** and non-buffer arguments; its parameters are the buffer arguments. */
+** and non-buffer arguments (sm2c_c_special_same_layer); its parameters are
+** the buffer arguments. */
 typedef struct layer_fn {
-    const char *key;            /* the kernel and the baked arguments, as text */
     const char *name;
     const sm2c_c_special *sp;
     int32_t entry, step;        /* the first step it serves: its baked arguments */
@@ -433,7 +433,6 @@ static const char *float_name(emitter *e, uint32_t bits)
     return f->name;
 }
 
-static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar);
 static void assign_layers(emitter *e);
 
 static int is_state_init(const sm2c_program *p, int32_t w)
@@ -1179,23 +1178,6 @@ static int used_as_kind(const sm2c_entry *en, int kind)
 
 /* ---- shape-specialised layers (c_special.h) ------------------------------------------ */
 
-/* The specialised form of a step, when its arguments fit the table's: buffers
-** where it has buffer parameters (or NULL for a missing input), constants
-** elsewhere. */
-static const sm2c_c_special *layer_form(const sm2c_step *st)
-{
-    const sm2c_c_special *sp = st->control ? NULL : sm2c_c_special_of(st->kernel);
-    if (!sp || st->checked || (size_t)st->n_args != strlen(sp->params))
-        return NULL;
-    for (int32_t a = 0; a < st->n_args; a++) {
-        int buf = st->args[a].kind == SM2C_ARG_BUF;
-        char kind = sp->params[a];
-        if (kind == '-' ? buf : !buf && !(kind == 'c' && st->args[a].kind == SM2C_ARG_NULL))
-            return NULL;
-    }
-    return sp;
-}
-
 /* One layer function per distinct kernel and baked arguments, named while
 ** the other globals are, so that parameters keep clear of them. */
 static void assign_layers(emitter *e)
@@ -1207,31 +1189,23 @@ static void assign_layers(emitter *e)
         e->layer_of[k] = sm2c_arena_array(a, (size_t)en->n_steps + 1, sizeof **e->layer_of);
         for (int32_t s = 0; s < en->n_steps; s++) {
             const sm2c_step *st = &en->steps[s];
-            const sm2c_c_special *sp = layer_form(st);
-            sbuf key = { 0 };
+            const sm2c_c_special *sp = sm2c_c_special_form(st);
             size_t i;
             e->layer_of[k][s] = -1;
             if (!sp)
                 continue;
-            sb_puts(&key, st->kernel);
-            for (int32_t g = 0; g < st->n_args; g++) {
-                sb_putc(&key, '|');
-                if (st->args[g].kind == SM2C_ARG_BUF)
-                    sb_putc(&key, '*');
-                else
-                    arg_text(e, &key, k, &st->args[g]);
+            for (i = 0; i < e->n_layers; i++) {
+                const layer_fn *l = &e->layers[i];
+                if (sm2c_c_special_same_layer(&e->p->entries[l->entry].steps[l->step], st))
+                    break;
             }
-            for (i = 0; i < e->n_layers && strcmp(e->layers[i].key, key.p) != 0; i++)
-                ;
             if (i == e->n_layers) {
                 e->layers = grow(e->layers, &e->cap_layers, e->n_layers + 1, sizeof *e->layers);
-                e->layers[i].key = sm2c_arena_printf(a, "%s", key.p);
                 e->layers[i].name = global(e, sm2c_arena_printf(a, "%s_layer%zu", e->p->name, i));
                 e->layers[i].sp = sp;
                 e->layers[i].entry = k, e->layers[i].step = s;
                 e->n_layers++;
             }
-            free(key.p);
             e->layer_of[k][s] = (int32_t)i;
         }
     }

@@ -39,7 +39,7 @@ static int32_t step_use(const sm2c_step *st, int target, int c_layers)
     int32_t args = st->n_args;
     if (use < 0)
         return -1;
-    if (c_layers && sm2c_c_special_of(st->kernel)) {
+    if (c_layers && sm2c_c_special_form(st)) {
         args = 0;
         for (int32_t a = 0; a < st->n_args; a++)
             args += st->args[a].kind == SM2C_ARG_BUF;
@@ -53,32 +53,16 @@ static int32_t step_use(const sm2c_step *st, int target, int c_layers)
     return use;
 }
 
-/* Whether two steps call the same layer function: the same kernel and the
-** same arguments wherever these are not buffers (emit_c.c's key). */
-static int same_layer(const sm2c_step *a, const sm2c_step *b)
-{
-    if (a->control || b->control || strcmp(a->kernel, b->kernel) || a->n_args != b->n_args)
-        return 0;
-    for (int32_t i = 0; i < a->n_args; i++) {
-        const sm2c_arg *x = &a->args[i], *y = &b->args[i];
-        if (x->kind != y->kind || (x->kind == SM2C_ARG_INT && x->i != y->i) ||
-            (x->kind == SM2C_ARG_FLOAT && memcmp(&x->f, &y->f, sizeof x->f)) ||
-            (x->kind == SM2C_ARG_INTS &&
-             (x->n != y->n || (x->n && memcmp(x->ints, y->ints, (size_t)x->n * sizeof *x->ints)))))
-            return 0;
-    }
-    return 1;
-}
-
 /* A Cortex-M4F layer function that one step alone calls: gcc inlines it into
 ** the entry (functions called once are, at -Os and above), where its frame
 ** merges with the entry's instead of adding to it. */
 static int inlined_layer(const sm2c_entry *en, int32_t s, int target, int c_layers)
 {
-    if (target != SM2C_STACK_CORTEX_M4 || !c_layers || !sm2c_c_special_of(en->steps[s].kernel))
+    if (target != SM2C_STACK_CORTEX_M4 || !c_layers || !sm2c_c_special_form(&en->steps[s]))
         return 0;
     for (int32_t t = 0; t < en->n_steps; t++)
-        if (t != s && same_layer(&en->steps[t], &en->steps[s]))
+        if (t != s && !en->steps[t].control &&
+            sm2c_c_special_same_layer(&en->steps[t], &en->steps[s]))
             return 0;
     return 1;
 }

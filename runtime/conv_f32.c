@@ -16,7 +16,7 @@
 ** On vector units the loop order keeps the output channel innermost: for one
 ** output pixel and one tap, y[o] += x[c] * w[kh, kw, ic, o] runs over
 ** contiguous filter and output memory, which the compiler vectorises.  On a
-** scalar FPU (SM2C_RT_SCALAR_CORE, simd_f32.h) four output channels sum in
+** scalar FPU (SM2C_RT_SCALAR_CORE, rt_target.h) four output channels sum in
 ** registers across every tap instead, in one small loop nest.
 **
 ** Coordinates are int32: the compiler refuses windows whose reach

@@ -6,7 +6,7 @@
 ** so a program links only the one it calls.  Sums run from 0.0f in
 ** increasing kk, then add the bias: bit for bit the reference semantics of
 ** matmul_f32.c.  Vector units accumulate whole rows of W across columns; a
-** scalar FPU (SM2C_RT_SCALAR_CORE, simd_f32.h) sums four columns at a time in
+** scalar FPU (SM2C_RT_SCALAR_CORE, rt_target.h) sums four columns at a time in
 ** registers.  The _small kernels, which the compiler picks for layers of few
 ** multiply-adds, compute the same sums with the least code on a scalar FPU:
 ** one column at a time.
@@ -150,16 +150,34 @@ static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act
 
 #endif
 
+/* The four kernels: W as stored (k x n) or transposed (n x k); four columns
+** at a time or, for the _small kernels, one (on a scalar FPU; vector units
+** take the same path for both).  Every flag is a constant where it is called. */
+static SM2C_RT_ALWAYS_INLINE void matvec(const float *x, const float *w, const float *bias, float *y,
+                                         int32_t k, int32_t n, int32_t act, int transposed,
+                                         int small)
+{
+#if SM2C_RT_SCALAR_CORE
+    const int32_t js = transposed ? k : 1, ks = transposed ? 1 : n;
+    if (small)
+        mv_scalar(x, w, bias, y, k, n, js, ks, act);
+    else
+        mv_scalar4(x, w, bias, y, k, n, js, ks, act);
+#else
+    (void)small;
+    if (transposed)
+        mv_dots(x, w, y, k, n);
+    else
+        mv_rows(x, w, y, k, n);
+    mv_finish(bias, y, n, act);
+#endif
+}
+
 #if SM2C_RT_WANT(matvec_f32)
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
                         int32_t n, int32_t act)
 {
-#if SM2C_RT_SCALAR_CORE
-    mv_scalar4(x, w, bias, y, k, n, 1, n, act);
-#else
-    mv_rows(x, w, y, k, n);
-    mv_finish(bias, y, n, act);
-#endif
+    matvec(x, w, bias, y, k, n, act, 0, 0);
 }
 #endif
 
@@ -167,12 +185,7 @@ void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float
 void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
                           int32_t k, int32_t n, int32_t act)
 {
-#if SM2C_RT_SCALAR_CORE
-    mv_scalar4(x, w, bias, y, k, n, k, 1, act);
-#else
-    mv_dots(x, w, y, k, n);
-    mv_finish(bias, y, n, act);
-#endif
+    matvec(x, w, bias, y, k, n, act, 1, 0);
 }
 #endif
 
@@ -180,12 +193,7 @@ void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, flo
 void sm2c_rt_matvec_small_f32(const float *x, const float *w, const float *bias, float *y,
                               int32_t k, int32_t n, int32_t act)
 {
-#if SM2C_RT_SCALAR_CORE
-    mv_scalar(x, w, bias, y, k, n, 1, n, act);
-#else
-    mv_rows(x, w, y, k, n);
-    mv_finish(bias, y, n, act);
-#endif
+    matvec(x, w, bias, y, k, n, act, 0, 1);
 }
 #endif
 
@@ -193,20 +201,15 @@ void sm2c_rt_matvec_small_f32(const float *x, const float *w, const float *bias,
 void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bias, float *y,
                                 int32_t k, int32_t n, int32_t act)
 {
-#if SM2C_RT_SCALAR_CORE
-    mv_scalar(x, w, bias, y, k, n, k, 1, act);
-#else
-    mv_dots(x, w, y, k, n);
-    mv_finish(bias, y, n, act);
-#endif
+    matvec(x, w, bias, y, k, n, act, 1, 1);
 }
 #endif
 
 /* Shape-specialised layers (conv_f32.c): on a scalar FPU the loop with the
 ** layer's k, n and activation folded in. */
 #if SM2C_RT_SCALAR_CORE
-#define SM2C_RT_SPECIAL_matvec_f32(x, w, bias, y, k, n, act) mv_scalar4(x, w, bias, y, k, n, 1, n, act)
-#define SM2C_RT_SPECIAL_matvec_t_f32(x, w, bias, y, k, n, act) mv_scalar4(x, w, bias, y, k, n, k, 1, act)
-#define SM2C_RT_SPECIAL_matvec_small_f32(x, w, bias, y, k, n, act) mv_scalar(x, w, bias, y, k, n, 1, n, act)
-#define SM2C_RT_SPECIAL_matvec_t_small_f32(x, w, bias, y, k, n, act) mv_scalar(x, w, bias, y, k, n, k, 1, act)
+#define SM2C_RT_SPECIAL_matvec_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 0, 0)
+#define SM2C_RT_SPECIAL_matvec_t_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 1, 0)
+#define SM2C_RT_SPECIAL_matvec_small_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 0, 1)
+#define SM2C_RT_SPECIAL_matvec_t_small_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 1, 1)
 #endif
