@@ -112,8 +112,8 @@ size_t sm2c_program_kernels(sm2c_ctx *c, const sm2c_program *p, const char ***ou
 sm2c_status sm2c_runtime_list(sm2c_ctx *c, FILE *out)
 {
     for (size_t k = 0; k < sm2c_rt_kernel_count; k++) {
-        sm2c_outfile *files;
-        size_t n;
+        sm2c_outfile *files = NULL;
+        size_t n = 0;
         const char *name = sm2c_rt_kernels[k].name;
         sm2c_status st = sm2c_runtime_select(c, &name, 1, &files, &n);
         if (st)

@@ -988,7 +988,7 @@ static void check_split(chk *k)
 {
     int split_v = strcmp(str(k->node->op), "SplitV") == 0;
     size_t ai = split_v ? 2 : 0, vi = split_v ? 0 : 1;
-    int64_t num, axis;
+    int64_t num = 1, axis = 0;
     int have_num = number_attr(k, "num_split", 1, &num);
     if (!const_int(k, ai, &axis))
         return;

@@ -224,8 +224,17 @@ sm2c_arg sm2c_arg_null(void)
 sm2c_arg sm2c_arg_ints(sm2c_lower *l, int32_t n, const int64_t *vals)
 {
     int32_t *v = sm2c_arena_array(l->c->arena, n > 0 ? (size_t)n : 1, sizeof *v);
-    for (int32_t i = 0; i < n; i++)
-        v[i] = (int32_t)vals[i];
+    for (int32_t i = 0; i < n; i++) {
+        /* Kernels take int32 arrays; the caller (sm2c_lower_node) refuses the
+        ** node if a value did not fit, rather than run it truncated. */
+        if (vals[i] < INT32_MIN || vals[i] > INT32_MAX) {
+            if (!l->ints_overflow)
+                l->ints_overflow = vals[i];
+            v[i] = 0;
+        } else {
+            v[i] = (int32_t)vals[i];
+        }
+    }
     sm2c_arg a = { .kind = SM2C_ARG_INTS, .n = n, .ints = v };
     return a;
 }

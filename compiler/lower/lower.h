@@ -15,6 +15,7 @@ typedef struct sm2c_lower {
     int32_t *buf_of;            /* value id -> buffer id, -1 unassigned */
     int32_t cap_steps, cap_bufs;
     int32_t *step_node;         /* unused for now */
+    int64_t ints_overflow;      /* a value sm2c_arg_ints could not hold; 0 when none */
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a

@@ -27,5 +27,10 @@ sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
                                       sm2c_dtype_name(dtype));
     if (l->c->lowered && sm2c_opdef_in_table(n->op))
         l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << (n->widened_from ? n->widened_from : dtype);
-    return n->op->lower(l, n);
+    l->ints_overflow = 0;
+    sm2c_status st = n->op->lower(l, n);
+    if (st == SM2C_OK && l->ints_overflow)
+        return sm2c_lower_unsupported(l, n, "%s needs the value %lld, which does not fit the runtime's "
+                                      "int32 parameters", n->op->name, (long long)l->ints_overflow);
+    return st;
 }

@@ -156,7 +156,7 @@ sm2c_status shape_gather_nd(sm2c_ctx *c, sm2c_node *n)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);
     const sm2c_shape *p = &n->inputs[0]->shape, *x = &n->inputs[1]->shape;
-    int32_t k;
+    int32_t k = 0;
     if (st || (st = index_depth(c, n, n->inputs[1], p->rank, &k)))
         return st;
     int64_t dims[2 * SM2C_RT_MAX_RANK];
@@ -174,7 +174,7 @@ sm2c_status shape_gather_nd(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_gather_nd(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *params = n->inputs[0], *idx = n->inputs[1];
-    int32_t k;
+    int32_t k = 0;
     sm2c_status st = index_depth(l->c, n, idx, params->shape.rank, &k);
     if (st)
         return st;
@@ -201,7 +201,7 @@ sm2c_status shape_scatter_nd(sm2c_ctx *c, sm2c_node *n)
         return st ? st : SM2C_ERR_UNSUPPORTED;
     int64_t *dims = sm2c_op_ints(c, t);
     const sm2c_value *idx = n->inputs[0], *u = n->inputs[1];
-    int32_t k, rank = (int32_t)t->nelem;
+    int32_t k = 0, rank = (int32_t)t->nelem;
     if (t->nelem > SM2C_RT_MAX_RANK || (st = index_depth(c, n, idx, rank, &k)))
         return st ? st : sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "shape has too many dims");
     int ok = u->shape.rank == idx->shape.rank - 1 + rank - k;
@@ -371,7 +371,7 @@ static sm2c_status band_of(sm2c_ctx *c, const sm2c_node *n, int64_t *lower, int6
 sm2c_status shape_band_part(sm2c_ctx *c, sm2c_node *n)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);
-    int64_t lo, hi;
+    int64_t lo = 0, hi = 0;
     if (st || (st = band_of(c, n, &lo, &hi)))
         return st;
     sm2c_op_set(c, n, 0, n->inputs[0]->dtype, n->inputs[0]->shape.rank, n->inputs[0]->shape.dims);
@@ -380,7 +380,7 @@ sm2c_status shape_band_part(sm2c_ctx *c, sm2c_node *n)
 
 sm2c_status lower_band_part(sm2c_lower *l, const sm2c_node *n)
 {
-    int64_t lo, hi;
+    int64_t lo = 0, hi = 0;
     sm2c_status st = band_of(l->c, n, &lo, &hi);
     if (st)
         return st;

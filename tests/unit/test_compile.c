@@ -7,6 +7,7 @@
 
 #include "codegen/emit_c.h"
 #include "driver/pipeline.h"
+#include "lower/lower.h"
 #include "saved_model.pb-c.h"
 
 #define E2E SM2C_TEST_DATA "/data/e2e"
@@ -449,6 +450,23 @@ static void small_graph_compiles(void **state)
     fs_rm_rf(dir);
 }
 
+/* An int array argument that does not fit the kernels' int32 is flagged for
+** sm2c_lower_node to refuse, never passed on truncated. */
+static void int_array_overflow_flagged(void **state)
+{
+    (void)state;
+    test_ctx *t = test_ctx_new();
+    sm2c_lower l = { .c = &t->ctx };
+    const int64_t ok[2] = { 3, INT32_MAX }, big[2] = { 3, INT64_C(1) << 40 };
+    sm2c_arg a = sm2c_arg_ints(&l, 2, ok);
+    assert_int_equal(l.ints_overflow, 0);
+    assert_int_equal(a.ints[1], INT32_MAX);
+    a = sm2c_arg_ints(&l, 2, big);
+    assert_true(l.ints_overflow == (INT64_C(1) << 40));
+    assert_int_equal(a.ints[0], 3);
+    test_ctx_free(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +482,7 @@ int main(void)
         cmocka_unit_test(unsupported_op),
         cmocka_unit_test(recursive_function),
         cmocka_unit_test(small_graph_compiles),
+        cmocka_unit_test(int_array_overflow_flagged),
     };
     return cmocka_run_group_tests_name("compile", tests, NULL, NULL);
 }
