@@ -30,6 +30,7 @@
 #include <stdint.h>
 
 #include "act_f32.h"
+#include "simd_act_f32.h"
 #include "simd_f32.h"
 #include "sm2c_rt.h"
 
@@ -78,25 +79,6 @@ static inline int32_t cb_row(int32_t ow0, int32_t r, int32_t rows)
 #define DB_R4(M) M(0) M(1) M(2) M(3)
 
 #if SM2C_RT_AVX512
-static inline __mmask16 cb_mask16(int32_t n)
-{
-    return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1u);
-}
-
-/* act(v) as act_f32.h: NaN stays NaN (the unordered compare keeps it),
-** -0 becomes +0, Relu6 clamps +Inf to 6. */
-SM2C_RT_TARGET_AVX512 static inline __m512 cb_act512(__m512 v, int32_t act)
-{
-    if (act == SM2C_RT_ACT_NONE)
-        return v;
-    v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_NLE_UQ), v);
-    if (act == SM2C_RT_ACT_RELU6) {
-        const __m512 six = _mm512_set1_ps(6.0f);
-        v = _mm512_mask_mov_ps(v, _mm512_cmp_ps_mask(v, six, _CMP_GT_OQ), six);
-    }
-    return v;
-}
-
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
 SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, const float *r,
                                                      __mmask16 m, int32_t act)
@@ -104,7 +86,7 @@ SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, co
     acc = _mm512_add_ps(acc, bias);
     if (r)
         acc = _mm512_add_ps(acc, _mm512_maskz_loadu_ps(m, r));
-    return cb_act512(acc, act);
+    return sm2c_rt__act512(acc, act);
 }
 
 /* 6 pixels x up to 32 channels (nr > 16): 12 accumulators. */
@@ -127,7 +109,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
         _mm512_mask_storeu_ps(y + o + 16, m1,                                              \
                               cb_out512(c##i##1, bias1, r ? r + o + 16 : r, m1, g->act));  \
     }
-    const __mmask16 m0 = cb_mask16(nr), m1 = cb_mask16(nr - 16);
+    const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
     int32_t kh, kw, ic;
     CB_R6(CB_ZERO)
@@ -166,7 +148,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
     if (i < rows)                                                                          \
         _mm512_mask_storeu_ps(y + i * (ptrdiff_t)g->OC, m0,                               \
                               cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
-    const __mmask16 m0 = cb_mask16(nr);
+    const __mmask16 m0 = sm2c_rt__mask16(nr);
     __m512 bias0 = _mm512_setzero_ps();
     int32_t kh, kw, ic;
     CB_R8(CB_ZERO)
@@ -192,25 +174,6 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
 #endif
 
 #if SM2C_RT_AVX2
-/* Lanes j < n of 8 (maskload/maskstore take the sign bit of each lane). */
-SM2C_RT_TARGET_AVX2 static inline __m256i cb_mask8(int32_t n)
-{
-    return _mm256_cmpgt_epi32(_mm256_set1_epi32(n), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-}
-
-/* act(v) as act_f32.h (see cb_act512). */
-SM2C_RT_TARGET_AVX2 static inline __m256 cb_act256(__m256 v, int32_t act)
-{
-    if (act == SM2C_RT_ACT_NONE)
-        return v;
-    v = _mm256_and_ps(_mm256_cmp_ps(v, _mm256_setzero_ps(), _CMP_NLE_UQ), v);
-    if (act == SM2C_RT_ACT_RELU6) {
-        const __m256 six = _mm256_set1_ps(6.0f);
-        v = _mm256_blendv_ps(v, six, _mm256_cmp_ps(v, six, _CMP_GT_OQ));
-    }
-    return v;
-}
-
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
 SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, const float *r,
                                                    __m256i m, int32_t act)
@@ -218,7 +181,7 @@ SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, cons
     acc = _mm256_add_ps(acc, bias);
     if (r)
         acc = _mm256_add_ps(acc, _mm256_maskload_ps(r, m));
-    return cb_act256(acc, act);
+    return sm2c_rt__act256(acc, act);
 }
 
 /* 6 pixels x up to 16 channels: 12 accumulators. */
@@ -241,7 +204,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0,
         _mm256_maskstore_ps(y + o + 8, m1,                                                 \
                             cb_out256(c##i##1, bias1, r ? r + o + 8 : r, m1, g->act));     \
     }
-    const __m256i m0 = cb_mask8(nr), m1 = cb_mask8(nr - 8);
+    const __m256i m0 = sm2c_rt__mask8(nr), m1 = sm2c_rt__mask8(nr - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
     int32_t kh, kw, ic;
     CB_R6(CB_ZERO)
@@ -427,11 +390,11 @@ SM2C_RT_TARGET_AVX512 static inline void db_avx512(const cb_geom *g, int32_t ow0
 #define DB_STORE(r)                                                                        \
     if (r < rows) {                                                                        \
         _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C, m0,                                \
-                              cb_act512(_mm512_add_ps(c##r##0, bias0), g->act));           \
+                              sm2c_rt__act512(_mm512_add_ps(c##r##0, bias0), g->act));           \
         _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C + 16, m1,                           \
-                              cb_act512(_mm512_add_ps(c##r##1, bias1), g->act));           \
+                              sm2c_rt__act512(_mm512_add_ps(c##r##1, bias1), g->act));           \
     }
-    const __mmask16 m0 = cb_mask16(nc), m1 = cb_mask16(nc - 16);
+    const __mmask16 m0 = sm2c_rt__mask16(nc), m1 = sm2c_rt__mask16(nc - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
     int32_t kh, kw;
     DB_R4(DB_ZERO)
@@ -470,11 +433,11 @@ SM2C_RT_TARGET_AVX2 static inline void db_avx2(const cb_geom *g, int32_t ow0, in
 #define DB_STORE(r)                                                                        \
     if (r < rows) {                                                                        \
         _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C, m0,                                   \
-                            cb_act256(_mm256_add_ps(c##r##0, bias0), g->act));              \
+                            sm2c_rt__act256(_mm256_add_ps(c##r##0, bias0), g->act));              \
         _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C + 8, m1,                               \
-                            cb_act256(_mm256_add_ps(c##r##1, bias1), g->act));              \
+                            sm2c_rt__act256(_mm256_add_ps(c##r##1, bias1), g->act));              \
     }
-    const __m256i m0 = cb_mask8(nc), m1 = cb_mask8(nc - 8);
+    const __m256i m0 = sm2c_rt__mask8(nc), m1 = sm2c_rt__mask8(nc - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
     int32_t kh, kw;
     DB_R4(DB_ZERO)

@@ -7,7 +7,13 @@
 ** increasing kk, then add the bias: bit for bit the reference semantics of
 ** matmul_f32.c.  Vector units accumulate whole rows of W across columns; a
 ** scalar FPU (SM2C_RT_SCALAR_CORE, rt_target.h) sums four columns at a time in
-** registers.  The _small kernels, which the compiler picks for layers of few
+** registers.  On x86-64 W as stored runs through AVX-512 or AVX2+FMA
+** intrinsics (simd_f32.h: chosen at run time in a portable build): up to 8
+** vectors of columns accumulate across the rows of W, a multiply and an add
+** per step as the reference (a separate FADD pipe makes that as fast as FMA
+** on the x86 cores that matter here; a compiler told to contract may fuse
+** them, as it may the C paths).  The _small
+** kernels, which the compiler picks for layers of few
 ** multiply-adds, compute the same sums with the least code on a scalar FPU:
 ** one column at a time.
 */
@@ -18,6 +24,7 @@
 #include "sm2c_rt.h"
 #include "rt_select.h"
 #include "rt_target.h"
+#include "simd_act_f32.h"
 
 #if SM2C_RT_SCALAR_CORE
 /* The scalar FPU paths.  Column j's weights start at w + j*js and step by ks
@@ -136,6 +143,128 @@ static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, 
     }
 }
 
+/*
+** The x86-64 paths of W as stored: a strip of up to R vectors of columns
+** (nc columns from column 0 of its w, bias and y), every accumulator a named
+** register, summed over kk in increasing order, then the bias and the
+** activation.  Lanes past nc are masked: never read, never stored.
+*/
+#define MV_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
+#define MV_R4(M) M(0) M(1) M(2) M(3)
+#define MV_R2(M) M(0) M(1)
+#define MV_R1(M) M(0)
+
+#if SM2C_RT_AVX512
+#define MV_ZERO512(v)                                                                      \
+    const __mmask16 m##v = sm2c_rt__mask16(nc - 16 * (v));                                 \
+    __m512 c##v = _mm512_setzero_ps();
+#define MV_MAC512(v) c##v = _mm512_add_ps(c##v, _mm512_mul_ps(xk, _mm512_maskz_loadu_ps(m##v, wk + 16 * (v))));
+#define MV_STORE512(v)                                                                     \
+    if (bias)                                                                              \
+        c##v = _mm512_add_ps(c##v, _mm512_maskz_loadu_ps(m##v, bias + 16 * (v)));          \
+    _mm512_mask_storeu_ps(y + 16 * (v), m##v, sm2c_rt__act512(c##v, act));
+#define MV_STRIP512(name, R)                                                               \
+    SM2C_RT_TARGET_AVX512 static inline void name(const float *x, const float *w,           \
+                                                  const float *bias, float *y, int32_t k,   \
+                                                  int32_t n, int32_t nc, int32_t act)       \
+    {                                                                                      \
+        int32_t kk;                                                                        \
+        R(MV_ZERO512)                                                                      \
+        for (kk = 0; kk < k; kk++) {                                                       \
+            const __m512 xk = _mm512_set1_ps(x[kk]);                                       \
+            const float *wk = w + (ptrdiff_t)kk * n;                                       \
+            R(MV_MAC512)                                                                   \
+        }                                                                                  \
+        R(MV_STORE512)                                                                     \
+    }
+MV_STRIP512(mv_strip512_8, MV_R8)
+MV_STRIP512(mv_strip512_4, MV_R4)
+MV_STRIP512(mv_strip512_2, MV_R2)
+MV_STRIP512(mv_strip512_1, MV_R1)
+
+/* Strips of 128 columns while more than 64 remain, then 64, 32 and 16 (a
+** strip's last vectors may be partly or wholly masked). */
+SM2C_RT_TARGET_AVX512 static void mv_rows512(const float *x, const float *w, const float *bias,
+                                             float *y, int32_t k, int32_t n, int32_t act)
+{
+    int32_t j = 0;
+
+    for (; n - j > 64; j += 128)
+        mv_strip512_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    for (; n - j > 32; j += 64)
+        mv_strip512_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    for (; n - j > 16; j += 32)
+        mv_strip512_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    for (; j < n; j += 16)
+        mv_strip512_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+}
+#endif
+
+#if SM2C_RT_AVX2
+#define MV_ZERO256(v)                                                                      \
+    const __m256i m##v = sm2c_rt__mask8(nc - 8 * (v));                                     \
+    __m256 c##v = _mm256_setzero_ps();
+#define MV_MAC256(v) c##v = _mm256_add_ps(c##v, _mm256_mul_ps(xk, _mm256_maskload_ps(wk + 8 * (v), m##v)));
+#define MV_STORE256(v)                                                                     \
+    if (bias)                                                                              \
+        c##v = _mm256_add_ps(c##v, _mm256_maskload_ps(bias + 8 * (v), m##v));              \
+    _mm256_maskstore_ps(y + 8 * (v), m##v, sm2c_rt__act256(c##v, act));
+#define MV_STRIP256(name, R)                                                               \
+    SM2C_RT_TARGET_AVX2 static inline void name(const float *x, const float *w,             \
+                                                const float *bias, float *y, int32_t k,     \
+                                                int32_t n, int32_t nc, int32_t act)         \
+    {                                                                                      \
+        int32_t kk;                                                                        \
+        R(MV_ZERO256)                                                                      \
+        for (kk = 0; kk < k; kk++) {                                                       \
+            const __m256 xk = _mm256_set1_ps(x[kk]);                                       \
+            const float *wk = w + (ptrdiff_t)kk * n;                                       \
+            R(MV_MAC256)                                                                   \
+        }                                                                                  \
+        R(MV_STORE256)                                                                     \
+    }
+MV_STRIP256(mv_strip256_8, MV_R8)
+MV_STRIP256(mv_strip256_4, MV_R4)
+MV_STRIP256(mv_strip256_2, MV_R2)
+MV_STRIP256(mv_strip256_1, MV_R1)
+
+/* Strips of 64 columns while more than 32 remain, then 32, 16 and 8. */
+SM2C_RT_TARGET_AVX2 static void mv_rows256(const float *x, const float *w, const float *bias,
+                                           float *y, int32_t k, int32_t n, int32_t act)
+{
+    int32_t j = 0;
+
+    for (; n - j > 32; j += 64)
+        mv_strip256_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    for (; n - j > 16; j += 32)
+        mv_strip256_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    for (; n - j > 8; j += 16)
+        mv_strip256_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    for (; j < n; j += 8)
+        mv_strip256_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+}
+#endif
+
+/* W as stored through a vector path this CPU has; 0 when there is none. */
+static inline int mv_rows_simd(const float *x, const float *w, const float *bias, float *y,
+                               int32_t k, int32_t n, int32_t act)
+{
+#if SM2C_RT_AVX512
+    if (sm2c_rt__have_avx512()) {
+        mv_rows512(x, w, bias, y, k, n, act);
+        return 1;
+    }
+#endif
+#if SM2C_RT_AVX2
+    if (sm2c_rt__have_avx2()) {
+        mv_rows256(x, w, bias, y, k, n, act);
+        return 1;
+    }
+#endif
+    (void)x, (void)w, (void)bias, (void)y, (void)k, (void)n, (void)act;
+    return 0;
+}
+
 /* bias (may be NULL) and the activation, in place. */
 static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act)
 {
@@ -165,6 +294,8 @@ static SM2C_RT_ALWAYS_INLINE void matvec(const float *x, const float *w, const f
         mv_scalar4(x, w, bias, y, k, n, js, ks, act);
 #else
     (void)small;
+    if (!transposed && mv_rows_simd(x, w, bias, y, k, n, act))
+        return;
     if (transposed)
         mv_dots(x, w, y, k, n);
     else
