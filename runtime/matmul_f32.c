@@ -28,6 +28,7 @@
 #include "act_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "simd_act_f32.h"
 
 enum {
     MM_NB = 64, /* columns of y per tile */
@@ -130,6 +131,162 @@ static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, 
     }
 }
 
+/*
+** The x86-64 tiles (simd_f32.h: chosen once per call, at run time in a
+** portable build): 4 rows of y times up to 4 vectors of columns, every
+** accumulator a named register, with masked lanes past nb.  Each step is a
+** multiply and an add, as the reference, so every path gives the same bits
+** (a compiler told to contract may fuse them, as it may the C paths).  On
+** the tile that ends the reduction (`finish`) the bias and the activation are
+** applied in the registers, as mm_finish would.  Rows past m repeat the last
+** row: computed, never stored.
+*/
+typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
+                           ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb,
+                           int32_t nb, int first, int finish, const float *bias, int32_t act);
+
+#define MM_V4(M, r) M(r, 0) M(r, 1) M(r, 2) M(r, 3)
+#define MM_V2(M, r) M(r, 0) M(r, 1)
+#define MM_V1(M, r) M(r, 0)
+#define MM_ROWS(M)                                                                         \
+    M(0) M(1) M(2) M(3)
+#define MM_ROW_PTRS(r)                                                                     \
+    const ptrdiff_t o##r = (ptrdiff_t)(i + (r < rows ? r : rows - 1));                      \
+    const float *a##r = a + o##r * a_rs;                                                    \
+    float *y##r = y + o##r * ldy;
+
+#if SM2C_RT_AVX512
+#define MM512_MASK(r, v) const __mmask16 m##v = sm2c_rt__mask16(nb - 16 * (v));
+#define MM512_INIT(r, v)                                                                   \
+    __m512 c##r##v = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m##v, y##r + 16 * (v));
+#define MM512_LOADB(r, v) const __m512 b##v = _mm512_maskz_loadu_ps(m##v, bk + 16 * (v));
+#define MM512_MAC(r, v) c##r##v = _mm512_add_ps(c##r##v, _mm512_mul_ps(ak, b##v));
+#define MM512_STORE(r, v)                                                                  \
+    if (r < rows) {                                                                        \
+        if (finish) {                                                                      \
+            if (bias)                                                                      \
+                c##r##v = _mm512_add_ps(c##r##v, _mm512_maskz_loadu_ps(m##v, bias + 16 * (v))); \
+            c##r##v = sm2c_rt__act512(c##r##v, act);                                       \
+        }                                                                                  \
+        _mm512_mask_storeu_ps(y##r + 16 * (v), m##v, c##r##v);                             \
+    }
+#define MM512_ROW(r, V)                                                                    \
+    {                                                                                      \
+        const __m512 ak = _mm512_set1_ps(a##r[(ptrdiff_t)kk * a_cs]);                       \
+        V(MM512_MAC, r)                                                                    \
+    }
+#define MM512_TILE(name, V)                                                                \
+    SM2C_RT_TARGET_AVX512 static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,  \
+                                           const float *bt, ptrdiff_t ldb, float *y,        \
+                                           ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,\
+                                           int first, int finish, const float *bias,        \
+                                           int32_t act)                                     \
+    {                                                                                      \
+        int32_t i, kk;                                                                     \
+        V(MM512_MASK, 0)                                                                   \
+        for (i = 0; i < m; i += 4) {                                                       \
+            const int32_t rows = m - i < 4 ? m - i : 4;                                    \
+            MM_ROWS(MM_ROW_PTRS)                                                           \
+            V(MM512_INIT, 0) V(MM512_INIT, 1) V(MM512_INIT, 2) V(MM512_INIT, 3)            \
+            for (kk = 0; kk < kb; kk++) {                                                  \
+                const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
+                V(MM512_LOADB, 0)                                                          \
+                MM512_ROW(0, V) MM512_ROW(1, V) MM512_ROW(2, V) MM512_ROW(3, V)            \
+            }                                                                              \
+            V(MM512_STORE, 0) V(MM512_STORE, 1) V(MM512_STORE, 2) V(MM512_STORE, 3)        \
+        }                                                                                  \
+    }
+MM512_TILE(mm_tile512_4, MM_V4)
+MM512_TILE(mm_tile512_2, MM_V2)
+MM512_TILE(mm_tile512_1, MM_V1)
+
+/* A whole tile (nb <= MM_NB = 64 columns) in one pass over its rows. */
+SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
+                                             const float *bt, ptrdiff_t ldb, float *y,
+                                             ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
+                                             int first, int finish, const float *bias,
+                                             int32_t act)
+{
+    const mm_tile_fn f = nb > 32 ? mm_tile512_4 : nb > 16 ? mm_tile512_2 : mm_tile512_1;
+    f(a, a_rs, a_cs, bt, ldb, y, ldy, m, kb, nb, first, finish, bias, act);
+}
+#endif
+
+#if SM2C_RT_AVX2
+#define MM256_MASK(r, v) const __m256i m##v = sm2c_rt__mask8(nb - 8 * (v));
+#define MM256_INIT(r, v)                                                                   \
+    __m256 c##r##v = first ? _mm256_setzero_ps() : _mm256_maskload_ps(y##r + 8 * (v), m##v);
+#define MM256_LOADB(r, v) const __m256 b##v = _mm256_maskload_ps(bk + 8 * (v), m##v);
+#define MM256_MAC(r, v) c##r##v = _mm256_add_ps(c##r##v, _mm256_mul_ps(ak, b##v));
+#define MM256_STORE(r, v)                                                                  \
+    if (r < rows) {                                                                        \
+        if (finish) {                                                                      \
+            if (bias)                                                                      \
+                c##r##v = _mm256_add_ps(c##r##v, _mm256_maskload_ps(bias + 8 * (v), m##v)); \
+            c##r##v = sm2c_rt__act256(c##r##v, act);                                       \
+        }                                                                                  \
+        _mm256_maskstore_ps(y##r + 8 * (v), m##v, c##r##v);                                \
+    }
+#define MM256_ROW(r, V)                                                                    \
+    {                                                                                      \
+        const __m256 ak = _mm256_set1_ps(a##r[(ptrdiff_t)kk * a_cs]);                       \
+        V(MM256_MAC, r)                                                                    \
+    }
+#define MM256_TILE(name, V)                                                                \
+    SM2C_RT_TARGET_AVX2 static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,    \
+                                         const float *bt, ptrdiff_t ldb, float *y,          \
+                                         ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,  \
+                                         int first, int finish, const float *bias,          \
+                                         int32_t act)                                       \
+    {                                                                                      \
+        int32_t i, kk;                                                                     \
+        V(MM256_MASK, 0)                                                                   \
+        for (i = 0; i < m; i += 4) {                                                       \
+            const int32_t rows = m - i < 4 ? m - i : 4;                                    \
+            MM_ROWS(MM_ROW_PTRS)                                                           \
+            V(MM256_INIT, 0) V(MM256_INIT, 1) V(MM256_INIT, 2) V(MM256_INIT, 3)            \
+            for (kk = 0; kk < kb; kk++) {                                                  \
+                const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
+                V(MM256_LOADB, 0)                                                          \
+                MM256_ROW(0, V) MM256_ROW(1, V) MM256_ROW(2, V) MM256_ROW(3, V)            \
+            }                                                                              \
+            V(MM256_STORE, 0) V(MM256_STORE, 1) V(MM256_STORE, 2) V(MM256_STORE, 3)        \
+        }                                                                                  \
+    }
+MM256_TILE(mm_tile256_2, MM_V2)
+MM256_TILE(mm_tile256_1, MM_V1)
+
+/* A tile in strips of 16 columns (sixteen ymm registers hold 4 x 16 sums). */
+SM2C_RT_TARGET_AVX2 static void mm_tile256(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
+                                           const float *bt, ptrdiff_t ldb, float *y,
+                                           ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
+                                           int first, int finish, const float *bias,
+                                           int32_t act)
+{
+    int32_t j;
+
+    for (j = 0; j < nb; j += 16) {
+        const mm_tile_fn f = nb - j > 8 ? mm_tile256_2 : mm_tile256_1;
+        f(a, a_rs, a_cs, bt + j, ldb, y + j, ldy, m, kb, nb - j, first, finish,
+          bias ? bias + j : bias, act);
+    }
+}
+#endif
+
+/* The vector tile this CPU runs, or NULL for the C tile and mm_finish. */
+static inline mm_tile_fn mm_simd_tile(void)
+{
+#if SM2C_RT_AVX512
+    if (sm2c_rt__have_avx512())
+        return mm_tile512;
+#endif
+#if SM2C_RT_AVX2
+    if (sm2c_rt__have_avx2())
+        return mm_tile256;
+#endif
+    return NULL;
+}
+
 /* A transposed B without scratch: each y(i, j) is a dot product of A's row i
 ** and b's row j, summed in increasing kk like every other path. */
 static inline void mm_dot_tb(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *b,
@@ -157,6 +314,7 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
     /* A(i, kk) = a[i*a_rs + kk*a_cs] */
     const ptrdiff_t a_rs = transpose_a ? 1 : k;
     const ptrdiff_t a_cs = transpose_a ? m : 1;
+    const mm_tile_fn simd = mm_simd_tile();
     int32_t i, j0, k0, jj, kk;
 
     if (m <= 0 || n <= 0)
@@ -191,10 +349,15 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
                 bt = b + (ptrdiff_t)k0 * n + j0;
                 ldb = n;
             }
-            mm_tile(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, n, m, kb, nb,
-                    k0 == 0);
+            if (simd)
+                simd(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, n, m, kb, nb,
+                     k0 == 0, k0 + kb >= k, bias ? bias + j0 : bias, act);
+            else
+                mm_tile(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, n, m, kb, nb,
+                        k0 == 0);
         }
-        mm_finish(bias, y, m, n, j0, nb, act);
+        if (!simd || k <= 0)
+            mm_finish(bias, y, m, n, j0, nb, act);
     }
 }
 #endif
