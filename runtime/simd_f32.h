@@ -53,4 +53,13 @@
 #include <immintrin.h>
 #endif
 
+/* Plain C loops that the SIMD paths leave to the vectoriser (unary_f32.c):
+** gcc -O2's very cheap cost model refuses loops with if-converted branches,
+** so those functions ask for the cheap one (clang -O2 takes them as is). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define SM2C_RT_VECTORISE __attribute__((optimize("tree-vectorize", "vect-cost-model=cheap")))
+#else
+#define SM2C_RT_VECTORISE
+#endif
+
 #endif

@@ -20,8 +20,10 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "rt_select.h"
+
 /* 2^k for k in [-126, 127], from its exponent bits. */
-static inline float sm2c_rt__pow2i(int32_t k)
+static SM2C_RT_ALWAYS_INLINE float sm2c_rt__pow2i(int32_t k)
 {
     const uint32_t bits = (uint32_t)(k + 127) << 23;
     float f;
@@ -29,7 +31,7 @@ static inline float sm2c_rt__pow2i(int32_t k)
     return f;
 }
 
-static inline float sm2c_rt__exp(float x)
+static SM2C_RT_ALWAYS_INLINE float sm2c_rt__exp(float x)
 {
     const float hi = 88.72283935546875f, lo = -104.0f;
     /* NaN and out-of-range inputs compute on 0 and are replaced at the end. */
@@ -49,7 +51,7 @@ static inline float sm2c_rt__exp(float x)
     return isnan(x) ? x : x > hi ? INFINITY : x <= lo ? 0.0f : p;
 }
 
-static inline float sm2c_rt__tanh(float x)
+static SM2C_RT_ALWAYS_INLINE float sm2c_rt__tanh(float x)
 {
     const float a = x < 0.0f ? -x : x;
     const float z = x * x;
