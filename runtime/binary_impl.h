@@ -7,7 +7,9 @@
 ** their strides).  Each inner run takes one of four loops: both operands unit
 ** stride (the vectorised fast path), a or b broadcast (stride 0) against a
 ** unit-stride other, or general strides.  y is dense, so its inner stride is
-** always 1 after coalescing.
+** always 1 after coalescing.  On x86-64 each kernel is also compiled for
+** AVX-512 and AVX2 and picked at run time (SM2C_RT_CLONES, simd_f32.h): a
+** portable build's loops then run as wide as a native build's.
 */
 #ifndef SM2C_RT_BINARY_IMPL_H
 #define SM2C_RT_BINARY_IMPL_H
@@ -19,6 +21,7 @@
 #include "sm2c_rt.h"
 #include "strided_impl.h"
 #include "rt_select.h"
+#include "simd_f32.h"
 
 /* Sets up the walk for a binary op: y is dense row-major over dims. */
 static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int32_t *dims,
@@ -43,8 +46,10 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
 
 /* The same with an output type TY of its own (comparisons give uint8_t 0/1). */
 #define SM2C_RT__BINARY_KERNEL_TO(op, T, TY, sfx, F)                                   \
-    SM2C_RT_DEFINE(op##_##sfx, void sm2c_rt_##op##_##sfx(const T *a, const T *b, TY *y, int32_t rank,             \
-                              const int32_t *dims, const int32_t *sa, const int32_t *sb) \
+    SM2C_RT_DEFINE(op##_##sfx,                                                         \
+    static SM2C_RT_ALWAYS_INLINE void sm2c_rt__##op##_##sfx##_body(                    \
+        const T *a, const T *b, TY *y, int32_t rank, const int32_t *dims,              \
+        const int32_t *sa, const int32_t *sb)                                          \
     {                                                                                  \
         sm2c_rt__walk w;                                                               \
         if (!sm2c_rt__binary_walk(&w, rank, dims, sa, sb))                             \
@@ -71,6 +76,16 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
                     py[k] = F(pa[k * ia], pb[k * ib]);                                 \
             }                                                                          \
         } while (sm2c_rt__walk_next(&w));                                              \
+    }                                                                                  \
+    SM2C_RT_CLONES(sm2c_rt__##op##_##sfx,                                              \
+                   (const T *a, const T *b, TY *y, int32_t rank, const int32_t *dims,  \
+                    const int32_t *sa, const int32_t *sb), (a, b, y, rank, dims, sa, sb)) \
+    SM2C_RT_VECTORISE void sm2c_rt_##op##_##sfx(const T *a, const T *b, TY *y, int32_t rank, \
+                                                const int32_t *dims, const int32_t *sa, \
+                                                const int32_t *sb)                     \
+    {                                                                                  \
+        SM2C_RT_PICK(sm2c_rt__##op##_##sfx, (a, b, y, rank, dims, sa, sb))             \
+        sm2c_rt__##op##_##sfx##_body(a, b, y, rank, dims, sa, sb);                     \
     })
 
 /* Integer division and modulo (logic family): a zero divisor has no result, so

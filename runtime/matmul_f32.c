@@ -136,7 +136,9 @@ static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, 
 ** portable build): 4 rows of y times up to 4 vectors of columns, every
 ** accumulator a named register, with masked lanes past nb.  Each step is a
 ** multiply and an add, as the reference, so every path gives the same bits
-** (a compiler told to contract may fuse them, as it may the C paths).  On
+** (a compiler told to contract may fuse them, as it may the C paths); they
+** are written with vector operators rather than intrinsics, which at -O0
+** would give every temporary a stack slot of its own (11 KB).  On
 ** the tile that ends the reduction (`finish`) the bias and the activation are
 ** applied in the registers, as mm_finish would.  Rows past m repeat the last
 ** row: computed, never stored.
@@ -160,7 +162,7 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
 #define MM512_INIT(r, v)                                                                   \
     __m512 c##r##v = first ? _mm512_setzero_ps() : _mm512_maskz_loadu_ps(m##v, y##r + 16 * (v));
 #define MM512_LOADB(r, v) const __m512 b##v = _mm512_maskz_loadu_ps(m##v, bk + 16 * (v));
-#define MM512_MAC(r, v) c##r##v = _mm512_add_ps(c##r##v, _mm512_mul_ps(ak, b##v));
+#define MM512_MAC(r, v) c##r##v = c##r##v + ak * b##v;
 #define MM512_STORE(r, v)                                                                  \
     if (r < rows) {                                                                        \
         if (finish) {                                                                      \
@@ -217,7 +219,7 @@ SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptr
 #define MM256_INIT(r, v)                                                                   \
     __m256 c##r##v = first ? _mm256_setzero_ps() : _mm256_maskload_ps(y##r + 8 * (v), m##v);
 #define MM256_LOADB(r, v) const __m256 b##v = _mm256_maskload_ps(bk + 8 * (v), m##v);
-#define MM256_MAC(r, v) c##r##v = _mm256_add_ps(c##r##v, _mm256_mul_ps(ak, b##v));
+#define MM256_MAC(r, v) c##r##v = c##r##v + ak * b##v;
 #define MM256_STORE(r, v)                                                                  \
     if (r < rows) {                                                                        \
         if (finish) {                                                                      \

@@ -158,7 +158,7 @@ static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, 
 #define MV_ZERO512(v)                                                                      \
     const __mmask16 m##v = sm2c_rt__mask16(nc - 16 * (v));                                 \
     __m512 c##v = _mm512_setzero_ps();
-#define MV_MAC512(v) c##v = _mm512_add_ps(c##v, _mm512_mul_ps(xk, _mm512_maskz_loadu_ps(m##v, wk + 16 * (v))));
+#define MV_MAC512(v) c##v = c##v + xk * _mm512_maskz_loadu_ps(m##v, wk + 16 * (v));
 #define MV_STORE512(v)                                                                     \
     if (bias)                                                                              \
         c##v = _mm512_add_ps(c##v, _mm512_maskz_loadu_ps(m##v, bias + 16 * (v)));          \
@@ -204,7 +204,7 @@ SM2C_RT_TARGET_AVX512 static void mv_rows512(const float *x, const float *w, con
 #define MV_ZERO256(v)                                                                      \
     const __m256i m##v = sm2c_rt__mask8(nc - 8 * (v));                                     \
     __m256 c##v = _mm256_setzero_ps();
-#define MV_MAC256(v) c##v = _mm256_add_ps(c##v, _mm256_mul_ps(xk, _mm256_maskload_ps(wk + 8 * (v), m##v)));
+#define MV_MAC256(v) c##v = c##v + xk * _mm256_maskload_ps(wk + 8 * (v), m##v);
 #define MV_STORE256(v)                                                                     \
     if (bias)                                                                              \
         c##v = _mm256_add_ps(c##v, _mm256_maskload_ps(bias + 8 * (v), m##v));              \

@@ -33,10 +33,12 @@
 #include "vmath_f32.h"
 #include "rt_select.h"
 #include "rt_target.h"
+#include "simd_f32.h"
 
 #if SM2C_RT_WANT(bias_add_f32)
-void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t outer,
-                          int32_t channels, int32_t inner, int32_t act)
+static SM2C_RT_ALWAYS_INLINE void bias_add_body(const float *x, const float *bias, float *y,
+                                                int32_t outer, int32_t channels, int32_t inner,
+                                                int32_t act)
 {
     int32_t o, c, i;
 
@@ -61,6 +63,19 @@ void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t o
         }
     }
 }
+
+SM2C_RT_CLONES(bias_add, (const float *x, const float *bias, float *y, int32_t outer,
+                          int32_t channels, int32_t inner, int32_t act),
+               (x, bias, y, outer, channels, inner, act))
+
+SM2C_RT_VECTORISE void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y,
+                                            int32_t outer, int32_t channels, int32_t inner,
+                                            int32_t act)
+{
+    SM2C_RT_PICK(bias_add, (x, bias, y, outer, channels, inner, act))
+    bias_add_body(x, bias, y, outer, channels, inner, act);
+}
+
 #endif
 
 /* The row maximum; NaN if the first element is NaN (the row is NaN anyway). */

@@ -53,13 +53,56 @@
 #include <immintrin.h>
 #endif
 
-/* Plain C loops that the SIMD paths leave to the vectoriser (unary_f32.c):
-** gcc -O2's very cheap cost model refuses loops with if-converted branches,
-** so those functions ask for the cheap one (clang -O2 takes them as is). */
-#if defined(__GNUC__) && !defined(__clang__)
+/* Plain C loops that the SIMD paths leave to the vectoriser: gcc -O2's very
+** cheap cost model refuses loops that need an epilogue, an alias check or
+** if-converted branches, so on x86-64 those functions ask for the cheap one
+** (clang -O2 takes them as is; -Os builds keep their size). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__OPTIMIZE_SIZE__)
 #define SM2C_RT_VECTORISE __attribute__((optimize("tree-vectorize", "vect-cost-model=cheap")))
 #else
 #define SM2C_RT_VECTORISE
 #endif
+
+/*
+** Plain C kernels the vectoriser handles, cloned per ISA: given
+**     static SM2C_RT_ALWAYS_INLINE void NAME_body PARAMS { ... }
+** SM2C_RT_CLONES(NAME, PARAMS, ARGS) defines NAME_avx512 and NAME_avx2, the
+** body compiled for each, and SM2C_RT_PICK(NAME, ARGS) in the kernel calls
+** the best one this CPU runs and returns (else falls through to the body).
+** PARAMS and ARGS are parenthesised lists.
+*/
+#if SM2C_RT_AVX512
+#define SM2C_RT__CLONE512(name, params, args)                                              \
+    SM2C_RT_TARGET_AVX512 SM2C_RT_VECTORISE static void name##_avx512 params               \
+    {                                                                                      \
+        name##_body args;                                                                  \
+    }
+#define SM2C_RT__PICK512(name, args)                                                       \
+    if (sm2c_rt__have_avx512()) {                                                          \
+        name##_avx512 args;                                                                \
+        return;                                                                            \
+    }
+#else
+#define SM2C_RT__CLONE512(name, params, args)
+#define SM2C_RT__PICK512(name, args)
+#endif
+#if SM2C_RT_AVX2
+#define SM2C_RT__CLONE256(name, params, args)                                              \
+    SM2C_RT_TARGET_AVX2 SM2C_RT_VECTORISE static void name##_avx2 params                   \
+    {                                                                                      \
+        name##_body args;                                                                  \
+    }
+#define SM2C_RT__PICK256(name, args)                                                       \
+    if (sm2c_rt__have_avx2()) {                                                            \
+        name##_avx2 args;                                                                  \
+        return;                                                                            \
+    }
+#else
+#define SM2C_RT__CLONE256(name, params, args)
+#define SM2C_RT__PICK256(name, args)
+#endif
+#define SM2C_RT_CLONES(name, params, args)                                                 \
+    SM2C_RT__CLONE512(name, params, args) SM2C_RT__CLONE256(name, params, args)
+#define SM2C_RT_PICK(name, args) SM2C_RT__PICK512(name, args) SM2C_RT__PICK256(name, args)
 
 #endif
