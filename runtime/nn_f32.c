@@ -92,7 +92,8 @@ static inline float row_max(const float *x, int32_t cols)
 
 #if SM2C_RT_WANT(softmax_f32)
 /* exp(x - max), where a NaN difference gives +Inf (see above).  The exp is
-** vmath_f32.h's polynomial where the loop below vectorises (AVX2, NEON) and
+** vmath_f32.h's polynomial where the loops vectorise (AVX2, AVX-512, NEON:
+** native builds, and the x86 clones a portable build picks at run time) and
 ** on a scalar FPU, whose image would otherwise link libm's expf (600 bytes
 ** on a Cortex-M4F); elsewhere libm's expf, which glibc runs with FMA when the
 ** CPU has it and which beats the polynomial unvectorised. */
@@ -102,52 +103,85 @@ static inline float row_max(const float *x, int32_t cols)
 #define SOFTMAX_VECTOR 0
 #endif
 
-static inline float softmax_exp(float d)
+static SM2C_RT_ALWAYS_INLINE float softmax_exp(float d, int poly)
 {
-#if SOFTMAX_VECTOR || SM2C_RT_SCALAR_CORE
-    return isnan(d) ? INFINITY : sm2c_rt__exp(d);
-#else
+    if (poly || SM2C_RT_SCALAR_CORE)
+        return isnan(d) ? INFINITY : sm2c_rt__exp(d);
     return isnan(d) ? INFINITY : expf(d);
-#endif
 }
 
-void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+enum { SM_L = 16 }; /* lanes of the vector form */
+
+/* One row.  The vector form keeps 16 running maxima and 16 partial sums
+** (constant trip counts, so the compiler vectorises them) and combines them
+** at the end: the same maximum (NaN never compares greater, so it is
+** skipped either way), and the sum in a different order, within
+** reliability.md's tolerance for reductions. */
+static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_t cols, int vector)
 {
-    int32_t r, j;
-#if SOFTMAX_VECTOR
-    int32_t i;
-#endif
+    float mx = -INFINITY, sum = 0.0f, inv;
+    int32_t j = 0, i;
 
-    if (cols <= 0)
-        return;
-    for (r = 0; r < rows; r++) {
-        const float *xr = x + (ptrdiff_t)r * cols;
-        float *yr = y + (ptrdiff_t)r * cols;
-        float mx = -INFINITY, inv, sum = 0.0f;
-
+    if (vector) {
+        float lm[SM_L], ls[SM_L];
+        for (i = 0; i < SM_L; i++)
+            lm[i] = -INFINITY, ls[i] = 0.0f;
+        for (; j + SM_L <= cols; j += SM_L)
+            for (i = 0; i < SM_L; i++)
+                lm[i] = xr[j + i] > lm[i] ? xr[j + i] : lm[i];
+        for (i = 0; i < SM_L; i++)
+            if (lm[i] > mx)
+                mx = lm[i];
+        for (; j < cols; j++)
+            if (xr[j] > mx)
+                mx = xr[j];
+        for (j = 0; j + SM_L <= cols; j += SM_L)
+            for (i = 0; i < SM_L; i++) {
+                yr[j + i] = softmax_exp(xr[j + i] - mx, 1);
+                ls[i] += yr[j + i];
+            }
+        for (i = 0; i < SM_L; i++)
+            sum += ls[i];
+        for (; j < cols; j++) {
+            yr[j] = softmax_exp(xr[j] - mx, 1);
+            sum += yr[j];
+        }
+    } else {
         for (j = 0; j < cols; j++)
             if (xr[j] > mx)
                 mx = xr[j];        /* NaN never compares greater: skipped */
-#if SOFTMAX_VECTOR
-        /* Blocks of 16 with a constant trip count, which the compiler
-        ** vectorises (as unary_f32.c's maps); then the sum, in order. */
-        for (j = 0; j + 16 <= cols; j += 16)
-            for (i = 0; i < 16; i++)
-                yr[j + i] = softmax_exp(xr[j + i] - mx);
-        for (; j < cols; j++)
-            yr[j] = softmax_exp(xr[j] - mx);
-        for (j = 0; j < cols; j++)
-            sum += yr[j];
-#else
         for (j = 0; j < cols; j++) {
-            yr[j] = softmax_exp(xr[j] - mx);
+            yr[j] = softmax_exp(xr[j] - mx, 0);
             sum += yr[j];
         }
-#endif
-        inv = 1.0f / sum;
-        for (j = 0; j < cols; j++)
-            yr[j] *= inv;
     }
+    inv = 1.0f / sum;
+    for (j = 0; j < cols; j++)
+        yr[j] *= inv;
+}
+
+#if SM2C_RT_AVX512 || SM2C_RT_AVX2
+static SM2C_RT_ALWAYS_INLINE void softmax_vec_body(const float *x, float *y, int32_t rows,
+                                                   int32_t cols)
+{
+    int32_t r;
+    for (r = 0; r < rows; r++)
+        softmax_row(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, 1);
+}
+
+SM2C_RT_CLONES(softmax_vec, (const float *x, float *y, int32_t rows, int32_t cols),
+               (x, y, rows, cols))
+#endif
+
+void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+{
+    int32_t r;
+
+    if (cols <= 0)
+        return;
+    SM2C_RT_PICK(softmax_vec, (x, y, rows, cols))
+    for (r = 0; r < rows; r++)
+        softmax_row(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, SOFTMAX_VECTOR);
 }
 #endif
 
