@@ -10,9 +10,10 @@
 ** registers.  On x86-64 W as stored runs through AVX-512 or AVX2+FMA
 ** intrinsics (simd_f32.h: chosen at run time in a portable build): up to 8
 ** vectors of columns accumulate across the rows of W, a multiply and an add
-** per step as the reference (a separate FADD pipe makes that as fast as FMA
-** on the x86 cores that matter here; a compiler told to contract may fuse
-** them, as it may the C paths).  The _small
+** per step as the reference (written as vector operators: a compiler told to
+** contract may fuse them, as it may the C paths).  The loads bound it, so
+** FMA would not be faster; the results stay bit-identical to the C path.
+** The _small
 ** kernels, which the compiler picks for layers of few
 ** multiply-adds, compute the same sums with the least code on a scalar FPU:
 ** one column at a time.
