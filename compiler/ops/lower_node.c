@@ -3,6 +3,7 @@
 ** the op table lists.
 */
 #include "opdefs.h"
+#include "ops_dyn.h"
 
 /* The dtype an op runs on: its "T" or "dtype" attr, else its first input, else
 ** its output. */
@@ -27,5 +28,6 @@ sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
                                       sm2c_dtype_name(dtype));
     if (l->c->lowered && sm2c_opdef_in_table(n->op))
         l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << (n->widened_from ? n->widened_from : dtype);
+    sm2c_dyn_lower_inputs(l, n);
     return n->op->lower(l, n);
 }

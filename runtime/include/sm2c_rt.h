@@ -565,6 +565,28 @@ int32_t sm2c_rt_list_pop(void *item, int32_t *out_len, const void *data, const i
 int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_t max_len,
                            int32_t data_bytes);
 
+/* ---- data-dependent sizes (dyn.c, nms.c, sparse.c) ----------------------------
+** An op whose output size depends on the data writes at most its static bound
+** of rows, the actual number to *count (int64), and zeroes the rows past it.
+** dyn_clear zeroes rows [*count, bound) of each of `outer` blocks of `bound`
+** rows of inner_bytes (before a data-dependent value is used as indices). */
+void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes);
+/* Where(x): y[count][rank] int64 coordinates of the nonzero elements of x (n
+** elements of shape dims), row-major order; y holds n rows. */
+void sm2c_rt_where_f32(const float *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_f64(const double *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_i32(const int32_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_i64(const int64_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_b(const uint8_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+/* Unique(x): y the distinct values of x[n] in order of first occurrence
+** (compared with ==), idx[i] the position of x[i] in y. */
+void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_f32_i64(const float *x, float *y, int64_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n);
+
 #ifdef __cplusplus
 }
 #endif
