@@ -586,6 +586,17 @@ void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t 
 void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n);
 void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n);
 void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n);
+/* NonMaxSuppression V2-V5 (nms.c): boxes [n][4], scores [n]; score_threshold
+** and soft_nms_sigma may be NULL (-inf, 0).  selected (and selected_scores,
+** may be NULL) get at most min(*max_output_size, bound) entries in TensorFlow's
+** order, zeros up to bound; *valid (int32) and *count (int64), either may be
+** NULL, the number selected.  Scratch: cand_score, cand_begin of n each.
+** SM2C_RT_ERR_VALUE when max_output_size < 0, iou_threshold is outside [0, 1]
+** or soft_nms_sigma < 0 (TensorFlow's errors). */
+int32_t sm2c_rt_nms_f32(const float *boxes, const float *scores, const int32_t *max_output_size,
+                        const float *iou_threshold, const float *score_threshold, const float *soft_nms_sigma,
+                        int32_t *selected, float *selected_scores, int32_t *valid, int64_t *count,
+                        float *cand_score, int32_t *cand_begin, int32_t n, int32_t bound);
 
 #ifdef __cplusplus
 }

@@ -76,7 +76,96 @@ def unique_cases():
            "int64 and float32 values", {"fns": {"i64": fn64}})
 
 
+def boxes_scores(r, n, clusters):
+    """n boxes [ymin, xmin, ymax, xmax] around `clusters` centres (overlapping
+    within a cluster), some corners swapped, scores in (0, 1)."""
+    centres = r.uniform(0, 10, [clusters, 2])
+    c = centres[r.integers(0, clusters, n)] + r.normal(0, 0.4, [n, 2])
+    hw = r.uniform(1, 2, [n, 2])
+    b = np.concatenate([c - hw / 2, c + hw / 2], 1)
+    swap = r.random(n) < 0.2
+    b[swap] = b[swap][:, [2, 3, 0, 1]]
+    return b.astype(np.float32), r.uniform(0.05, 1, n).astype(np.float32)
+
+
+def nms_feeds(name, n=10):
+    r = rng_for(name)
+    b, s = boxes_scores(r, n, 3)
+    far = np.array([[i * 3, 0, i * 3 + 1, 1] for i in range(n)], np.float32)   # no overlaps
+    tb, ts = boxes_scores(r, n, 2)
+    ts[:] = np.repeat(np.array([0.9, 0.6], np.float32), n // 2)     # ties: lower index first
+    return {
+        "serving_default": {"boxes": b, "scores": s},
+        "none": {"boxes": b, "scores": (s * 0.2).astype(np.float32)},      # all below 0.3
+        "full": {"boxes": far, "scores": r.uniform(0.5, 1, n).astype(np.float32)},
+        "ties": {"boxes": tb, "scores": ts},
+    }
+
+
+def nms_cases():
+    raw = tf.raw_ops
+    yield ("NonMaxSuppressionV2", lambda boxes, scores: raw.NonMaxSuppressionV2(
+               boxes=boxes, scores=scores, max_output_size=5, iou_threshold=0.5),
+           nms_feeds("NonMaxSuppressionV2"), EXACT,
+           "NonMaxSuppressionV2 (max 5 of 10, IOU 0.5): overlapping clusters, low scores, no overlaps "
+           "(the full bound), equal scores")
+    yield ("NonMaxSuppressionV3", lambda boxes, scores: raw.NonMaxSuppressionV3(
+               boxes=boxes, scores=scores, max_output_size=5, iou_threshold=0.5, score_threshold=0.3),
+           nms_feeds("NonMaxSuppressionV3"), EXACT,
+           "NonMaxSuppressionV3 (max 5 of 10, IOU 0.5, score > 0.3): partial, none above the threshold "
+           "(0 selected), no overlaps (the full bound), equal scores")
+
+    def v4(pad):
+        def fn(boxes, scores):
+            sel, valid = raw.NonMaxSuppressionV4(boxes=boxes, scores=scores, max_output_size=6,
+                                                 iou_threshold=0.4, score_threshold=0.3,
+                                                 pad_to_max_output_size=pad)
+            return {"selected": sel, "valid": valid}
+        return fn
+    feeds = nms_feeds("NonMaxSuppressionV4")
+    feeds["padded"] = dict(feeds["serving_default"])
+    yield ("NonMaxSuppressionV4", v4(False), feeds, EXACT,
+           "NonMaxSuppressionV4 (max 6 of 10, IOU 0.4, score > 0.3) with valid_outputs; padded: "
+           "pad_to_max_output_size (a static shape)", {"fns": {"padded": v4(True)}})
+
+    def v5(sigma, pad=False):
+        def fn(boxes, scores):
+            sel, sc, valid = raw.NonMaxSuppressionV5(boxes=boxes, scores=scores, max_output_size=6,
+                                                     iou_threshold=0.5, score_threshold=0.3,
+                                                     soft_nms_sigma=sigma, pad_to_max_output_size=pad)
+            return {"selected": sel, "scores": sc, "valid": valid}
+        return fn
+    feeds = nms_feeds("NonMaxSuppressionV5")
+    feeds["soft"] = dict(feeds["serving_default"])
+    feeds["soft_padded"] = dict(feeds["ties"])
+    yield ("NonMaxSuppressionV5", v5(0.0), feeds, IEEE,
+           "NonMaxSuppressionV5 (max 6 of 10, IOU 0.5, score > 0.3) with selected_scores: greedy; soft: "
+           "soft NMS with sigma 0.5; soft_padded: soft NMS padded to 6",
+           {"fns": {"soft": v5(0.5), "soft_padded": v5(0.5, True)}})
+
+    # Detection head: NMS, then the selected boxes, scores and classes gathered.
+    r = rng_for("NMS_detection")
+    b, s = boxes_scores(r, 16, 4)
+    cls = r.integers(0, 5, 16).astype(np.int32)
+
+    def detect(boxes, scores, classes, max_out, iou):
+        sel, sc, valid = raw.NonMaxSuppressionV5(boxes=boxes, scores=scores, max_output_size=max_out,
+                                                 iou_threshold=iou, score_threshold=0.25,
+                                                 soft_nms_sigma=0.0)
+        return {"boxes": tf.gather(boxes, sel), "scores": sc, "classes": tf.gather(classes, sel),
+                "scaled": tf.gather(boxes, sel) * 2.0, "valid": valid}
+    base = {"boxes": b, "scores": s, "classes": cls, "max_out": np.int32(8), "iou": np.float32(0.5)}
+    feeds = {"serving_default": base,
+             "max3": dict(base, max_out=np.int32(3)),
+             "none": dict(base, scores=(s * 0.2).astype(np.float32)),
+             "max0": dict(base, max_out=np.int32(0))}
+    yield ("NMS_detection", detect, feeds, EXACT,
+           "detection head: NonMaxSuppressionV5 with run-time max_output_size and IOU threshold, then the "
+           "selected boxes, scores and classes gathered (and scaled): 8, 3, none and 0 selected")
+
+
 def cases():
     yield from where_cases()
+    yield from nms_cases()
     yield from boolean_mask_cases()
     yield from unique_cases()
