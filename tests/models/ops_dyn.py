@@ -164,8 +164,39 @@ def nms_cases():
            "selected boxes, scores and classes gathered (and scaled): 8, 3, none and 0 selected")
 
 
+def sparse_to_dense_cases():
+    raw = tf.raw_ops
+
+    def fn(idx, values, default):
+        return raw.SparseToDense(sparse_indices=idx, output_shape=[3, 4], sparse_values=values,
+                                 default_value=default)
+
+    def fn_1d(idx, values, default):
+        return raw.SparseToDense(sparse_indices=idx, output_shape=[6], sparse_values=values,
+                                 default_value=default)
+
+    def fn_dup(idx, values, default):
+        return raw.SparseToDense(sparse_indices=idx, output_shape=[3, 4], sparse_values=values,
+                                 default_value=default, validate_indices=False)
+    idx = np.array([[0, 1], [1, 0], [1, 3], [2, 2]], np.int64)
+    feeds = {
+        "serving_default": {"idx": idx, "values": np.array([1.5, -2, 3, 4], np.float32),
+                            "default": np.float32(-1)},
+        "scalar_value": {"idx": idx.astype(np.int32), "values": np.float32(7), "default": np.float32(0.5)},
+        "i32_1d": {"idx": np.array([0, 2, 5], np.int32), "values": np.array([4, 5, 6], np.int32),
+                   "default": np.int32(9)},
+        "unvalidated": {"idx": np.array([[2, 2], [0, 1], [2, 2]], np.int64),
+                        "values": np.array([1, 2, 3], np.float32), "default": np.float32(0)},
+    }
+    yield ("SparseToDense", fn, feeds, EXACT,
+           "SparseToDense into a constant shape: int64 and int32 indices, a scalar value, 1-D int32, and "
+           "validate_indices=false with indices out of order and repeated (the later one wins)",
+           {"fns": {"i32_1d": fn_1d, "unvalidated": fn_dup}})
+
+
 def cases():
     yield from where_cases()
+    yield from sparse_to_dense_cases()
     yield from nms_cases()
     yield from boolean_mask_cases()
     yield from unique_cases()
