@@ -129,6 +129,32 @@ static sm2c_status gather_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
     return SM2C_OK;
 }
 
+/* ConcatV2 and Pack of values that all share the count, along another dim. */
+static sm2c_status concat_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
+{
+    int pack = strcmp(n->op->name, "Pack") == 0;
+    int32_t parts = pack ? n->n_inputs : n->n_inputs - 1, rank = n->inputs[0]->shape.rank;
+    int64_t axis;
+    if (pack) {
+        axis = sm2c_attr_i(n, "axis");
+    } else {
+        const sm2c_tensor *t = n->inputs[parts]->constant;
+        if (!t || t->nelem != 1)
+            return refuse(c, n, "its axis is not a constant");
+        axis = sm2c_op_ints(c, t)[0];
+    }
+    if (axis < 0)
+        axis += rank + pack;
+    for (int32_t i = 0; i < parts; i++)
+        if (n->inputs[i]->dyn != root || n->inputs[i]->dyn_dim != n->inputs[0]->dyn_dim)
+            return refuse(c, n, "a part without the same data-dependent size");
+    int32_t d = n->inputs[0]->dyn_dim;
+    if (!pack && axis == d)
+        return refuse(c, n, "it joins along the data-dependent dim");
+    set_dyn(n, 0, root, pack && axis <= d ? d + 1 : d);
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
 {
     const sm2c_value *root = NULL;
@@ -174,6 +200,15 @@ sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
         return reshape_rule(c, n, root);
     if (op->lower == lower_gather)
         return gather_rule(c, n, root);
+    if (op->lower == lower_slice && x->dyn) {
+        int32_t d = sm2c_slice_keeps_dim(c, n, x->dyn_dim);
+        if (d < 0)
+            return refuse(c, n, "it does not keep the data-dependent dim whole");
+        set_dyn(n, 0, root, d);
+        return SM2C_OK;
+    }
+    if (op->lower == lower_concat)
+        return concat_rule(c, n, root);
     if (op->lower == lower_gather_nd) {
         const sm2c_value *idx = n->inputs[1];
         if (x->dyn || idx->dyn_dim == idx->shape.rank - 1)

@@ -56,6 +56,35 @@ def boolean_mask_cases():
            "tf.boolean_mask with a 2-D mask over the leading dims of a rank-3 tensor (Reshape first)")
 
 
+def slice_concat_cases():
+    r = rng_for("BooleanMask_slices")
+
+    def fn(x, mask):
+        m = tf.boolean_mask(x, mask)
+        return {"col": m[:, 1], "even": m[:, ::2], "cat": tf.concat([m, m * 2.0], 1),
+                "stack": tf.stack([m[:, 0], m[:, 2]], 1), "stack0": tf.stack([m[:, 0], m[:, 2]], 0),
+                "lead": tf.expand_dims(m, 0), "part": tf.slice(m, [0, 1], [-1, 2])}
+    x = r.uniform(-3, 3, [5, 3]).astype(np.float32)
+    feeds = {"serving_default": {"x": x, "mask": np.array([False, True, True, False, True])},
+             "none": {"x": x, "mask": np.zeros([5], bool)},
+             "all": {"x": x, "mask": np.ones([5], bool)}}
+    yield ("BooleanMask_slices", fn, feeds, EXACT,
+           "slices that keep the selected rows whole (a column, every other column, Slice), ConcatV2 and "
+           "Pack along the other dim and along a new leading one, ExpandDims in front (the count in dim 1)")
+
+    def post(boxes, scores):
+        sel, valid = tf.raw_ops.NonMaxSuppressionV4(boxes=boxes, scores=scores, max_output_size=5,
+                                                    iou_threshold=0.5, score_threshold=0.3)
+        b = tf.gather(boxes, sel)
+        h, w = b[:, 2] - b[:, 0], b[:, 3] - b[:, 1]
+        return {"det": tf.concat([b, tf.expand_dims(tf.gather(scores, sel), 1)], 1),
+                "hw": tf.stack([h, w], 1), "valid": valid}
+    feeds = nms_feeds("NMS_postprocess")
+    yield ("NMS_postprocess", post, feeds, EXACT,
+           "NonMaxSuppressionV4 (not padded), then the selected boxes' heights and widths (column slices, "
+           "Sub, Pack) and [box, score] rows (ConcatV2): partial, none, the full bound, equal scores")
+
+
 def unique_cases():
     def fn(x):
         y, idx = tf.unique(x)
@@ -200,3 +229,4 @@ def cases():
     yield from nms_cases()
     yield from boolean_mask_cases()
     yield from unique_cases()
+    yield from slice_concat_cases()
