@@ -209,6 +209,12 @@ sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
     }
     if (op->lower == lower_concat)
         return concat_rule(c, n, root);
+    if (op->lower == lower_sparse_to_dense) {   /* reads the indices up to the count */
+        const sm2c_value *v = n->inputs[2];
+        if (!x->dyn || x->dyn_dim != 0 || n->inputs[3]->dyn || (v->dyn ? v->dyn_dim != 0 : v->shape.rank != 0))
+            return refuse(c, n, "only its index rows and values may have the data-dependent size");
+        return SM2C_OK;
+    }
     if (op->lower == lower_gather_nd) {
         const sm2c_value *idx = n->inputs[1];
         if (x->dyn || idx->dyn_dim == idx->shape.rank - 1)
@@ -350,7 +356,14 @@ sm2c_status shape_unique(sm2c_ctx *c, sm2c_node *n)
     if (x->dyn)
         return refuse(c, n, "its input has a data-dependent size");
     if (x->shape.rank != 1)
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "x must be 1-D, not rank %d", x->shape.rank);
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "x must be 1-D, not rank %d", x->shape.rank);
+    if (n->n_inputs > 1) {  /* UniqueV2: axis [] or [0] (or [-1]) of a 1-D x */
+        const sm2c_tensor *t = sm2c_op_const_input(c, n, 1, "axis");
+        if (!t)
+            return SM2C_ERR_UNSUPPORTED;
+        if (t->nelem > 1 || (t->nelem == 1 && sm2c_op_ints(c, t)[0] != 0 && sm2c_op_ints(c, t)[0] != -1))
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "axis must be [] or [0] for a 1-D x");
+    }
     const Tensorflow__AttrValue *t = sm2c_attr(n, "out_idx");
     int idx_dt = t && t->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ? sm2c_dtype_base((int)t->type)
                                                                          : SM2C_DT_INT32;

@@ -2,6 +2,8 @@
 ** ops_sparse.c: SparseToDense(sparse_indices, output_shape, sparse_values,
 ** default_value) with a constant output_shape: a static result, filled at run
 ** time (runtime/sparse.c checks every index; validate_indices also their order).
+** Indices (and values) with a data-dependent size (Where's) are read up to
+** their count.
 */
 #include "ops_common.h"
 
@@ -54,7 +56,7 @@ sm2c_status lower_sparse_to_dense(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *ix = n->inputs[0];
     if (ix->dtype != SM2C_DT_INT32 && ix->dtype != SM2C_DT_INT64)
         return sm2c_lower_unsupported(l, n, "sparse_indices must be int32 or int64");
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "sparse_to_dense", ix->dtype), 11);
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "sparse_to_dense", ix->dtype), 12);
     s->checked = 1;
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, ix));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[2]));
@@ -62,10 +64,11 @@ sm2c_status lower_sparse_to_dense(sm2c_lower *l, const sm2c_node *n)
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[3]));
     s->args[4] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[5] = sm2c_arg_int(rows);
-    s->args[6] = sm2c_arg_int(ndims);
-    s->args[7] = sm2c_arg_ints(l, (int32_t)ndims, shape);
-    s->args[8] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
-    s->args[9] = sm2c_arg_int((int64_t)sm2c_dtype_size(n->outputs[0]->dtype));
-    s->args[10] = sm2c_arg_int(sm2c_attr_flag(n, "validate_indices"));
+    s->args[6] = ix->dyn ? sm2c_arg_buf(sm2c_lower_count(l, ix)) : sm2c_arg_null();
+    s->args[7] = sm2c_arg_int(ndims);
+    s->args[8] = sm2c_arg_ints(l, (int32_t)ndims, shape);
+    s->args[9] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    s->args[10] = sm2c_arg_int((int64_t)sm2c_dtype_size(n->outputs[0]->dtype));
+    s->args[11] = sm2c_arg_int(sm2c_attr_flag(n, "validate_indices"));
     return SM2C_OK;
 }

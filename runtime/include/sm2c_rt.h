@@ -599,15 +599,16 @@ int32_t sm2c_rt_nms_f32(const float *boxes, const float *scores, const int32_t *
                         float *cand_score, int32_t *cand_begin, int32_t n, int32_t bound);
 /* SparseToDense (sparse.c): y (total elements of elem_size bytes, shape dims
 ** of rank ndims) set to *dflt, then to values (one if values_scalar, else n)
-** at the n index rows of idx [n][ndims].  SM2C_RT_ERR_INDEX, before writing,
+** at the n index rows of idx [n][ndims] (the first *count when count is not
+** NULL: indices with a data-dependent size).  SM2C_RT_ERR_INDEX, before writing,
 ** for an index out of range or, with validate, not strictly after the one
 ** before it. */
 int32_t sm2c_rt_sparse_to_dense_i32(const int32_t *idx, const void *values, int32_t values_scalar,
-                                    const void *dflt, void *y, int32_t n, int32_t ndims, const int32_t *dims,
-                                    int32_t total, int32_t elem_size, int32_t validate);
+                                    const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
+                                    const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
 int32_t sm2c_rt_sparse_to_dense_i64(const int64_t *idx, const void *values, int32_t values_scalar,
-                                    const void *dflt, void *y, int32_t n, int32_t ndims, const int32_t *dims,
-                                    int32_t total, int32_t elem_size, int32_t validate);
+                                    const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
+                                    const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
 
 #ifdef __cplusplus
 }

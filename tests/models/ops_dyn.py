@@ -100,6 +100,12 @@ def unique_cases():
         "i64": {"x": np.array([9, -9, 9, 0], np.int64)},
         "f32": {"x": np.array([1.5, -0.5, 1.5, 2.0, -0.5], np.float32)},
     }
+    def v2(x):
+        y, idx = tf.raw_ops.UniqueV2(x=x, axis=tf.constant([0], tf.int64))
+        return {"y": y, "idx": idx}
+    yield ("UniqueV2", v2, {"serving_default": feeds["serving_default"], "f32": feeds["f32"],
+                            "i64": feeds["i64"]}, EXACT,
+           "UniqueV2 with axis [0] on a 1-D tensor (the same as Unique): int32, float32, int64")
     yield ("Unique", fn, feeds, EXACT,
            "Unique (values in order of first occurrence, int32 idx): repeats, one value, all distinct, "
            "int64 and float32 values", {"fns": {"i64": fn64}})
@@ -217,6 +223,16 @@ def sparse_to_dense_cases():
         "unvalidated": {"idx": np.array([[2, 2], [0, 1], [2, 2]], np.int64),
                         "values": np.array([1, 2, 3], np.float32), "default": np.float32(0)},
     }
+    def keep_positive(x):
+        idx = tf.where(x > 0.5)
+        return tf.sparse.to_dense(tf.sparse.SparseTensor(idx, tf.gather_nd(x, idx), [3, 4]))
+    r = rng_for("SparseToDense_where")
+    feeds_w = {"serving_default": {"x": r.uniform(-1, 2, [3, 4]).astype(np.float32)},
+               "none": {"x": np.zeros([3, 4], np.float32)},
+               "all": {"x": r.uniform(1, 2, [3, 4]).astype(np.float32)}}
+    yield ("SparseToDense_where", keep_positive, feeds_w, EXACT,
+           "tf.sparse.to_dense of the elements above 0.5 (Where, GatherNd, SparseToDense reading index rows "
+           "and values up to their data-dependent count): some, none and all kept")
     yield ("SparseToDense", fn, feeds, EXACT,
            "SparseToDense into a constant shape: int64 and int32 indices, a scalar value, 1-D int32, and "
            "validate_indices=false with indices out of order and repeated (the later one wins)",
