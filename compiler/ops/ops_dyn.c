@@ -12,7 +12,8 @@
 ** Squeeze and ExpandDims that keep the dim whole, GatherV2 and GatherNd with
 ** data-dependent indices, MatMul over rows, Softmax along another dim).  Rows
 ** past the count hold unspecified values; before an op uses them as indices
-** they are zeroed (sm2c_dyn_lower_inputs), so they are never out of range.
+** they are zeroed (sm2c_dyn_lower_inputs), so they are never out of range;
+** likewise before a Sum, Any or EuclideanNorm over the dim, which is then exact.
 ** Every other consumer is refused: "data-dependent shape reaches <op>".
 **
 ** An entry output with such a dim is sized to the bound, and the entry gets
@@ -129,6 +130,39 @@ static sm2c_status gather_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
     return SM2C_OK;
 }
 
+/* Reductions: over other dims the rows stay; over the data-dependent dim
+** only those whose identity is zero (Sum, Any, EuclideanNorm): the rows past
+** the count are zeroed first (sm2c_dyn_lower_inputs), so the bound's sum is
+** the count's. */
+static int reduces_zero_padded(const sm2c_node *n)
+{
+    return n->op->lower == lower_reduce && n->inputs[0]->dyn && n->outputs[0]->dyn == NULL;
+}
+
+static sm2c_status reduce_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
+{
+    const sm2c_value *x = n->inputs[0];
+    const sm2c_tensor *t = n->inputs[1]->constant;
+    if (!x->dyn || !t)
+        return refuse(c, n, "its axes have the data-dependent size");
+    int64_t *axes = sm2c_op_ints(c, t);
+    int keep = sm2c_attr_flag(n, "keep_dims"), over = 0;
+    int32_t before = 0;
+    for (int64_t i = 0; i < t->nelem; i++) {
+        int64_t a = axes[i] < 0 ? axes[i] + x->shape.rank : axes[i];
+        over |= a == x->dyn_dim;
+        before += a < x->dyn_dim;
+    }
+    if (!over) {
+        set_dyn(n, 0, root, keep ? x->dyn_dim : x->dyn_dim - before);
+        return SM2C_OK;
+    }
+    if (strcmp(n->op->name, "Sum") != 0 && strcmp(n->op->name, "Any") != 0 &&
+        strcmp(n->op->name, "EuclideanNorm") != 0)
+        return refuse(c, n, "it reduces over the data-dependent dim");
+    return SM2C_OK;     /* a static result */
+}
+
 /* ConcatV2 and Pack of values that all share the count, along another dim. */
 static sm2c_status concat_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
 {
@@ -209,6 +243,8 @@ sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
     }
     if (op->lower == lower_concat)
         return concat_rule(c, n, root);
+    if (op->lower == lower_reduce)
+        return reduce_rule(c, n, root);
     if (op->lower == lower_sparse_to_dense) {   /* reads the indices up to the count */
         const sm2c_value *v = n->inputs[2];
         if (!x->dyn || x->dyn_dim != 0 || n->inputs[3]->dyn || (v->dyn ? v->dyn_dim != 0 : v->shape.rank != 0))
@@ -261,6 +297,8 @@ void sm2c_dyn_lower_inputs(sm2c_lower *l, const sm2c_node *n)
     const sm2c_opdef *op = n->op;
     if ((op->lower == lower_gather || op->lower == lower_gather_nd) && n->n_inputs > 1 && n->inputs[1]->dyn)
         clear_tail(l, n, sm2c_lower_buf(l, n->inputs[1]), n->inputs[1]);
+    if (reduces_zero_padded(n))
+        clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0]);
 }
 
 void sm2c_dyn_count_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)

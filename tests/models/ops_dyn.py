@@ -72,6 +72,15 @@ def slice_concat_cases():
            "slices that keep the selected rows whole (a column, every other column, Slice), ConcatV2 and "
            "Pack along the other dim and along a new leading one, ExpandDims in front (the count in dim 1)")
 
+    def red(x, mask):
+        m = tf.boolean_mask(x, mask)
+        return {"total": tf.reduce_sum(m), "cols": tf.reduce_sum(m, 0), "rows": tf.reduce_sum(m, 1),
+                "keep": tf.reduce_sum(m, [0], keepdims=True), "n": tf.reduce_sum(tf.ones_like(m[:, 0])),
+                "norm": tf.norm(tf.exp(m), axis=0), "any": tf.reduce_any(m > 2.0, 0)}
+    yield ("BooleanMask_reduce", red, feeds, contraction(5),
+           "sums over the selected rows (whole, per column, per row, keepdims; the padding zeroed first), "
+           "the number of rows as a sum of ones, EuclideanNorm and Any over them: some, none, all rows")
+
     def post(boxes, scores):
         sel, valid = tf.raw_ops.NonMaxSuppressionV4(boxes=boxes, scores=scores, max_output_size=5,
                                                     iou_threshold=0.5, score_threshold=0.3)
