@@ -189,19 +189,28 @@ static sm2c_status concat_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
     return SM2C_OK;
 }
 
+static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root);
+
 sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
 {
     const sm2c_value *root = NULL;
-    for (int32_t i = 0; i < n->n_inputs; i++) {
-        const sm2c_value *v = n->inputs[i];
-        if (!v->dyn)
-            continue;
-        if (root && v->dyn != root)
-            return refuse(c, n, "two different data-dependent sizes meet");
-        root = v->dyn;
-    }
-    if (!root)
+    for (int32_t i = 0; i < n->n_inputs && !root; i++)
+        root = n->inputs[i]->dyn;
+    if (!root || strcmp(n->op->name, "Rank") == 0)
         return SM2C_OK;
+    sm2c_status st = dyn_rule(c, n, root);
+    /* A hook that folded its result from the static shape saw the bound. */
+    for (int32_t k = 0; !st && k < n->n_outputs; k++)
+        if (n->outputs[k]->constant)
+            st = refuse(c, n, "its result would be computed from the bound");
+    return st;
+}
+
+static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
+{
+    for (int32_t i = 0; i < n->n_inputs; i++)
+        if (n->inputs[i]->dyn && n->inputs[i]->dyn != root)
+            return refuse(c, n, "two different data-dependent sizes meet");
     if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
         return refuse(c, n, "its input has a data-dependent size");
     const sm2c_opdef *op = n->op;
