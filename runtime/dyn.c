@@ -26,6 +26,27 @@ void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bou
 }
 #endif
 
+/* Shape (size 0) or Size (size 1) of a value whose dim `dim` holds *count of
+** its bound: the static dims with that one replaced. */
+#define DYN_SHAPE(sfx, T)                                                                \
+    SM2C_RT_DEFINE(dyn_shape_##sfx, void sm2c_rt_dyn_shape_##sfx(T *y, const int64_t *count, const int32_t *dims, \
+                                                                int32_t rank, int32_t dim, int32_t size) \
+    {                                                                                    \
+        int64_t total = 1;                                                               \
+        int32_t i;                                                                       \
+        for (i = 0; i < rank; i++) {                                                     \
+            const int64_t d = i == dim ? *count : (int64_t)dims[i];                      \
+            total *= d;                                                                  \
+            if (!size)                                                                   \
+                y[i] = (T)d;                                                             \
+        }                                                                                \
+        if (size)                                                                        \
+            y[0] = (T)total;                                                             \
+    })
+
+DYN_SHAPE(i32, int32_t)
+DYN_SHAPE(i64, int64_t)
+
 /* Where: the coordinates of every nonzero element, in row-major order. */
 #define WHERE(sfx, T)                                                                    \
     SM2C_RT_DEFINE(where_##sfx, void sm2c_rt_where_##sfx(const T *x, int64_t *y, int64_t *count, \

@@ -198,6 +198,10 @@ sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
         root = n->inputs[i]->dyn;
     if (!root || strcmp(n->op->name, "Rank") == 0)
         return SM2C_OK;
+    if (sm2c_dyn_shape_op(n)) {    /* computed at run time from the count */
+        n->outputs[0]->constant = NULL;
+        return SM2C_OK;
+    }
     sm2c_status st = dyn_rule(c, n, root);
     /* A hook that folded its result from the static shape saw the bound. */
     for (int32_t k = 0; !st && k < n->n_outputs; k++)
@@ -281,6 +285,27 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
         return refuse(c, n, "it sums over the data-dependent dim");
     }
     return refuse(c, n, "it is not row by row");
+}
+
+int sm2c_dyn_shape_op(const sm2c_node *n)
+{
+    return n->op->shape == shape_shape && n->n_inputs == 1 && n->inputs[0]->dyn &&
+           (strcmp(n->op->name, "Shape") == 0 || strcmp(n->op->name, "Size") == 0);
+}
+
+sm2c_status sm2c_dyn_lower_shape(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (y->dtype != SM2C_DT_INT32 && y->dtype != SM2C_DT_INT64)
+        return sm2c_lower_unsupported(l, n, "out_type must be int32 or int64");
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "dyn_shape", y->dtype), 6);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_count(l, x));
+    s->args[2] = sm2c_arg_ints(l, x->shape.rank, x->shape.dims);
+    s->args[3] = sm2c_arg_int(x->shape.rank);
+    s->args[4] = sm2c_arg_int(x->dyn_dim);
+    s->args[5] = sm2c_arg_int(strcmp(n->op->name, "Size") == 0);
+    return SM2C_OK;
 }
 
 /* ---- lowering ----------------------------------------------------------------------- */

@@ -14,6 +14,10 @@
 sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n);
 /* Whether any output of n has a data-dependent dim (not folded). */
 int sm2c_dyn_outputs(const sm2c_node *n);
+/* Shape or Size of a data-dependent value: not folded, but computed from the
+** count at run time (lowered by sm2c_dyn_lower_shape instead of its hook). */
+int sm2c_dyn_shape_op(const sm2c_node *n);
+sm2c_status sm2c_dyn_lower_shape(sm2c_lower *l, const sm2c_node *n);
 /* Before n's lowering hook: rows past the count of a data-dependent index
 ** input are zeroed, so they are valid indices. */
 void sm2c_dyn_lower_inputs(sm2c_lower *l, const sm2c_node *n);

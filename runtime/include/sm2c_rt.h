@@ -571,6 +571,12 @@ int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_
 ** dyn_clear zeroes rows [*count, bound) of each of `outer` blocks of `bound`
 ** rows of inner_bytes (before a data-dependent value is used as indices). */
 void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes);
+/* Shape (size 0: y[rank]) or Size (size 1: y[0]) of a value of static shape
+** dims whose dim `dim` holds *count rows at run time. */
+void sm2c_rt_dyn_shape_i32(int32_t *y, const int64_t *count, const int32_t *dims, int32_t rank, int32_t dim,
+                           int32_t size);
+void sm2c_rt_dyn_shape_i64(int64_t *y, const int64_t *count, const int32_t *dims, int32_t rank, int32_t dim,
+                           int32_t size);
 /* Where(x): y[count][rank] int64 coordinates of the nonzero elements of x (n
 ** elements of shape dims), row-major order; y holds n rows. */
 void sm2c_rt_where_f32(const float *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);

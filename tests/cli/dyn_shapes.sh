@@ -2,7 +2,7 @@
 # Data-dependent output sizes (ops_dyn.c): the ABI a header documents (an
 # int64 count argument per such output after the outputs, _BOUND and
 # _DYNAMIC_DIM macros, tensor_info.dynamic_dim), and consumers that would mix
-# rows (Max over them, Shape, Where) refused with "data-dependent shape reaches <op>" (exit 3).
+# rows (Max over them, Cumsum, Where) refused with "data-dependent shape reaches <op>" (exit 3).
 set -u
 case "${SM2C_TEST_CC:-}" in *sanitize*) echo "sanitizer build: nothing generated is run"; exit 77 ;; esac
 sm2c=$(realpath "$1") root=$(realpath "$2")
@@ -66,8 +66,8 @@ refused() { # description, dir, op
 }
 model "$tmp/max" 'node { name: "y" op: "Max" input: "w" input: "axis" attr { key: "T" value { type: DT_INT64 } } attr { key: "Tidx" value { type: DT_INT32 } } }'
 check "Max over the data-dependent dim is refused" refused Max "$tmp/max" Max
-model "$tmp/shape" 'node { name: "y" op: "Shape" input: "w" attr { key: "T" value { type: DT_INT64 } } attr { key: "out_type" value { type: DT_INT32 } } }'
-check "Shape of a data-dependent value is refused" refused Shape "$tmp/shape" Shape
+model "$tmp/cumsum" 'node { name: "y" op: "Cumsum" input: "w" input: "axis" attr { key: "T" value { type: DT_INT64 } } attr { key: "Tidx" value { type: DT_INT32 } } }'
+check "Cumsum along a data-dependent dim is refused" refused Cumsum "$tmp/cumsum" Cumsum
 model "$tmp/where2" 'node { name: "y" op: "Where" input: "w" attr { key: "T" value { type: DT_INT64 } } }'
 check "Where of a data-dependent value is refused" refused Where "$tmp/where2" Where
 model "$tmp/ok" 'node { name: "y" op: "Cast" input: "w" attr { key: "SrcT" value { type: DT_INT64 } } attr { key: "DstT" value { type: DT_FLOAT } } }'

@@ -76,10 +76,12 @@ def slice_concat_cases():
         m = tf.boolean_mask(x, mask)
         return {"total": tf.reduce_sum(m), "cols": tf.reduce_sum(m, 0), "rows": tf.reduce_sum(m, 1),
                 "keep": tf.reduce_sum(m, [0], keepdims=True), "n": tf.reduce_sum(tf.ones_like(m[:, 0])),
-                "norm": tf.norm(tf.exp(m), axis=0), "any": tf.reduce_any(m > 2.0, 0)}
+                "norm": tf.norm(tf.exp(m), axis=0), "any": tf.reduce_any(m > 2.0, 0),
+                "shape": tf.shape(m), "rows_i64": tf.shape(m, out_type=tf.int64)[0], "size": tf.size(m)}
     yield ("BooleanMask_reduce", red, feeds, contraction(5),
            "sums over the selected rows (whole, per column, per row, keepdims; the padding zeroed first), "
-           "the number of rows as a sum of ones, EuclideanNorm and Any over them: some, none, all rows")
+           "the number of rows as a sum of ones, EuclideanNorm and Any over them, Shape and Size of them (the "
+           "count at run time): some, none, all rows")
 
     def post(boxes, scores):
         sel, valid = tf.raw_ops.NonMaxSuppressionV4(boxes=boxes, scores=scores, max_output_size=5,
