@@ -234,6 +234,8 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
         op->lower == lower_clip || op->lower == lower_approximate_equal) {
         if (is_int_division(n) && n->inputs[1]->dyn)
             return refuse(c, n, "an integer divisor with a data-dependent size");
+        if (strcmp(op->name, "Select") == 0 && x->shape.rank != n->outputs[0]->shape.rank)
+            return refuse(c, n, "a vector condition selects along the leading dim");
         return broadcast_rule(c, n, root);
     }
     if (op->lower == lower_bias_add) {
