@@ -660,6 +660,10 @@ static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
     sb_puts(b, " */\n");
     sb_printf(b, "#define %s_ELEMENTS %lld\n", stem, (long long)n);
     sb_printf(b, "#define %s_RANK %d\n", stem, pt->shape.rank);
+    if (pt->dynamic)
+        sb_printf(b, "#define %s_DYNAMIC_DIM %d /* its size: _count at run time, at most _BOUND */\n"
+                     "#define %s_BOUND %lld\n", stem, pt->dynamic - 1, stem,
+                  (long long)pt->shape.dims[pt->dynamic - 1]);
     if (pt->shape.rank > 0) {
         sb_printf(b, "#define %s_SHAPE {", stem);
         for (int32_t i = 0; i < pt->shape.rank; i++)
@@ -677,6 +681,13 @@ static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char
     sb_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
     sb_printf(b, ", %lld bytes%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "");
+    if (pt->dynamic)
+        sb_printf(b, " *                  dim %d holds at most %lld (the bound; _SIZE is at the bound): the\n"
+                     " *                  actual size depends on the data and goes to its _count output;\n"
+                     " *                  the rest of the buffer is zeroed\n",
+                  pt->dynamic - 1, (long long)pt->shape.dims[pt->dynamic - 1]);
+    if (pt->count_of)
+        sb_puts(b, " *                  the count: the actual size of the data-dependent dim above\n");
 }
 
 /* --max-batch: what the batch argument means, and the limit macro. */
@@ -909,6 +920,11 @@ static void emit_header(emitter *e)
               "    int32_t rank;\n"
               "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
               "    int64_t size_bytes;\n"
+              "    int32_t dynamic_dim;    /* -1, or the dim whose size depends on the data: dims and\n"
+              "                               size_bytes give its bound, and the entry writes the\n"
+              "                               actual size to an int64 count output; the count outputs\n"
+              "                               follow the signature's outputs, one per such output\n"
+              "                               in order (key \"<key>_count\", dynamic_dim -1) */\n"
               "} %s_tensor_info;\n\n"
               "typedef struct %s_signature_info {\n"
               "    const char *key;\n"
@@ -1660,9 +1676,9 @@ static void emit_metadata(emitter *e)
             for (int32_t i = 0; i < np; i++) {
                 sb_puts(b, "    { ");
                 sb_cstring(b, ports[i].key);
-                sb_printf(b, ", %d, %d, %s, %lld },\n", sm2c_dtype_base(ports[i].dtype),
+                sb_printf(b, ", %d, %d, %s, %lld, %d },\n", sm2c_dtype_base(ports[i].dtype),
                           ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
-                          (long long)port_bytes(&ports[i]));
+                          (long long)port_bytes(&ports[i]), (int)ports[i].dynamic - 1);
             }
             sb_puts(b, "};\n");
         }

@@ -322,18 +322,57 @@ static const char *output_file_name(sm2c_ctx *c, const sm2c_entry *e, int32_t i,
     return name;
 }
 
+/* Output i has a data-dependent dim: its shape and bytes cut to the size its
+** count output says (rows past it dropped). */
+static sm2c_status trim_dynamic(sm2c_ctx *c, const char *dir, const sm2c_entry *e, int32_t i, sm2c_shape *shape,
+                                sm2c_buf *raw)
+{
+    int32_t k = e->n_outputs;
+    for (int32_t j = 0; j < e->n_outputs && k == e->n_outputs; j++)
+        if (e->outputs[j].count_of == i + 1)
+            k = j;
+    sm2c_buf cr;
+    const char *path = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, k);
+    sm2c_status st = k < e->n_outputs ? sm2c_read_file(c, AT_FDCWD, path, path, 64, &cr) : SM2C_ERR_INTERNAL;
+    if (st)
+        return st;
+    int32_t d = e->outputs[i].dynamic - 1;
+    int64_t count = 0, bound = shape->dims[d], outer = 1, inner = (int64_t)sm2c_dtype_size(e->outputs[i].dtype);
+    if (cr.len == sizeof count)
+        memcpy(&count, cr.data, sizeof count);
+    if (cr.len != sizeof count || count < 0 || count > bound)
+        return sm2c_error(c->diag, SM2C_ERR_INTERNAL, path, NULL, "count %lld of output '%s' is out of [0, %lld]",
+                          (long long)count, e->outputs[i].key, (long long)bound);
+    for (int32_t j = 0; j < d; j++)
+        outer *= shape->dims[j];
+    for (int32_t j = d + 1; j < shape->rank; j++)
+        inner *= shape->dims[j];
+    uint8_t *p = raw->data;
+    for (int64_t o = 0; o < outer; o++)
+        memmove(p + o * count * inner, p + o * bound * inner, (size_t)(count * inner));
+    raw->len = (size_t)(outer * count * inner);
+    *shape = sm2c_shape_make(c, shape->rank, shape->dims);
+    shape->dims[d] = count;
+    return SM2C_OK;
+}
+
 /* The outputs as .npy files, published like compile output (publish.c). */
 static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const char *outdir,
                                    int32_t batch)
 {
     sm2c_outfile *files = sm2c_arena_array(c->arena, (size_t)e->n_outputs + 1, sizeof *files);
+    int32_t n_files = 0;
     for (int32_t i = 0; i < e->n_outputs; i++) {
         sm2c_buf raw;
+        if (e->outputs[i].count_of)
+            break;      /* the counts follow the outputs; trim_dynamic read them */
         const char *path = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
         sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &raw);
         if (st)
             return st;
         sm2c_shape shape = run_shape(c, &e->outputs[i], batch);
+        if (e->outputs[i].dynamic && (st = trim_dynamic(c, dir, e, i, &shape, &raw)))
+            return st;
         sm2c_tensor t = { .dtype = sm2c_dtype_base(e->outputs[i].dtype), .shape = shape,
                           .nelem = sm2c_shape_elements(&shape, INT64_MAX),
                           .nbytes = raw.len, .data = raw.data };
@@ -343,8 +382,9 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
             return st;
         files[i].data = (const char *)npy.data;
         files[i].len = npy.len;
+        n_files++;
     }
-    return sm2c_publish(c, outdir, NULL, files, (size_t)e->n_outputs);
+    return sm2c_publish(c, outdir, NULL, files, (size_t)n_files);
 }
 
 /* --state-out: DIR/<checkpoint key, '/' as "__">.npy per written variable. */

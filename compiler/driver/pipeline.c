@@ -11,6 +11,7 @@
 #include "import/functionalize.h"
 #include "import/op_support.h"
 #include "ops/opdefs.h"
+#include "ops/ops_dyn.h"
 #include "base/fileio.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
@@ -60,7 +61,7 @@ static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c
     }
     /* An output that is an input, a weight, an alias of either, or a second
     ** output of the same value gets a copy of its own. */
-    for (int32_t i = 0; i < e->n_outputs; i++) {
+    for (int32_t i = 0; i < g->n_outputs; i++) {
         if (e->outputs[i].buf >= 0)
             continue;
         int32_t src = sm2c_lower_buf(&l, g->outputs[i].value);
@@ -72,6 +73,9 @@ static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c
         s->args[1] = sm2c_arg_buf(src);
         s->args[2] = sm2c_arg_int(e->buffers[dst].nbytes);
     }
+    /* Data-dependent outputs: rows past the count zeroed, the count written. */
+    for (int32_t i = g->n_outputs; i < e->n_outputs; i++)
+        sm2c_dyn_lower_output(&l, i);
     return SM2C_OK;
 }
 
@@ -85,10 +89,11 @@ static void fill_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
     e->outputs = sm2c_arena_array(c->arena, (size_t)g->n_outputs + 1, sizeof *e->outputs);
     for (int32_t i = 0; i < g->n_inputs; i++)
         e->inputs[i] = (sm2c_port){ g->inputs[i].key, g->inputs[i].tensor, g->inputs[i].value->dtype,
-                                    g->inputs[i].value->shape, -1, 0 };
+                                    g->inputs[i].value->shape, -1, 0, 0, 0 };
     for (int32_t i = 0; i < g->n_outputs; i++)
         e->outputs[i] = (sm2c_port){ g->outputs[i].key, g->outputs[i].tensor, g->outputs[i].value->dtype,
-                                     g->outputs[i].value->shape, -1, 0 };
+                                     g->outputs[i].value->shape, -1, 0, 0, 0 };
+    sm2c_dyn_count_ports(c, g, e);
 }
 
 /* --max-batch: batched ports show their shape at max_batch rows. */
@@ -215,6 +220,9 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         e->function = sm2c_arena_printf(c->arena, "%s traced for %s", spec->fn->owner,
                                         spec->fn->input_signature ? spec->fn->input_signature : "?");
     fill_ports(c, g, e);
+    if (n_batched && e->n_outputs > g->n_outputs)
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file, sm2c_arena_printf(c->arena, "signature '%s'", key),
+                          "--max-batch: an output has a data-dependent shape");
     if (n_batched && (st = batch_ports(c, g, e, o->max_batch)))
         return st;
     if ((st = lower_graph(c, g, p, e)))

@@ -42,6 +42,12 @@ typedef struct sm2c_value {
     ** [max_len, element...] and int32 length values, and its list family. */
     struct sm2c_value *list_data, *list_len;
     struct sm2c_tlist *tlist;
+    /* A data-dependent size (ops_dyn.c): dim `dyn_dim` holds at most shape.dims[dyn_dim]
+    ** (the static bound) and at run time as many as the count that the op making `dyn`
+    ** wrote (`dyn` is itself for Where, Unique, NonMaxSuppression; consumers that work
+    ** row by row share their input's).  NULL for a static shape. */
+    const struct sm2c_value *dyn;
+    int32_t dyn_dim;
 } sm2c_value;
 
 typedef struct sm2c_node {

@@ -157,11 +157,33 @@ int32_t sm2c_lower_buf(sm2c_lower *l, const sm2c_value *v)
 
 int32_t sm2c_lower_output_buf(sm2c_lower *l, int32_t port)
 {
-    const sm2c_value *v = l->g->outputs[port].value;
-    int32_t b = new_buffer(l, SM2C_BUF_OUTPUT, v->dtype, &v->shape, l->g->outputs[port].tensor);
+    int32_t b;
+    if (port >= l->g->n_outputs) {  /* a count output (ops_dyn.c): int64 scalar */
+        sm2c_shape scalar = { 0, NULL };
+        b = new_buffer(l, SM2C_BUF_OUTPUT, SM2C_DT_INT64, &scalar, l->entry->outputs[port].key);
+    } else {
+        const sm2c_value *v = l->g->outputs[port].value;
+        b = new_buffer(l, SM2C_BUF_OUTPUT, v->dtype, &v->shape, l->g->outputs[port].tensor);
+    }
     l->entry->buffers[b].index = port;
     l->entry->outputs[port].buf = b;
     return b;
+}
+
+int32_t sm2c_lower_count(sm2c_lower *l, const sm2c_value *v)
+{
+    const sm2c_value *root = v->dyn;
+    if (!l->count_of) {
+        l->count_of = sm2c_arena_array(l->c->arena, (size_t)l->g->n_values + 1, sizeof *l->count_of);
+        for (int32_t i = 0; i <= l->g->n_values; i++)
+            l->count_of[i] = -1;
+    }
+    if (l->count_of[root->id] < 0) {
+        sm2c_shape scalar = { 0, NULL };
+        l->count_of[root->id] = new_buffer(l, SM2C_BUF_ARENA, SM2C_DT_INT64, &scalar,
+                                           sm2c_arena_printf(l->c->arena, "%s (count)", root->name ? root->name : "?"));
+    }
+    return l->count_of[root->id];
 }
 
 void sm2c_lower_alias(sm2c_lower *l, const sm2c_value *v, const sm2c_value *src)

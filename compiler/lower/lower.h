@@ -15,7 +15,12 @@ typedef struct sm2c_lower {
     int32_t *buf_of;            /* value id -> buffer id, -1 unassigned */
     int32_t cap_steps, cap_bufs;
     int32_t *step_node;         /* unused for now */
+<<<<<<< HEAD
     int64_t ints_overflow;      /* a value sm2c_arg_ints could not hold; 0 when none */
+=======
+    int32_t *count_of;          /* data-dependent values (ops_dyn.c): the id of the value
+                                   making a count -> its int64 count buffer; made on first use */
+>>>>>>> dyn
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a
@@ -27,6 +32,10 @@ int32_t sm2c_lower_output_buf(sm2c_lower *l, int32_t port);
 void sm2c_lower_alias(sm2c_lower *l, const sm2c_value *v, const sm2c_value *src);
 /* A fresh arena buffer for temporaries. */
 int32_t sm2c_lower_scratch(sm2c_lower *l, int dtype, const sm2c_shape *shape, const char *name);
+
+/* The int64 scalar buffer holding the run-time size of value v's data-dependent
+** dim (v->dyn must be set): the op making it writes it, others read it. */
+int32_t sm2c_lower_count(sm2c_lower *l, const sm2c_value *v);
 
 /* Append a call of `kernel` with room for n args, attributed to node n. */
 sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t n_args);

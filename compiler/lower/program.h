@@ -94,6 +94,10 @@ typedef struct sm2c_port {
                             ** entry's run-time batch (1 unless the graph folds rows into
                             ** the leading dim): `shape` is at max_batch rows, its
                             ** buffer one row (leading dim `batched`) */
+    int32_t dynamic;        /* output: 0, or 1 + its data-dependent dim (sized to the bound in
+                            ** `shape`; the entry writes the actual size to its count) */
+    int32_t count_of;       /* 0, or this output is the int64 scalar count of output
+                            ** count_of - 1: count outputs follow the signature's outputs */
 } sm2c_port;
 
 typedef struct sm2c_entry {

@@ -3,6 +3,7 @@
 ** the op table lists.
 */
 #include "opdefs.h"
+#include "ops_dyn.h"
 
 /* The dtype an op runs on: its "T" or "dtype" attr, else its first input, else
 ** its output. */
@@ -25,8 +26,11 @@ sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
     if (!sm2c_opdef_has_dtype(n->op, dtype))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported (see `sm2c ops`)", n->op->name,
                                       sm2c_dtype_name(dtype));
+    if (sm2c_dyn_shape_op(n))   /* not the table's hook: Shape and Size fold otherwise */
+        return sm2c_dyn_lower_shape(l, n);
     if (l->c->lowered && sm2c_opdef_in_table(n->op))
         l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << (n->widened_from ? n->widened_from : dtype);
+    sm2c_dyn_lower_inputs(l, n);
     l->ints_overflow = 0;
     sm2c_status st = n->op->lower(l, n);
     if (st == SM2C_OK && l->ints_overflow)

@@ -277,6 +277,7 @@ sm2c_status lower_concat(sm2c_lower *l, const sm2c_node *n)
 typedef struct slicing {
     int64_t begin[SM2C_RT_MAX_RANK], step[SM2C_RT_MAX_RANK], size[SM2C_RT_MAX_RANK];
     unsigned char keep[SM2C_RT_MAX_RANK];
+    int32_t out_pos[SM2C_RT_MAX_RANK];  /* a kept dim's position in the output */
     int32_t out_rank;
     int64_t out_dims[SM2C_RT_MAX_RANK];
 } slicing;
@@ -297,6 +298,7 @@ static sm2c_status plain_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
                                  (long long)bi, (long long)zi, i, (long long)x->dims[i]);
         s->begin[i] = bi, s->step[i] = 1, s->size[i] = zi, s->keep[i] = 1;
         s->out_dims[i] = zi;
+        s->out_pos[i] = i;
     }
     return SM2C_OK;
 }
@@ -332,6 +334,7 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
                 next = x->rank;
             for (; full < next; full++) {
                 s->begin[full] = 0, s->step[full] = 1, s->size[full] = x->dims[full], s->keep[full] = 1;
+                s->out_pos[full] = s->out_rank;
                 s->out_dims[s->out_rank++] = x->dims[full];
             }
             continue;
@@ -360,6 +363,7 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
         sm2c_strided_dim(dim, b, e, st, (bmask >> i) & 1, (emask >> i) & 1, &s->begin[full],
                          &s->size[full]);
         s->step[full] = st, s->keep[full] = 1;
+        s->out_pos[full] = s->out_rank;
         s->out_dims[s->out_rank++] = s->size[full];
         full++;
     }
@@ -386,6 +390,15 @@ sm2c_status shape_slice(sm2c_ctx *c, sm2c_node *n) { return shape_any_slice(c, n
 sm2c_status shape_strided_slice(sm2c_ctx *c, sm2c_node *n)
 {
     return sm2c_dyn_slice(n) ? sm2c_shape_dyn_slice(c, n) : shape_any_slice(c, n);
+}
+
+int32_t sm2c_slice_keeps_dim(sm2c_ctx *c, const sm2c_node *n, int32_t dim)
+{
+    slicing s;
+    if (sm2c_dyn_slice(n) || slicing_of(c, n, &s) || !s.keep[dim] || s.begin[dim] != 0 || s.step[dim] != 1 ||
+        s.size[dim] != n->inputs[0]->shape.dims[dim])
+        return -1;
+    return s.out_pos[dim];
 }
 
 sm2c_status lower_slice(sm2c_lower *l, const sm2c_node *n)

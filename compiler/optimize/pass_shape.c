@@ -10,6 +10,7 @@
 #include "ops/fold.h"
 #include "ops/opdefs.h"
 #include "ops/ops_common.h"
+#include "ops/ops_dyn.h"
 #include "load/varmap.h"
 
 static int all_inputs_constant(const sm2c_node *n)
@@ -73,7 +74,11 @@ sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g)
         sm2c_status st = n->cflow || n->tlist ? SM2C_OK : check_type_attr(c, n);
         if (!st)
             st = n->op->shape(c, n);
-        if (!st && all_inputs_constant(n) && !all_outputs_constant(n) && depth > 0 && !n->cflow)
+        if (!st)
+            st = sm2c_dyn_node(c, n);   /* data-dependent sizes (ops_dyn.c) */
+        if (!st && sm2c_dyn_outputs(n))
+            ;                           /* sized at run time even from constants */
+        else if (!st && all_inputs_constant(n) && !all_outputs_constant(n) && depth > 0 && !n->cflow)
             fold_in_region(c, g, n);
         else if (!st && all_inputs_constant(n) && !all_outputs_constant(n))
             st = sm2c_fold_node(c, g, n);

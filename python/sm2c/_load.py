@@ -39,7 +39,8 @@ _RESET = ctypes.CFUNCTYPE(None)
 
 class _TensorInfo(ctypes.Structure):
     _fields_ = [("key", ctypes.c_char_p), ("dtype", ctypes.c_int32), ("rank", ctypes.c_int32),
-                ("dims", ctypes.POINTER(ctypes.c_int64)), ("size_bytes", ctypes.c_int64)]
+                ("dims", ctypes.POINTER(ctypes.c_int64)), ("size_bytes", ctypes.c_int64),
+                ("dynamic_dim", ctypes.c_int32)]
 
 
 class _SignatureInfo(ctypes.Structure):
@@ -78,6 +79,9 @@ class Port:
         self.dtype = np.dtype(_DTYPES[info.dtype])
         self.shape = tuple(info.dims[i] for i in range(info.rank))
         self.batched = batched
+        # -1, or the dim whose size depends on the data: shape holds its bound, and
+        # the entry writes the actual size to an int64 count output after the outputs.
+        self.dynamic_dim = info.dynamic_dim
 
     def shape_at(self, batch):
         if not self.batched:
@@ -110,8 +114,12 @@ class Entry:
         self.max_batch = batch.max_batch if batch else 0
         self.inputs = [Port(info.inputs[i], batch.inputs_batched[i] if self.max_batch else 0)
                        for i in range(info.n_inputs)]
-        self.outputs = [Port(info.outputs[i], batch.outputs_batched[i] if self.max_batch else 0)
-                        for i in range(info.n_outputs)]
+        ports = [Port(info.outputs[i], batch.outputs_batched[i] if self.max_batch else 0)
+                 for i in range(info.n_outputs)]
+        # Outputs with a data-dependent dim have one int64 count each, after the outputs.
+        n_counts = sum(1 for p in ports if p.dynamic_dim >= 0)
+        self.outputs = ports[:len(ports) - n_counts]
+        self._counts = ports[len(ports) - n_counts:]
         self._run = info.run
         self._run_batch = batch.run_batch if self.max_batch else None
 
@@ -162,16 +170,21 @@ class Entry:
                 self._where(), "missing input(s) %s" % ", ".join(map(repr, missing)) if missing else "",
                 "%sunknown input(s) %s" % ("; " if missing else "", ", ".join(map(repr, unknown)))
                 if unknown else "", ", ".join(map(repr, keys)) or "none"))
-        arrays = [np.ascontiguousarray(inputs[k]) for k in keys]
+        arrays = [np.ascontiguousarray(inputs[k]).reshape(np.shape(inputs[k])) for k in keys]
         batch = self._batch_of(arrays) if self.max_batch else None
         for port, a in zip(self.inputs, arrays):
             self._check(port, a, batch)
         outs = [np.zeros(p.shape_at(batch), dtype=p.dtype) for p in self.outputs]
-        rc = self.model._call(self, batch, _pointers(arrays), _pointers(outs))
+        counts = [np.zeros((), dtype=np.int64) for _ in self._counts]
+        rc = self.model._call(self, batch, _pointers(arrays), _pointers(outs + counts))
         if rc != 0:
             what = {-1: "an index input is out of range", -2: "an input value has no defined result",
                     -3: "batch out of range", -4: "a loop ran more times than its cap"}.get(rc, "error")
             raise Sm2cError("%s: the entry point returned %d (%s)" % (self._where(), rc, what), rc)
+        counts = iter(counts)
+        for i, p in enumerate(self.outputs):
+            if p.dynamic_dim >= 0:  # cut to the actual size
+                outs[i] = outs[i][(slice(None),) * p.dynamic_dim + (slice(0, int(next(counts))),)]
         return {p.key: a for p, a in zip(self.outputs, outs)}
 
 

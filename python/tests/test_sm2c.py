@@ -15,6 +15,7 @@ import sm2c  # noqa: E402
 DIGITS = os.path.join(ROOT, "samples", "digits")
 STATE = os.path.join(ROOT, "tests", "data", "ops", "State_three_signatures")
 BATCH = os.path.join(ROOT, "tests", "data", "batch", "keras_mlp")
+DETECT = os.path.join(ROOT, "tests", "data", "ops", "NMS_detection")
 
 
 def close(a, b, rtol, atol):
@@ -85,6 +86,20 @@ def test_max_batch_rows(batched, rows):
     got = entry(x=x)["dense_2"]
     assert got.shape == (rows, 4)
     assert close(got, want, 1e-4, 1e-4)
+
+
+@pytest.mark.parametrize("sig", ["serving_default", "max3", "none"])
+def test_data_dependent_outputs_cut_to_their_count(tmp_path, sig):
+    m = sm2c.load(sm2c.compile(os.path.join(DETECT, "model"), tmp_path, name="det", emit="so"))
+    e = m[sig]
+    assert [p.key for p in e.outputs] == ["boxes", "classes", "scaled", "scores", "valid"]
+    assert e.outputs[0].dynamic_dim == 0 and e.outputs[4].dynamic_dim == -1
+    feeds = {k: np.load(os.path.join(DETECT, "inputs", sig, k + ".npy")) for k in
+             ("boxes", "classes", "iou", "max_out", "scores")}
+    got = e(**feeds)
+    for k in got:
+        want = np.load(os.path.join(DETECT, "expected", sig, k + ".npy"))
+        assert got[k].shape == want.shape and np.array_equal(got[k], want)
 
 
 def test_wrong_dtype(digits):

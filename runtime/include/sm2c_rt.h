@@ -565,6 +565,57 @@ int32_t sm2c_rt_list_pop(void *item, int32_t *out_len, const void *data, const i
 int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_t max_len,
                            int32_t data_bytes);
 
+/* ---- data-dependent sizes (dyn.c, nms.c, sparse.c) ----------------------------
+** An op whose output size depends on the data writes at most its static bound
+** of rows, the actual number to *count (int64), and zeroes the rows past it.
+** dyn_clear zeroes rows [*count, bound) of each of `outer` blocks of `bound`
+** rows of inner_bytes (before a data-dependent value is used as indices). */
+void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes);
+/* Shape (size 0: y[rank]) or Size (size 1: y[0]) of a value of static shape
+** dims whose dim `dim` holds *count rows at run time. */
+void sm2c_rt_dyn_shape_i32(int32_t *y, const int64_t *count, const int32_t *dims, int32_t rank, int32_t dim,
+                           int32_t size);
+void sm2c_rt_dyn_shape_i64(int64_t *y, const int64_t *count, const int32_t *dims, int32_t rank, int32_t dim,
+                           int32_t size);
+/* Where(x): y[count][rank] int64 coordinates of the nonzero elements of x (n
+** elements of shape dims), row-major order; y holds n rows. */
+void sm2c_rt_where_f32(const float *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_f64(const double *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_i32(const int32_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_i64(const int64_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+void sm2c_rt_where_b(const uint8_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
+/* Unique(x): y the distinct values of x[n] in order of first occurrence
+** (compared with ==), idx[i] the position of x[i] in y. */
+void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_f32_i64(const float *x, float *y, int64_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n);
+void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n);
+/* NonMaxSuppression V2-V5 (nms.c): boxes [n][4], scores [n]; score_threshold
+** and soft_nms_sigma may be NULL (-inf, 0).  selected (and selected_scores,
+** may be NULL) get at most min(*max_output_size, bound) entries in TensorFlow's
+** order, zeros up to bound; *valid (int32) and *count (int64), either may be
+** NULL, the number selected.  Scratch: cand_score, cand_begin of n each.
+** SM2C_RT_ERR_VALUE when max_output_size < 0, iou_threshold is outside [0, 1]
+** or soft_nms_sigma < 0 (TensorFlow's errors). */
+int32_t sm2c_rt_nms_f32(const float *boxes, const float *scores, const int32_t *max_output_size,
+                        const float *iou_threshold, const float *score_threshold, const float *soft_nms_sigma,
+                        int32_t *selected, float *selected_scores, int32_t *valid, int64_t *count,
+                        float *cand_score, int32_t *cand_begin, int32_t n, int32_t bound);
+/* SparseToDense (sparse.c): y (total elements of elem_size bytes, shape dims
+** of rank ndims) set to *dflt, then to values (one if values_scalar, else n)
+** at the n index rows of idx [n][ndims] (the first *count when count is not
+** NULL: indices with a data-dependent size).  SM2C_RT_ERR_INDEX, before writing,
+** for an index out of range or, with validate, not strictly after the one
+** before it. */
+int32_t sm2c_rt_sparse_to_dense_i32(const int32_t *idx, const void *values, int32_t values_scalar,
+                                    const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
+                                    const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
+int32_t sm2c_rt_sparse_to_dense_i64(const int64_t *idx, const void *values, int32_t values_scalar,
+                                    const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
+                                    const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
+
 #ifdef __cplusplus
 }
 #endif

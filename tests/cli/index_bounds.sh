@@ -2,7 +2,8 @@
 # Data-dependent indices are checked (reliability.md section 6 rule 4, catalog N8).
 # Run time: conformance models with index inputs (GatherV2, ResourceGather,
 # GatherNd, ScatterNd, InvertPermutation, ReverseSequence, UnsortedSegment*,
-# SparseSoftmaxCrossEntropyWithLogits) are compiled, and a
+# SparseSoftmaxCrossEntropyWithLogits, SparseToDense: all zeros repeat an index,
+# which validate_indices refuses) are compiled, and a
 # driver calls each entry point through the metadata table with every element
 # of the index input set to an out-of-range value: the call must return
 # SM2C_RT_ERR_INDEX (-1), where TensorFlow's CPU kernels report an error.  With
@@ -100,6 +101,8 @@ runs=(
   "UnsortedSegmentMax_i32 ids_2d_i64 ids 4 0"
   "SparseSoftmaxCrossEntropyWithLogits serving_default c 5 0"
   "SparseSoftmaxCrossEntropyWithLogits_i64 serving_default c -1 0"
+  "SparseToDense serving_default idx 3 -1"
+  "SparseToDense unvalidated idx 5 0"
 )
 
 gcc_flags=(gcc -std=c99 -Wall -Wextra -pedantic -Werror)

@@ -219,7 +219,9 @@ def op_families(ops_def):
              ("neural", "neural network"), ("elementwise", "elementwise"),
              ("gradients", "training gradients"), ("run-time checks", "run-time checks"),
              ("classifier losses", "classifier losses"),
-             ("quantization", "quantization-aware ops in float")]
+             ("quantization", "quantization-aware ops in float"),
+             ("data-dependent", "data-dependent sizes"), ("object detection", "data-dependent sizes"),
+             ("sparse", "data-dependent sizes")]
     families, family = {}, "other"
     for line in open(ops_def):
         if line.startswith("/*"):
@@ -242,7 +244,8 @@ def family_of(case, families):
                            ("Function_", "polymorphic functions"),
                            ("State_", "writable variables (state)"),
                            ("Control_", "control flow"), ("Check_", "run-time checks"),
-                           ("SoftmaxCrossEntropy_", "classifier losses")):
+                           ("SoftmaxCrossEntropy_", "classifier losses"),
+                           ("BooleanMask", "data-dependent sizes"), ("NMS_", "data-dependent sizes")):
         if case.startswith(prefix):
             return family
     ops = [op for op in families if case == op or case.startswith(op + "_")]

@@ -19,6 +19,7 @@ typedef struct tensor_info {
     int32_t rank;
     const int64_t *dims;
     int64_t size_bytes;
+    int32_t dynamic_dim;
 } tensor_info;
 
 typedef struct signature_info {
