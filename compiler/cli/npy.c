@@ -46,11 +46,34 @@ static const npy_dtype npy_dtypes[] = {
     { "u4", SM2C_DT_UINT32 }, { "u8", SM2C_DT_UINT64 }, { "b1", SM2C_DT_BOOL },
 };
 
+/* The width w of a fixed-width bytes descr "|Sw" (numpy's np.bytes_ arrays),
+** or -1. */
+static int64_t bytes_width(const char *d, size_t n)
+{
+    if (n < 3 || (d[0] != '|' && d[0] != '<' && d[0] != '>' && d[0] != '=') || d[1] != 'S' || n > 12)
+        return -1;
+    int64_t w = 0;
+    for (size_t i = 2; i < n; i++) {
+        if (d[i] < '0' || d[i] > '9')
+            return -1;
+        w = w * 10 + (d[i] - '0');
+    }
+    return w;
+}
+
 /* The tensor dtype for a descr string, or an error naming why not. */
 static sm2c_status descr_dtype(sm2c_ctx *c, const char *path, const char *d, size_t n,
                                int *dtype)
 {
     char order = n ? d[0] : 0;
+    if (bytes_width(d, n) >= 0) {
+        *dtype = SM2C_DT_STRING;
+        return SM2C_OK;
+    }
+    if (n >= 2 && d[1] == 'U')
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                          "unicode strings ('%.*s') are not supported; string inputs are bytes: "
+                          "np.array(values, dtype='S')", (int)(n > 64 ? 64 : n), d);
     if ((n == 1 && d[0] == 'O') || (n == 2 && d[1] == 'O'))
         goto object;
     if (n == 3 && (order == '<' || order == '|') && memcmp(d + 1, "V2", 2) == 0) {
@@ -78,10 +101,12 @@ static sm2c_status descr_dtype(sm2c_ctx *c, const char *path, const char *d, siz
     }
     return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
                       "dtype '%.*s' is not supported (float16/32/64, bfloat16 as '<V2', "
-                      "int8-64, uint8-64 and bool, little-endian)", (int)(n > 64 ? 64 : n), d);
+                      "int8-64, uint8-64, bool, little-endian; bytes as 'S')", (int)(n > 64 ? 64 : n), d);
 object:
     return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
-                      "object arrays ('%.*s') are not supported", (int)(n > 64 ? 64 : n), d);
+                      "object arrays ('%.*s') are not supported (reading one means unpickling); "
+                      "save strings as a bytes array: np.array(values, dtype='S')",
+                      (int)(n > 64 ? 64 : n), d);
 }
 
 static const char *dtype_descr(int dtype)
@@ -344,8 +369,9 @@ sm2c_status sm2c_npy_read(sm2c_ctx *c, const char *path, sm2c_tensor *out)
                           "shape %s has more than %" PRId64 " elements "
                           "(--limit elements=N raises it)",
                           sm2c_shape_str(c->arena, &shape), c->limits->elements);
-    size_t size = sm2c_dtype_size(dtype);
-    if ((uint64_t)nelem > SIZE_MAX / size)
+    int64_t width = dtype == SM2C_DT_STRING ? bytes_width(descr, descr_len) : 0;
+    size_t size = dtype == SM2C_DT_STRING ? (size_t)width : sm2c_dtype_size(dtype);
+    if (size && (uint64_t)nelem > SIZE_MAX / size)
         return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, NULL,
                           "shape %s is too large to address", sm2c_shape_str(c->arena, &shape));
     size_t nbytes = (size_t)nelem * size;
@@ -356,6 +382,20 @@ sm2c_status sm2c_npy_read(sm2c_ctx *c, const char *path, sm2c_tensor *out)
                           sm2c_dtype_name(dtype), sm2c_shape_str(c->arena, &shape), nbytes, have);
 
     uint8_t *data = buf.data + prefix + hlen;
+    if (dtype == SM2C_DT_STRING) {
+        /* 'S' elements are NUL-padded to the width; as numpy reads them, an
+        ** element ends at its last non-NUL byte. */
+        sm2c_bytes *strs = sm2c_arena_array(c->arena, nelem > 0 ? (size_t)nelem : 1, sizeof *strs);
+        for (int64_t i = 0; i < nelem; i++) {
+            const uint8_t *e = data + (size_t)i * size;
+            size_t len = size;
+            while (len && !e[len - 1])
+                len--;
+            strs[i] = (sm2c_bytes){ e, len };
+        }
+        *out = (sm2c_tensor){ .dtype = dtype, .shape = shape, .nelem = nelem, .strings = strs };
+        return SM2C_OK;
+    }
     if ((uintptr_t)data % 16 != 0) {
         uint8_t *copy = sm2c_arena_alloc(c->arena, nbytes ? nbytes : 1);
         memcpy(copy, data, nbytes);
