@@ -9,12 +9,14 @@
 **   FloatList { repeated float value = 1; }   (packed, wire type 2, or fixed32, 5)
 **   Int64List { repeated int64 value = 1; }   (packed, wire type 2, or varint, 0)
 **
-** As TensorFlow's parser (example_proto_fast_parsing.cc): unknown fields of
-** Example are skipped and several `features` fields merge; when a key appears
-** more than once the last entry wins; a missing feature takes the default, or
-** is an error when there is none (a required feature); a feature whose kind is
-** not the dense type (an int64_list for a float feature, an empty Feature) or
-** whose value count is not the dense shape's is an error.  Malformed wire data
+** As TensorFlow's parser (example_proto_fast_parsing.cc, checked against TF
+** 2.21): unknown fields of Example are skipped and several `features` fields
+** merge; a map entry is exactly a key then a value; when a key appears more
+** than once the last entry wins (earlier ones are not read); a missing
+** feature, or one with no kind (an empty Feature), takes the default, or is an
+** error when there is none (a required feature); a feature whose kind is not
+** the dense type (an int64_list for a float feature) or whose value count is
+** not the dense shape's is an error.  Malformed wire data
 ** (a truncated or over-long varint, a length past the end of its message, a
 ** wire type or field the format does not allow there) is an error too.  Every
 ** error is SM2C_RT_ERR_EXAMPLE; nothing is read outside [data, data + len) of
@@ -39,9 +41,7 @@ static int pe_varint(pe_span *s, uint64_t *v)
     size_t i;
     for (i = 0; i < s->n && i < 10; i++) {
         uint8_t b = s->p[i];
-        if (i == 9 && b > 1)
-            return 0;    /* more than 64 bits */
-        r |= (uint64_t)(b & 0x7f) << (7 * i);
+        r |= (uint64_t)(b & 0x7f) << (7 * i);    /* a 10th byte's bits past 64 drop, as protobuf's */
         if (!(b & 0x80)) {
             s->p += i + 1;
             s->n -= i + 1;
@@ -116,15 +116,13 @@ static int pe_find(pe_span ex, const int32_t *key, int32_t key_len, pe_span *fea
         if (!pe_bytes(&ex, &feats))
             return -1;
         while (feats.n) {       /* Features: only map entries (field 1) */
-            pe_span entry, k = { NULL, 0 }, v = { NULL, 0 };
+            pe_span entry, k, v;
             if (!pe_tag(&feats, &field, &wt) || field != 1 || wt != 2 || !pe_bytes(&feats, &entry))
                 return -1;
-            while (entry.n) {
-                if (!pe_tag(&entry, &field, &wt) || wt != 2 || (field != 1 && field != 2))
-                    return -1;
-                if (!pe_bytes(&entry, field == 1 ? &k : &v))
-                    return -1;
-            }
+            /* an entry is its key then its value, nothing else (as TensorFlow reads it) */
+            if (!pe_tag(&entry, &field, &wt) || field != 1 || wt != 2 || !pe_bytes(&entry, &k) ||
+                !pe_tag(&entry, &field, &wt) || field != 2 || wt != 2 || !pe_bytes(&entry, &v) || entry.n)
+                return -1;
             if (k.n == (size_t)key_len) {
                 size_t i;
                 for (i = 0; i < k.n && k.p[i] == (uint8_t)key[i]; i++) {
@@ -141,57 +139,70 @@ static int pe_find(pe_span ex, const int32_t *key, int32_t key_len, pe_span *fea
 
 /* Reads the list of Feature f into out[0, count): float (TF dtype 1) or int64
 ** (9).  0 when the kind is not `dtype`, the count differs, or the data is
-** malformed. */
+** malformed.  As TensorFlow reads a list: the Feature's first byte is the
+** kind's tag and what follows the list is ignored; a list is one packed run
+** (bytes after it ignored; a float run's length rounded down to whole floats)
+** or unpacked values only (floats: as many 5-byte fields as fit). */
 static int pe_values(pe_span f, int32_t dtype, int32_t count, void *out)
 {
-    uint32_t field, wt;
     pe_span list;
     int32_t got = 0;
-    uint32_t want_field = dtype == 1 ? 2u : 3u;
-    if (!pe_tag(&f, &field, &wt) || field != want_field || wt != 2 || !pe_bytes(&f, &list) || f.n)
+    if (!f.n || f.p[0] != (dtype == 1 ? 0x12 : 0x1a))   /* float_list = 2, int64_list = 3 */
         return 0;
-    while (list.n) {
-        if (!pe_tag(&list, &field, &wt) || field != 1)
+    f.p++;
+    f.n--;
+    if (!pe_bytes(&f, &list))
+        return 0;
+    if (list.n && list.p[0] == 0x0a) {          /* packed: field 1, wire type 2 */
+        pe_span packed;
+        list.p++;
+        list.n--;
+        if (!pe_bytes(&list, &packed))
             return 0;
-        if (dtype == 1 && (wt == 2 || wt == 5)) {
-            pe_span packed;
-            if (wt == 5) {
-                if (list.n < 4)
-                    return 0;
-                packed.p = list.p;
-                packed.n = 4;
-                list.p += 4;
-                list.n -= 4;
-            } else if (!pe_bytes(&list, &packed) || packed.n % 4) {
+        if (dtype == 1) {
+            if (packed.n / 4 != (size_t)count)
                 return 0;
-            }
-            for (; packed.n; packed.p += 4, packed.n -= 4) {
+            for (; packed.n >= 4; packed.p += 4, packed.n -= 4) {
                 uint32_t bits = (uint32_t)packed.p[0] | (uint32_t)packed.p[1] << 8 |
                                 (uint32_t)packed.p[2] << 16 | (uint32_t)packed.p[3] << 24;
-                if (got >= count)
-                    return 0;
                 memcpy((float *)out + got++, &bits, sizeof bits);
             }
-        } else if (dtype == 9 && (wt == 0 || wt == 2)) {
-            pe_span packed;
-            if (wt == 0) {
-                packed = list;
-            } else if (!pe_bytes(&list, &packed)) {
-                return 0;
-            }
-            do {
-                uint64_t u;
-                int64_t v;
-                if (!pe_varint(&packed, &u) || got >= count)
-                    return 0;
-                memcpy(&v, &u, sizeof v);
-                ((int64_t *)out)[got++] = v;
-            } while (wt == 2 && packed.n);
-            if (wt == 0)
-                list = packed;
-        } else {
-            return 0;
+            return 1;
         }
+        while (packed.n) {
+            uint64_t u;
+            int64_t v;
+            if (!pe_varint(&packed, &u) || got >= count)
+                return 0;
+            memcpy(&v, &u, sizeof v);
+            ((int64_t *)out)[got++] = v;
+        }
+        return got == count;
+    }
+    if (dtype == 1) {                           /* unpacked floats: tag 0x0d, 4 bytes */
+        size_t k, n = list.n / 5;
+        if (n != (size_t)count)
+            return 0;
+        for (k = 0; k < n; k++) {
+            const uint8_t *q = list.p + 5 * k;
+            uint32_t bits = (uint32_t)q[1] | (uint32_t)q[2] << 8 | (uint32_t)q[3] << 16 | (uint32_t)q[4] << 24;
+            if (q[0] != 0x0d)
+                return 0;
+            memcpy((float *)out + k, &bits, sizeof bits);
+        }
+        return 1;
+    }
+    while (list.n) {                            /* unpacked int64: tag 0x08, a varint */
+        uint64_t u;
+        int64_t v;
+        if (list.p[0] != 0x08)
+            return 0;
+        list.p++;
+        list.n--;
+        if (!pe_varint(&list, &u) || got >= count)
+            return 0;
+        memcpy(&v, &u, sizeof v);
+        ((int64_t *)out)[got++] = v;
     }
     return got == count;
 }
@@ -216,7 +227,7 @@ int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, co
         r = pe_find(ex, key, key_len, &f);
         if (r < 0)
             return SM2C_RT_ERR_EXAMPLE;
-        if (r == 0) {
+        if (r == 0 || f.n == 0) {      /* absent, or a Feature of no kind: the default */
             if (!deflt)
                 return SM2C_RT_ERR_EXAMPLE;    /* a required feature is missing */
             if (count)
