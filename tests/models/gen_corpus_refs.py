@@ -129,6 +129,9 @@ MODELS = [
     # a tf.Module with w, b and SGD: `train` writes them (state); each
     # signature runs on a fresh load, `train` 5 times in a row
     dict(dir="rust_regression_savedmodel", fmt="tf2", batch=3, calls={"train": 5}),
+    # TFX's Keras penguin trainer: serving_default parses serialized tf.Examples
+    # (ParseExampleV2, four required float features) inside its tf.function
+    dict(dir="tfx_keras_taxi_serving", fmt="tf2"),
 ]
 
 
@@ -221,6 +224,40 @@ def example_input(sess, graph, tensor_name, rng, n):
     if len(ops) != 1:
         raise SystemExit(f"{tensor_name}: {len(ops)} ParseExample ops read it")
     return make_examples(rng, parse_config(sess, ops[0]), n)
+
+
+def function_parse_config(model_dir):
+    """TF2: the dense features of the one ParseExample(V2) node in the
+    SavedModel's function library (its keys and defaults are Const nodes of the
+    same function)."""
+    from tensorflow.core.protobuf import saved_model_pb2
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(model_dir, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    found = []
+    for fn in sm.meta_graphs[0].graph_def.library.function:
+        consts = {n.name: tf.make_ndarray(n.attr["value"].tensor) for n in fn.node_def if n.op == "Const"}
+        for n in fn.node_def:
+            if n.op not in ("ParseExample", "ParseExampleV2"):
+                continue
+            if n.op == "ParseExampleV2":
+                if n.attr["num_sparse"].i:
+                    raise SystemExit(f"{n.name}: sparse features")
+                keys = list(consts[n.input[3].split(":")[0]].reshape(-1))
+                defaults = n.input[5:]
+            else:
+                ns, nd = n.attr["Nsparse"].i, n.attr["Ndense"].i
+                if ns:
+                    raise SystemExit(f"{n.name}: sparse features")
+                keys = [consts[i.split(":")[0]].reshape(-1)[0] for i in n.input[2:2 + nd]]
+                defaults = n.input[2 + nd:]
+            types = [tf.as_dtype(t) for t in n.attr["Tdense"].list.type]
+            shapes = [[d.size for d in sh.dim] for sh in n.attr["dense_shapes"].list.shape]
+            has_default = [consts[d.split(":")[0]].size != 0 for d in defaults]
+            found.append(list(zip(keys, types, shapes, has_default)))
+    if len(found) != 1:
+        raise SystemExit(f"{model_dir}: {len(found)} ParseExample nodes in its functions")
+    return found[0]
 
 
 def concrete_shape(key, dims, model):
@@ -399,11 +436,12 @@ def run_tf2(model, model_dir, tags, rng):
             loaded = tf.saved_model.load(model_dir, tags=tags)
         fn = loaded.signatures[key]
         specs = fn.structured_input_signature[1]
-        if any(s.dtype == tf.string for s in specs.values()):
-            continue
         inputs, shape_flags = {}, {}
         for k in sorted(specs):
             s = specs[k]
+            if s.dtype == tf.string:    # serialized tf.Examples
+                inputs[k] = make_examples(rng, function_parse_config(model_dir), model.get("batch", BATCH))
+                continue
             dims = None if s.shape.rank is None else [-1 if d is None else d for d in s.shape.as_list()]
             shape = concrete_shape(k, dims, model)
             if dims is None:
