@@ -134,12 +134,14 @@ static int has_string_input(const sm2c_entry *e)
 
 /* A string input's raw file (write_strings): n int64 lengths, then the bytes. */
 static const char load_strings_source[] =
+    "/* One block: the n sm2c_string elements, then the file's bytes they point into. */\n"
     "static sm2c_string *load_strings(const char *path, size_t n)\n{\n"
-    "    FILE *f = fopen(path, \"rb\");\n    long size;\n"
-    "    unsigned char *b;\n    sm2c_string *s = malloc((n ? n : 1) * sizeof *s);\n    size_t i, at;\n"
-    "    if (!f || !s || fseek(f, 0, SEEK_END) || (size = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) ||\n"
-    "        !(b = malloc((size_t)size + 1)) || fread(b, 1, (size_t)size, f) != (size_t)size ||\n"
-    "        (size_t)size < n * 8) {\n"
+    "    FILE *f = fopen(path, \"rb\");\n    long size = -1;\n"
+    "    sm2c_string *s = NULL;\n    unsigned char *b;\n    size_t i, at;\n"
+    "    if (f && !fseek(f, 0, SEEK_END) && (size = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET))\n"
+    "        s = malloc((n ? n : 1) * sizeof *s + (size_t)size + 1);\n"
+    "    b = s ? (unsigned char *)(s + (n ? n : 1)) : NULL;\n"
+    "    if (!s || fread(b, 1, (size_t)size, f) != (size_t)size || (size_t)size < n * 8) {\n"
     "        fprintf(stderr, \"driver: cannot read %s\\n\", path);\n        exit(2);\n    }\n"
     "    fclose(f);\n    at = n * 8;\n"
     "    for (i = 0; i < n; i++) {\n        int64_t len;\n        memcpy(&len, b + i * 8, 8);\n"
