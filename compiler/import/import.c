@@ -563,7 +563,8 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
                               "input '%s' is declared %s but tensor '%s' is %s", g->inputs[i].key,
                               sm2c_dtype_name((int)ti->dtype), g->inputs[i].tensor, sm2c_dtype_name(dtype));
         sm2c_value *v = sm2c_value_new(im->c, g, sm2c_dtype_base(dtype), g->inputs[i].tensor);
-        if (v->dtype == SM2C_DT_STRING && !find_shape_opt(o, g->inputs[i].key) &&
+        const sm2c_shape_opt *so = find_shape_opt(o, g->inputs[i].key);
+        if (v->dtype == SM2C_DT_STRING && (!so || (so->implied && o->one_row)) &&
             (!ti->tensor_shape || ti->tensor_shape->unknown_rank)) {
             /* A batch of serialized protos of unknown rank (TF1 serving
             ** exports): a vector, its length chosen as for a leading -1. */
