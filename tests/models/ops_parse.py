@@ -105,6 +105,13 @@ def dense_fn_v1(ex):
     return {"y": x * w + tf.cast(r, tf.float32), "k": k, "r": r}
 
 
+def export_open_batch(mdir):
+    """dense_fn_v2 with an unknown batch ([None]), for --max-batch (tests/cli/parse_example.sh)."""
+    m = tf.Module()
+    m.f = tf.function(dense_fn_v2, input_signature=[tf.TensorSpec([None], tf.string, name="ex")])
+    tf.saved_model.save(m, mdir, signatures={"serving_default": m.f})
+
+
 def cases():
     for name, fn in (("ParseExampleV2_dense", dense_fn_v2), ("ParseExample_dense", dense_fn_v1)):
         rng = rng_for(name)
@@ -113,3 +120,8 @@ def cases():
                "%s: dense float32 and int64 features (fixed shapes, defaults, a required "
                "one) of four serialized tf.Examples (packed and unpacked lists, missing and "
                "unused features, a repeated key), into a small computation" % name.split("_")[0])
+    name = "ParseExampleV2_open_batch"
+    yield (name, None, {"serving_default": {"ex": batch(rng_for(name))}}, EXACT,
+           "ParseExampleV2 with an unknown batch ([None] serialized Examples), as TF Serving "
+           "exports: compiled at 4 rows, and with --max-batch by tests/cli/parse_example.sh",
+           {"export": export_open_batch})
