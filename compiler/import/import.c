@@ -558,6 +558,25 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
         const Tensorflow__AttrValue *dt = sm2c_node_attr(ph, "dtype");
         int dtype = dt && dt->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ? (int)dt->type
                                                                              : (int)ti->dtype;
+        /* A string placeholder under a signature that declares another dtype
+        ** (serving_half_plus_three's regress): TF Serving's classify and regress
+        ** feed it serialized tf.Examples whatever the metadata says, so the
+        ** graph wins, with a warning, and the metadata's shape is ignored too. */
+        int wrong_metadata = ti->dtype != TENSORFLOW__DATA_TYPE__DT_INVALID && (int)ti->dtype != dtype &&
+                             sm2c_dtype_base(dtype) == SM2C_DT_STRING;
+        if (wrong_metadata) {
+            sm2c_warning(im->c->diag, im->m->file, w,
+                         "input '%s' is declared %s but tensor '%s' is string: compiled as a string "
+                         "input (serialized protos), as TensorFlow Serving feeds it",
+                         g->inputs[i].key, sm2c_dtype_name((int)ti->dtype), g->inputs[i].tensor);
+            Tensorflow__TensorInfo *copy = sm2c_arena_alloc(im->c->arena, sizeof *copy);
+            *copy = *ti;
+            copy->dtype = TENSORFLOW__DATA_TYPE__DT_STRING;
+            copy->tensor_shape = NULL;
+            ti = copy;
+            g->inputs[i].declared_dtype = SM2C_DT_STRING;
+            g->inputs[i].declared_shape.rank = -1;
+        }
         if (ti->dtype != TENSORFLOW__DATA_TYPE__DT_INVALID && (int)ti->dtype != dtype)
             return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
                               "input '%s' is declared %s but tensor '%s' is %s", g->inputs[i].key,

@@ -84,9 +84,9 @@ MODELS = [
                    "classify_x_to_y": [dict(output="scores", input="inputs", feature="x", a=0.5, b=2.0)],
                    "regress_x_to_y": [dict(output="outputs", input="inputs", feature="x", a=0.5, b=2.0)]}),
     dict(dir="serving_half_plus_three", fmt="tf1",
-         # declares its serialized tf.Example input as DT_FLOAT (SOURCES.md)
-         skip=["tensorflow/serving/regress"],
-         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=3.0)]}),
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=3.0)],
+                   "tensorflow/serving/regress": [dict(output="outputs", input="inputs", feature="x",
+                                                       a=0.5, b=3.0)]}),
     dict(dir="serving_matrix_half_plus_two", fmt="tf1",
          formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)]}),
     dict(dir="java_saved_model", fmt="tf1",
@@ -370,7 +370,9 @@ def run_tf1(model, model_dir, tags, rng):
             inputs, feed, shape_flags = {}, {}, {}
             for k in sorted(sd.inputs):
                 t = sd.inputs[k]
-                if tf.as_dtype(t.dtype) == tf.string:
+                # the graph's dtype: serving_half_plus_three's regress declares
+                # its serialized tf.Example input as DT_FLOAT (SOURCES.md)
+                if graph.get_tensor_by_name(t.name).dtype == tf.string:
                     exs = example_input(sess, graph, t.name, rng, model.get("batch", BATCH))
                     inputs[k] = exs
                     feed[t.name] = exs
