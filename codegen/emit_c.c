@@ -145,6 +145,8 @@ static const ctype ctypes[] = {
     { SM2C_DT_UINT32, "uint32_t", K_UINT, 4 },  { SM2C_DT_UINT64, "uint64_t", K_UINT, 8 },
     { SM2C_DT_BOOL, "uint8_t", K_UINT, 1 },     { SM2C_DT_HALF, "uint16_t", K_BITS16, 2 },
     { SM2C_DT_BFLOAT16, "uint16_t", K_BITS16, 2 },
+    /* entry inputs only: ParseExample's serialized protos (the header checks the size) */
+    { SM2C_DT_STRING, "sm2c_string", K_UINT, SM2C_STRING_ELEM_SIZE },
 };
 
 static const ctype *ctype_of(int dtype)
@@ -688,6 +690,32 @@ static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char
                   pt->dynamic - 1, (long long)pt->shape.dims[pt->dynamic - 1]);
     if (pt->count_of)
         sb_puts(b, " *                  the count: the actual size of the data-dependent dim above\n");
+    if (sm2c_dtype_base(pt->dtype) == SM2C_DT_STRING)
+        sb_puts(b, " *                (an array of sm2c_string: each element's bytes and length)\n");
+}
+
+static int has_string_port(const sm2c_program *p)
+{
+    for (int32_t k = 0; k < p->n_entries; k++)
+        for (int32_t i = 0; i < p->entries[k].n_inputs; i++)
+            if (sm2c_dtype_base(p->entries[k].inputs[i].dtype) == SM2C_DT_STRING)
+                return 1;
+    return 0;
+}
+
+/* The string element type, under the guard runtime/include/sm2c_rt.h uses, so
+** that several models' headers and the runtime's declare it once. */
+static void string_type(sbuf *b)
+{
+    sb_printf(b, "/* A string tensor element (TensorFlow DT_STRING, tensor_info dtype 7): `len`\n"
+                 " * bytes at `data`, any bytes, not NUL-terminated (data may be NULL when len\n"
+                 " * is 0).  A string argument is an array of these, %d bytes each; the bytes\n"
+                 " * must stay valid during the call. */\n"
+                 "#ifndef SM2C_STRING_DEFINED\n#define SM2C_STRING_DEFINED\n"
+                 "typedef struct sm2c_string {\n    const uint8_t *data;\n    int64_t len;\n} sm2c_string;\n"
+                 "typedef char sm2c_string_is_%d_bytes[sizeof(sm2c_string) == %d ? 1 : -1];\n"
+                 "#endif\n\n",
+              SM2C_STRING_ELEM_SIZE, SM2C_STRING_ELEM_SIZE, SM2C_STRING_ELEM_SIZE);
 }
 
 /* --max-batch: what the batch argument means, and the limit macro. */
@@ -849,6 +877,8 @@ static void emit_header(emitter *e)
     banner(e, b);
     sb_printf(b, "#ifndef %s_H_\n#define %s_H_\n\n#include <stdint.h>\n\n", e->NAME, e->NAME);
     sb_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    if (has_string_port(p))
+        string_type(b);
     sb_printf(b, "/* Static scratch memory shared by all entry points, bytes.  The entry points\n"
                  " * are not reentrant: they use one static arena, so calls must not overlap\n"
                  " * (from threads or interrupts). */\n#define %s_ARENA_SIZE %lld\n\n",
@@ -893,6 +923,9 @@ static void emit_header(emitter *e)
             sb_puts(b, " * -5 when a CheckNumerics finds a NaN or an infinity.\n");
         if (calls_kernel(en, "sm2c_rt_check_true"))
             sb_puts(b, " * -6 when an Assert's condition is false.\n");
+        if (calls_kernel(en, "sm2c_rt_parse_example"))
+            sb_puts(b, " * -7 when a serialized tf.Example is malformed, lacks a feature that has\n"
+                       " * no default, or has a feature of the wrong kind or number of values.\n");
         sb_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n", e->NAME);
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_macros(b, &en->inputs[i], n->in_stem[i]);
@@ -916,7 +949,7 @@ static void emit_header(emitter *e)
               " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
               "typedef struct %s_tensor_info {\n"
               "    const char *key;\n"
-              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 9 int64, ... */\n"
+              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 7 string, 9 int64, ... */\n"
               "    int32_t rank;\n"
               "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
               "    int64_t size_bytes;\n"

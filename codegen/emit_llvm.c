@@ -54,6 +54,8 @@ static int elem_size(int dtype)
         return 1;
     case SM2C_DT_INT16: case SM2C_DT_UINT16: case SM2C_DT_HALF: case SM2C_DT_BFLOAT16:
         return 2;
+    case SM2C_DT_STRING:    /* entry inputs: sm2c_string, as the header declares it */
+        return SM2C_STRING_ELEM_SIZE;
     default:
         return 0;
     }

@@ -46,13 +46,38 @@ static const npy_dtype npy_dtypes[] = {
     { "u4", SM2C_DT_UINT32 }, { "u8", SM2C_DT_UINT64 }, { "b1", SM2C_DT_BOOL },
 };
 
+/* The width w of a fixed-width bytes descr "|Sw" (numpy's np.bytes_ arrays),
+** or -1. */
+static int64_t bytes_width(const char *d, size_t n)
+{
+    if (n < 3 || (d[0] != '|' && d[0] != '<' && d[0] != '>' && d[0] != '=') || d[1] != 'S' || n > 12)
+        return -1;
+    int64_t w = 0;
+    for (size_t i = 2; i < n; i++) {
+        if (d[i] < '0' || d[i] > '9')
+            return -1;
+        w = w * 10 + (d[i] - '0');
+    }
+    return w;
+}
+
 /* The tensor dtype for a descr string, or an error naming why not. */
 static sm2c_status descr_dtype(sm2c_ctx *c, const char *path, const char *d, size_t n,
                                int *dtype)
 {
     char order = n ? d[0] : 0;
-    if ((n == 1 && d[0] == 'O') || (n == 2 && d[1] == 'O'))
-        goto object;
+    if (bytes_width(d, n) >= 0) {
+        *dtype = SM2C_DT_STRING;
+        return SM2C_OK;
+    }
+    if (n >= 2 && d[1] == 'U')
+        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
+                          "dtype '%.*s' (unicode strings) is not supported; string inputs are bytes: "
+                          "np.array(values, dtype='S')", (int)(n > 64 ? 64 : n), d);
+    if ((n == 1 && d[0] == 'O') || (n == 2 && d[1] == 'O')) {
+        *dtype = -SM2C_DT_STRING;    /* an object array: read_object_strings */
+        return SM2C_OK;
+    }
     if (n == 3 && (order == '<' || order == '|') && memcmp(d + 1, "V2", 2) == 0) {
         *dtype = SM2C_DT_BFLOAT16;   /* ml_dtypes' bfloat16, see the top of the file */
         return SM2C_OK;
@@ -78,10 +103,150 @@ static sm2c_status descr_dtype(sm2c_ctx *c, const char *path, const char *d, siz
     }
     return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
                       "dtype '%.*s' is not supported (float16/32/64, bfloat16 as '<V2', "
-                      "int8-64, uint8-64 and bool, little-endian)", (int)(n > 64 ? 64 : n), d);
-object:
-    return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
-                      "object arrays ('%.*s') are not supported", (int)(n > 64 ? 64 : n), d);
+                      "int8-64, uint8-64, bool, little-endian; bytes as 'S' or an object array of bytes)",
+                      (int)(n > 64 ? 64 : n), d);
+}
+
+/* ---- object arrays of bytes --------------------------------------------------- */
+
+/* np.save writes an object array as a pickle of the ndarray.  We never
+** unpickle: the stream is read as data, opcode by opcode, from a short list
+** (what numpy's pickles of protocols 2 to 5 hold), the only globals allowed
+** are numpy's _reconstruct, ndarray and dtype, and the elements are the bytes
+** objects appended to the one list in the stream (memo references to bytes
+** included).  Anything else (other opcodes or globals, str or int elements, a
+** count other than the shape's) is refused with a hint to save an 'S' array. */
+typedef struct pk_item {
+    int kind;               /* 0 other, 1 bytes, 2 str */
+    const uint8_t *p;
+    size_t n;
+} pk_item;
+
+static sm2c_status pk_refuse(sm2c_ctx *c, const char *path, size_t at, const char *why)
+{
+    return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, sm2c_arena_printf(c->arena, "pickle @%zu", at),
+                      "%s; object arrays are read only when they hold bytes (np.array(list_of_bytes, "
+                      "dtype=object)), else save np.array(values, dtype='S')", why);
+}
+
+static int pk_global_ok(const uint8_t *m, size_t mn, const uint8_t *g, size_t gn)
+{
+    static const char *const allowed[][2] = {
+        { "numpy._core.multiarray", "_reconstruct" }, { "numpy.core.multiarray", "_reconstruct" },
+        { "numpy", "ndarray" }, { "numpy", "dtype" },
+    };
+    for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++)
+        if (mn == strlen(allowed[i][0]) && gn == strlen(allowed[i][1]) &&
+            !memcmp(m, allowed[i][0], mn) && !memcmp(g, allowed[i][1], gn))
+            return 1;
+    return 0;
+}
+
+static sm2c_status read_object_strings(sm2c_ctx *c, const char *path, const uint8_t *d, size_t len,
+                                       int64_t nelem, sm2c_bytes **out)
+{
+    size_t cap = 64, n_memo = 0, at = 0;
+    pk_item *memo = sm2c_arena_array(c->arena, cap, sizeof *memo);
+    pk_item last = { 0, NULL, 0 }, str1 = { 0, NULL, 0 }, str2 = { 0, NULL, 0 };
+    sm2c_bytes *items = sm2c_arena_array(c->arena, nelem > 0 ? (size_t)nelem : 1, sizeof *items);
+    int64_t got = 0;
+    int in_list = 0, lists = 0, stopped = 0;
+    while (at < len && !stopped) {
+        size_t op_at = at, k = 0, arg = 0;
+        uint8_t op = d[at++];
+        pk_item item = { 0, NULL, 0 };
+        /* fixed-size little-endian argument widths */
+        switch (op) {
+        case 0x80: case 'K': case 'h': case 'q': case 'C': case 0x8c: case 'U': k = 1; break;
+        case 'M': k = 2; break;
+        case 'J': case 'j': case 'r': case 'B': case 'X': case 'T': k = 4; break;
+        case 0x95: case 0x8e: case 0x8d: k = 8; break;
+        default: k = 0;
+        }
+        if (k > len - at)
+            return pk_refuse(c, path, op_at, "truncated");
+        for (size_t i = 0; i < k && i < sizeof arg; i++)
+            arg |= (size_t)d[at + i] << (8 * i);
+        if (k == 8 && (d[at + 7] || d[at + 6]))
+            return pk_refuse(c, path, op_at, "a length too large");
+        at += k;
+        switch (op) {
+        case 0x80: case 0x95: case 'K': case 'M': case 'J': case 'N': case 0x88: case 0x89:
+        case '(': case 0x85: case 0x86: case 0x87: case 't': case ')': case 'R': case 'b':
+            break;                                   /* PROTO FRAME ints NONE bools MARK tuples REDUCE BUILD */
+        case '.':
+            stopped = 1;
+            break;
+        case 'C': case 'B': case 0x8e: case 0x8c: case 'X': case 0x8d: case 'U': case 'T':
+            if (arg > len - at)
+                return pk_refuse(c, path, op_at, "a string past the end");
+            item = (pk_item){ op == 'C' || op == 'B' || op == 0x8e ? 1 : 2, d + at, arg };
+            at += arg;
+            break;
+        case 0x94: case 'q': case 'r':               /* MEMOIZE, BINPUT, LONG_BINPUT */
+            if (op != 0x94 && arg != n_memo)
+                return pk_refuse(c, path, op_at, "memo slots out of order");
+            if (n_memo == cap) {
+                pk_item *m = sm2c_arena_array(c->arena, cap * 2, sizeof *m);
+                memcpy(m, memo, cap * sizeof *m);
+                memo = m;
+                cap *= 2;
+            }
+            memo[n_memo++] = last;
+            continue;                                /* `last` stays the memoized item */
+        case 'h': case 'j':                          /* BINGET, LONG_BINGET */
+            if (arg >= n_memo)
+                return pk_refuse(c, path, op_at, "a memo reference to nothing");
+            item = memo[arg];
+            break;
+        case 0x93:                                   /* STACK_GLOBAL: the last two strings */
+            if (str1.kind != 2 || str2.kind != 2 || !pk_global_ok(str1.p, str1.n, str2.p, str2.n))
+                return pk_refuse(c, path, op_at, "a global other than numpy's array reconstruction");
+            break;
+        case 'c': {                                  /* GLOBAL "module\nname\n" */
+            const uint8_t *m = d + at, *nl = memchr(m, '\n', len - at), *g, *nl2;
+            if (!nl || !(nl2 = memchr(g = nl + 1, '\n', (size_t)(d + len - (nl + 1)))) ||
+                !pk_global_ok(m, (size_t)(nl - m), g, (size_t)(nl2 - g)))
+                return pk_refuse(c, path, op_at, "a global other than numpy's array reconstruction");
+            at = (size_t)(nl2 + 1 - d);
+            break;
+        }
+        case ']':                                    /* EMPTY_LIST: the elements follow */
+            if (lists++)
+                return pk_refuse(c, path, op_at, "more than one list");
+            in_list = 1;
+            break;
+        case 'e': case 'a':                          /* APPENDS, APPEND */
+            if (!in_list)
+                return pk_refuse(c, path, op_at, "an append outside the element list");
+            break;
+        default:
+            return pk_refuse(c, path, op_at, sm2c_arena_printf(c->arena, "opcode 0x%02x", op));
+        }
+        if (item.kind || op == 'h' || op == 'j') {
+            if (in_list) {
+                if (item.kind != 1)
+                    return pk_refuse(c, path, op_at, "an element that is not bytes");
+                if (got >= nelem)
+                    return pk_refuse(c, path, op_at, "more elements than the shape holds");
+                items[got++] = (sm2c_bytes){ item.p, item.n };
+            }
+            if (item.kind == 2) {
+                str1 = str2;
+                str2 = item;
+            }
+        }
+        if (op == 't' || op == 'b')
+            in_list = 0;                             /* the state tuple closes the list */
+        last = item;
+    }
+    if (!stopped || at != len)
+        return pk_refuse(c, path, len, !stopped ? "no STOP" : "bytes after STOP");
+    if (got != nelem)
+        return pk_refuse(c, path, len, sm2c_arena_printf(c->arena, "%lld elements for a shape of %lld",
+                                                         (long long)got, (long long)nelem));
+    *out = items;
+    return SM2C_OK;
 }
 
 static const char *dtype_descr(int dtype)
@@ -344,8 +509,16 @@ sm2c_status sm2c_npy_read(sm2c_ctx *c, const char *path, sm2c_tensor *out)
                           "shape %s has more than %" PRId64 " elements "
                           "(--limit elements=N raises it)",
                           sm2c_shape_str(c->arena, &shape), c->limits->elements);
-    size_t size = sm2c_dtype_size(dtype);
-    if ((uint64_t)nelem > SIZE_MAX / size)
+    if (dtype == -SM2C_DT_STRING) {
+        sm2c_bytes *strs;
+        if ((st = read_object_strings(c, path, buf.data + prefix + hlen, buf.len - prefix - hlen, nelem, &strs)))
+            return st;
+        *out = (sm2c_tensor){ .dtype = SM2C_DT_STRING, .shape = shape, .nelem = nelem, .strings = strs };
+        return SM2C_OK;
+    }
+    int64_t width = dtype == SM2C_DT_STRING ? bytes_width(descr, descr_len) : 0;
+    size_t size = dtype == SM2C_DT_STRING ? (size_t)width : sm2c_dtype_size(dtype);
+    if (size && (uint64_t)nelem > SIZE_MAX / size)
         return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, NULL,
                           "shape %s is too large to address", sm2c_shape_str(c->arena, &shape));
     size_t nbytes = (size_t)nelem * size;
@@ -356,6 +529,20 @@ sm2c_status sm2c_npy_read(sm2c_ctx *c, const char *path, sm2c_tensor *out)
                           sm2c_dtype_name(dtype), sm2c_shape_str(c->arena, &shape), nbytes, have);
 
     uint8_t *data = buf.data + prefix + hlen;
+    if (dtype == SM2C_DT_STRING) {
+        /* 'S' elements are NUL-padded to the width; as numpy reads them, an
+        ** element ends at its last non-NUL byte. */
+        sm2c_bytes *strs = sm2c_arena_array(c->arena, nelem > 0 ? (size_t)nelem : 1, sizeof *strs);
+        for (int64_t i = 0; i < nelem; i++) {
+            const uint8_t *e = data + (size_t)i * size;
+            size_t len = size;
+            while (len && !e[len - 1])
+                len--;
+            strs[i] = (sm2c_bytes){ e, len };
+        }
+        *out = (sm2c_tensor){ .dtype = dtype, .shape = shape, .nelem = nelem, .strings = strs };
+        return SM2C_OK;
+    }
     if ((uintptr_t)data % 16 != 0) {
         uint8_t *copy = sm2c_arena_alloc(c->arena, nbytes ? nbytes : 1);
         memcpy(copy, data, nbytes);

@@ -35,6 +35,7 @@ static const char *c_type(int dtype)
     case SM2C_DT_BFLOAT16: return "uint16_t";   /* bfloat16 bit patterns */
     case SM2C_DT_UINT32: return "uint32_t";
     case SM2C_DT_UINT64: return "uint64_t";
+    case SM2C_DT_STRING: return "sm2c_string";
     default: return "uint8_t";
     }
 }
@@ -123,6 +124,31 @@ static char *stateful_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry
     return s;
 }
 
+static int has_string_input(const sm2c_entry *e)
+{
+    for (int32_t i = 0; i < e->n_inputs; i++)
+        if (sm2c_dtype_base(e->inputs[i].dtype) == SM2C_DT_STRING)
+            return 1;
+    return 0;
+}
+
+/* A string input's raw file (write_strings): n int64 lengths, then the bytes. */
+static const char load_strings_source[] =
+    "/* One block: the n sm2c_string elements, then the file's bytes they point into. */\n"
+    "static sm2c_string *load_strings(const char *path, size_t n)\n{\n"
+    "    FILE *f = fopen(path, \"rb\");\n    long size = -1;\n"
+    "    sm2c_string *s = NULL;\n    unsigned char *b;\n    size_t i, at;\n"
+    "    if (f && !fseek(f, 0, SEEK_END) && (size = ftell(f)) >= 0 && !fseek(f, 0, SEEK_SET))\n"
+    "        s = malloc((n ? n : 1) * sizeof *s + (size_t)size + 1);\n"
+    "    b = s ? (unsigned char *)(s + (n ? n : 1)) : NULL;\n"
+    "    if (!s || fread(b, 1, (size_t)size, f) != (size_t)size || (size_t)size < n * 8) {\n"
+    "        fprintf(stderr, \"driver: cannot read %s\\n\", path);\n        exit(2);\n    }\n"
+    "    fclose(f);\n    at = n * 8;\n"
+    "    for (i = 0; i < n; i++) {\n        int64_t len;\n        memcpy(&len, b + i * 8, 8);\n"
+    "        if (len < 0 || (uint64_t)len > (uint64_t)size - at) { fprintf(stderr, \"driver: bad %s\\n\", path); exit(2); }\n"
+    "        s[i].data = b + at;\n        s[i].len = len;\n        at += (size_t)len;\n    }\n"
+    "    return s;\n}\n\n";
+
 /* main(argc, argv): argv = inputs then outputs (then, stateful, the state's
 ** variables), raw files, in port order. */
 static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
@@ -138,13 +164,20 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
         "static void save(const char *path, const void *b, size_t n)\n{\n"
         "    FILE *f = fopen(path, \"wb\");\n"
         "    if (!f || fwrite(b, 1, n, f) != n || fclose(f)) { fprintf(stderr, \"driver: cannot write %%s\\n\", path); exit(2); }\n"
-        "}\n\nint main(int argc, char **argv)\n{\n"
+        "}\n\n%sint main(int argc, char **argv)\n{\n"
         "    if (argc != %d) { fprintf(stderr, \"driver: wrong argument count\\n\"); return 2; }\n"
         "    (void)load;  /* unused by entries without inputs */\n",
-        p->name, 1 + e->n_inputs + e->n_outputs + p->n_states);
-    for (int32_t i = 0; i < e->n_inputs; i++)
+        p->name, has_string_input(e) ? load_strings_source : "", 1 + e->n_inputs + e->n_outputs + p->n_states);
+    for (int32_t i = 0; i < e->n_inputs; i++) {
+        if (sm2c_dtype_base(e->inputs[i].dtype) == SM2C_DT_STRING) {
+            sm2c_shape sh = run_shape(c, &e->inputs[i], batch);
+            s = sm2c_arena_printf(c->arena, "%s    sm2c_string *in%d = load_strings(argv[%d], %lld);\n", s, i,
+                                  1 + i, (long long)sm2c_shape_elements(&sh, INT64_MAX));
+            continue;
+        }
         s = sm2c_arena_printf(c->arena, "%s    %s *in%d = load(argv[%d], %lld);\n", s,
                               c_type(e->inputs[i].dtype), i, 1 + i, (long long)run_bytes(c, &e->inputs[i], batch));
+    }
     for (int32_t i = 0; i < e->n_outputs; i++)
         s = sm2c_arena_printf(c->arena, "%s    %s *out%d = calloc(1, %lld + 1);\n", s,
                               c_type(e->outputs[i].dtype), i, (long long)run_bytes(c, &e->outputs[i], batch));
@@ -178,6 +211,24 @@ static sm2c_status write_file(sm2c_ctx *c, const char *path, const void *data, s
     if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s", strerror(errno));
     return SM2C_OK;
+}
+
+/* A string tensor for the driver's load_strings: nelem int64 lengths (host
+** order: the driver runs here), then the bytes one after another. */
+static sm2c_status write_strings(sm2c_ctx *c, const char *path, const sm2c_tensor *t)
+{
+    size_t n = (size_t)t->nelem, total = n * 8;
+    for (size_t i = 0; i < n; i++)
+        total += t->strings[i].len;
+    uint8_t *b = sm2c_arena_alloc(c->arena, total ? total : 1), *at = b + n * 8;
+    for (size_t i = 0; i < n; i++) {
+        int64_t len = (int64_t)t->strings[i].len;
+        memcpy(b + i * 8, &len, 8);
+        if (len)
+            memcpy(at, t->strings[i].data, (size_t)len);
+        at += len;
+    }
+    return write_file(c, path, b, total);
 }
 
 /* With a prebuilt runtime library only the driver and the model's own C
@@ -282,7 +333,11 @@ static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *
         if (st)
             return st;
         argv[1 + i] = sm2c_arena_printf(c->arena, "%s/in%d.raw", dir, i);
-        if ((st = write_file(c, argv[1 + i], t->data, t->nbytes)))
+        if (t->dtype == SM2C_DT_STRING)
+            st = write_strings(c, argv[1 + i], t);
+        else
+            st = write_file(c, argv[1 + i], t->data, t->nbytes);
+        if (st)
             return st;
     }
     for (int32_t i = 0; i < e->n_outputs; i++)

@@ -105,7 +105,7 @@ static sm2c_status batch_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e, 
         sm2c_port *pt = in ? &e->inputs[i] : &e->outputs[i - e->n_inputs];
         if (!(in ? g->inputs[i].batched : g->outputs[i - e->n_inputs].batched))
             continue;
-        int64_t row = sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * (int64_t)sm2c_dtype_size(pt->dtype);
+        int64_t row = sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * sm2c_abi_elem_size(pt->dtype);
         if (row < 0 || (row > 0 && max_batch > INT64_MAX / 8 / row))
             return sm2c_error(c->diag, SM2C_ERR_LIMIT, g->file, sm2c_arena_printf(c->arena, "signature '%s'", g->key),
                               "--max-batch %d: %s '%s' would exceed the size an argument can have", (int)max_batch,
@@ -117,11 +117,13 @@ static sm2c_status batch_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e, 
     return SM2C_OK;
 }
 
-/* Inputs must have a dtype the C ABI can carry (before shapes are inferred). */
+/* Inputs must have a dtype the C ABI can carry (before shapes are inferred):
+** a fixed-size one, or strings (sm2c_string elements, which only the ops that
+** parse them accept). */
 static sm2c_status check_inputs(sm2c_ctx *c, const sm2c_graph *g)
 {
     for (int32_t i = 0; i < g->n_inputs; i++)
-        if (!sm2c_dtype_size(g->inputs[i].value->dtype))
+        if (!sm2c_abi_elem_size(g->inputs[i].value->dtype))
             return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file,
                               sm2c_arena_printf(c->arena, "signature '%s'", g->key),
                               "input '%s' has dtype %s, which sm2c cannot compile",

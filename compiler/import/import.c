@@ -83,7 +83,7 @@ static int parse_ref(importer *im, const scope *s, const char *ref, int32_t *nod
             const sm2c_opdef *op = sm2c_opdef_find(s->nodes[*node]->op);
             /* Known ops map the arg name to a flat index; calls and lists use k. */
             if (op && strchr(op->outputs, ','))
-                *out = sm2c_opdef_output_index(op, first + 1, k);
+                *out = sm2c_opdef_output_index_of(op, s->nodes[*node], first + 1, k);
             else if (!op)
                 *out = sm2c_tlist_output_index(s->nodes[*node]->op, first + 1, k);
             return *out >= 0 ? REF_OK : REF_NO_OUTPUT;
@@ -558,16 +558,45 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
         const Tensorflow__AttrValue *dt = sm2c_node_attr(ph, "dtype");
         int dtype = dt && dt->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ? (int)dt->type
                                                                              : (int)ti->dtype;
+        /* A string placeholder under a signature that declares another dtype
+        ** (serving_half_plus_three's regress): TF Serving's classify and regress
+        ** feed it serialized tf.Examples whatever the metadata says, so the
+        ** graph wins, with a warning, and the metadata's shape is ignored too. */
+        int wrong_metadata = ti->dtype != TENSORFLOW__DATA_TYPE__DT_INVALID && (int)ti->dtype != dtype &&
+                             sm2c_dtype_base(dtype) == SM2C_DT_STRING;
+        if (wrong_metadata) {
+            sm2c_warning(im->c->diag, im->m->file, w,
+                         "input '%s' is declared %s but tensor '%s' is string: compiled as a string "
+                         "input (serialized protos), as TensorFlow Serving feeds it",
+                         g->inputs[i].key, sm2c_dtype_name((int)ti->dtype), g->inputs[i].tensor);
+            Tensorflow__TensorInfo *copy = sm2c_arena_alloc(im->c->arena, sizeof *copy);
+            *copy = *ti;
+            copy->dtype = TENSORFLOW__DATA_TYPE__DT_STRING;
+            copy->tensor_shape = NULL;
+            ti = copy;
+            g->inputs[i].declared_dtype = SM2C_DT_STRING;
+            g->inputs[i].declared_shape.rank = -1;
+        }
         if (ti->dtype != TENSORFLOW__DATA_TYPE__DT_INVALID && (int)ti->dtype != dtype)
             return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
                               "input '%s' is declared %s but tensor '%s' is %s", g->inputs[i].key,
                               sm2c_dtype_name((int)ti->dtype), g->inputs[i].tensor, sm2c_dtype_name(dtype));
         sm2c_value *v = sm2c_value_new(im->c, g, sm2c_dtype_base(dtype), g->inputs[i].tensor);
-        if (v->dtype == SM2C_DT_STRING) {
-            /* Strings cannot be compiled; import on so the error names the op
-            ** that consumes them (ParseExample, ...), then reject the input. */
-            int64_t one = 1;
-            v->shape = sm2c_shape_make(im->c, 1, &one);
+        const sm2c_shape_opt *so = find_shape_opt(o, g->inputs[i].key);
+        if (v->dtype == SM2C_DT_STRING && (!so || (so->implied && o->one_row)) &&
+            (!ti->tensor_shape || ti->tensor_shape->unknown_rank)) {
+            /* A batch of serialized protos of unknown rank (TF1 serving
+            ** exports): a vector, its length chosen as for a leading -1. */
+            Tensorflow__TensorShapeProto__Dim minus_one = TENSORFLOW__TENSOR_SHAPE_PROTO__DIM__INIT;
+            Tensorflow__TensorShapeProto__Dim *dims[1] = { &minus_one };
+            Tensorflow__TensorShapeProto vec = TENSORFLOW__TENSOR_SHAPE_PROTO__INIT;
+            Tensorflow__TensorInfo t = *ti;
+            minus_one.size = -1;
+            vec.n_dim = 1;
+            vec.dim = dims;
+            t.tensor_shape = &vec;
+            if ((st = input_shape(im, key, g->inputs[i].key, &t, o, &v->shape)))
+                return st;
         } else if ((st = input_shape(im, key, g->inputs[i].key, ti, o, &v->shape))) {
             return st;
         }

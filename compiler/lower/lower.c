@@ -56,7 +56,7 @@ static int32_t new_buffer(sm2c_lower *l, sm2c_bufkind kind, int dtype, const sm2
     b->dtype = dtype;
     b->shape = *shape;
     int64_t n = sm2c_shape_elements(shape, INT64_MAX);
-    b->nbytes = (n > 0 ? n : 0) * (int64_t)sm2c_dtype_size(dtype);
+    b->nbytes = (n > 0 ? n : 0) * sm2c_abi_elem_size(dtype);
     b->name = name;
     b->index = -1;
     return e->n_buffers++;

@@ -84,6 +84,16 @@ enum {
 ** C99 compilers must take 127 nested blocks (5.2.4.1). */
 #define SM2C_CTL_MAX_DEPTH 120
 
+/* Bytes of one element of a buffer of `dtype` in the C ABI: the fixed-size
+** dtypes' size, and for DT_STRING (an entry's string input) the size of the
+** runtime's sm2c_string { const uint8_t *data; int64_t len; }, 16 bytes on
+** every target sm2c builds for (the generated header checks it); 0 otherwise. */
+#define SM2C_STRING_ELEM_SIZE 16
+static inline int64_t sm2c_abi_elem_size(int dtype)
+{
+    return sm2c_dtype_base(dtype) == SM2C_DT_STRING ? SM2C_STRING_ELEM_SIZE : (int64_t)sm2c_dtype_size(dtype);
+}
+
 typedef struct sm2c_port {
     const char *key;        /* signature input or output key */
     const char *tensor;     /* the TF tensor name */

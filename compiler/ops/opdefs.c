@@ -24,6 +24,7 @@
 #define U32 DT(UINT32)
 #define U64 DT(UINT64)
 #define BOOL DT(BOOL)
+#define STR DT(STRING)
 #define ANY (F32 | F64 | F16 | BF16 | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64 | BOOL)
 
 static const sm2c_opdef table[] = {
@@ -68,6 +69,46 @@ const sm2c_opdef *sm2c_opdef_at(size_t i)
     return i < N_OPS ? &table[i] : NULL;
 }
 
+/* The length of list output arg "name*attr" of nd: attr's int value, or the
+** length of its list(type) value; -1 when absent or out of [0, MAX_LIST]. */
+static int32_t list_len(const Tensorflow__NodeDef *nd, const char *attr, size_t attr_len)
+{
+    for (size_t i = 0; nd && i < nd->n_attr; i++) {
+        const Tensorflow__AttrValue *v = nd->attr[i]->value;
+        if (strlen(nd->attr[i]->key) != attr_len || memcmp(nd->attr[i]->key, attr, attr_len) != 0 || !v)
+            continue;
+        if (v->value_case == TENSORFLOW__ATTR_VALUE__VALUE_I)
+            return v->i >= 0 && v->i <= SM2C_OPDEF_MAX_LIST ? (int32_t)v->i : -1;
+        if (v->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST && v->list)
+            return v->list->n_type <= SM2C_OPDEF_MAX_LIST ? (int32_t)v->list->n_type : -1;
+        return -1;
+    }
+    return -1;
+}
+
+/* Walks the output args of op for node nd: the flat index of arg `arg`
+** element idx (arg NULL: the total count); -1 when unknown. */
+static int32_t walk_outputs(const sm2c_opdef *op, const Tensorflow__NodeDef *nd, const char *arg, int32_t idx)
+{
+    int32_t flat = 0;
+    for (const char *p = op->outputs; *p;) {
+        const char *e = strchr(p, ',');
+        size_t n = e ? (size_t)(e - p) : strlen(p);
+        const char *star = memchr(p, '*', n);
+        size_t name_len = star ? (size_t)(star - p) : n;
+        int32_t len = star ? list_len(nd, star + 1, n - name_len - 1) : 1;
+        if (len < 0)
+            return -1;
+        if (arg && strlen(arg) == name_len && memcmp(p, arg, name_len) == 0)
+            return idx >= 0 && idx < len ? flat + idx : -1;
+        flat += len;
+        if (!e)
+            break;
+        p = e + 1;
+    }
+    return arg ? -1 : flat;
+}
+
 int32_t sm2c_opdef_output_count(const sm2c_opdef *op, const Tensorflow__NodeDef *nd)
 {
     const char *star = strchr(op->outputs, '*');
@@ -77,6 +118,11 @@ int32_t sm2c_opdef_output_count(const sm2c_opdef *op, const Tensorflow__NodeDef 
             n += *p == ',';
         return n;
     }
+    if (strchr(op->outputs, ',')) {
+        /* Several args, some lists ("a*Nlen,b*Tlist,..."): the sum of their lengths. */
+        int32_t n = walk_outputs(op, nd, NULL, 0);
+        return n >= 1 && n <= SM2C_OPDEF_MAX_LIST ? n : -1;
+    }
     /* "output*num": one list arg whose length is the int attr `num` (Unpack, Split). */
     for (size_t i = 0; nd && i < nd->n_attr; i++) {
         const Tensorflow__AttrValue *v = nd->attr[i]->value;
@@ -85,6 +131,14 @@ int32_t sm2c_opdef_output_count(const sm2c_opdef *op, const Tensorflow__NodeDef 
             return v->i >= 1 && v->i <= SM2C_OPDEF_MAX_LIST ? (int32_t)v->i : -1;
     }
     return -1;
+}
+
+int32_t sm2c_opdef_output_index_of(const sm2c_opdef *op, const Tensorflow__NodeDef *nd, const char *arg,
+                                   int32_t idx)
+{
+    if (!strchr(op->outputs, '*') || !strchr(op->outputs, ','))
+        return sm2c_opdef_output_index(op, arg, idx);
+    return walk_outputs(op, nd, arg, idx);
 }
 
 int32_t sm2c_opdef_output_index(const sm2c_opdef *op, const char *arg, int32_t idx)

@@ -37,6 +37,10 @@ const Tensorflow__AttrValue *sm2c_opdef_default(const sm2c_opdef *op, const char
 int32_t sm2c_opdef_output_count(const sm2c_opdef *op, const Tensorflow__NodeDef *nd);
 /* Flat output index of output arg `arg`, element `idx`; -1 if no such arg. */
 int32_t sm2c_opdef_output_index(const sm2c_opdef *op, const char *arg, int32_t idx);
+/* The same for node nd, whose list output args ("a*N,b*T": an int attr or
+** a list(type) attr gives each one's length) place later args after them. */
+int32_t sm2c_opdef_output_index_of(const sm2c_opdef *op, const Tensorflow__NodeDef *nd, const char *arg,
+                                   int32_t idx);
 /* Whether op runs on dtype (its dtypes column in ops.def). */
 int sm2c_opdef_has_dtype(const sm2c_opdef *op, int dtype);
 /* Number of entries, and entry i (for `sm2c ops`). */

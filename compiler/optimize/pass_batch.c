@@ -606,6 +606,7 @@ static const rule rules[] = {
     { "Conv2D", NULL, 0 }, { "DepthwiseConv2dNative", NULL, 0 }, { "MaxPool", NULL, 0 },
     { "AvgPool", NULL, 0 }, { "MaxPoolV2", NULL, 0 }, { "Conv3D", NULL, 0 }, { "MaxPool3D", NULL, 0 },
     { "AvgPool3D", NULL, 0 }, { "ResizeBilinear", NULL, 0 }, { "ResizeNearestNeighbor", NULL, 0 },
+    { "ParseExample", NULL, 0 }, { "ParseExampleV2", NULL, 0 },   /* each serialized Example is a row */
     { "SpaceToDepth", NULL, 0 }, { "DepthToSpace", NULL, 0 }, { "TopKV2", NULL, 0 },
     { "FusedBatchNorm", rule_batch_norm, 0 }, { "FusedBatchNormV2", rule_batch_norm, 0 },
     { "FusedBatchNormV3", rule_batch_norm, 0 },
@@ -701,7 +702,8 @@ static const sm2c_shape *given_shape(const sm2c_import_opts *io, const char *key
 }
 
 /* An input is batched when its signature leaves the leading dim unknown (or
-** the rank, and --shape KEY=-1,... gives the rest) and no --shape fixes it;
+** the rank, and --shape KEY=-1,... gives the rest; or it is a string input of
+** unknown rank, serialized protos) and no --shape fixes it;
 ** their count in *n. */
 static sm2c_status mark_inputs(bctx *b, const sm2c_import_opts *io, int32_t *count)
 {
@@ -711,8 +713,10 @@ static sm2c_status mark_inputs(bctx *b, const sm2c_import_opts *io, int32_t *cou
         sm2c_port_value *pv = &g->inputs[i];
         const sm2c_shape *given = given_shape(io, pv->key);
         int open = given && given->rank >= 1 && given->dims[0] < 0;
+        /* serialized protos of unknown rank are a vector of rows (import.c) */
+        int protos = pv->value->dtype == SM2C_DT_STRING && pv->declared_shape.rank < 0 && !given;
         if (!(pv->declared_shape.rank >= 1 && pv->declared_shape.dims[0] < 0) &&
-            !(pv->declared_shape.rank < 0 && open))
+            !(pv->declared_shape.rank < 0 && open) && !protos)
             continue;
         if (given && !open)
             return sm2c_error(b->c->diag, SM2C_ERR_USAGE, g->file,

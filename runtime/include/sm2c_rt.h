@@ -38,6 +38,23 @@ const char *sm2c_rt_version(void);
                                      ** (sm2c --limit loop-iterations=N) */
 #define SM2C_RT_ERR_NUMERICS (-5) /* CheckNumerics found a NaN or an infinity */
 #define SM2C_RT_ERR_ASSERT (-6)   /* an Assert's condition was false */
+#define SM2C_RT_ERR_EXAMPLE (-7)  /* ParseExample: a serialized tf.Example is malformed, lacks a
+                                   ** required feature, or has one of the wrong kind or count */
+
+/* A string tensor element (TensorFlow DT_STRING, dtype 7): `len` bytes at
+** `data`, any bytes, not NUL-terminated (data may be NULL when len is 0).  A
+** string input is an array of these, 16 bytes each on every target sm2c
+** supports (checked here).  Generated headers that take strings
+** declare the same type under the same guard, so models and the runtime link
+** together. */
+#ifndef SM2C_STRING_DEFINED
+#define SM2C_STRING_DEFINED
+typedef struct sm2c_string {
+    const uint8_t *data;
+    int64_t len;
+} sm2c_string;
+typedef char sm2c_string_is_16_bytes[sizeof(sm2c_string) == 16 ? 1 : -1];
+#endif
 
 /* Upper bound, in bytes, of the stack any entry point and the kernels it calls
 ** use: no recursion, no VLAs, scratch in the arena; checked against
@@ -72,6 +89,16 @@ int32_t sm2c_rt_check_finite_f64(const double *x, int32_t n);
 int32_t sm2c_rt_check_finite_f16(const uint16_t *x, int32_t n);
 int32_t sm2c_rt_check_finite_bf16(const uint16_t *x, int32_t n);
 int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n);
+/* parse_example.c: one dense feature of ParseExample / ParseExampleV2 from n
+** serialized tf.Example protos: out[i * count, (i + 1) * count) gets example
+** i's values of the feature whose key is the key_len bytes key[0..key_len)
+** (one byte per int32_t), of TF dtype 1 (float) or 9 (int64), or the count
+** values at deflt when the example lacks it (deflt NULL: the feature is
+** required).  SM2C_RT_ERR_EXAMPLE on malformed wire data, a missing required
+** feature, a kind other than dtype or a value count other than count. */
+int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, const int32_t *key,
+                                    int32_t key_len, int32_t dtype, int32_t count,
+                                    const void *deflt, void *out);
 /* y[0..n) = *value (elem_size bytes), for Fill, Pad and ZerosLike. */
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */

@@ -14,7 +14,8 @@ and compare each OUT/<output key>.npy with the reference, by the whole-model
 policy of reliability.md section 9: float outputs |got - ref| <= atol + rtol*|ref|
 with rtol = atol = 1e-4, NaN positions and +-Inf (with sign) exact, subnormals
 flushed to zero on both sides; integer and bool outputs bit-exact; dtype and
-shape exact.  Prints "ok MODEL/KEY: max abs error E, max ulp U" or
+shape exact.  String inputs (serialized tf.Examples, hex in REFS_JSON) are
+written as numpy 'S' arrays.  Prints "ok MODEL/KEY: max abs error E, max ulp U" or
 "FAIL MODEL/KEY: ..." per signature and "N passed, M failed" at the end;
 exits 1 if any failed.  Python standard library only.
 """
@@ -66,7 +67,16 @@ def dec(v):
 # ---- .npy ---------------------------------------------------------------------------------
 
 def write_npy(path, dtype, shape, data):
-    descr, code, _ = DTYPES[dtype]
+    if dtype == "string":   # hex of each element's bytes -> a fixed-width bytes ('S') array
+        vals = [bytes.fromhex(v) for v in data]
+        width = max([1] + [len(v) for v in vals])
+        descr, payload = "|S%d" % width, b"".join(v.ljust(width, b"\0") for v in vals)
+    else:
+        descr, code, _ = DTYPES[dtype]
+        vals = [dec(v) for v in data]
+        if dtype == "bool":
+            vals = [bool(v) for v in vals]
+        payload = struct.pack("<%d%s" % (len(vals), code), *vals)
     if len(shape) == 1:
         shp = "(%d,)" % shape[0]
     else:
@@ -76,12 +86,9 @@ def write_npy(path, dtype, shape, data):
     if pad == 64:
         pad = 0
     header = header + " " * pad + "\n"
-    vals = [dec(v) for v in data]
-    if dtype == "bool":
-        vals = [bool(v) for v in vals]
     with open(path, "wb") as f:
         f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode("latin1"))
-        f.write(struct.pack("<%d%s" % (len(vals), code), *vals))
+        f.write(payload)
 
 
 def read_npy(path):

@@ -7,7 +7,7 @@ Run with the project venv (TensorFlow installed there):
 --models defaults to <repo>/../shared/models, --out to tests/corpus/refs.json.
 
 For every model listed in MODELS below and every signature whose inputs are all
-numeric (signatures with string inputs are skipped), the script makes
+numeric or batches of serialized tf.Example protos, the script makes
 deterministic inputs (np.random.default_rng(seed), seed fixed per model), runs
 TensorFlow on the LOADED SavedModel and records inputs and outputs:
 
@@ -30,6 +30,12 @@ refs.json reads
                    "outputs": {KEY: {"dtype": ..., "shape": ..., "data": ...}},
                    "shape_flags": {KEY: [dims]},
                    "formulas": [{"output": "y", "input": "x", "a": 0.5, "b": 2.0}]}]}]}
+A string input (serialized tf.Examples for the graph's ParseExample /
+ParseExampleV2 that reads it) is {"dtype": "string", "shape": [n], "data": [hex
+of each serialized proto]}: example 0 sets every dense feature, example 1 only
+the required ones (the others take their defaults); values are random, float32
+or int64, drawn until no proto ends in a NUL byte (numpy's 'S' arrays, which
+the checker writes, drop trailing NULs).
 data is the flattened row-major tensor; floats are JSON numbers holding the exact
 float32 value (Python repr of the double), NaN/Inf as the strings "NaN",
 "Infinity", "-Infinity".  A formula means output = a*input + b element-wise; it
@@ -58,21 +64,35 @@ BATCH = 2
 #   required for unknown-rank inputs).  batch: the leading -1 for this model.
 # skip: signature keys not to use although their declared inputs are numeric.
 # formulas: {signature: [{"output", "input", "a", "b"}]}; "a"/"b" may be a
-#   checkpoint key ("ckpt:NAME") whose scalar value is read from variables/.
+#   checkpoint key ("ckpt:NAME") whose scalar value is read from variables/;
+#   "feature": the input is serialized Examples, the formula is on this
+#   float feature's first value (asserted, not recorded).
 # matmul: {signature: (a, b, c)} meaning c = a @ b (batched).
 # int_range: [lo, hi) for integer inputs.
 MODELS = [
     dict(dir="serving_half_plus_two_cpu", fmt="tf1", shapes={},
          formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
+                   "classify_x_to_y": [dict(output="scores", input="inputs", feature="x", a=0.5, b=2.0)],
+                   "regress_x_to_y": [dict(output="outputs", input="inputs", feature="x", a=0.5, b=2.0)],
                    "regress_x2_to_y3": [dict(output="outputs", input="inputs", a=0.5, b=3.0)]}),
+    dict(dir="serving_half_plus_two_gpu", fmt="tf1",
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
+                   "classify_x_to_y": [dict(output="scores", input="inputs", feature="x", a=0.5, b=2.0)],
+                   "regress_x_to_y": [dict(output="outputs", input="inputs", feature="x", a=0.5, b=2.0)]}),
+    dict(dir="serving_half_plus_two_gpu_trt", fmt="tf1",
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
+                   "classify_x_to_y": [dict(output="scores", input="inputs", feature="x", a=0.5, b=2.0)],
+                   "regress_x_to_y": [dict(output="outputs", input="inputs", feature="x", a=0.5, b=2.0)]}),
     dict(dir="serving_half_plus_three", fmt="tf1",
-         # declares its serialized tf.Example input as DT_FLOAT (SOURCES.md)
-         skip=["tensorflow/serving/regress"],
-         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=3.0)]}),
+         formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=3.0)],
+                   "tensorflow/serving/regress": [dict(output="outputs", input="inputs", feature="x",
+                                                       a=0.5, b=3.0)]}),
     dict(dir="serving_matrix_half_plus_two", fmt="tf1",
          formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)]}),
     dict(dir="java_saved_model", fmt="tf1",
          formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
+                   "classify_x_to_y": [dict(output="scores", input="inputs", feature="x", a=0.5, b=2.0)],
+                   "regress_x_to_y": [dict(output="outputs", input="inputs", feature="x", a=0.5, b=2.0)],
                    "regress_x2_to_y3": [dict(output="outputs", input="inputs", a=0.5, b=3.0)],
                    "classify_x2_to_y3": [dict(output="scores", input="inputs", a=0.5, b=3.0)]}),
     dict(dir="tf2onnx_regression", fmt="tf1", shapes={"X": [4]},
@@ -109,6 +129,9 @@ MODELS = [
     # a tf.Module with w, b and SGD: `train` writes them (state); each
     # signature runs on a fresh load, `train` 5 times in a row
     dict(dir="rust_regression_savedmodel", fmt="tf2", batch=3, calls={"train": 5}),
+    # TFX's Keras penguin trainer: serving_default parses serialized tf.Examples
+    # (ParseExampleV2, four required float features) inside its tf.function
+    dict(dir="tfx_keras_taxi_serving", fmt="tf2"),
 ]
 
 
@@ -124,6 +147,8 @@ def enc_float(v):
 
 
 def tensor_json(arr):
+    if isinstance(arr, list):
+        return string_json(arr)
     arr = np.asarray(arr)
     dt = arr.dtype
     if dt.kind == "f":
@@ -135,6 +160,104 @@ def tensor_json(arr):
     else:
         raise TypeError(f"unsupported dtype {dt}")
     return {"dtype": dt.name, "shape": list(arr.shape), "data": data}
+
+
+def string_json(values):
+    return {"dtype": "string", "shape": [len(values)], "data": [v.hex() for v in values]}
+
+
+def feature(dtype, values):
+    if dtype == tf.float32:
+        return tf.train.Feature(float_list=tf.train.FloatList(value=values))
+    if dtype == tf.int64:
+        return tf.train.Feature(int64_list=tf.train.Int64List(value=values))
+    raise TypeError(dtype)
+
+
+def parse_config(sess, op):
+    """The dense features of a ParseExample / ParseExampleV2 op: [(key, dtype,
+    shape, has_default)]; sparse or ragged keys are an error (sm2c refuses them)."""
+    tdense = op.get_attr("Tdense")
+    shapes = [tf.TensorShape(s).as_list() for s in op.get_attr("dense_shapes")]
+    if op.type == "ParseExample":
+        ns, nd = op.get_attr("Nsparse"), op.get_attr("Ndense")
+        keys = [sess.run(t) for t in op.inputs[2 + ns:2 + ns + nd]]
+        defaults = op.inputs[2 + ns + nd:]
+    else:
+        ns = op.get_attr("num_sparse")
+        keys = list(sess.run(op.inputs[3]))
+        defaults = op.inputs[5:]
+    if ns:
+        raise SystemExit(f"{op.name}: sparse features")
+    has_default = [d.shape.num_elements() != 0 for d in defaults]
+    return [(k, dt, shp, hd) for k, dt, shp, hd in zip(keys, tdense, shapes, has_default)]
+
+
+def make_examples(rng, config, n):
+    """n serialized tf.Examples: example 0 has every feature, the others only
+    the required ones; no proto ends in a NUL byte."""
+    out = []
+    for i in range(n):
+        while True:
+            feats = {}
+            for key, dtype, shape, has_default in config:
+                if i > 0 and has_default:
+                    continue
+                count = int(np.prod(shape)) if shape else 1
+                if dtype == tf.float32:
+                    vals = rng.standard_normal(count).astype(np.float32).tolist()
+                else:
+                    vals = rng.integers(1, 100, size=count).tolist()
+                feats[key.decode()] = feature(dtype, vals)
+            ex = tf.train.Example(features=tf.train.Features(feature=feats)).SerializeToString(
+                deterministic=True)
+            if not ex.endswith(b"\0"):
+                break
+        out.append(ex)
+    return out
+
+
+def example_input(sess, graph, tensor_name, rng, n):
+    """Serialized Examples for the ParseExample op that reads tensor_name."""
+    ops = [op for op in graph.get_operations()
+           if op.type in ("ParseExample", "ParseExampleV2") and op.inputs[0].name == tensor_name]
+    if len(ops) != 1:
+        raise SystemExit(f"{tensor_name}: {len(ops)} ParseExample ops read it")
+    return make_examples(rng, parse_config(sess, ops[0]), n)
+
+
+def function_parse_config(model_dir):
+    """TF2: the dense features of the one ParseExample(V2) node in the
+    SavedModel's function library (its keys and defaults are Const nodes of the
+    same function)."""
+    from tensorflow.core.protobuf import saved_model_pb2
+    sm = saved_model_pb2.SavedModel()
+    with open(os.path.join(model_dir, "saved_model.pb"), "rb") as f:
+        sm.ParseFromString(f.read())
+    found = []
+    for fn in sm.meta_graphs[0].graph_def.library.function:
+        consts = {n.name: tf.make_ndarray(n.attr["value"].tensor) for n in fn.node_def if n.op == "Const"}
+        for n in fn.node_def:
+            if n.op not in ("ParseExample", "ParseExampleV2"):
+                continue
+            if n.op == "ParseExampleV2":
+                if n.attr["num_sparse"].i:
+                    raise SystemExit(f"{n.name}: sparse features")
+                keys = list(consts[n.input[3].split(":")[0]].reshape(-1))
+                defaults = n.input[5:]
+            else:
+                ns, nd = n.attr["Nsparse"].i, n.attr["Ndense"].i
+                if ns:
+                    raise SystemExit(f"{n.name}: sparse features")
+                keys = [consts[i.split(":")[0]].reshape(-1)[0] for i in n.input[2:2 + nd]]
+                defaults = n.input[2 + nd:]
+            types = [tf.as_dtype(t) for t in n.attr["Tdense"].list.type]
+            shapes = [[d.size for d in sh.dim] for sh in n.attr["dense_shapes"].list.shape]
+            has_default = [consts[d.split(":")[0]].size != 0 for d in defaults]
+            found.append(list(zip(keys, types, shapes, has_default)))
+    if len(found) != 1:
+        raise SystemExit(f"{model_dir}: {len(found)} ParseExample nodes in its functions")
+    return found[0]
 
 
 def concrete_shape(key, dims, model):
@@ -202,6 +325,9 @@ def check_formulas(model, model_dir, key, inputs, outputs, graph):
         b = resolve(f["b"], model_dir, graph)
         x = inputs[f["input"]]
         y = outputs[f["output"]]
+        if isinstance(x, list):     # serialized Examples: the formula is on feature "x"
+            x = np.array([tf.train.Example.FromString(e).features.feature[f["feature"]].float_list.value[0]
+                          for e in x], dtype=np.float32).reshape(y.shape)
         assert x.shape == y.shape, (model["dir"], key, f, x.shape, y.shape)
         if y.dtype.kind == "f":
             want = (a * x.astype(np.float64) + b)
@@ -212,7 +338,8 @@ def check_formulas(model, model_dir, key, inputs, outputs, graph):
         if not ok:
             raise SystemExit(f"{model['dir']}/{key}: formula {f} (a={a}, b={b}) does not "
                              f"hold on TensorFlow's output: {y.reshape(-1)[:4]} vs {want.reshape(-1)[:4]}")
-        recorded.append(dict(output=f["output"], input=f["input"], a=a, b=b))
+        if "feature" not in f:
+            recorded.append(dict(output=f["output"], input=f["input"], a=a, b=b))
     mm = model.get("matmul", {}).get(key)
     if mm:
         a, b, c = mm
@@ -240,11 +367,16 @@ def run_tf1(model, model_dir, tags, rng):
             if key == "__saved_model_init_op" or key in model.get("skip", []):
                 continue
             sd = meta.signature_def[key]
-            if any(tf.as_dtype(t.dtype) == tf.string for t in sd.inputs.values()):
-                continue
             inputs, feed, shape_flags = {}, {}, {}
             for k in sorted(sd.inputs):
                 t = sd.inputs[k]
+                # the graph's dtype: serving_half_plus_three's regress declares
+                # its serialized tf.Example input as DT_FLOAT (SOURCES.md)
+                if graph.get_tensor_by_name(t.name).dtype == tf.string:
+                    exs = example_input(sess, graph, t.name, rng, model.get("batch", BATCH))
+                    inputs[k] = exs
+                    feed[t.name] = exs
+                    continue
                 dims = dims_of(t.tensor_shape)
                 # The graph tensor's own shape wins where the signature's
                 # metadata is wrong (serving_half_plus_three declares x as a
@@ -306,11 +438,12 @@ def run_tf2(model, model_dir, tags, rng):
             loaded = tf.saved_model.load(model_dir, tags=tags)
         fn = loaded.signatures[key]
         specs = fn.structured_input_signature[1]
-        if any(s.dtype == tf.string for s in specs.values()):
-            continue
         inputs, shape_flags = {}, {}
         for k in sorted(specs):
             s = specs[k]
+            if s.dtype == tf.string:    # serialized tf.Examples
+                inputs[k] = make_examples(rng, function_parse_config(model_dir), model.get("batch", BATCH))
+                continue
             dims = None if s.shape.rank is None else [-1 if d is None else d for d in s.shape.as_list()]
             shape = concrete_shape(k, dims, model)
             if dims is None:

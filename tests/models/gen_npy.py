@@ -21,10 +21,16 @@ so that the C test can recompute them:
     v3_vec.npy      vec.npy as format 3.0
     fortran.npy     float32 (2, 3) in Fortran order (refused)
     big_endian.npy  >f4 (2, 3) (refused)
-    object.npy      an object array (refused)
+    object.npy      an object array of an int, a str and None (refused)
+    bytes_s.npy     bytes 'S4' shape (3,): b"ab", b"", b"wxyz" (numpy pads with NULs)
+    object_bytes.npy     object array of bytes (2, 2): b"a", b"a\0", b"", b"a" (pickle
+                    protocol 4, b"a" memoized: a memo reference)
+    object_bytes_p3.npy  the same with pickle protocol 3 (older numpy)
+    object_global.npy    a hand-made pickle naming os.system (refused, never run)
     record.npy      a structured dtype (refused)
 """
 import os
+import pickle
 import sys
 
 import numpy as np
@@ -66,12 +72,23 @@ def main():
     save("big_endian.npy", np.arange(6, dtype=">f4").reshape(2, 3))
     save("object.npy", np.array([1, "a", None], dtype=object))
     save("record.npy", np.zeros(2, dtype=[("a", "<f4"), ("b", "<i4")]))
+    save("bytes_s.npy", np.array([b"ab", b"", b"wxyz"], dtype="S4"))
+    ob = np.array([b"a", b"a\0", b"", b"a"], dtype=object).reshape(2, 2)
+    save("object_bytes.npy", ob)
+    with open(os.path.join(out, "object_bytes_p3.npy"), "wb") as f:
+        npf.write_array_header_1_0(f, npf.header_data_from_array_1_0(ob))
+        pickle.dump(ob, f, protocol=3)
+    with open(os.path.join(out, "object_global.npy"), "wb") as f:
+        npf.write_array_header_1_0(f, npf.header_data_from_array_1_0(np.array([b"x"], dtype=object)))
+        f.write(b"\x80\x03cos\nsystem\nq\x00X\x04\x00\x00\x00trueq\x01\x85q\x02Rq\x03.")
 
     # Check the claims above.
     for name, version in [("v2_cube.npy", (2, 0)), ("v3_vec.npy", (3, 0)), ("cube.npy", (1, 0))]:
         with open(os.path.join(out, name), "rb") as f:
             assert npf.read_magic(f) == version, name
     assert (np.load(os.path.join(out, "v2_cube.npy")) == cube).all()
+    for name in ("object_bytes.npy", "object_bytes_p3.npy"):
+        assert (np.load(os.path.join(out, name), allow_pickle=True) == ob).all(), name
 
 
 if __name__ == "__main__":

@@ -206,6 +206,42 @@ static void refused_by_numpy_files(void **state)
     (void)t;
 }
 
+/* Bytes arrays: 'S' (NUL padding dropped, as numpy reads it) and object arrays
+** of bytes read from their pickle as data (memo references included); a
+** pickle naming any other global is refused, never run. */
+static void bytes_arrays(void **state)
+{
+    test_ctx *t = *state;
+    sm2c_tensor x;
+    int64_t d3[1] = { 3 }, d22[2] = { 2, 2 };
+    assert_int_equal(read_data(t, "bytes_s.npy", &x), SM2C_OK);
+    assert_int_equal(x.dtype, SM2C_DT_STRING);
+    assert_shape(&x, 1, d3);
+    assert_int_equal(x.strings[0].len, 2);
+    assert_memory_equal(x.strings[0].data, "ab", 2);
+    assert_int_equal(x.strings[1].len, 0);
+    assert_int_equal(x.strings[2].len, 4);
+    assert_memory_equal(x.strings[2].data, "wxyz", 4);
+    static const char *const files[] = { "object_bytes.npy", "object_bytes_p3.npy" };
+    for (size_t k = 0; k < 2; k++) {
+        assert_int_equal(read_data(t, files[k], &x), SM2C_OK);
+        assert_int_equal(x.dtype, SM2C_DT_STRING);
+        assert_shape(&x, 2, d22);
+        assert_int_equal(x.strings[0].len, 1);
+        assert_memory_equal(x.strings[0].data, "a", 1);
+        assert_int_equal(x.strings[1].len, 2);   /* a trailing NUL kept */
+        assert_memory_equal(x.strings[1].data, "a\0", 2);
+        assert_int_equal(x.strings[2].len, 0);
+        assert_int_equal(x.strings[3].len, 1);   /* a memo reference to b"a" */
+        assert_memory_equal(x.strings[3].data, "a", 1);
+    }
+    test_ctx *u = test_ctx_new();
+    assert_int_equal(read_data(u, "object_global.npy", &x), SM2C_ERR_UNSUPPORTED);
+    assert_error_contains(u, "a global other than numpy");
+    assert_error_contains(u, "object_global.npy");
+    test_ctx_free(u);
+}
+
 /* ---- hand-made bad files ------------------------------------------------------------ */
 
 /* A version-1.0 file with header dict `dict` (padded as numpy pads) and `len` data bytes. */
@@ -493,6 +529,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(empty, setup, teardown),
         cmocka_unit_test_setup_teardown(three_d_and_versions, setup, teardown),
         cmocka_unit_test_setup_teardown(refused_by_numpy_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(bytes_arrays, setup, teardown),
         cmocka_unit_test(truncated),
         cmocka_unit_test(bad_magic_and_version),
         cmocka_unit_test(bad_headers),

@@ -1,0 +1,197 @@
+/*
+** ops_parse.c: ParseExample and ParseExampleV2, the tf.Example parsing of TF
+** Serving's classify and regress signatures and of Estimator / TFX exports.
+** The input is a batch of serialized tf.Example protos (a string input:
+** sm2c_string elements); each dense feature (float32 or int64, a fixed
+** dense_shape, a constant default or none = required) is one checked step of
+** runtime/parse_example.c, which returns SM2C_RT_ERR_EXAMPLE on a malformed
+** proto or a feature TensorFlow would reject.  Sparse and ragged features have
+** outputs whose size depends on the data: refused.
+**
+**   ParseExample   (serialized, names, sparse_keys x Nsparse, dense_keys x Ndense,
+**                   dense_defaults x Ndense): each key a scalar string
+**   ParseExampleV2 (serialized, names, sparse_keys, dense_keys, ragged_keys,
+**                   dense_defaults x len(Tdense)): the keys as string vectors
+** Outputs: sparse_indices, sparse_values, sparse_shapes (one per sparse key),
+** dense_values (one per dense key; V2 adds ragged values and splits).
+*/
+#include "ops_common.h"
+
+typedef struct parse_cfg {
+    int32_t n_sparse, n_dense, n_ragged;
+    int32_t first_default;             /* input index of dense_defaults[0] */
+    int32_t first_dense_out;           /* output index of dense_values[0] */
+    const sm2c_bytes **keys;           /* n_dense */
+    const Tensorflow__AttrValue__ListValue *types, *shapes;
+} parse_cfg;
+
+static int32_t list_count(const sm2c_node *n, const char *attr)
+{
+    const Tensorflow__AttrValue *a = sm2c_attr(n, attr);
+    if (!a || a->value_case != TENSORFLOW__ATTR_VALUE__VALUE_LIST || !a->list)
+        return 0;
+    return (int32_t)(a->list->n_type > a->list->n_shape ? a->list->n_type : a->list->n_shape);
+}
+
+/* One string of a constant string input (element k). */
+static const sm2c_bytes *key_of(sm2c_ctx *c, const sm2c_node *n, int32_t input, int64_t k)
+{
+    const sm2c_tensor *t = sm2c_op_const_input(c, n, input, "feature keys");
+    if (!t)
+        return NULL;
+    if (t->dtype != SM2C_DT_STRING || !t->strings || k >= t->nelem) {
+        sm2c_op_error(c, n, SM2C_ERR_INVALID, "input %d (feature keys) is not a string tensor of %lld or more",
+                      input, (long long)(k + 1));
+        return NULL;
+    }
+    return &t->strings[k];
+}
+
+static sm2c_status parse_config(sm2c_ctx *c, const sm2c_node *n, parse_cfg *p)
+{
+    int v2 = strcmp(n->op->name, "ParseExampleV2") == 0;
+    const Tensorflow__AttrValue *ty = sm2c_attr(n, "Tdense"), *sh = sm2c_attr(n, "dense_shapes");
+    memset(p, 0, sizeof *p);
+    p->types = ty && ty->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST ? ty->list : NULL;
+    p->shapes = sh && sh->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST ? sh->list : NULL;
+    p->n_dense = p->types ? (int32_t)p->types->n_type : 0;
+    if (v2) {
+        p->n_sparse = (int32_t)sm2c_attr_i(n, "num_sparse");
+        p->n_ragged = list_count(n, "ragged_value_types");
+        p->first_default = 5;
+    } else {
+        p->n_sparse = (int32_t)sm2c_attr_i(n, "Nsparse");
+        if (sm2c_attr_i(n, "Ndense") != p->n_dense)
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "Ndense %lld but Tdense has %d types",
+                                 (long long)sm2c_attr_i(n, "Ndense"), (int)p->n_dense);
+        p->first_default = 2 + p->n_sparse + p->n_dense;
+    }
+    if (p->n_sparse < 0 || p->n_sparse > SM2C_OPDEF_MAX_LIST)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "%d sparse features", (int)p->n_sparse);
+    if (p->n_sparse || p->n_ragged)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
+                             "%d sparse and %d ragged features: their outputs' sizes depend on the "
+                             "data, only dense features (tf.io.FixedLenFeature) compile",
+                             (int)p->n_sparse, (int)p->n_ragged);
+    if (!p->shapes || (int32_t)p->shapes->n_shape != p->n_dense)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "dense_shapes must have one shape per dense key");
+    if (n->n_inputs != p->first_default + p->n_dense)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects %d inputs, got %d",
+                             (int)(p->first_default + p->n_dense), (int)n->n_inputs);
+    if (n->n_outputs != p->n_dense)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "has %d outputs for %d dense features",
+                             (int)n->n_outputs, (int)p->n_dense);
+    p->first_dense_out = 0;
+    p->keys = sm2c_arena_array(c->arena, (size_t)p->n_dense + 1, sizeof *p->keys);
+    for (int32_t j = 0; j < p->n_dense; j++) {
+        p->keys[j] = v2 ? key_of(c, n, 3, j) : key_of(c, n, 2 + p->n_sparse + j, 0);
+        if (!p->keys[j])
+            return SM2C_ERR_UNSUPPORTED;
+        if (p->keys[j]->len > INT32_MAX / 2)
+            return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "feature key %d is too long", (int)j);
+    }
+    if (n->inputs[0]->dtype != SM2C_DT_STRING)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "serialized is %s, not string",
+                             sm2c_dtype_name(n->inputs[0]->dtype));
+    return SM2C_OK;
+}
+
+/* Dense feature j: its dtype, dims and element count; errors for what the
+** kernel cannot parse. */
+static sm2c_status dense_of(sm2c_ctx *c, const sm2c_node *n, const parse_cfg *p, int32_t j, int *dtype,
+                            sm2c_shape *shape, int64_t *count)
+{
+    const Tensorflow__TensorShapeProto *sp = p->shapes->shape[j];
+    *dtype = (int)p->types->type[j];
+    if (*dtype != SM2C_DT_FLOAT && *dtype != SM2C_DT_INT64)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "dense feature '%.*s' is %s: float32 and int64 compile",
+                             (int)p->keys[j]->len, (const char *)p->keys[j]->data, sm2c_dtype_name(*dtype));
+    sm2c_status st = sm2c_shape_from_proto(c, n->file, n->name, sp, shape);
+    if (st)
+        return st;
+    *count = sm2c_shape_elements(shape, INT32_MAX);
+    if (*count < 0)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
+                             "dense feature '%.*s' has shape %s: a fixed shape compiles (no variable length)",
+                             (int)p->keys[j]->len, (const char *)p->keys[j]->data,
+                             sm2c_shape_str(c->arena, shape));
+    const sm2c_value *d = n->inputs[p->first_default + j];
+    if (d->dtype != *dtype)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "default of dense feature %d is %s, not %s", (int)j,
+                             sm2c_dtype_name(d->dtype), sm2c_dtype_name(*dtype));
+    if (!d->constant)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "default of dense feature '%.*s' is not a constant",
+                             (int)p->keys[j]->len, (const char *)p->keys[j]->data);
+    if (d->constant->nelem != 0 && d->constant->nelem != *count)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
+                             "default of dense feature '%.*s' has %lld values for shape %s",
+                             (int)p->keys[j]->len, (const char *)p->keys[j]->data,
+                             (long long)d->constant->nelem, sm2c_shape_str(c->arena, shape));
+    return SM2C_OK;
+}
+
+sm2c_status shape_parse_example(sm2c_ctx *c, sm2c_node *n)
+{
+    parse_cfg p;
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st || (st = parse_config(c, n, &p)))
+        return st;
+    const sm2c_shape *ser = &n->inputs[0]->shape;
+    if (strcmp(n->op->name, "ParseExample") == 0 && ser->rank != 1)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "serialized must be a vector, not %s",
+                             sm2c_shape_str(c->arena, ser));
+    if (sm2c_shape_elements(ser, INT32_MAX) < 0)
+        return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "too many serialized examples");
+    for (int32_t j = 0; j < p.n_dense; j++) {
+        int dtype;
+        sm2c_shape fs;
+        int64_t count, dims[SM2C_RT_MAX_RANK];
+        if ((st = dense_of(c, n, &p, j, &dtype, &fs, &count)))
+            return st;
+        if (ser->rank + fs.rank > SM2C_RT_MAX_RANK)
+            return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "dense feature %d has too many dims", (int)j);
+        int64_t total = sm2c_shape_elements(ser, INT32_MAX);
+        if (count && total > INT32_MAX / count)
+            return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "dense feature %d has too many values", (int)j);
+        int32_t r = 0;
+        for (int32_t d = 0; d < ser->rank; d++)
+            dims[r++] = ser->dims[d];
+        for (int32_t d = 0; d < fs.rank; d++)
+            dims[r++] = fs.dims[d];
+        sm2c_op_set(c, n, p.first_dense_out + j, dtype, r, dims);
+    }
+    return SM2C_OK;
+}
+
+sm2c_status lower_parse_example(sm2c_lower *l, const sm2c_node *n)
+{
+    parse_cfg p;
+    sm2c_status st = parse_config(l->c, n, &p);
+    if (st)
+        return st;
+    int64_t batch = sm2c_shape_elements(&n->inputs[0]->shape, INT32_MAX);
+    for (int32_t j = 0; j < p.n_dense; j++) {
+        int dtype;
+        sm2c_shape fs;
+        int64_t count;
+        if ((st = dense_of(l->c, n, &p, j, &dtype, &fs, &count)))
+            return st;
+        const sm2c_value *out = n->outputs[p.first_dense_out + j];
+        const sm2c_value *d = n->inputs[p.first_default + j];
+        int32_t key_len = (int32_t)p.keys[j]->len;
+        int64_t *key = sm2c_arena_array(l->c->arena, (size_t)key_len + 1, sizeof *key);
+        for (int32_t i = 0; i < key_len; i++)
+            key[i] = p.keys[j]->data[i];
+        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_parse_example_dense", 8);
+        s->checked = 1;
+        s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+        s->args[1] = sm2c_arg_int(batch);
+        s->args[2] = key_len ? sm2c_arg_ints(l, key_len, key) : sm2c_arg_null();
+        s->args[3] = sm2c_arg_int(key_len);
+        s->args[4] = sm2c_arg_int(dtype);
+        s->args[5] = sm2c_arg_int(count);
+        s->args[6] = d->constant->nelem ? sm2c_arg_buf(sm2c_lower_buf(l, d)) : sm2c_arg_null();
+        s->args[7] = sm2c_arg_buf(sm2c_lower_buf(l, out));
+    }
+    return SM2C_OK;
+}
