@@ -15,12 +15,9 @@ typedef struct sm2c_lower {
     int32_t *buf_of;            /* value id -> buffer id, -1 unassigned */
     int32_t cap_steps, cap_bufs;
     int32_t *step_node;         /* unused for now */
-<<<<<<< HEAD
     int64_t ints_overflow;      /* a value sm2c_arg_ints could not hold; 0 when none */
-=======
     int32_t *count_of;          /* data-dependent values (ops_dyn.c): the id of the value
                                    making a count -> its int64 count buffer; made on first use */
->>>>>>> dyn
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a
