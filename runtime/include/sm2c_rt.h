@@ -399,6 +399,28 @@ void sm2c_rt_quantize_dequantize_f32(const float *x, const float *min_in, const 
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);
+/* ---- random.c: TensorFlow's Philox stream (random ops) ----------------------
+** key is uint64[1] and counter uint64[2] (StatelessRandomGetKeyCounter's
+** outputs); key_counter turns a seed pair into them.  Each fill writes n values
+** of one distribution exactly as TensorFlow's CPU kernels order them.  The
+** uniform_int kernels return SM2C_RT_ERR_VALUE, writing nothing, unless lo < hi. */
+void sm2c_rt_random_key_counter_i32(const int32_t *seed, uint64_t *key, uint64_t *counter);
+void sm2c_rt_random_key_counter_i64(const int64_t *seed, uint64_t *key, uint64_t *counter);
+void sm2c_rt_random_uniform_f32(const uint64_t *key, const uint64_t *counter, float *y, int32_t n);
+void sm2c_rt_random_uniform_f64(const uint64_t *key, const uint64_t *counter, double *y, int32_t n);
+void sm2c_rt_random_normal_f32(const uint64_t *key, const uint64_t *counter, float *y, int32_t n);
+void sm2c_rt_random_normal_f64(const uint64_t *key, const uint64_t *counter, double *y, int32_t n);
+void sm2c_rt_random_truncated_normal_f32(const uint64_t *key, const uint64_t *counter, float *y,
+                                         int32_t n);
+void sm2c_rt_random_truncated_normal_f64(const uint64_t *key, const uint64_t *counter, double *y,
+                                         int32_t n);
+int32_t sm2c_rt_random_uniform_int_i32(const uint64_t *key, const uint64_t *counter,
+                                       const int32_t *lo, const int32_t *hi, int32_t *y, int32_t n);
+int32_t sm2c_rt_random_uniform_int_i64(const uint64_t *key, const uint64_t *counter,
+                                       const int64_t *lo, const int64_t *hi, int64_t *y, int32_t n);
+void sm2c_rt_random_full_int_i32(const uint64_t *key, const uint64_t *counter, int32_t *y, int32_t n);
+void sm2c_rt_random_full_int_i64(const uint64_t *key, const uint64_t *counter, int64_t *y, int32_t n);
+
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
 ** reductions and scans (compare.c select.c clip.c int_div.c bits.c gamma_f32.c
 ** reduce_prod.c reduce_bool.c reduce_extremum_int.c arg_extremum.c scan.c
