@@ -68,7 +68,7 @@ typedef struct kernel {
 #define W_BAND_PART(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i, a[7].i)
 #define W_BN_TRAIN(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].f, a[4].p, a[5].i, a[6].i, a[7].i)
 
-/* random ops (ops_random.c, random.c) */
+/* random ops (ops_random.c, random.c); bicubic and area resizing (ops_resize.c) */
 #define W_KEY_COUNTER(fn_) fn_(a[0].p, a[1].p, a[2].p)
 #define W_RANDOM(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i)
 #define W_RANDOM_INT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].i)
@@ -80,7 +80,8 @@ typedef struct kernel {
     WRAP(sm2c_rt_random_truncated_normal_f64, W_RANDOM)                                          \
     WRAP(sm2c_rt_random_full_int_i32, W_RANDOM) WRAP(sm2c_rt_random_full_int_i64, W_RANDOM)       \
     WRAP_CHECKED(sm2c_rt_random_uniform_int_i32, W_RANDOM_INT)                                   \
-    WRAP_CHECKED(sm2c_rt_random_uniform_int_i64, W_RANDOM_INT)
+    WRAP_CHECKED(sm2c_rt_random_uniform_int_i64, W_RANDOM_INT)                                   \
+    WRAP(sm2c_rt_resize_bicubic_f32, W_POOL) WRAP(sm2c_rt_resize_area_f32, W_POOL)
 
 #define WRAP(name, shape) static int32_t w_##name(const word *a) { shape(name); return 0; }
 /* A checked kernel (sm2c_step.checked) returns its status. */

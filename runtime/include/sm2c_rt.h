@@ -420,6 +420,10 @@ int32_t sm2c_rt_random_uniform_int_i64(const uint64_t *key, const uint64_t *coun
                                        const int64_t *lo, const int64_t *hi, int64_t *y, int32_t n);
 void sm2c_rt_random_full_int_i32(const uint64_t *key, const uint64_t *counter, int32_t *y, int32_t n);
 void sm2c_rt_random_full_int_i64(const uint64_t *key, const uint64_t *counter, int64_t *y, int32_t n);
+/* ---- resize_cubic_area_f32.c: ResizeBicubic and ResizeArea, NHWC float32,
+** p as the resizes above (ResizeArea's half_pixel_centers is 0). */
+void sm2c_rt_resize_bicubic_f32(const float *x, float *y, const int32_t *p);
+void sm2c_rt_resize_area_f32(const float *x, float *y, const int32_t *p);
 
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
 ** reductions and scans (compare.c select.c clip.c int_div.c bits.c gamma_f32.c

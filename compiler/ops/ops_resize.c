@@ -1,0 +1,67 @@
+/*
+** ops_resize.c: ResizeBicubic (align_corners, half_pixel_centers) and
+** ResizeArea (align_corners), NHWC, output float32 as in TF
+** (runtime/resize_cubic_area_f32.c).  The size is a compile-time constant
+** input.  Inputs of other real types are cast to float32 first (a Cast step
+** into scratch), which is TF's static_cast<float> of every value it reads.
+*/
+#include "ops_common.h"
+
+static sm2c_status cubic_area_params(sm2c_ctx *c, const sm2c_node *n, int64_t *p)
+{
+    const sm2c_shape *x = &n->inputs[0]->shape;
+    if (x->rank != 4)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects a 4-D NHWC input, got %s",
+                             sm2c_shape_str(c->arena, x));
+    const sm2c_tensor *size = sm2c_op_const_input(c, n, 1, "size");
+    if (!size)
+        return SM2C_ERR_UNSUPPORTED;
+    int64_t *hw = sm2c_op_ints(c, size);
+    if (size->nelem != 2 || hw[0] <= 0 || hw[1] <= 0 || x->dims[1] <= 0 || x->dims[2] <= 0)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "size must be 2 positive values and the "
+                             "input image not empty");
+    int align = sm2c_attr_flag(n, "align_corners"), half = sm2c_attr_flag(n, "half_pixel_centers");
+    if (align && half)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "align_corners and half_pixel_centers "
+                             "cannot both be true");
+    p[0] = x->dims[0], p[1] = x->dims[1], p[2] = x->dims[2], p[3] = x->dims[3];
+    p[4] = hw[0], p[5] = hw[1], p[6] = align, p[7] = half;
+    return SM2C_OK;
+}
+
+sm2c_status shape_resize_cubic_area(sm2c_ctx *c, sm2c_node *n)
+{
+    int64_t p[8];
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st || (st = cubic_area_params(c, n, p)))
+        return st;
+    int64_t dims[4] = { p[0], p[4], p[5], p[3] };
+    sm2c_op_set(c, n, 0, SM2C_DT_FLOAT, 4, dims);
+    return SM2C_OK;
+}
+
+sm2c_status lower_resize_cubic_area(sm2c_lower *l, const sm2c_node *n)
+{
+    int64_t p[8];
+    sm2c_status st = cubic_area_params(l->c, n, p);
+    if (st)
+        return st;
+    const sm2c_value *x = n->inputs[0];
+    int32_t in = sm2c_lower_buf(l, x);
+    if (x->dtype != SM2C_DT_FLOAT) {
+        const char *cast = sm2c_op_kernel(l->c, sm2c_arena_printf(l->c->arena, "cast_%s",
+                                                                  sm2c_kernel_suffix(x->dtype)), SM2C_DT_FLOAT);
+        int32_t f = sm2c_lower_scratch(l, SM2C_DT_FLOAT, &x->shape, "resize_input");
+        sm2c_step *s = sm2c_lower_step(l, n, cast, 3);
+        s->args[0] = sm2c_arg_buf(in);
+        s->args[1] = sm2c_arg_buf(f);
+        s->args[2] = sm2c_arg_int(sm2c_value_elements(x));
+        in = f;
+    }
+    int bicubic = strcmp(n->op->name, "ResizeBicubic") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, bicubic ? "sm2c_rt_resize_bicubic_f32" : "sm2c_rt_resize_area_f32", 3);
+    s->args[0] = sm2c_arg_buf(in);
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
+    s->args[2] = sm2c_arg_ints(l, 8, p);
+    return SM2C_OK;
+}
