@@ -367,3 +367,19 @@ void sm2c_rt_random_full_int_i64(const uint64_t *key, const uint64_t *counter, i
     }
 }
 #endif
+
+#if SM2C_RT_WANT(random_reserve)
+/* A stateful random op's generator, state = [key, counter low, counter high]
+** (GuardedPhiloxRandom): key and counter get the stream for n outputs, and the
+** state moves on by n * 256 calls (ReserveRandomOutputs(n, 256)), a 128-bit add. */
+void sm2c_rt_random_reserve(uint64_t *state, uint64_t *key, uint64_t *counter, int32_t n)
+{
+    const uint64_t skip = (uint64_t)(n > 0 ? n : 0) * 256u;
+    key[0] = state[0];
+    counter[0] = state[1];
+    counter[1] = state[2];
+    state[1] += skip;
+    if (state[1] < skip)
+        state[2]++;
+}
+#endif

@@ -12,6 +12,14 @@
 **    is refused, as TF's CPU kernels refuse it.
 **  - The V1 fills (StatelessRandomUniform, ...Normal, TruncatedNormal,
 **    UniformInt) take shape and seed: a key_counter step into scratch first.
+**  - The stateful ops (RandomUniform, RandomStandardNormal, TruncatedNormal,
+**    RandomUniformInt) keep their generator in the model's state, one per node
+**    and entry (TF: one per kernel instance), uint64[3] = key, counter,
+**    starting at TF's PhiloxRandom(seed, seed2): key seed, counter [0, seed2].
+**    Each run reserves n * 256 Philox calls for its n outputs, as TF's
+**    GuardedPhiloxRandom does, so consecutive calls continue TF's stream.
+**    seed = seed2 = 0, where TF seeds from the OS at random, is the literal
+**    key 0 and counter 0: deterministic, documented in `sm2c ops` notes.
 ** The shape is a compile-time constant; seeds, keys and counters may be run-time
 ** values.  A constant seed folds the whole op into a constant (fold.c).
 */
@@ -20,24 +28,31 @@
 #define RNG_ALG_PHILOX 1
 #define RNG_ALG_AUTO_SELECT 3
 
+enum { SEED_INPUT, KEY_COUNTER_INPUTS, STATEFUL };
+
 typedef struct random_form {
     const char *op;
     const char *kernel;     /* sm2c_rt_random_<kernel>_<dtype> */
-    int v2;                 /* key, counter, alg at inputs 1-3 (else a seed at 1) */
-    int bounds;             /* minval, maxval follow */
+    int source;             /* a seed at input 1, key, counter, alg at 1-3, or state */
+    int bounds;             /* input of minval (maxval follows); 0: none */
     unsigned dtypes;        /* SM2C_OPT_* the kernel has */
+    const char *dtype_attr; /* the output type's attr */
 } random_form;
 
 static const random_form forms[] = {
-    { "StatelessRandomUniform", "uniform", 0, 0, SM2C_OPT_FLOAT },
-    { "StatelessRandomNormal", "normal", 0, 0, SM2C_OPT_FLOAT },
-    { "StatelessTruncatedNormal", "truncated_normal", 0, 0, SM2C_OPT_FLOAT },
-    { "StatelessRandomUniformInt", "uniform_int", 0, 1, SM2C_OPT_INT },
-    { "StatelessRandomUniformV2", "uniform", 1, 0, SM2C_OPT_FLOAT },
-    { "StatelessRandomNormalV2", "normal", 1, 0, SM2C_OPT_FLOAT },
-    { "StatelessTruncatedNormalV2", "truncated_normal", 1, 0, SM2C_OPT_FLOAT },
-    { "StatelessRandomUniformIntV2", "uniform_int", 1, 1, SM2C_OPT_INT },
-    { "StatelessRandomUniformFullIntV2", "full_int", 1, 0, SM2C_OPT_INT },
+    { "StatelessRandomUniform", "uniform", SEED_INPUT, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "StatelessRandomNormal", "normal", SEED_INPUT, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "StatelessTruncatedNormal", "truncated_normal", SEED_INPUT, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "StatelessRandomUniformInt", "uniform_int", SEED_INPUT, 2, SM2C_OPT_INT, "dtype" },
+    { "StatelessRandomUniformV2", "uniform", KEY_COUNTER_INPUTS, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "StatelessRandomNormalV2", "normal", KEY_COUNTER_INPUTS, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "StatelessTruncatedNormalV2", "truncated_normal", KEY_COUNTER_INPUTS, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "StatelessRandomUniformIntV2", "uniform_int", KEY_COUNTER_INPUTS, 4, SM2C_OPT_INT, "dtype" },
+    { "StatelessRandomUniformFullIntV2", "full_int", KEY_COUNTER_INPUTS, 0, SM2C_OPT_INT, "dtype" },
+    { "RandomUniform", "uniform", STATEFUL, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "RandomStandardNormal", "normal", STATEFUL, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "TruncatedNormal", "truncated_normal", STATEFUL, 0, SM2C_OPT_FLOAT, "dtype" },
+    { "RandomUniformInt", "uniform_int", STATEFUL, 1, SM2C_OPT_INT, "Tout" },
 };
 
 static const random_form *form_of(const sm2c_node *n)
@@ -48,10 +63,10 @@ static const random_form *form_of(const sm2c_node *n)
     return NULL;
 }
 
-/* The output dtype: the dtype attr (TF's default float32 when stripped). */
-static int out_dtype(const sm2c_node *n)
+/* The output dtype: the form's attr (TF's default float32 when stripped). */
+static int out_dtype(const sm2c_node *n, const random_form *f)
 {
-    const Tensorflow__AttrValue *t = sm2c_attr(n, "dtype");
+    const Tensorflow__AttrValue *t = sm2c_attr(n, f->dtype_attr);
     if (t && t->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE)
         return sm2c_dtype_base((int)t->type);
     return SM2C_DT_FLOAT;
@@ -119,7 +134,7 @@ static sm2c_status fill_params(sm2c_ctx *c, const sm2c_node *n, const random_for
     sm2c_status st = sm2c_op_need_shapes(c, n);
     if (st)
         return st;
-    int dt = out_dtype(n);
+    int dt = out_dtype(n, f);
     if (!(sm2c_op_type_bit(dt) & f->dtypes))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "%s with dtype %s is not supported (see `sm2c ops`)",
                              n->op->name, sm2c_dtype_name(dt));
@@ -140,10 +155,10 @@ static sm2c_status fill_params(sm2c_ctx *c, const sm2c_node *n, const random_for
         dims[i] = v[i];
     }
     *rank = (int32_t)shape->nelem;
-    if (!f->v2) {
+    if (f->source == SEED_INPUT) {
         if ((st = check_vector(c, n, 1, "the seed", SM2C_DT_INVALID, 2)))
             return st;
-    } else {
+    } else if (f->source == KEY_COUNTER_INPUTS) {
         if ((st = check_vector(c, n, 1, "the key", SM2C_DT_UINT64, 1)) ||
             (st = check_vector(c, n, 2, "the counter", SM2C_DT_UINT64, 2)))
             return st;
@@ -159,13 +174,47 @@ static sm2c_status fill_params(sm2c_ctx *c, const sm2c_node *n, const random_for
                                  (long long)a);
     }
     if (f->bounds) {
-        int32_t at = f->v2 ? 4 : 2;
+        int32_t at = f->bounds;
         for (int32_t i = at; i < at + 2; i++)
             if (n->inputs[i]->dtype != dt || sm2c_value_elements(n->inputs[i]) != 1)
                 return sm2c_op_error(c, n, SM2C_ERR_INVALID, "%s must be a %s scalar",
                                      i == at ? "minval" : "maxval", sm2c_dtype_name(dt));
     }
     return SM2C_OK;
+}
+
+/* A stateful op's generator: a state value of its own, keyed by node, entry
+** and call path (never a checkpoint key: those have no '|'), starting at
+** TF's PhiloxRandom(seed, seed2). */
+static const sm2c_value *generator_state(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_ctx *c = l->c;
+    int64_t three = 3;
+    uint64_t *init = sm2c_arena_array(c->arena, 3, sizeof *init);
+    init[0] = (uint64_t)sm2c_attr_i(n, "seed");
+    init[1] = 0;
+    init[2] = (uint64_t)sm2c_attr_i(n, "seed2");
+    sm2c_tensor *t = sm2c_arena_alloc(c->arena, sizeof *t);
+    memset(t, 0, sizeof *t);
+    t->dtype = SM2C_DT_UINT64;
+    t->shape = sm2c_shape_make(c, 1, &three);
+    t->nelem = 3;
+    t->nbytes = 3 * sizeof *init;
+    t->data = init;
+    sm2c_state_var *var = sm2c_arena_alloc(c->arena, sizeof *var);
+    memset(var, 0, sizeof *var);
+    var->key = sm2c_arena_printf(c->arena, "random|%s|%s|%s", n->name ? n->name : "",
+                                 l->entry->key ? l->entry->key : "", n->function ? n->function : "");
+    var->init = t;
+    sm2c_value *v = sm2c_arena_alloc(c->arena, sizeof *v);
+    memset(v, 0, sizeof *v);
+    v->id = -1;
+    v->input = -1;
+    v->dtype = SM2C_DT_UINT64;
+    v->shape = t->shape;
+    v->state = var;
+    v->name = var->key;
+    return v;
 }
 
 sm2c_status shape_random(sm2c_ctx *c, sm2c_node *n)
@@ -176,7 +225,7 @@ sm2c_status shape_random(sm2c_ctx *c, sm2c_node *n)
     sm2c_status st = f ? fill_params(c, n, f, &rank, dims) : SM2C_ERR_INTERNAL;
     if (st)
         return st;
-    sm2c_op_set(c, n, 0, out_dtype(n), rank, dims);
+    sm2c_op_set(c, n, 0, out_dtype(n, f), rank, dims);
     return SM2C_OK;
 }
 
@@ -189,7 +238,8 @@ sm2c_status lower_random(sm2c_lower *l, const sm2c_node *n)
     if (st)
         return st;
     int32_t key, counter;
-    if (f->v2) {
+    int32_t nelem = (int32_t)sm2c_value_elements(n->outputs[0]);
+    if (f->source == KEY_COUNTER_INPUTS) {
         key = sm2c_lower_buf(l, n->inputs[1]);
         counter = sm2c_lower_buf(l, n->inputs[2]);
     } else {
@@ -197,19 +247,25 @@ sm2c_status lower_random(sm2c_lower *l, const sm2c_node *n)
         sm2c_shape s1 = sm2c_shape_make(l->c, 1, &one), s2 = sm2c_shape_make(l->c, 1, &two);
         key = sm2c_lower_scratch(l, SM2C_DT_UINT64, &s1, "key");
         counter = sm2c_lower_scratch(l, SM2C_DT_UINT64, &s2, "counter");
-        sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "random_key_counter",
-                                                            n->inputs[1]->dtype), 3);
-        s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+        sm2c_step *s;
+        if (f->source == SEED_INPUT) {
+            s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "random_key_counter", n->inputs[1]->dtype), 3);
+            s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+        } else {
+            s = sm2c_lower_step(l, n, "sm2c_rt_random_reserve", 4);
+            s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, generator_state(l, n)));
+            s->args[3] = sm2c_arg_int(nelem);
+            l->entry->writes_state = 1;
+        }
         s->args[1] = sm2c_arg_buf(key);
         s->args[2] = sm2c_arg_buf(counter);
     }
-    const char *k = sm2c_op_kernel(l->c, sm2c_arena_printf(l->c->arena, "random_%s", f->kernel), out_dtype(n));
-    int32_t nelem = (int32_t)sm2c_value_elements(n->outputs[0]);
+    const char *k = sm2c_op_kernel(l->c, sm2c_arena_printf(l->c->arena, "random_%s", f->kernel), out_dtype(n, f));
     sm2c_step *s = sm2c_lower_step(l, n, k, f->bounds ? 6 : 4);
     s->args[0] = sm2c_arg_buf(key);
     s->args[1] = sm2c_arg_buf(counter);
     if (f->bounds) {
-        int32_t at = f->v2 ? 4 : 2;
+        int32_t at = f->bounds;
         s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[at]));
         s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[at + 1]));
         s->checked = 1;     /* minval >= maxval is an error, as in TF */

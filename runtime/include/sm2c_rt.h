@@ -420,6 +420,9 @@ int32_t sm2c_rt_random_uniform_int_i64(const uint64_t *key, const uint64_t *coun
                                        const int64_t *lo, const int64_t *hi, int64_t *y, int32_t n);
 void sm2c_rt_random_full_int_i32(const uint64_t *key, const uint64_t *counter, int32_t *y, int32_t n);
 void sm2c_rt_random_full_int_i64(const uint64_t *key, const uint64_t *counter, int64_t *y, int32_t n);
+/* A stateful op's generator state = uint64[3]: key, counter (low, high).  Copies
+** it out to key and counter and moves it on by TF's reservation for n outputs. */
+void sm2c_rt_random_reserve(uint64_t *state, uint64_t *key, uint64_t *counter, int32_t n);
 /* ---- resize_cubic_area_f32.c: ResizeBicubic and ResizeArea, NHWC float32,
 ** p as the resizes above (ResizeArea's half_pixel_centers is 0). */
 void sm2c_rt_resize_bicubic_f32(const float *x, float *y, const int32_t *p);
