@@ -427,6 +427,13 @@ void sm2c_rt_random_reserve(uint64_t *state, uint64_t *key, uint64_t *counter, i
 ** p as the resizes above (ResizeArea's half_pixel_centers is 0). */
 void sm2c_rt_resize_bicubic_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_area_f32(const float *x, float *y, const int32_t *p);
+/* ---- scale_translate_f32.c: ScaleAndTranslate, NHWC float32, p = [N, H, W, C,
+** OH, OW, kernel (0 lanczos1, 1 lanczos3, 2 lanczos5, 3 gaussian, 4 box,
+** 5 triangle, 6 keyscubic, 7 mitchellcubic), antialias]; scale and translation
+** float[2] (rows, columns); scratch: starts int32[OH + OW], weights
+** float[OH * H + OW * W], tmp float[OH * W * C]. */
+void sm2c_rt_scale_translate_f32(const float *x, const float *scale, const float *translation, float *y,
+                                 int32_t *starts, float *weights, float *tmp, const int32_t *p);
 
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
 ** reductions and scans (compare.c select.c clip.c int_div.c bits.c gamma_f32.c

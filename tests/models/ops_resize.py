@@ -5,7 +5,8 @@ it), what tf.image.resize(method="bicubic"/"area") emits in TF 2.21, and the
 integer and float64 input types (output float32).
 
 tf.image.resize with antialias=True (bicubic) or the lanczos, gaussian and
-mitchellcubic methods emit ScaleAndTranslate, which sm2c does not compile yet.
+mitchellcubic methods emit ScaleAndTranslate: those cases, and the raw op with
+the box, triangle and keyscubic kernels and a translation.
 """
 from opcase import contraction, np, rng_for, tf
 
@@ -81,8 +82,40 @@ def dtype_cases():
                "type), float32 out" % (op, xs, hw))
 
 
+def scale_translate_cases():
+    # tf.image.resize: scale = new / old (folded from the static shape), no translation.
+    for method, aa, xs, hw in (("bicubic", True, (1, 9, 11, 2), (4, 5)), ("bicubic", True, (1, 4, 5, 2), (7, 9)),
+                               ("lanczos3", False, (1, 6, 7, 3), (10, 4)), ("lanczos5", True, (2, 12, 9, 1), (5, 4)),
+                               ("gaussian", True, (1, 9, 6, 2), (4, 4)),
+                               ("mitchellcubic", False, (1, 5, 8, 2), (9, 3)), ("area", True, (1, 5, 5, 1), (2, 3))):
+        if method == "area":
+            continue    # antialiased area is ResizeArea
+        name = "ScaleAndTranslate_%s%s_%dx%d_to_%dx%d" % (method, "_antialias" if aa else "", xs[1], xs[2], *hw)
+        r = rng_for(name)
+        yield (name, (lambda m, aa, hw: lambda x: tf.image.resize(x, hw, method=m, antialias=aa))(method, aa, hw),
+               sig(x=image(r, xs)), CUBIC_TOL,
+               "tf.image.resize(method=%r, antialias=%s) %s -> %s (ScaleAndTranslate)" % (method, aa, xs, hw))
+    # The raw op: the kernels tf.image.resize reaches only through other ops, and a translation.
+    for kernel, aa in (("box", True), ("triangle", False), ("keyscubic", True), ("lanczos1", True),
+                       ("lanczos3", False)):
+        name = "ScaleAndTranslate_raw_%s%s" % (kernel, "_antialias" if aa else "")
+        r = rng_for(name)
+        f = (lambda k, aa: lambda x: raw.ScaleAndTranslate(
+            images=x, size=tf.constant([5, 7], tf.int32), scale=tf.constant([0.6, 1.3]),
+            translation=tf.constant([0.75, -1.5]), kernel_type=k, antialias=aa))(kernel, aa)
+        yield (name, f, sig(x=image(r, (2, 8, 6, 2))), CUBIC_TOL,
+               "ScaleAndTranslate kernel_type=%s antialias=%s [2,8,6,2] -> [5,7], scale [0.6, 1.3], "
+               "translation [0.75, -1.5]" % (kernel, aa))
+    name = "ScaleAndTranslate_uint8"
+    r = rng_for(name)
+    yield (name, lambda x: tf.image.resize(x, [3, 4], method="lanczos3", antialias=True),
+           sig(x=r.integers(0, 255, (1, 7, 9, 3), endpoint=True).astype(np.uint8)), CUBIC_TOL,
+           "tf.image.resize(method='lanczos3', antialias=True) of a uint8 image [1,7,9,3] -> [3,4]")
+
+
 def cases():
     yield from bicubic_cases()
     yield from area_cases()
     yield from tf_image_cases()
     yield from dtype_cases()
+    yield from scale_translate_cases()
