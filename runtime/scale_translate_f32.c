@@ -37,7 +37,7 @@ static float st_kernel(int32_t kernel, float x)
         const float r = st_radius(kernel);
         if (x > r)
             return 0.0f;
-        if ((double)x <= 1e-3)
+        if (x < 0.001f)     /* TF's x <= 1e-3 in double: 0.001f is just above 1e-3 */
             return 1.0f;
         return r * sinf(kpi * x) * sinf(kpi * x / r) / (kpi * kpi * x * x);
     }
@@ -45,6 +45,7 @@ static float st_kernel(int32_t kernel, float x)
         const float sigma = 1.5f / 3.0f;
         if (x >= 1.5f)
             return 0.0f;
+        /* TF evaluates exp in double here (its formula mixes in 2.0). */
         return (float)exp((double)(-x * x) / (2.0 * sigma * sigma));
     }
     case 4:
@@ -70,15 +71,15 @@ static float st_kernel(int32_t kernel, float x)
 static int32_t st_spans(int32_t kernel, int32_t antialias, int32_t out, int32_t in, float scale,
                         float translate, int32_t *starts, float *weights)
 {
-    const float inv_scale = (float)(1.0 / (double)scale);
+    /* TF's 1.0 / scale in double, rounded to float: the float quotient itself. */
+    const float inv_scale = 1.0f / scale;
     const float inv_translate = -inv_scale * translate;
     const float kernel_scale = antialias ? (inv_scale > 1.0f ? inv_scale : 1.0f) : 1.0f;
     const float reach = st_radius(kernel) * kernel_scale;
     const float one_over_kernel_scale = 1.0f / kernel_scale;
-    /* reach is at most 5 / scale; scale > 0 is checked by the caller.  A
-    ** span never exceeds the input either. */
-    const double wide = 2.0 * ceil((double)reach) + 1.0;
-    const int32_t span = wide < (double)in ? (int32_t)wide : in;
+    /* min(2 * ceil(reach) + 1, in), without converting a huge reach. */
+    const float half_reach = ceilf(reach);
+    const int32_t span = half_reach < (float)(in - 1) * 0.5f ? 2 * (int32_t)half_reach + 1 : in;
     int32_t i, k;
 
     for (i = 0; i < out * span; i++)
@@ -87,15 +88,15 @@ static int32_t st_spans(int32_t kernel, int32_t antialias, int32_t out, int32_t 
         const float sample = ((float)i + 0.5f) * inv_scale + inv_translate;
         float *w = weights + (ptrdiff_t)i * span;
         float total = 0.0f;
-        double lo, hi;
+        float lo, hi;
         int32_t first, last;
         starts[i] = 0;
         if (!(sample >= 0.0f) || sample > (float)in)
             continue;
-        lo = ceil((double)(sample - reach - 0.5f));
-        hi = floor((double)(sample + reach - 0.5f));
-        first = lo < 0.0 ? 0 : lo > (double)(in - 1) ? in - 1 : (int32_t)lo;
-        last = (hi < 0.0 ? 0 : hi > (double)(in - 1) ? in - 1 : (int32_t)hi) + 1;
+        lo = ceilf(sample - reach - 0.5f);
+        hi = floorf(sample + reach - 0.5f);
+        first = lo < 0.0f ? 0 : lo > (float)(in - 1) ? in - 1 : (int32_t)lo;
+        last = (hi < 0.0f ? 0 : hi > (float)(in - 1) ? in - 1 : (int32_t)hi) + 1;
         if (last - first > span)
             last = first + span;     /* TF reports an internal error here; never reached */
         for (k = first; k < last; k++) {
