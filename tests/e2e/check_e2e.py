@@ -219,7 +219,8 @@ def op_families(ops_def):
              ("neural", "neural network"), ("elementwise", "elementwise"),
              ("gradients", "training gradients"), ("run-time checks", "run-time checks"),
              ("classifier losses", "classifier losses"),
-             ("quantization", "quantization-aware ops in float")]
+             ("quantization", "quantization-aware ops in float"),
+             ("random ops", "random (Philox)"), ("resizing", "neural network")]
     families, family = {}, "other"
     for line in open(ops_def):
         if line.startswith("/*"):
