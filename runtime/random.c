@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "sm2c_rt.h"
+#include "half_impl.h"
 #include "rt_select.h"
 
 typedef struct philox {
@@ -235,30 +236,84 @@ void sm2c_rt_random_normal_f64(const uint64_t *key, const uint64_t *counter, dou
 }
 #endif
 
+/* Group `group` of a float (or half) truncated normal: up to 4 values in out. */
+static inline void truncated_group_f32(const philox *base, int32_t group, float *out, int32_t left)
+{
+    single s;
+    int32_t got = 0, d;
+    s.g = *base;
+    s.used = 4;
+    philox_skip(&s.g, (uint64_t)group * 256u);
+    for (d = 0; d < RANDOM_MAX_DRAWS && got < left; d++) {
+        const uint32_t x0 = single_next(&s), x1 = single_next(&s);
+        float f[2];
+        int k;
+        box_muller_f32(x0, x1, &f[0], &f[1]);
+        for (k = 0; k < 2 && got < left; k++)
+            if (fabsf(f[k]) < 2.0f)
+                out[got++] = f[k];
+    }
+    while (got < left)
+        out[got++] = 0.0f;
+}
+
 #if SM2C_RT_WANT(random_truncated_normal_f32)
 void sm2c_rt_random_truncated_normal_f32(const uint64_t *key, const uint64_t *counter, float *y,
                                          int32_t n)
 {
     const philox base = philox_load(key, counter);
-    int32_t group, d;
+    int32_t group;
+    for (group = 0; group * 4 < n; group++)
+        truncated_group_f32(&base, group, y + group * 4, n - group * 4 < 4 ? n - group * 4 : 4);
+}
+#endif
+
+/* float16 (TF's Eigen::half): uniform takes the low 10 bits of each sample as
+** the mantissa of [1, 2) less 1 (exact); the normals are the float ones
+** rounded to nearest even. */
+#if SM2C_RT_WANT(random_uniform_f16)
+void sm2c_rt_random_uniform_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y, int32_t n)
+{
+    philox g = philox_load(key, counter);
+    uint32_t s[4];
+    int32_t i, k;
+    for (i = 0; i < n; i += 4) {
+        philox_next(&g, s);
+        for (k = 0; k < 4 && i + k < n; k++)
+            y[i + k] = sm2c_rt__f32_to_f16((float)(s[k] & 0x3ffu) * (1.0f / 1024.0f));
+    }
+}
+#endif
+
+#if SM2C_RT_WANT(random_normal_f16)
+void sm2c_rt_random_normal_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y, int32_t n)
+{
+    philox g = philox_load(key, counter);
+    uint32_t s[4];
+    float f[4];
+    int32_t i, k;
+    for (i = 0; i < n; i += 4) {
+        philox_next(&g, s);
+        box_muller_f32(s[0], s[1], &f[0], &f[1]);
+        box_muller_f32(s[2], s[3], &f[2], &f[3]);
+        for (k = 0; k < 4 && i + k < n; k++)
+            y[i + k] = sm2c_rt__f32_to_f16(f[k]);
+    }
+}
+#endif
+
+#if SM2C_RT_WANT(random_truncated_normal_f16)
+void sm2c_rt_random_truncated_normal_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y,
+                                         int32_t n)
+{
+    const philox base = philox_load(key, counter);
+    int32_t group, k;
     for (group = 0; group * 4 < n; group++) {
-        single s;
-        int32_t got = 0, left = n - group * 4 < 4 ? n - group * 4 : 4;
-        float *out = y + group * 4;
-        s.g = base;
-        s.used = 4;
-        philox_skip(&s.g, (uint64_t)group * 256u);
-        for (d = 0; d < RANDOM_MAX_DRAWS && got < left; d++) {
-            const uint32_t x0 = single_next(&s), x1 = single_next(&s);
-            float f[2];
-            int k;
-            box_muller_f32(x0, x1, &f[0], &f[1]);
-            for (k = 0; k < 2 && got < left; k++)
-                if (fabsf(f[k]) < 2.0f)
-                    out[got++] = f[k];
-        }
-        while (got < left)
-            out[got++] = 0.0f;
+        const int32_t left = n - group * 4 < 4 ? n - group * 4 : 4;
+        float f[4];
+        truncated_group_f32(&base, group, f, left);
+        for (k = 0; k < left; k++)
+            y[group * 4 + k] = sm2c_rt__f32_to_f16(f[k]);
     }
 }
 #endif

@@ -79,6 +79,8 @@ typedef struct kernel {
     WRAP(sm2c_rt_random_normal_f32, W_RANDOM) WRAP(sm2c_rt_random_normal_f64, W_RANDOM)           \
     WRAP(sm2c_rt_random_truncated_normal_f32, W_RANDOM)                                          \
     WRAP(sm2c_rt_random_truncated_normal_f64, W_RANDOM)                                          \
+    WRAP(sm2c_rt_random_uniform_f16, W_RANDOM) WRAP(sm2c_rt_random_normal_f16, W_RANDOM)         \
+    WRAP(sm2c_rt_random_truncated_normal_f16, W_RANDOM)                                          \
     WRAP(sm2c_rt_random_full_int_i32, W_RANDOM) WRAP(sm2c_rt_random_full_int_i64, W_RANDOM)       \
     WRAP_CHECKED(sm2c_rt_random_uniform_int_i32, W_RANDOM_INT)                                   \
     WRAP_CHECKED(sm2c_rt_random_uniform_int_i64, W_RANDOM_INT)                                   \

@@ -135,7 +135,9 @@ static sm2c_status fill_params(sm2c_ctx *c, const sm2c_node *n, const random_for
     if (st)
         return st;
     int dt = out_dtype(n, f);
-    if (!(sm2c_op_type_bit(dt) & f->dtypes))
+    /* float16 too for the float fills (SM2C_OPT_* has no bit for it). */
+    int half = dt == SM2C_DT_HALF && (f->dtypes & SM2C_OPT_FLOAT);
+    if (!half && !(sm2c_op_type_bit(dt) & f->dtypes))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "%s with dtype %s is not supported (see `sm2c ops`)",
                              n->op->name, sm2c_dtype_name(dt));
     const sm2c_tensor *shape = sm2c_op_const_input(c, n, 0, "shape");

@@ -414,6 +414,11 @@ void sm2c_rt_random_truncated_normal_f32(const uint64_t *key, const uint64_t *co
                                          int32_t n);
 void sm2c_rt_random_truncated_normal_f64(const uint64_t *key, const uint64_t *counter, double *y,
                                          int32_t n);
+/* float16 outputs as uint16_t bits (uniform: TF's 10 random mantissa bits). */
+void sm2c_rt_random_uniform_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y, int32_t n);
+void sm2c_rt_random_normal_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y, int32_t n);
+void sm2c_rt_random_truncated_normal_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y,
+                                         int32_t n);
 int32_t sm2c_rt_random_uniform_int_i32(const uint64_t *key, const uint64_t *counter,
                                        const int32_t *lo, const int32_t *hi, int32_t *y, int32_t n);
 int32_t sm2c_rt_random_uniform_int_i64(const uint64_t *key, const uint64_t *counter,

@@ -107,6 +107,10 @@ def cases():
         "a": tf.random.uniform([6], minval=-4, maxval=9, dtype=tf.int32, seed=8),
         "b": tf.random.uniform([5], minval=-10 ** 12, maxval=10 ** 12, dtype=tf.int64, seed=9),
         "x": x}, ones(), EXACT, "RandomUniformInt int32 [6] in [-4, 9), int64 [5] in [-1e12, 1e12)")
+    yield ("RandomUniform_float16_stateful", lambda x: {
+        "u": tf.random.uniform([5], seed=13, dtype=tf.float16), "n": tf.random.normal([3], seed=14, dtype=tf.float16),
+        "t": tf.random.truncated_normal([6], seed=15, dtype=tf.float16), "x": x}, ones(), EXACT,
+        "float16 RandomUniform [5], RandomStandardNormal [3], TruncatedNormal [6]")
     # Dropout left on (training=True) in an exported model: Keras 3 draws from
     # StatelessRandomUniformV2 with a seed-generator variable it assign-adds each
     # call; tf_keras's legacy Dropout is a stateful RandomUniform.

@@ -132,7 +132,22 @@ def alg_cases():
            EXACT, "StatelessRandomUniformV2 with alg 3 (auto-select: Philox on CPU)")
 
 
+def half_fills(seed):
+    out = {}
+    for kind, fill in FLOAT_FILLS.items():
+        out[kind] = fill([7], seed, tf.float16)
+        out[kind + "_v1"] = V1[kind](shape=[5], seed=seed, dtype=tf.float16)
+    return out
+
+
+def half_cases():
+    yield ("StatelessRandomUniformV2_float16", half_fills, {"serving_default": {"seed": seed_feed(4, np.int32)}},
+           EXACT, "float16 stateless fills, V2 [7] (tf.random.stateless_*) and V1 [5]: uniform, normal, "
+           "truncated normal")
+
+
 def cases():
     yield from float_cases()
     yield from int_cases()
     yield from alg_cases()
+    yield from half_cases()
