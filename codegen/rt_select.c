@@ -90,7 +90,7 @@ sm2c_status sm2c_runtime_select(sm2c_ctx *c, const char *const *kernels, size_t 
 
 size_t sm2c_program_kernels(sm2c_ctx *c, const sm2c_program *p, const char ***out)
 {
-    size_t cap = 1, n = 0;
+    size_t cap = 2, n = 0;
     for (int32_t k = 0; k < p->n_entries; k++)
         cap += (size_t)p->entries[k].n_steps;
     const char **v = sm2c_arena_array(c->arena, cap, sizeof *v);
@@ -105,6 +105,15 @@ size_t sm2c_program_kernels(sm2c_ctx *c, const sm2c_program *p, const char ***ou
             if (i == n)
                 v[n++] = st->kernel;
         }
+    /* init and reset copy every state variable from its initial value, even
+    ** when no step copies (a stateful random op's generator, say). */
+    if (p->n_states) {
+        size_t i = 0;
+        while (i < n && strcmp(v[i], "sm2c_rt_copy") != 0)
+            i++;
+        if (i == n)
+            v[n++] = "sm2c_rt_copy";
+    }
     *out = v;
     return n;
 }

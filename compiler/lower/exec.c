@@ -68,6 +68,25 @@ typedef struct kernel {
 #define W_BAND_PART(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i, a[7].i)
 #define W_BN_TRAIN(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].f, a[4].p, a[5].i, a[6].i, a[7].i)
 
+/* random ops (ops_random.c, random.c); bicubic and area resizing (ops_resize.c) */
+#define W_KEY_COUNTER(fn_) fn_(a[0].p, a[1].p, a[2].p)
+#define W_RANDOM(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i)
+#define W_RANDOM_INT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].i)
+#define W_SCALE_TRANSLATE(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].p, a[6].p, a[7].ints)
+#define RANDOM_KERNELS                                                                           \
+    WRAP(sm2c_rt_random_key_counter_i32, W_KEY_COUNTER) WRAP(sm2c_rt_random_key_counter_i64, W_KEY_COUNTER) \
+    WRAP(sm2c_rt_random_uniform_f32, W_RANDOM) WRAP(sm2c_rt_random_uniform_f64, W_RANDOM)         \
+    WRAP(sm2c_rt_random_normal_f32, W_RANDOM) WRAP(sm2c_rt_random_normal_f64, W_RANDOM)           \
+    WRAP(sm2c_rt_random_truncated_normal_f32, W_RANDOM)                                          \
+    WRAP(sm2c_rt_random_truncated_normal_f64, W_RANDOM)                                          \
+    WRAP(sm2c_rt_random_uniform_f16, W_RANDOM) WRAP(sm2c_rt_random_normal_f16, W_RANDOM)         \
+    WRAP(sm2c_rt_random_truncated_normal_f16, W_RANDOM)                                          \
+    WRAP(sm2c_rt_random_full_int_i32, W_RANDOM) WRAP(sm2c_rt_random_full_int_i64, W_RANDOM)       \
+    WRAP_CHECKED(sm2c_rt_random_uniform_int_i32, W_RANDOM_INT)                                   \
+    WRAP_CHECKED(sm2c_rt_random_uniform_int_i64, W_RANDOM_INT)                                   \
+    WRAP(sm2c_rt_resize_bicubic_f32, W_POOL) WRAP(sm2c_rt_resize_area_f32, W_POOL)               \
+    WRAP(sm2c_rt_scale_translate_f32, W_SCALE_TRANSLATE)
+
 #define WRAP(name, shape) static int32_t w_##name(const word *a) { shape(name); return 0; }
 /* A checked kernel (sm2c_step.checked) returns its status. */
 #define WRAP_CHECKED(name, shape) static int32_t w_##name(const word *a) { return shape(name); }
@@ -130,7 +149,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_conv2d_f32, W_CONV) WRAP(sm2c_rt_depthwise_conv2d_f32, W_CONV)                   \
     WRAP(sm2c_rt_conv2d_add_f32, W_CONV_ADD)                                                     \
     WRAP(sm2c_rt_max_pool_f32, W_POOL) WRAP(sm2c_rt_avg_pool_f32, W_POOL)                       \
-    NN2_KERNELS MOVEMENT_KERNELS
+    NN2_KERNELS MOVEMENT_KERNELS RANDOM_KERNELS
 
 /* logic family: comparison, logic, selection, integer arithmetic, reductions, scans. */
 #define W_APPROX(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].f)

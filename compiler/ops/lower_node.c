@@ -5,13 +5,32 @@
 #include "opdefs.h"
 #include "ops_dyn.h"
 
+#include <string.h>
+
+/* The random ops whose "T" is their shape input's type: the output's type
+** (their "dtype", RandomUniformInt's "Tout") is the one they run on. */
+static int t_is_shape(const sm2c_node *n)
+{
+    static const char *const ops[] = {
+        "RandomUniform", "RandomStandardNormal", "TruncatedNormal", "RandomUniformInt",
+        "StatelessRandomUniform", "StatelessRandomNormal", "StatelessTruncatedNormal",
+        "StatelessRandomUniformInt",
+    };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (strcmp(n->op->name, ops[i]) == 0)
+            return 1;
+    return 0;
+}
+
 /* The dtype an op runs on: its "T" or "dtype" attr, else its first input, else
 ** its output. */
 int sm2c_node_dtype(const sm2c_node *n)
 {
     static const char *const attrs[] = { "T", "dtype" };
-    for (size_t i = 0; i < sizeof attrs / sizeof attrs[0]; i++) {
-        const Tensorflow__AttrValue *t = sm2c_attr(n, attrs[i]);
+    static const char *const random_attrs[] = { "dtype", "Tout" };
+    const char *const *names = t_is_shape(n) ? random_attrs : attrs;
+    for (size_t i = 0; i < 2; i++) {
+        const Tensorflow__AttrValue *t = sm2c_attr(n, names[i]);
         if (t && t->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE)
             return sm2c_dtype_base((int)t->type);
     }

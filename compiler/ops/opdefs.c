@@ -185,8 +185,15 @@ static void parse_value(parsed *d, const char *v, size_t n)
         d->value.list = &d->list;
     } else if (n > 3 && !memcmp(v, "DT_", 3)) {
         d->value.value_case = TENSORFLOW__ATTR_VALUE__VALUE_TYPE;
-        d->value.type = n == 8 && !memcmp(v, "DT_INT64", 8) ? TENSORFLOW__DATA_TYPE__DT_INT64
-                                                            : TENSORFLOW__DATA_TYPE__DT_INT32;
+        /* DT_INT32 unless one of these (the dtype defaults ops.def uses). */
+        static const struct { const char *name; Tensorflow__DataType type; } types[] = {
+            { "DT_INT64", TENSORFLOW__DATA_TYPE__DT_INT64 }, { "DT_FLOAT", TENSORFLOW__DATA_TYPE__DT_FLOAT },
+            { "DT_DOUBLE", TENSORFLOW__DATA_TYPE__DT_DOUBLE }, { "DT_UINT64", TENSORFLOW__DATA_TYPE__DT_UINT64 },
+        };
+        d->value.type = TENSORFLOW__DATA_TYPE__DT_INT32;
+        for (size_t k = 0; k < sizeof types / sizeof *types; k++)
+            if (n == strlen(types[k].name) && !memcmp(v, types[k].name, n))
+                d->value.type = types[k].type;
     } else if ((v[0] >= '0' && v[0] <= '9') || v[0] == '-') {
         int is_float = memchr(v, '.', n) != NULL;
         d->value.value_case = is_float ? TENSORFLOW__ATTR_VALUE__VALUE_F : TENSORFLOW__ATTR_VALUE__VALUE_I;

@@ -426,6 +426,47 @@ void sm2c_rt_quantize_dequantize_f32(const float *x, const float *min_in, const 
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);
+/* ---- random.c: TensorFlow's Philox stream (random ops) ----------------------
+** key is uint64[1] and counter uint64[2] (StatelessRandomGetKeyCounter's
+** outputs); key_counter turns a seed pair into them.  Each fill writes n values
+** of one distribution exactly as TensorFlow's CPU kernels order them.  The
+** uniform_int kernels return SM2C_RT_ERR_VALUE, writing nothing, unless lo < hi. */
+void sm2c_rt_random_key_counter_i32(const int32_t *seed, uint64_t *key, uint64_t *counter);
+void sm2c_rt_random_key_counter_i64(const int64_t *seed, uint64_t *key, uint64_t *counter);
+void sm2c_rt_random_uniform_f32(const uint64_t *key, const uint64_t *counter, float *y, int32_t n);
+void sm2c_rt_random_uniform_f64(const uint64_t *key, const uint64_t *counter, double *y, int32_t n);
+void sm2c_rt_random_normal_f32(const uint64_t *key, const uint64_t *counter, float *y, int32_t n);
+void sm2c_rt_random_normal_f64(const uint64_t *key, const uint64_t *counter, double *y, int32_t n);
+void sm2c_rt_random_truncated_normal_f32(const uint64_t *key, const uint64_t *counter, float *y,
+                                         int32_t n);
+void sm2c_rt_random_truncated_normal_f64(const uint64_t *key, const uint64_t *counter, double *y,
+                                         int32_t n);
+/* float16 outputs as uint16_t bits (uniform: TF's 10 random mantissa bits). */
+void sm2c_rt_random_uniform_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y, int32_t n);
+void sm2c_rt_random_normal_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y, int32_t n);
+void sm2c_rt_random_truncated_normal_f16(const uint64_t *key, const uint64_t *counter, uint16_t *y,
+                                         int32_t n);
+int32_t sm2c_rt_random_uniform_int_i32(const uint64_t *key, const uint64_t *counter,
+                                       const int32_t *lo, const int32_t *hi, int32_t *y, int32_t n);
+int32_t sm2c_rt_random_uniform_int_i64(const uint64_t *key, const uint64_t *counter,
+                                       const int64_t *lo, const int64_t *hi, int64_t *y, int32_t n);
+void sm2c_rt_random_full_int_i32(const uint64_t *key, const uint64_t *counter, int32_t *y, int32_t n);
+void sm2c_rt_random_full_int_i64(const uint64_t *key, const uint64_t *counter, int64_t *y, int32_t n);
+/* A stateful op's generator state = uint64[3]: key, counter (low, high).  Copies
+** it out to key and counter and moves it on by TF's reservation for n outputs. */
+void sm2c_rt_random_reserve(uint64_t *state, uint64_t *key, uint64_t *counter, int32_t n);
+/* ---- resize_cubic_area_f32.c: ResizeBicubic and ResizeArea, NHWC float32,
+** p as the resizes above (ResizeArea's half_pixel_centers is 0). */
+void sm2c_rt_resize_bicubic_f32(const float *x, float *y, const int32_t *p);
+void sm2c_rt_resize_area_f32(const float *x, float *y, const int32_t *p);
+/* ---- scale_translate_f32.c: ScaleAndTranslate, NHWC float32, p = [N, H, W, C,
+** OH, OW, kernel (0 lanczos1, 1 lanczos3, 2 lanczos5, 3 gaussian, 4 box,
+** 5 triangle, 6 keyscubic, 7 mitchellcubic), antialias]; scale and translation
+** float[2] (rows, columns); scratch: starts int32[OH + OW], weights
+** float[OH * H + OW * W], tmp float[OH * W * C]. */
+void sm2c_rt_scale_translate_f32(const float *x, const float *scale, const float *translation, float *y,
+                                 int32_t *starts, float *weights, float *tmp, const int32_t *p);
+
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
 ** reductions and scans (compare.c select.c clip.c int_div.c bits.c gamma_f32.c
 ** reduce_prod.c reduce_bool.c reduce_extremum_int.c arg_extremum.c scan.c

@@ -8,11 +8,15 @@ command -v arm-none-eabi-gcc >/dev/null || { echo "skip: no arm-none-eabi-gcc"; 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Known: casts from or to float go through double (range checks); training
-# batch norm sums in double.
+# batch norm sums in double; TF itself computes in double Box-Muller's 2*pi*u
+# (random normals), the bicubic coefficient table and the gaussian sampling
+# kernel of ScaleAndTranslate, which the kernels match bit for bit.
 known=" sm2c_rt_cast_f32_bf16 sm2c_rt_cast_f32_f16 sm2c_rt_cast_f32_f32 sm2c_rt_cast_f32_i16
  sm2c_rt_cast_f32_i32 sm2c_rt_cast_f32_i8 sm2c_rt_cast_f32_u16 sm2c_rt_cast_f32_u32
  sm2c_rt_cast_f32_u8 sm2c_rt_cast_bf16_f32 sm2c_rt_cast_f16_f32
- sm2c_rt_batch_norm_train_f32 "
+ sm2c_rt_batch_norm_train_f32
+ sm2c_rt_random_normal_f32 sm2c_rt_random_truncated_normal_f32 sm2c_rt_resize_bicubic_f32
+ sm2c_rt_scale_translate_f32 "
 known=" $(echo $known) "
 fail=0 checked=0
 for k in $("$sm2c" runtime --list | cut -d: -f1 | grep '_f32' | grep -v 'f64'); do

@@ -221,7 +221,8 @@ def op_families(ops_def):
              ("classifier losses", "classifier losses"),
              ("quantization", "quantization-aware ops in float"),
              ("data-dependent", "data-dependent sizes"), ("object detection", "data-dependent sizes"),
-             ("sparse", "data-dependent sizes")]
+             ("sparse", "data-dependent sizes"),
+             ("random ops", "random (Philox)"), ("resizing", "neural network")]
     families, family = {}, "other"
     for line in open(ops_def):
         if line.startswith("/*"):
