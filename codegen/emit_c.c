@@ -145,6 +145,8 @@ static const ctype ctypes[] = {
     { SM2C_DT_UINT32, "uint32_t", K_UINT, 4 },  { SM2C_DT_UINT64, "uint64_t", K_UINT, 8 },
     { SM2C_DT_BOOL, "uint8_t", K_UINT, 1 },     { SM2C_DT_HALF, "uint16_t", K_BITS16, 2 },
     { SM2C_DT_BFLOAT16, "uint16_t", K_BITS16, 2 },
+    /* complex64: float pairs (re, im), so its C element type is float */
+    { SM2C_DT_COMPLEX64, "float", K_F32, 8 },
 };
 
 static const ctype *ctype_of(int dtype)
@@ -154,6 +156,24 @@ static const ctype *ctype_of(int dtype)
         if (ctypes[i].dtype == dt)
             return &ctypes[i];
     return NULL;
+}
+
+/* Floats per element: 2 for complex64 (re, im), else 1. */
+static int lanes_of(int dtype)
+{
+    return sm2c_dtype_base(dtype) == SM2C_DT_COMPLEX64 ? 2 : 1;
+}
+
+/* A complex64 tensor read as the float32 tensor of its parts (the same
+** bytes): what the weight writers print. */
+static sm2c_tensor scalar_view(const sm2c_tensor *v)
+{
+    sm2c_tensor t = *v;
+    if (lanes_of(v->dtype) == 2) {
+        t.dtype = SM2C_DT_FLOAT;
+        t.nelem = v->nelem * 2;
+    }
+    return t;
 }
 
 /* Bytes of an element the C backend can express (program_check.c). */
@@ -363,8 +383,10 @@ static int arena_buf_used(const sm2c_entry *en, int32_t id)
     return 0;
 }
 
-static int weight_has_nonfinite(const sm2c_tensor *v)
+static int weight_has_nonfinite(const sm2c_tensor *v0)
 {
+    sm2c_tensor sv = scalar_view(v0);
+    const sm2c_tensor *v = &sv;
     const ctype *t = ctype_of(v->dtype);
     const uint8_t *d = v->data;
     for (int64_t i = 0; i < v->nelem; i++) {
@@ -392,8 +414,10 @@ static size_t string_cost(const uint8_t *d, size_t i, size_t n)
     return next_digit || ch >= 64 ? 4 : ch >= 8 ? 3 : 2;
 }
 
-static int packed_weight(const sm2c_tensor *v)
+static int packed_weight(const sm2c_tensor *v0)
 {
+    sm2c_tensor sv = scalar_view(v0);
+    const sm2c_tensor *v = &sv;
     int size = (int)sm2c_dtype_size(v->dtype);
     if (v->nelem <= 0 || (size != 1 && size != 2 && size != 4 && size != 8))
         return WEIGHT_LITERALS;
@@ -676,7 +700,8 @@ static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char
     sb_comment(b, pt->tensor);
     sb_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
-    sb_printf(b, ", %lld bytes%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "");
+    sb_printf(b, ", %lld bytes%s%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "",
+              lanes_of(pt->dtype) == 2 ? ", each element two floats (re, im)" : "");
 }
 
 /* --max-batch: what the batch argument means, and the limit macro. */
@@ -748,7 +773,8 @@ static void state_header(emitter *e, sbuf *b)
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
         int64_t n = sm2c_shape_elements(&st->shape, INT64_MAX / 8);
-        sb_printf(b, "    %s %s[%lld]; /* \"", ctype_of(st->dtype)->c, st->c_name, (long long)(n > 0 ? n : 1));
+        sb_printf(b, "    %s %s[%lld]; /* \"", ctype_of(st->dtype)->c, st->c_name,
+                  (long long)(n > 0 ? n : 1) * lanes_of(st->dtype));
         sb_comment(b, st->key);
         sb_printf(b, "\" %s", sm2c_dtype_name(st->dtype));
         shape_text(b, &st->shape);
@@ -958,7 +984,8 @@ static void wrap_item(wrap *w, const char *item)
 ** bit-pattern storage, else the element type. */
 static void weight_type(emitter *e, sbuf *b, int32_t wi)
 {
-    const sm2c_tensor *v = &e->p->weights[wi].value;
+    sm2c_tensor sv = scalar_view(&e->p->weights[wi].value);
+    const sm2c_tensor *v = &sv;
     const ctype *t = ctype_of(v->dtype);
     long long dim = v->nelem > 0 ? (long long)v->nelem : 1;
     if (!e->wbits[wi]) {
@@ -1030,7 +1057,8 @@ static void emit_packed_values(sbuf *b, const sm2c_tensor *v, int size)
 /* An extern declaration of weight wi, for NAME.c when the weights are apart. */
 static void emit_weight_decl(emitter *e, int32_t wi)
 {
-    const sm2c_tensor *v = &e->p->weights[wi].value;
+    sm2c_tensor sv = scalar_view(&e->p->weights[wi].value);
+    const sm2c_tensor *v = &sv;
     sb_puts(&e->s, "extern ");
     weight_type(e, &e->s, wi);
     sb_puts(&e->s, e->wname[wi]);
@@ -1058,14 +1086,16 @@ static void emit_weight_packed(emitter *e, int32_t wi)
         return;
     }
     sb_printf(b, "%s = { {\n", e->wname[wi]);
-    emit_packed_values(b, &wt->value, ctype_of(wt->value.dtype)->size);
+    sm2c_tensor sv = scalar_view(&wt->value);
+    emit_packed_values(b, &sv, ctype_of(sv.dtype)->size);
     sb_puts(b, "} };\n\n");
 }
 
 static void emit_weight(emitter *e, int32_t wi)
 {
     const sm2c_weight *wt = &e->p->weights[wi];
-    const sm2c_tensor *v = &wt->value;
+    sm2c_tensor view = scalar_view(&wt->value);
+    const sm2c_tensor *v = &view;
     const ctype *t = ctype_of(v->dtype);
     sbuf *b = e->weights_tu ? &e->w : &e->s;
     const char *storage = e->weights_tu ? "" : "static ";
@@ -1077,7 +1107,7 @@ static void emit_weight(emitter *e, int32_t wi)
 
     sb_puts(b, "/* \"");
     sb_comment(b, wt->name);
-    sb_printf(b, "\" %s", sm2c_dtype_name(v->dtype));
+    sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
     shape_text(b, &v->shape);
     if (bits)
         sb_printf(b, "; holds NaN or Inf, so it is stored as IEEE-754 bit patterns in `u`\n"

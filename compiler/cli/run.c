@@ -35,6 +35,7 @@ static const char *c_type(int dtype)
     case SM2C_DT_BFLOAT16: return "uint16_t";   /* bfloat16 bit patterns */
     case SM2C_DT_UINT32: return "uint32_t";
     case SM2C_DT_UINT64: return "uint64_t";
+    case SM2C_DT_COMPLEX64: return "float";     /* float pairs (re, im) */
     default: return "uint8_t";
     }
 }

@@ -57,6 +57,10 @@ sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *ke
                                const sm2c_value *a, const sm2c_value *b, int32_t y,
                                const sm2c_shape *shape);
 
+/* ---- ops_signal.c: complex64 through the elementwise rows -------------- */
+sm2c_status sm2c_lower_complex_binary(sm2c_lower *l, const sm2c_node *n);
+sm2c_status sm2c_lower_complex_unary(sm2c_lower *l, const sm2c_node *n);
+
 /* ---- ops_dynslice.c: StridedSlice at run-time indices (x[i]) -------------- */
 int sm2c_dyn_slice(const sm2c_node *n);
 sm2c_status sm2c_shape_dyn_slice(sm2c_ctx *c, sm2c_node *n);
