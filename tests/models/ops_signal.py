@@ -32,7 +32,7 @@ def elementwise_cases():
         yield (op, (lambda fn: lambda x: fn(x))(fn),
                {"serving_default": {"x": cplx(rng, (3, 4))}, "special": {"x": special}}, tol,
                "complex64 %s on random values and special ones (zeros, axes, a tiny value)" % op)
-    for op, fn, tol in (("AddV2_c64", tf.add, IEEE), ("Sub_c64", tf.subtract, IEEE),
+    for op, fn, tol in (("Add_c64", lambda x, y: raw.Add(x=x, y=y), IEEE), ("AddV2_c64", tf.add, IEEE), ("Sub_c64", tf.subtract, IEEE),
                         ("Mul_c64", tf.multiply, {"rtol": 1e-6, "atol": 1e-6})):
         rng = rng_for(op)
         yield (op, (lambda fn: lambda x, y: {"z": fn(x, y)})(fn),
