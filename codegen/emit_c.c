@@ -931,7 +931,7 @@ static void emit_header(emitter *e)
               " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
               "typedef struct %s_tensor_info {\n"
               "    const char *key;\n"
-              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 9 int64, ... */\n"
+              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 9 int64, 8 complex64 (float pairs), ... */\n"
               "    int32_t rank;\n"
               "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
               "    int64_t size_bytes;\n"

@@ -204,7 +204,8 @@ sm2c_status lower_cast(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     const char *from = sm2c_kernel_suffix(x->dtype), *to = sm2c_kernel_suffix(y->dtype);
-    if (!from || !to)
+    if (!from || !to || (y->dtype == SM2C_DT_COMPLEX64 && x->dtype != SM2C_DT_FLOAT &&
+                         x->dtype != y->dtype))   /* only float32 -> complex64 (ops_signal.c) */
         return sm2c_lower_unsupported(l, n, "Cast from %s to %s is not supported",
                                       sm2c_dtype_name(x->dtype), sm2c_dtype_name(y->dtype));
     int narrow = y->dtype == SM2C_DT_HALF || y->dtype == SM2C_DT_BFLOAT16;

@@ -38,6 +38,9 @@ def elementwise_cases():
         yield (op, (lambda fn: lambda x, y: {"z": fn(x, y)})(fn),
                {"serving_default": {"x": cplx(rng, (2, 3)), "y": cplx(rng, (3,))}}, tol,
                "complex64 %s with broadcasting ([2, 3] and [3])" % op.split("_")[0])
+    rng = rng_for("Cast_f32_c64")
+    yield ("Cast_f32_c64", lambda x: tf.cast(x, tf.complex64), {"serving_default": {"x": real(rng, (2, 3))}},
+           EXACT, "Cast float32 -> complex64 (imaginary parts zero)")
     rng = rng_for("Exp_c64")
     yield ("Exp_c64", lambda x: tf.exp(x), {"serving_default": {"x": cplx(rng, (2, 5))}}, TRANS,
            "complex64 Exp (e^re (cos im + i sin im))")
