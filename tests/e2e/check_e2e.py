@@ -221,7 +221,8 @@ def op_families(ops_def):
              ("neural", "neural network"), ("elementwise", "elementwise"),
              ("gradients", "training gradients"), ("run-time checks", "run-time checks"),
              ("classifier losses", "classifier losses"),
-             ("quantization", "quantization-aware ops in float")]
+             ("quantization", "quantization-aware ops in float"),
+             ("signal processing", "complex64 and signal processing")]
     families, family = {}, "other"
     for line in open(ops_def):
         if line.startswith("/*"):
@@ -244,7 +245,9 @@ def family_of(case, families):
                            ("Function_", "polymorphic functions"),
                            ("State_", "writable variables (state)"),
                            ("Control_", "control flow"), ("Check_", "run-time checks"),
-                           ("SoftmaxCrossEntropy_", "classifier losses")):
+                           ("SoftmaxCrossEntropy_", "classifier losses"),
+                           ("STFT_", "complex64 and signal processing"),
+                           ("MFCC", "complex64 and signal processing")):
         if case.startswith(prefix):
             return family
     ops = [op for op in families if case == op or case.startswith(op + "_")]
