@@ -147,6 +147,8 @@ static const ctype ctypes[] = {
     { SM2C_DT_BFLOAT16, "uint16_t", K_BITS16, 2 },
     /* entry inputs only: ParseExample's serialized protos (the header checks the size) */
     { SM2C_DT_STRING, "sm2c_string", K_UINT, SM2C_STRING_ELEM_SIZE },
+    /* complex64: float pairs (re, im), so its C element type is float */
+    { SM2C_DT_COMPLEX64, "float", K_F32, 8 },
 };
 
 static const ctype *ctype_of(int dtype)
@@ -156,6 +158,24 @@ static const ctype *ctype_of(int dtype)
         if (ctypes[i].dtype == dt)
             return &ctypes[i];
     return NULL;
+}
+
+/* Floats per element: 2 for complex64 (re, im), else 1. */
+static int lanes_of(int dtype)
+{
+    return sm2c_dtype_base(dtype) == SM2C_DT_COMPLEX64 ? 2 : 1;
+}
+
+/* A complex64 tensor read as the float32 tensor of its parts (the same
+** bytes): what the weight writers print. */
+static sm2c_tensor scalar_view(const sm2c_tensor *v)
+{
+    sm2c_tensor t = *v;
+    if (lanes_of(v->dtype) == 2) {
+        t.dtype = SM2C_DT_FLOAT;
+        t.nelem = v->nelem * 2;
+    }
+    return t;
 }
 
 /* Bytes of an element the C backend can express (program_check.c). */
@@ -365,8 +385,10 @@ static int arena_buf_used(const sm2c_entry *en, int32_t id)
     return 0;
 }
 
-static int weight_has_nonfinite(const sm2c_tensor *v)
+static int weight_has_nonfinite(const sm2c_tensor *v0)
 {
+    sm2c_tensor sv = scalar_view(v0);
+    const sm2c_tensor *v = &sv;
     const ctype *t = ctype_of(v->dtype);
     const uint8_t *d = v->data;
     for (int64_t i = 0; i < v->nelem; i++) {
@@ -394,8 +416,10 @@ static size_t string_cost(const uint8_t *d, size_t i, size_t n)
     return next_digit || ch >= 64 ? 4 : ch >= 8 ? 3 : 2;
 }
 
-static int packed_weight(const sm2c_tensor *v)
+static int packed_weight(const sm2c_tensor *v0)
 {
+    sm2c_tensor sv = scalar_view(v0);
+    const sm2c_tensor *v = &sv;
     int size = (int)sm2c_dtype_size(v->dtype);
     if (v->nelem <= 0 || (size != 1 && size != 2 && size != 4 && size != 8))
         return WEIGHT_LITERALS;
@@ -682,7 +706,8 @@ static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char
     sb_comment(b, pt->tensor);
     sb_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
-    sb_printf(b, ", %lld bytes%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "");
+    sb_printf(b, ", %lld bytes%s%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "",
+              lanes_of(pt->dtype) == 2 ? ", each element two floats (re, im)" : "");
     if (pt->dynamic)
         sb_printf(b, " *                  dim %d holds at most %lld (the bound; _SIZE is at the bound): the\n"
                      " *                  actual size depends on the data and goes to its _count output;\n"
@@ -787,7 +812,8 @@ static void state_header(emitter *e, sbuf *b)
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
         int64_t n = sm2c_shape_elements(&st->shape, INT64_MAX / 8);
-        sb_printf(b, "    %s %s[%lld]; /* \"", ctype_of(st->dtype)->c, st->c_name, (long long)(n > 0 ? n : 1));
+        sb_printf(b, "    %s %s[%lld]; /* \"", ctype_of(st->dtype)->c, st->c_name,
+                  (long long)(n > 0 ? n : 1) * lanes_of(st->dtype));
         sb_comment(b, st->key);
         sb_printf(b, "\" %s", sm2c_dtype_name(st->dtype));
         shape_text(b, &st->shape);
@@ -949,7 +975,7 @@ static void emit_header(emitter *e)
               " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
               "typedef struct %s_tensor_info {\n"
               "    const char *key;\n"
-              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 7 string, 9 int64, ... */\n"
+              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 7 string, 8 complex64 (float pairs), 9 int64, ... */\n"
               "    int32_t rank;\n"
               "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
               "    int64_t size_bytes;\n"
@@ -1007,7 +1033,8 @@ static void wrap_item(wrap *w, const char *item)
 ** bit-pattern storage, else the element type. */
 static void weight_type(emitter *e, sbuf *b, int32_t wi)
 {
-    const sm2c_tensor *v = &e->p->weights[wi].value;
+    sm2c_tensor sv = scalar_view(&e->p->weights[wi].value);
+    const sm2c_tensor *v = &sv;
     const ctype *t = ctype_of(v->dtype);
     long long dim = v->nelem > 0 ? (long long)v->nelem : 1;
     if (!e->wbits[wi]) {
@@ -1079,7 +1106,8 @@ static void emit_packed_values(sbuf *b, const sm2c_tensor *v, int size)
 /* An extern declaration of weight wi, for NAME.c when the weights are apart. */
 static void emit_weight_decl(emitter *e, int32_t wi)
 {
-    const sm2c_tensor *v = &e->p->weights[wi].value;
+    sm2c_tensor sv = scalar_view(&e->p->weights[wi].value);
+    const sm2c_tensor *v = &sv;
     sb_puts(&e->s, "extern ");
     weight_type(e, &e->s, wi);
     sb_puts(&e->s, e->wname[wi]);
@@ -1107,14 +1135,16 @@ static void emit_weight_packed(emitter *e, int32_t wi)
         return;
     }
     sb_printf(b, "%s = { {\n", e->wname[wi]);
-    emit_packed_values(b, &wt->value, ctype_of(wt->value.dtype)->size);
+    sm2c_tensor sv = scalar_view(&wt->value);
+    emit_packed_values(b, &sv, ctype_of(sv.dtype)->size);
     sb_puts(b, "} };\n\n");
 }
 
 static void emit_weight(emitter *e, int32_t wi)
 {
     const sm2c_weight *wt = &e->p->weights[wi];
-    const sm2c_tensor *v = &wt->value;
+    sm2c_tensor view = scalar_view(&wt->value);
+    const sm2c_tensor *v = &view;
     const ctype *t = ctype_of(v->dtype);
     sbuf *b = e->weights_tu ? &e->w : &e->s;
     const char *storage = e->weights_tu ? "" : "static ";
@@ -1126,7 +1156,7 @@ static void emit_weight(emitter *e, int32_t wi)
 
     sb_puts(b, "/* \"");
     sb_comment(b, wt->name);
-    sb_printf(b, "\" %s", sm2c_dtype_name(v->dtype));
+    sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
     shape_text(b, &v->shape);
     if (bits)
         sb_printf(b, "; holds NaN or Inf, so it is stored as IEEE-754 bit patterns in `u`\n"

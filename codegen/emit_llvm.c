@@ -49,6 +49,7 @@ static int elem_size(int dtype)
     case SM2C_DT_FLOAT: case SM2C_DT_INT32: case SM2C_DT_UINT32:
         return 4;
     case SM2C_DT_DOUBLE: case SM2C_DT_INT64: case SM2C_DT_UINT64:
+    case SM2C_DT_COMPLEX64:     /* float pairs (re, im) */
         return 8;
     case SM2C_DT_UINT8: case SM2C_DT_INT8: case SM2C_DT_BOOL:
         return 1;
@@ -176,7 +177,8 @@ static void add_weights(lw *w)
             continue;
         const sm2c_tensor *v = &p->weights[i].value;
         size_t n = v->nbytes;
-        int size = elem_size(v->dtype);
+        /* complex64 swaps as its two floats */
+        int size = sm2c_dtype_base(v->dtype) == SM2C_DT_COMPLEX64 ? 4 : elem_size(v->dtype);
         char one = 0;
         char *swapped = NULL;
         const char *bytes = n ? (const char *)v->data : &one;
@@ -559,6 +561,7 @@ static LLVMTypeRef elem_type(lw *w, int dtype)
     switch (sm2c_dtype_base(dtype)) {
     case SM2C_DT_FLOAT: return w->f32;
     case SM2C_DT_DOUBLE: return LLVMDoubleTypeInContext(w->ctx);
+    case SM2C_DT_COMPLEX64: return LLVMArrayType(w->f32, 2);  /* C: two floats */
     default: return LLVMIntTypeInContext(w->ctx, (unsigned)elem_size(dtype) * 8);
     }
 }

@@ -137,7 +137,7 @@ static void print_dtypes(FILE *f, uint64_t mask)
     static const int order[] = {
         SM2C_DT_FLOAT, SM2C_DT_DOUBLE, SM2C_DT_HALF, SM2C_DT_BFLOAT16, SM2C_DT_INT8, SM2C_DT_INT16,
         SM2C_DT_INT32, SM2C_DT_INT64, SM2C_DT_UINT8, SM2C_DT_UINT16, SM2C_DT_UINT32, SM2C_DT_UINT64,
-        SM2C_DT_BOOL, SM2C_DT_STRING,
+        SM2C_DT_BOOL, SM2C_DT_STRING, SM2C_DT_COMPLEX64,
     };
     for (size_t k = 0; k < sizeof order / sizeof order[0]; k++)
         if (mask >> order[k] & 1)

@@ -43,7 +43,7 @@ static const npy_dtype npy_dtypes[] = {
     { "f4", SM2C_DT_FLOAT }, { "f8", SM2C_DT_DOUBLE }, { "f2", SM2C_DT_HALF },
     { "i1", SM2C_DT_INT8 },  { "i2", SM2C_DT_INT16 },  { "i4", SM2C_DT_INT32 },
     { "i8", SM2C_DT_INT64 }, { "u1", SM2C_DT_UINT8 },  { "u2", SM2C_DT_UINT16 },
-    { "u4", SM2C_DT_UINT32 }, { "u8", SM2C_DT_UINT64 }, { "b1", SM2C_DT_BOOL },
+    { "u4", SM2C_DT_UINT32 }, { "u8", SM2C_DT_UINT64 }, { "b1", SM2C_DT_BOOL }, { "c8", SM2C_DT_COMPLEX64 },
 };
 
 /* The width w of a fixed-width bytes descr "|Sw" (numpy's np.bytes_ arrays),
@@ -103,7 +103,7 @@ static sm2c_status descr_dtype(sm2c_ctx *c, const char *path, const char *d, siz
     }
     return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, path, NULL,
                       "dtype '%.*s' is not supported (float16/32/64, bfloat16 as '<V2', "
-                      "int8-64, uint8-64, bool, little-endian; bytes as 'S' or an object array of bytes)",
+                      "int8-64, uint8-64, bool, complex64, little-endian; bytes as 'S' or an object array of bytes)",
                       (int)(n > 64 ? 64 : n), d);
 }
 
@@ -265,6 +265,7 @@ static const char *dtype_descr(int dtype)
     case SM2C_DT_UINT32: return "<u4";
     case SM2C_DT_UINT64: return "<u8";
     case SM2C_DT_BOOL: return "|b1";
+    case SM2C_DT_COMPLEX64: return "<c8";
     default: return NULL;
     }
 }

@@ -36,6 +36,7 @@ static const char *c_type(int dtype)
     case SM2C_DT_UINT32: return "uint32_t";
     case SM2C_DT_UINT64: return "uint64_t";
     case SM2C_DT_STRING: return "sm2c_string";
+    case SM2C_DT_COMPLEX64: return "float";     /* float pairs (re, im) */
     default: return "uint8_t";
     }
 }

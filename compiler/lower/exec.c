@@ -184,14 +184,25 @@ typedef struct kernel {
     WRAP(sm2c_rt_l2_loss_f32, W_UNARY) WRAP(sm2c_rt_batch_norm_train_f32, W_BN_TRAIN)               \
     BIN(tanh_grad, f32) BIN(sigmoid_grad, f32) BIN(relu_grad, f32) BIN(relu6_grad, f32)
 
+/* complex64 and signal processing (runtime/complex.c, fft.c) */
+#define W_FFT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].i, a[8].ints, a[9].p)
+#define W_RFFT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].ints, a[7].p)
+#define SIGNAL_KERNELS                                                                           \
+    BIN(complex, f32) BIN(add, c64) BIN(sub, c64) BIN(mul, c64)                                   \
+    WRAP(sm2c_rt_real_c64, W_UNARY) WRAP(sm2c_rt_imag_c64, W_UNARY) WRAP(sm2c_rt_abs_c64, W_UNARY) \
+    WRAP(sm2c_rt_angle_c64, W_UNARY) WRAP(sm2c_rt_conj_c64, W_UNARY) WRAP(sm2c_rt_exp_c64, W_UNARY) \
+    WRAP(sm2c_rt_cast_f32_c64, W_UNARY) WRAP(sm2c_rt_fft_c64, W_FFT)                              \
+    WRAP(sm2c_rt_rfft_f32, W_RFFT) WRAP(sm2c_rt_irfft_c64, W_RFFT)
+
 KERNELS
 LOGIC_KERNELS
+SIGNAL_KERNELS
 #undef WRAP
 #undef WRAP_CHECKED
 #define WRAP(name, shape) { #name, w_##name },
 #define WRAP_CHECKED(name, shape) { #name, w_##name },
 
-static const kernel registry[] = { KERNELS LOGIC_KERNELS };
+static const kernel registry[] = { KERNELS LOGIC_KERNELS SIGNAL_KERNELS };
 
 static const kernel *find(const char *name)
 {

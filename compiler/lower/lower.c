@@ -24,6 +24,7 @@ const char *sm2c_kernel_suffix(int dtype)
     case SM2C_DT_UINT16: return "u16";
     case SM2C_DT_UINT32: return "u32";
     case SM2C_DT_UINT64: return "u64";
+    case SM2C_DT_COMPLEX64: return "c64";
     default: return NULL;
     }
 }

@@ -25,6 +25,7 @@
 #define U64 DT(UINT64)
 #define BOOL DT(BOOL)
 #define STR DT(STRING)
+#define C64 DT(COMPLEX64)
 #define ANY (F32 | F64 | F16 | BF16 | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64 | BOOL)
 
 static const sm2c_opdef table[] = {

@@ -60,6 +60,9 @@ sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *ke
 /* ops_shape.c: where Slice or StridedSlice node n puts input dim `dim` when it
 ** keeps it whole (begin 0, step 1, every element), else -1 (ops_dyn.c). */
 int32_t sm2c_slice_keeps_dim(sm2c_ctx *c, const sm2c_node *n, int32_t dim);
+/* ---- ops_signal.c: complex64 through the elementwise rows -------------- */
+sm2c_status sm2c_lower_complex_binary(sm2c_lower *l, const sm2c_node *n);
+sm2c_status sm2c_lower_complex_unary(sm2c_lower *l, const sm2c_node *n);
 
 /* ---- ops_dynslice.c: StridedSlice at run-time indices (x[i]) -------------- */
 int sm2c_dyn_slice(const sm2c_node *n);

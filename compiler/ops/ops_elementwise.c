@@ -119,6 +119,8 @@ sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *ke
 sm2c_status lower_binary(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
+    if (y->dtype == SM2C_DT_COMPLEX64)
+        return sm2c_lower_complex_binary(l, n);
     const binary_op *op = find_binary(n->op->name);
     unsigned t = sm2c_op_type_bit(y->dtype);
     if (!op || !(op->types & t))
@@ -166,6 +168,8 @@ sm2c_status lower_unary(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
     int leaky = strcmp(n->op->name, "LeakyRelu") == 0;
+    if (y->dtype == SM2C_DT_COMPLEX64)
+        return sm2c_lower_complex_unary(l, n);
     if (y->dtype != SM2C_DT_FLOAT && (y->dtype != SM2C_DT_DOUBLE || leaky))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype));
@@ -200,7 +204,8 @@ sm2c_status lower_cast(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     const char *from = sm2c_kernel_suffix(x->dtype), *to = sm2c_kernel_suffix(y->dtype);
-    if (!from || !to)
+    if (!from || !to || (y->dtype == SM2C_DT_COMPLEX64 && x->dtype != SM2C_DT_FLOAT &&
+                         x->dtype != y->dtype))   /* only float32 -> complex64 (ops_signal.c) */
         return sm2c_lower_unsupported(l, n, "Cast from %s to %s is not supported",
                                       sm2c_dtype_name(x->dtype), sm2c_dtype_name(y->dtype));
     int narrow = y->dtype == SM2C_DT_HALF || y->dtype == SM2C_DT_BFLOAT16;

@@ -683,6 +683,41 @@ int32_t sm2c_rt_sparse_to_dense_i32(const int32_t *idx, const void *values, int3
 int32_t sm2c_rt_sparse_to_dense_i64(const int64_t *idx, const void *values, int32_t values_scalar,
                                     const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
                                     const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
+/* ==== complex64 and signal processing (complex.c, fft.c) ====
+** A complex64 tensor is float pairs (re, im), interleaved; its kernels take
+** float pointers, and n, dims and strides count complex elements.
+** complex.c: Complex(re, im), complex Add/Sub/Mul with SM2C_RT_BINARY's
+** broadcasting arguments; Real, Imag, ComplexAbs, Angle -> float; Conj and
+** Exp -> complex (y may equal x); Cast float -> complex. */
+#define SM2C_RT_CBINARY(name)                                                            \
+    void sm2c_rt_##name(const float *a, const float *b, float *y, int32_t rank,         \
+                        const int32_t *dims, const int32_t *sa, const int32_t *sb);
+SM2C_RT_CBINARY(complex_f32) SM2C_RT_CBINARY(add_c64) SM2C_RT_CBINARY(sub_c64)
+SM2C_RT_CBINARY(mul_c64)
+void sm2c_rt_real_c64(const float *x, float *y, int32_t n);
+void sm2c_rt_imag_c64(const float *x, float *y, int32_t n);
+void sm2c_rt_abs_c64(const float *x, float *y, int32_t n);
+void sm2c_rt_angle_c64(const float *x, float *y, int32_t n);
+void sm2c_rt_conj_c64(const float *x, float *y, int32_t n);
+void sm2c_rt_exp_c64(const float *x, float *y, int32_t n);
+void sm2c_rt_cast_f32_c64(const float *x, float *y, int32_t n);
+/* fft.c: DFTs of any length (mixed radix, Bluestein for prime factors over
+** 13).  plan and table come from the compiler (fft.c's header comment says
+** their layout); scratch holds 4 * plan[1] floats.
+** fft_c64: along the middle axis of x [outer, n_in, inner] complex into y
+** [outer, n, inner], each line cropped or zero-padded to n; inverse != 0
+** gives IFFT, scaled by 1/n.  rfft_f32: x [outer, n_in] float, cropped or
+** padded to n, into y [outer, n/2+1] complex.  irfft_c64: x [outer, n_in]
+** complex (the first n/2+1 values, zeros past n_in) into y [outer, n] float,
+** scaled by 1/n.  y may equal x where the layouts agree. */
+void sm2c_rt_fft_c64(const float *x, float *y, float *scratch, int32_t outer, int32_t n_in,
+                     int32_t n, int32_t inner, int32_t inverse, const int32_t *plan,
+                     const float *table);
+void sm2c_rt_rfft_f32(const float *x, float *y, float *scratch, int32_t outer, int32_t n_in,
+                      int32_t n, const int32_t *plan, const float *table);
+void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, int32_t n_in,
+                       int32_t n, const int32_t *plan, const float *table);
+/* ==== end of complex64 and signal processing ==== */
 
 #ifdef __cplusplus
 }

@@ -19,7 +19,8 @@ Comparison (reliability.md section 9): |got - want| <= atol + rtol*|want| per
 element, NaN positions equal, infinities equal; integers exactly (atol 0).
 Prints the worst absolute error and ULP distance per output.  Standard library only.
 float16 is '<f2'; bfloat16 is '<V2' (numpy + ml_dtypes' encoding; sm2c reads and
-writes it the same way), compared as the float32 it widens to.
+writes it the same way), compared as the float32 it widens to; complex64 ('<c8')
+as its real and imaginary float32 parts.
 """
 import ast
 import json
@@ -34,8 +35,9 @@ from concurrent.futures import ThreadPoolExecutor
 
 FORMATS = {"<f4": ("f", 4), "<f8": ("d", 8), "<i4": ("i", 4), "<i8": ("q", 8), "|u1": ("B", 1),
            "|b1": ("?", 1), "<i2": ("h", 2), "|i1": ("b", 1), "<u2": ("H", 2), "<u4": ("I", 4),
-           "<u8": ("Q", 8), "<f2": ("e", 2), "<V2": ("H", 2)}
-FLOATS = ("<f4", "<f8", "<f2", "<V2")
+           "<u8": ("Q", 8), "<f2": ("e", 2), "<V2": ("H", 2),
+           "<c8": ("f", 4)}   # complex64: its (re, im) floats, compared one by one
+FLOATS = ("<f4", "<f8", "<f2", "<V2", "<c8")
 
 
 def bf16_to_float(bits):
@@ -91,7 +93,7 @@ def compare(want, got, descr, rtol, atol):
                 continue
             err = abs(w - g)
             worst = max(worst, err)
-            if descr == "<f4":
+            if descr in ("<f4", "<c8"):
                 worst_ulp = max(worst_ulp, ulp_distance(w, g))
             if err > atol + rtol * abs(w) and bad < 0:
                 bad = i
@@ -223,6 +225,7 @@ def op_families(ops_def):
              ("data-dependent", "data-dependent sizes"), ("object detection", "data-dependent sizes"),
              ("sparse", "data-dependent sizes"),
              ("random ops", "random (Philox)"), ("resizing", "neural network")]
+             ("signal processing", "complex64 and signal processing")]
     families, family = {}, "other"
     for line in open(ops_def):
         if line.startswith("/*"):
@@ -247,6 +250,8 @@ def family_of(case, families):
                            ("Control_", "control flow"), ("Check_", "run-time checks"),
                            ("SoftmaxCrossEntropy_", "classifier losses"),
                            ("BooleanMask", "data-dependent sizes"), ("NMS_", "data-dependent sizes")):
+                           ("STFT_", "complex64 and signal processing"),
+                           ("MFCC", "complex64 and signal processing")):
         if case.startswith(prefix):
             return family
     ops = [op for op in families if case == op or case.startswith(op + "_")]
