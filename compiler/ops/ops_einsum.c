@@ -239,7 +239,9 @@ sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
     for (const char *p = e.in[1]; *p; p++)
         if (!strchr(e.in[0], *p))
             add_label(fb, *p);
-    char la[EIN_MAX + 1], lb[EIN_MAX + 1], lz[EIN_MAX + 1];
+    /* Each is at most one operand's labels (EIN_MAX); sized for the three
+    ** parts so that gcc sees no truncation. */
+    char la[3 * EIN_MAX + 1], lb[3 * EIN_MAX + 1], lz[3 * EIN_MAX + 1];
     snprintf(la, sizeof la, "%s%s%s", batch, fa, con);
     snprintf(lb, sizeof lb, "%s%s%s", batch, con, fb);
     snprintf(lz, sizeof lz, "%s%s%s", batch, fa, fb);
