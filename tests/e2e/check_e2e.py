@@ -224,7 +224,7 @@ def op_families(ops_def):
              ("quantization", "quantization-aware ops in float"),
              ("data-dependent", "data-dependent sizes"), ("object detection", "data-dependent sizes"),
              ("sparse", "data-dependent sizes"),
-             ("random ops", "random (Philox)"), ("resizing", "neural network")]
+             ("random ops", "random (Philox)"), ("resizing", "neural network"),
              ("signal processing", "complex64 and signal processing")]
     families, family = {}, "other"
     for line in open(ops_def):
@@ -249,7 +249,7 @@ def family_of(case, families):
                            ("State_", "writable variables (state)"),
                            ("Control_", "control flow"), ("Check_", "run-time checks"),
                            ("SoftmaxCrossEntropy_", "classifier losses"),
-                           ("BooleanMask", "data-dependent sizes"), ("NMS_", "data-dependent sizes")):
+                           ("BooleanMask", "data-dependent sizes"), ("NMS_", "data-dependent sizes"),
                            ("STFT_", "complex64 and signal processing"),
                            ("MFCC", "complex64 and signal processing")):
         if case.startswith(prefix):
