@@ -53,6 +53,16 @@
 #include <immintrin.h>
 #endif
 
+/* No contraction of a * b + c written in C in the files that include this:
+** clang contracts by default where the target has FMA, which the AVX-512
+** and AVX2 clones have, and the same kernel then rounded differently in two
+** builds of a model (its C and its shared-object forms, cli_e2e_llvm under
+** clang).  gcc -std=c99 does not contract.  FMA stays where a kernel asks
+** for it with an intrinsic. */
+#if defined(__clang__)
+#pragma STDC FP_CONTRACT OFF
+#endif
+
 /* Plain C loops that the SIMD paths leave to the vectoriser: gcc -O2's very
 ** cheap cost model refuses loops that need an epilogue, an alias check or
 ** if-converted branches, so on x86-64 those functions ask for the cheap one

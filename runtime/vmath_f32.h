@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "rt_select.h"
+#include "simd_f32.h" /* before the polynomials: its no-contraction pragma */
 
 /* 2^k for k in [-126, 127], from its exponent bits. */
 static SM2C_RT_ALWAYS_INLINE float sm2c_rt__pow2i(int32_t k)
