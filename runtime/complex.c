@@ -14,28 +14,9 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "binary_impl.h"
 #include "strided_impl.h"
 #include "rt_select.h"
-
-/* The broadcast walk of binary_impl.h: y dense over dims, a and b at their
-** strides (in elements). */
-static inline int sm2c_rt__cwalk(sm2c_rt__walk *w, int32_t rank, const int32_t *dims,
-                                 const int32_t *sa, const int32_t *sb)
-{
-    int32_t sy[SM2C_RT_MAX_RANK];
-    const int32_t *s[SM2C_RT__WALK_OPS];
-    static const ptrdiff_t off[SM2C_RT__WALK_OPS] = {0, 0, 0};
-    int32_t k;
-
-    if (rank < 0 || rank > SM2C_RT_MAX_RANK)
-        return 0;
-    for (k = rank - 1; k >= 0; k--)
-        sy[k] = k == rank - 1 ? 1 : sy[k + 1] * dims[k + 1];
-    s[0] = sa;
-    s[1] = sb;
-    s[2] = sy;
-    return sm2c_rt__walk_init(w, rank, dims, s, off);
-}
 
 /* A broadcasting binary kernel: TA/NA are a's and b's scalar type and floats
 ** per element (Complex reads float re and im, the others complex pairs); F
@@ -46,7 +27,7 @@ static inline int sm2c_rt__cwalk(sm2c_rt__walk *w, int32_t rank, const int32_t *
                                              const int32_t *sa, const int32_t *sb)      \
     {                                                                                  \
         sm2c_rt__walk w;                                                               \
-        if (!sm2c_rt__cwalk(&w, rank, dims, sa, sb))                                   \
+        if (!sm2c_rt__binary_walk(&w, rank, dims, sa, sb))                                   \
             return;                                                                    \
         do {                                                                           \
             const float *pa0 = a + NA * w.off[0];                                      \

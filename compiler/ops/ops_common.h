@@ -57,6 +57,10 @@ sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *ke
                                const sm2c_value *a, const sm2c_value *b, int32_t y,
                                const sm2c_shape *shape);
 
+/* ops_image.c: a Resize* node's NHWC input dims, its constant output size and
+** align_corners / half_pixel_centers into p[8] (errors name the node). */
+sm2c_status sm2c_resize_params(sm2c_ctx *c, const sm2c_node *n, int64_t *p);
+
 /* ops_shape.c: where Slice or StridedSlice node n puts input dim `dim` when it
 ** keeps it whole (begin 0, step 1, every element), else -1 (ops_dyn.c). */
 int32_t sm2c_slice_keeps_dim(sm2c_ctx *c, const sm2c_node *n, int32_t dim);

@@ -5,7 +5,7 @@
 */
 #include "ops_common.h"
 
-static sm2c_status resize_params(sm2c_ctx *c, const sm2c_node *n, int64_t *p)
+sm2c_status sm2c_resize_params(sm2c_ctx *c, const sm2c_node *n, int64_t *p)
 {
     const sm2c_shape *x = &n->inputs[0]->shape;
     if (x->rank != 4)
@@ -31,7 +31,7 @@ sm2c_status shape_resize(sm2c_ctx *c, sm2c_node *n)
 {
     int64_t p[8];
     sm2c_status st = sm2c_op_need_shapes(c, n);
-    if (st || (st = resize_params(c, n, p)))
+    if (st || (st = sm2c_resize_params(c, n, p)))
         return st;
     int64_t dims[4] = { p[0], p[4], p[5], p[3] };
     /* ResizeBilinear always returns float32; nearest keeps the input's type. */
@@ -43,7 +43,7 @@ sm2c_status shape_resize(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_resize(sm2c_lower *l, const sm2c_node *n)
 {
     int64_t p[8];
-    sm2c_status st = resize_params(l->c, n, p);
+    sm2c_status st = sm2c_resize_params(l->c, n, p);
     if (st)
         return st;
     if (n->inputs[0]->dtype != SM2C_DT_FLOAT)

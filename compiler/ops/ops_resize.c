@@ -11,28 +11,6 @@
 
 #include "ops_common.h"
 
-static sm2c_status cubic_area_params(sm2c_ctx *c, const sm2c_node *n, int64_t *p)
-{
-    const sm2c_shape *x = &n->inputs[0]->shape;
-    if (x->rank != 4)
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects a 4-D NHWC input, got %s",
-                             sm2c_shape_str(c->arena, x));
-    const sm2c_tensor *size = sm2c_op_const_input(c, n, 1, "size");
-    if (!size)
-        return SM2C_ERR_UNSUPPORTED;
-    int64_t *hw = sm2c_op_ints(c, size);
-    if (size->nelem != 2 || hw[0] <= 0 || hw[1] <= 0 || x->dims[1] <= 0 || x->dims[2] <= 0)
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "size must be 2 positive values and the "
-                             "input image not empty");
-    int align = sm2c_attr_flag(n, "align_corners"), half = sm2c_attr_flag(n, "half_pixel_centers");
-    if (align && half)
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "align_corners and half_pixel_centers "
-                             "cannot both be true");
-    p[0] = x->dims[0], p[1] = x->dims[1], p[2] = x->dims[2], p[3] = x->dims[3];
-    p[4] = hw[0], p[5] = hw[1], p[6] = align, p[7] = half;
-    return SM2C_OK;
-}
-
 /* The buffer of input 0 as float32: a Cast step into scratch for other types. */
 static int32_t float_input(sm2c_lower *l, const sm2c_node *n)
 {
@@ -54,7 +32,7 @@ sm2c_status shape_resize_cubic_area(sm2c_ctx *c, sm2c_node *n)
 {
     int64_t p[8];
     sm2c_status st = sm2c_op_need_shapes(c, n);
-    if (st || (st = cubic_area_params(c, n, p)))
+    if (st || (st = sm2c_resize_params(c, n, p)))
         return st;
     int64_t dims[4] = { p[0], p[4], p[5], p[3] };
     sm2c_op_set(c, n, 0, SM2C_DT_FLOAT, 4, dims);
@@ -64,7 +42,7 @@ sm2c_status shape_resize_cubic_area(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_resize_cubic_area(sm2c_lower *l, const sm2c_node *n)
 {
     int64_t p[8];
-    sm2c_status st = cubic_area_params(l->c, n, p);
+    sm2c_status st = sm2c_resize_params(l->c, n, p);
     if (st)
         return st;
     int32_t in = float_input(l, n);
