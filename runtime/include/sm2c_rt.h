@@ -423,6 +423,33 @@ void sm2c_rt_fake_quant_vars_f32(const float *x, const float *min, const float *
 void sm2c_rt_quantize_dequantize_f32(const float *x, const float *min_in, const float *max_in, float *y,
                                      int32_t n, int32_t num_bits, int32_t signed_input, int32_t narrow_range,
                                      int32_t range_given, int32_t half_up);
+/* ---- int8 (--quantize int8): TFLite's full-integer scheme, bit-exact with its
+** reference kernels.  Values are real = scale * (q - zero_point); requantization
+** takes a Q31 multiplier and a shift per output channel (q8_math.h). */
+/* Float to int8 at the quantized region's inputs, int8 to float at its outputs (quantize_s8.c). */
+void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point);
+void sm2c_rt_dequantize_s8_f32(const int8_t *x, float *y, int32_t n, float scale, int32_t zero_point);
+/* Conv2D with filter [KH, KW, FC, OC] and DepthwiseConv2dNative with filter
+** [KH, KW, C, M], int32 bias (may be NULL), window p[] as the float kernels'
+** (conv_s8.c). */
+void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                       const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
+                       int32_t act_min, int32_t act_max);
+void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                 const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                                 int32_t out_zp, int32_t act_min, int32_t act_max);
+/* y[rows, n] from x[rows, k] and the filter transposed, w[n, k] (fc_s8.c). */
+void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                int32_t rows, int32_t k, int32_t n, const int32_t *mult,
+                                const int32_t *shift, int32_t in_zp, int32_t out_zp, int32_t act_min,
+                                int32_t act_max);
+/* MaxPool and AvgPool, output sharing the input's scale and zero point (pool_s8.c). */
+void sm2c_rt_max_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
+void sm2c_rt_avg_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
+/* Add of two same-shaped tensors, q[12] TFLite's ArithmeticParams; Relu/Relu6
+** as a clamp (eltwise_s8.c). */
+void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
+void sm2c_rt_clamp_s8(const int8_t *x, int8_t *y, int32_t n, int32_t lo, int32_t hi);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);

@@ -1,0 +1,52 @@
+/*
+** q8_math.h: TFLite's fixed-point requantization (tensorflow/lite/kernels/
+** internal/common.h, the default double-rounding form), written without
+** undefined behaviour: products in int64, no left shift of a negative value,
+** shift counts in [0, 31].
+*/
+#ifndef SM2C_RT_Q8_MATH_H
+#define SM2C_RT_Q8_MATH_H
+
+#include <stdint.h>
+
+/* gemmlowp's SaturatingRoundingDoublingHighMul: round(a * b / 2^31), the one
+** overflowing case (INT32_MIN * INT32_MIN) saturated. */
+static inline int32_t sm2c_rt__rdhm(int32_t a, int32_t b)
+{
+    if (a == INT32_MIN && b == INT32_MIN)
+        return INT32_MAX;
+    const int64_t ab = (int64_t)a * (int64_t)b;
+    const int64_t nudge = ab >= 0 ? (INT64_C(1) << 30) : (1 - (INT64_C(1) << 30));
+    return (int32_t)((ab + nudge) / (INT64_C(1) << 31));   /* C division truncates, as TFLite's */
+}
+
+/* gemmlowp's RoundingDivideByPOT: x / 2^e rounded half away from zero. */
+static inline int32_t sm2c_rt__rdbpot(int32_t x, int32_t e)
+{
+    const int32_t mask = (int32_t)((UINT32_C(1) << e) - 1u);
+    const int32_t remainder = x & mask;
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    /* >> of a negative int32 is arithmetic on every compiler sm2c supports. */
+    return (x >> e) + (remainder > threshold ? 1 : 0);
+}
+
+/* TFLite's MultiplyByQuantizedMultiplier: x * m * 2^shift, m a Q31 value.  The
+** left shift is a multiplication in int64, saturated to int32 (TFLite's would
+** overflow there; the compiler keeps |shift| small enough that it does not). */
+static inline int32_t sm2c_rt__requant(int32_t x, int32_t m, int32_t shift)
+{
+    int32_t lifted = x;
+    if (shift > 0) {
+        int64_t v = (int64_t)x * (INT64_C(1) << (shift > 31 ? 31 : shift));
+        lifted = v > INT32_MAX ? INT32_MAX : v < INT32_MIN ? INT32_MIN : (int32_t)v;
+    }
+    const int32_t right = shift > 0 ? 0 : (shift < -31 ? 31 : -shift);
+    return sm2c_rt__rdbpot(sm2c_rt__rdhm(lifted, m), right);
+}
+
+static inline int8_t sm2c_rt__clamp_s8(int32_t v, int32_t lo, int32_t hi)
+{
+    return (int8_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+#endif
