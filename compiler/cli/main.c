@@ -17,6 +17,7 @@
 #include "ops/opdefs.h"
 #include "driver/pipeline.h"
 #include "report.h"
+#include "npy.h"
 #include "run.h"
 
 static const char usage[] =
@@ -33,7 +34,7 @@ static const char usage[] =
     "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
-    "        [--weights inline|c|obj]\n"
+    "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]...]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -46,10 +47,14 @@ static const char usage[] =
     "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
     "        run time as the entry's first argument (the graph must keep rows apart)\n"
     "        --report FILE.json / FILE.html: steps, MACs, memory plan (else text)\n"
+    "        --quantize int8: int8 weights (per channel) and activations (TFLite's scheme),\n"
+    "        float entry points; activation ranges from running the float program on\n"
+    "        --calibration KEY=FILE.npy (N samples stacked along the leading dim), or\n"
+    "        from the model's FakeQuant ops when it has them\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
     "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
-    "        [--shape ...] [--max-batch N]\n"
+    "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]...]\n"
     "        [--emit c|obj|so]\n"
     "        compile one signature or function, build it with $CC (default cc), run it on the\n"
     "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
@@ -103,6 +108,10 @@ typedef struct cli {
     int max_values;
     sm2c_limits limits;
     int32_t max_batch;       /* --max-batch, 0 when not given */
+    int32_t quantize_int8;   /* --quantize int8 */
+    int32_t io_int8;         /* --io int8 */
+    sm2c_run_input calibration[MAX_LIST];   /* --calibration KEY=FILE.npy */
+    int n_calibration;
     sm2c_arena *arena;
     const char *argv_line;
     int64_t repeat;          /* run --repeat N */
@@ -214,11 +223,34 @@ static int parse_input(cli *o, const char *arg)
     return 0;
 }
 
+static int parse_calibration(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1] || o->n_calibration == MAX_LIST)
+        return usage_error("--calibration expects KEY=FILE.npy, got '%s'", arg);
+    o->calibration[o->n_calibration].key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
+    o->calibration[o->n_calibration++].path = eq + 1;
+    return 0;
+}
+
 /* An option that takes a value. */
 static int take(cli *o, const char *opt, const char *val)
 {
     int64_t v;
     if (!strcmp(opt, "--limit")) return parse_limit(o, val);
+    if (!strcmp(opt, "--calibration")) return parse_calibration(o, val);
+    if (!strcmp(opt, "--quantize")) {
+        if (strcmp(val, "int8"))
+            return usage_error("--quantize expects int8, got '%s'", val);
+        o->quantize_int8 = 1;
+        return 0;
+    }
+    if (!strcmp(opt, "--io")) {
+        if (strcmp(val, "int8") && strcmp(val, "float"))
+            return usage_error("--io expects float or int8, got '%s'", val);
+        o->io_int8 = !strcmp(val, "int8");
+        return 0;
+    }
     if (!strcmp(opt, "--shape")) return parse_shape(o, val);
     if (!strcmp(opt, "--input")) return parse_input(o, val);
     if (!strcmp(opt, "--tag_set") || !strcmp(opt, "--tag-set")) o->tag_set = val;
@@ -325,6 +357,12 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
     if (strcmp(o->command, "run") && (o->repeat || o->state_out))
         return usage_error("%s", "--repeat and --state-out are options of run");
+    if (o->n_calibration && !o->quantize_int8)
+        return usage_error("%s", "--calibration needs --quantize int8");
+    if (o->io_int8 && !o->quantize_int8)
+        return usage_error("%s", "--io int8 needs --quantize int8");
+    if (o->io_int8)
+        return usage_error("%s", "--io int8 is not supported yet (entry points take and give float)");
     if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
         return usage_error("--name must be a C identifier, got '%s'", o->name);
     return 0;
@@ -452,6 +490,24 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 
+/* --calibration files, read before compiling. */
+static sm2c_status read_calibration(sm2c_ctx *c, const cli *o, sm2c_calibration **out)
+{
+    sm2c_calibration *cal = sm2c_arena_array(c->arena, (size_t)o->n_calibration + 1, sizeof *cal);
+    for (int i = 0; i < o->n_calibration; i++) {
+        cal[i].key = o->calibration[i].key;
+        cal[i].file = o->calibration[i].path;
+        for (int k = 0; k < i; k++)
+            if (!strcmp(cal[k].key, cal[i].key))
+                return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--calibration %s is given twice", cal[i].key);
+        sm2c_status st = sm2c_npy_read(c, cal[i].file, &cal[i].data);
+        if (st)
+            return st;
+    }
+    *out = cal;
+    return SM2C_OK;
+}
+
 static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
     sm2c_compile_opts co = { .name = o->name, .n_signatures = o->n_signatures,
@@ -461,6 +517,13 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     co.import.shapes = o->shapes;
     co.max_batch = o->max_batch;
     co.import.one_row = o->max_batch > 0;
+    co.quantize_int8 = o->quantize_int8;
+    co.n_calibration = o->n_calibration;
+    sm2c_calibration *cal;
+    sm2c_status cst = read_calibration(c, o, &cal);
+    if (cst)
+        return cst;
+    co.calibration = cal;
     if (o->report)
         c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     sm2c_program *p;
@@ -485,7 +548,12 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
     ro.import.n_shapes = o->n_shapes;
     ro.import.shapes = o->shapes;
     ro.max_batch = o->max_batch;
-    return sm2c_run(c, m, &ro);
+    ro.quantize_int8 = o->quantize_int8;
+    ro.n_calibration = o->n_calibration;
+    sm2c_calibration *cal;
+    sm2c_status st = read_calibration(c, o, &cal);
+    ro.calibration = cal;
+    return st ? st : sm2c_run(c, m, &ro);
 }
 
 static int run_command(cli *o)

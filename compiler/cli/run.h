@@ -32,6 +32,9 @@ typedef struct sm2c_run_opts {
                                 the outputs are the last call's */
     const char *state_out;   /* write each written variable's final value here, or NULL */
     int32_t max_batch;       /* --max-batch: batched inputs may hold 1..max_batch rows */
+    int32_t quantize_int8;   /* --quantize int8, with: */
+    int32_t n_calibration;
+    const sm2c_calibration *calibration;
 } sm2c_run_opts;
 
 sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o);

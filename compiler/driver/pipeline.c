@@ -40,8 +40,10 @@ char *sm2c_c_ident(sm2c_arena *a, const char *s)
     return out;
 }
 
-/* Lowering: every live node that is not a compile-time constant, in order. */
-static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e)
+/* Lowering: every live node that is not a compile-time constant, in order.
+** *buf_of_out (may be NULL) gets the value id -> buffer id map. */
+static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e,
+                               const int32_t **buf_of_out)
 {
     sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g };
     l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
@@ -76,6 +78,8 @@ static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c
     /* Data-dependent outputs: rows past the count zeroed, the count written. */
     for (int32_t i = g->n_outputs; i < e->n_outputs; i++)
         sm2c_dyn_lower_output(&l, i);
+    if (buf_of_out)
+        *buf_of_out = l.buf_of;
     return SM2C_OK;
 }
 
@@ -192,6 +196,44 @@ static int batch_chosen(const sm2c_graph *g, const sm2c_compile_opts *o)
     return 0;
 }
 
+/* Whether g holds a FakeQuant whose range --quantize int8 can take. */
+static int has_fake_quant(const sm2c_graph *g)
+{
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        if (!g->nodes[i]->dead && strncmp(g->nodes[i]->op->name, "FakeQuant", 9) == 0)
+            return 1;
+    return 0;
+}
+
+/* --quantize int8: ranges from running the float program on the calibration
+** data (a scratch lowering, as the float build would run it), or from the
+** model's FakeQuant nodes; then the int8 rewrite. */
+static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile_opts *o, const char *key)
+{
+    int32_t n_values = g->n_values + 1;
+    sm2c_range *ranges = sm2c_arena_array(c->arena, (size_t)n_values, sizeof *ranges);
+    sm2c_status st;
+    if (o->n_calibration) {
+        sm2c_program scratch = { .name = "calibration" };
+        sm2c_entry e = { .key = key };
+        const int32_t *buf_of;
+        uint64_t *lowered = c->lowered;
+        c->lowered = NULL;      /* the report counts what the real program lowers */
+        fill_ports(c, g, &e);
+        st = lower_graph(c, g, &scratch, &e, &buf_of);
+        c->lowered = lowered;
+        if (st || (st = sm2c_calibrate(c, &scratch, &e, buf_of, n_values, o->calibration, o->n_calibration,
+                                       ranges)))
+            return st;
+    } else if (!has_fake_quant(g))
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, g->file, sm2c_arena_printf(c->arena, "signature '%s'", key),
+                          "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
+    sm2c_quant_summary sum = { 0 };
+    if ((st = sm2c_pass_quantize(c, g, ranges, n_values, &sum)) || (st = sm2c_pass_dce(c, g)))
+        return st;
+    return SM2C_OK;
+}
+
 /* What an entry point is made from: a signature, or a concrete function. */
 typedef struct entry_spec {
     const char *key;
@@ -214,8 +256,9 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (o->max_batch && (st = sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
         (st = check_outputs(c, g, batch_chosen(g, o))) ||
         (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_affinefold(c, g)) ||
-        (st = sm2c_pass_padfold(c, g)) || (st = sm2c_pass_fuse(c, g)) ||
-        (st = sm2c_pass_dce(c, g)))
+        (st = sm2c_pass_padfold(c, g)) || (st = sm2c_pass_fuse(c, g, !o->quantize_int8)) ||
+        (st = sm2c_pass_dce(c, g)) ||
+        (o->quantize_int8 && (st = quantize_graph(c, g, o, key))))
         return st;
     e->key = key;
     if (spec->fn)
@@ -227,7 +270,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
                           "--max-batch: an output has a data-dependent shape");
     if (n_batched && (st = batch_ports(c, g, e, o->max_batch)))
         return st;
-    if ((st = lower_graph(c, g, p, e)))
+    if ((st = lower_graph(c, g, p, e, NULL)))
         return st;
     return sm2c_pass_plan(c, e);
 }

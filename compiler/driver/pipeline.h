@@ -7,6 +7,7 @@
 
 #include "import/import.h"
 #include "lower/program.h"
+#include "driver/calibrate.h"
 
 typedef struct sm2c_compile_opts {
     const char *name;            /* C prefix; NULL: derived from the directory name */
@@ -19,6 +20,9 @@ typedef struct sm2c_compile_opts {
     const char *command;         /* recorded in the generated header */
     int32_t max_batch;           /* --max-batch: > 0 makes inputs with an unknown leading
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
+    int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
+    int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
+    const sm2c_calibration *calibration;
 } sm2c_compile_opts;
 
 /* Compile what can be compiled.  A signature that cannot be compiled is

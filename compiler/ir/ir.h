@@ -19,6 +19,26 @@
 struct sm2c_opdef;
 struct sm2c_node;
 
+/* An int8 value's affine quantization (--quantize int8, pass_quantize.c):
+** real = scale * (q - zero_point), and the float range it was chosen from
+** (calibration or a FakeQuant's), for the report. */
+typedef struct sm2c_qparam {
+    float scale;
+    int32_t zero_point;
+    float min, max;
+} sm2c_qparam;
+
+/* A node that computes in int8 (pass_quantize.c): everything its kernel needs
+** besides buffers, computed at compile time.  Requantization is TFLite's:
+** a Q31 multiplier and a shift per output channel (one for per-tensor). */
+typedef struct sm2c_qnode {
+    int32_t n_channels;
+    int32_t *multiplier;        /* [n_channels] */
+    int32_t *shift;             /* [n_channels]: > 0 left, < 0 right */
+    int32_t act_min, act_max;   /* output clamp, quantized (fused Relu/Relu6) */
+    int32_t add[12];            /* int8 Add: TFLite's ArithmeticParams (sm2c_rt_add_s8) */
+} sm2c_qnode;
+
 /* A variable that some compiled entry writes (import_state.c): its handle
 ** value carries this instead of a constant, so nothing folds its reads. */
 typedef struct sm2c_state_var {
@@ -48,6 +68,7 @@ typedef struct sm2c_value {
     ** row by row share their input's).  NULL for a static shape. */
     const struct sm2c_value *dyn;
     int32_t dyn_dim;
+    const sm2c_qparam *quant;   /* an int8 value of --quantize int8, else NULL */
 } sm2c_value;
 
 typedef struct sm2c_node {
@@ -70,6 +91,7 @@ typedef struct sm2c_node {
     int dead;
     struct sm2c_cflow *cflow;   /* a control-flow marker node (cflow.h), else NULL */
     struct sm2c_tlist *tlist;   /* a TensorList node's list family (tlist.c), else NULL */
+    const sm2c_qnode *q;        /* computes in int8 (pass_quantize.c), else NULL */
 } sm2c_node;
 
 typedef struct sm2c_port_value {

@@ -4,6 +4,7 @@
 */
 #include "opdefs.h"
 #include "ops_dyn.h"
+#include "ops_q8.h"
 
 #include <string.h>
 
@@ -41,6 +42,8 @@ int sm2c_node_dtype(const sm2c_node *n)
 
 sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->q)   /* --quantize int8: the int8 kernels */
+        return sm2c_lower_q8(l, n);
     int dtype = sm2c_node_dtype(n);
     if (!sm2c_opdef_has_dtype(n->op, dtype))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported (see `sm2c ops`)", n->op->name,

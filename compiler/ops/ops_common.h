@@ -12,6 +12,9 @@
 #include "sm2c_rt.h"
 #include "load/tensor_proto.h"
 
+/* A convolution's (pool 0) or pooling's (pool 1) window parameters p[SM2C_RT_WIN_PARAMS],
+** folded padding included (ops_nn.c). */
+sm2c_status sm2c_window_of(sm2c_ctx *c, const sm2c_node *n, int pool, int64_t *p);
 /* An error about node n. */
 sm2c_status sm2c_op_error(sm2c_ctx *c, const sm2c_node *n, sm2c_status kind, const char *fmt, ...)
     SM2C_PRINTF(4, 5);

@@ -334,6 +334,15 @@ static sm2c_status window_params(sm2c_ctx *c, const sm2c_node *n, int pool, wind
     return SM2C_OK;
 }
 
+sm2c_status sm2c_window_of(sm2c_ctx *c, const sm2c_node *n, int pool, int64_t *p)
+{
+    window w;
+    sm2c_status st = window_params(c, n, pool, &w);
+    if (!st)
+        memcpy(p, w.p, sizeof w.p);
+    return st;
+}
+
 static sm2c_status shape_window(sm2c_ctx *c, sm2c_node *n, int pool)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);

@@ -86,7 +86,7 @@ static int takes_residual(sm2c_graph *g, const sm2c_node *n, const sm2c_node *ne
            ready_before(g, r, n);
 }
 
-static void fuse_one(sm2c_graph *g, sm2c_node *n)
+static void fuse_one(sm2c_graph *g, sm2c_node *n, int residual)
 {
     sm2c_node *next = sm2c_sole_user(g, n->outputs[0]);
     sm2c_value *bias = takes_bias(n) && !n->bias && next ? bias_of(next, n->outputs[0]) : NULL;
@@ -95,7 +95,7 @@ static void fuse_one(sm2c_graph *g, sm2c_node *n)
         absorb(g, n, next);
         next = sm2c_sole_user(g, n->outputs[0]);
     }
-    if (takes_residual(g, n, next)) {
+    if (residual && takes_residual(g, n, next)) {
         n->residual = next->inputs[0] == n->outputs[0] ? next->inputs[1] : next->inputs[0];
         absorb(g, n, next);
         next = sm2c_sole_user(g, n->outputs[0]);
@@ -107,11 +107,11 @@ static void fuse_one(sm2c_graph *g, sm2c_node *n)
     }
 }
 
-sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g)
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual)
 {
     (void)c;
     for (int32_t i = 0; i < g->n_nodes; i++)
         if (!g->nodes[i]->dead && g->nodes[i]->n_outputs > 0 && !g->nodes[i]->outputs[0]->constant)
-            fuse_one(g, g->nodes[i]);
+            fuse_one(g, g->nodes[i], residual);
     return SM2C_OK;
 }

@@ -1,0 +1,147 @@
+/*
+** ops_q8.c: lowering of the nodes pass_quantize.c made int8.  Everything the
+** kernels need was computed at compile time (sm2c_node.q, sm2c_value.quant);
+** this only picks the kernel and lays out its arguments.
+*/
+#include "ops_q8.h"
+
+#include "ops_common.h"
+
+static sm2c_status lower_none(sm2c_lower *l, const sm2c_node *n)
+{
+    return sm2c_lower_unsupported(l, n, "internal op lowered without its int8 parameters");
+}
+
+const sm2c_opdef sm2c_op_quantize_s8 = { "QuantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+const sm2c_opdef sm2c_op_dequantize_s8 = { "DequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+
+static int op_is(const sm2c_node *n, const char *name)
+{
+    return strcmp(n->op->name, name) == 0;
+}
+
+static sm2c_arg buf_of(sm2c_lower *l, const sm2c_value *v)
+{
+    return sm2c_arg_buf(sm2c_lower_buf(l, v));
+}
+
+static sm2c_arg int32s(sm2c_lower *l, int32_t n, const int32_t *v)
+{
+    int64_t *wide = sm2c_arena_array(l->c->arena, (size_t)n + 1, sizeof *wide);
+    for (int32_t i = 0; i < n; i++)
+        wide[i] = v[i];
+    return sm2c_arg_ints(l, n, wide);
+}
+
+/* Quantize (to the output's parameters) or dequantize (from the input's). */
+static sm2c_status lower_convert(sm2c_lower *l, const sm2c_node *n, int to_int8)
+{
+    const sm2c_qparam *qp = to_int8 ? n->outputs[0]->quant : n->inputs[0]->quant;
+    sm2c_step *s = sm2c_lower_step(l, n, to_int8 ? "sm2c_rt_quantize_f32_s8" : "sm2c_rt_dequantize_s8_f32", 5);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    s->args[3] = sm2c_arg_float(qp->scale);
+    s->args[4] = sm2c_arg_int(qp->zero_point);
+    return SM2C_OK;
+}
+
+/* The requantization and output clamp every int8 contraction ends with. */
+static void requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_t at)
+{
+    s->args[at] = int32s(l, n->q->n_channels, n->q->multiplier);
+    s->args[at + 1] = int32s(l, n->q->n_channels, n->q->shift);
+    s->args[at + 2] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
+    s->args[at + 3] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
+    s->args[at + 4] = sm2c_arg_int(n->q->act_min);
+    s->args[at + 5] = sm2c_arg_int(n->q->act_max);
+}
+
+static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
+{
+    int64_t p[SM2C_RT_WIN_PARAMS];
+    sm2c_status st = sm2c_window_of(l->c, n, 0, p);
+    if (st)
+        return st;
+    int depthwise = op_is(n, "DepthwiseConv2dNative");
+    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[3] = buf_of(l, n->outputs[0]);
+    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    requant_args(l, n, s, 5);
+    return SM2C_OK;
+}
+
+/* MatMul [rows, k] x [k, n]: the filter was stored transposed, [n, k]. */
+static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_shape *x = &n->inputs[0]->shape, *y = &n->outputs[0]->shape;
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fully_connected_s8", 13);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[3] = buf_of(l, n->outputs[0]);
+    s->args[4] = sm2c_arg_int(x->dims[0]);
+    s->args[5] = sm2c_arg_int(x->dims[1]);
+    s->args[6] = sm2c_arg_int(y->dims[1]);
+    requant_args(l, n, s, 7);
+    return SM2C_OK;
+}
+
+static sm2c_status lower_pool_s8(sm2c_lower *l, const sm2c_node *n)
+{
+    int64_t p[SM2C_RT_WIN_PARAMS];
+    sm2c_status st = sm2c_window_of(l->c, n, 1, p);
+    if (st)
+        return st;
+    sm2c_step *s = sm2c_lower_step(l, n, op_is(n, "AvgPool") ? "sm2c_rt_avg_pool_s8" : "sm2c_rt_max_pool_s8", 3);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    return SM2C_OK;
+}
+
+static sm2c_status lower_add(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_add_s8", 5);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = buf_of(l, n->outputs[0]);
+    s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    s->args[4] = int32s(l, 12, n->q->add);
+    return SM2C_OK;
+}
+
+static sm2c_status lower_clamp(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_clamp_s8", 5);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    s->args[3] = sm2c_arg_int(n->q->act_min);
+    s->args[4] = sm2c_arg_int(n->q->act_max);
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
+{
+    if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
+        return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
+    if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
+        return lower_conv(l, n);
+    if (op_is(n, "MatMul"))
+        return lower_fully_connected(l, n);
+    if (op_is(n, "MaxPool") || op_is(n, "AvgPool"))
+        return lower_pool_s8(l, n);
+    if (op_is(n, "Add") || op_is(n, "AddV2"))
+        return lower_add(l, n);
+    if (op_is(n, "Relu") || op_is(n, "Relu6"))
+        return lower_clamp(l, n);
+    if (op_is(n, "Reshape") || op_is(n, "Squeeze") || op_is(n, "ExpandDims")) {
+        sm2c_lower_alias(l, n->outputs[0], n->inputs[0]);
+        return SM2C_OK;
+    }
+    return sm2c_lower_unsupported(l, n, "%s has no int8 kernel", n->op->name);
+}

@@ -1,0 +1,18 @@
+/*
+** ops_q8.h: the int8 side of --quantize int8 (ops_q8.c): the internal
+** Quantize and Dequantize ops pass_quantize.c puts at the edges of the int8
+** region, and the lowering of every node it marks int8 (sm2c_node.q).
+*/
+#ifndef SM2C_OPS_Q8_H
+#define SM2C_OPS_Q8_H
+
+#include "lower/lower.h"
+
+/* float -> int8 with the output's sm2c_qparam, int8 -> float with the input's. */
+extern const sm2c_opdef sm2c_op_quantize_s8;
+extern const sm2c_opdef sm2c_op_dequantize_s8;
+
+/* Lower a node with n->q set to the int8 kernels. */
+sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n);
+
+#endif

@@ -1,0 +1,450 @@
+/*
+** pass_quantize.c: --quantize int8, TFLite's full-integer scheme on the IR.
+** requires: fuse, dce, and a float range per value (calibration,
+** driver/calibrate.c) or FakeQuant nodes (quantization-aware models).
+**
+** 1. FakeQuant ranges: an 8-bit per-tensor FakeQuant gives its input and
+**    output its nudged range (overriding calibration) and goes away: the
+**    quantization it models is what the int8 program does.
+** 2. Nodes with an int8 kernel, in order, become int8 when the ranges they
+**    need are known: their output value turns int8 with per-tensor asymmetric
+**    parameters, a float input gets a QuantizeS8 node (once per value), the
+**    constant filter becomes int8 per output channel (symmetric, [-127, 127]),
+**    the bias int32, and the requantization multipliers are computed here.
+** 3. Every float consumer of an int8 value (and each graph output) reads it
+**    through a DequantizeS8 node, so the entry points keep float I/O.
+** A node whose accumulator could overflow int32 (reliability.md 6.5) stays float.
+*/
+#include <math.h>
+#include <string.h>
+
+#include "ops/opdefs.h"
+#include "ops/ops_q8.h"
+#include "passes.h"
+#include "quant.h"
+#include "sm2c_rt.h"
+
+typedef struct qstate {
+    sm2c_ctx *c;
+    sm2c_graph *g;
+    sm2c_range *ranges;         /* [n_ranges], by value id */
+    int32_t n_ranges;
+    sm2c_value **as_q8;         /* [n_ranges]: a float value's QuantizeS8 output */
+    sm2c_value **as_f32;        /* [n_values]: an int8 value's DequantizeS8 output */
+    sm2c_node **order;          /* the node list being rebuilt */
+    int32_t n_order;
+    sm2c_quant_summary *sum;
+} qstate;
+
+static const sm2c_qnode convert_q = { 0, NULL, NULL, -128, 127, { 0 } };
+
+static int op_is(const sm2c_node *n, const char *name)
+{
+    return strcmp(n->op->name, name) == 0;
+}
+
+static const sm2c_range *range_of(const qstate *q, const sm2c_value *v)
+{
+    return v->id >= 0 && v->id < q->n_ranges && q->ranges[v->id].known ? &q->ranges[v->id] : NULL;
+}
+
+static const sm2c_qparam *qparam_of(qstate *q, const sm2c_value *v)
+{
+    const sm2c_range *r = range_of(q, v);
+    sm2c_qparam p;
+    if (!r || !sm2c_qparam_from_range(r->min, r->max, &p))
+        return NULL;
+    sm2c_qparam *out = sm2c_arena_alloc(q->c->arena, sizeof *out);
+    *out = p;
+    return out;
+}
+
+/* Whether v can be read as int8: it is int8, or a computed float with a range. */
+static int can_q8(const qstate *q, const sm2c_value *v)
+{
+    return v->quant || (v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && range_of(q, v));
+}
+
+/* ---- node list surgery ------------------------------------------------------- */
+
+/* The node sm2c_node_new just appended moves to the rebuilt order. */
+static sm2c_node *take_new(qstate *q)
+{
+    sm2c_node *n = q->g->nodes[--q->g->n_nodes];
+    q->order[q->n_order++] = n;
+    return n;
+}
+
+static void set_input(sm2c_node *n, int32_t k, sm2c_value *v)
+{
+    n->inputs[k]->uses--;
+    n->inputs[k] = v;
+    v->uses++;
+}
+
+/* A QuantizeS8 or DequantizeS8 of v, placed before the node now being visited. */
+static sm2c_value *convert(qstate *q, sm2c_value *v, const sm2c_opdef *op, int dtype, const sm2c_qparam *qp)
+{
+    sm2c_node_new(q->c, q->g, op, NULL, "", 1, &v, 1);
+    sm2c_node *n = take_new(q);
+    n->name = sm2c_arena_printf(q->c->arena, "%s/%s", v->name, op == &sm2c_op_quantize_s8 ? "quantize" : "dequantize");
+    n->function = v->node ? v->node->function : "";
+    n->q = &convert_q;
+    sm2c_value *out = n->outputs[0];
+    out->dtype = dtype;
+    out->shape = v->shape;
+    out->quant = qp;
+    out->name = n->name;
+    return out;
+}
+
+static sm2c_value *q8_input(qstate *q, sm2c_value *v)
+{
+    if (v->quant)
+        return v;
+    if (!q->as_q8[v->id])
+        q->as_q8[v->id] = convert(q, v, &sm2c_op_quantize_s8, SM2C_DT_INT8, qparam_of(q, v));
+    return q->as_q8[v->id];
+}
+
+static sm2c_value *f32_output(qstate *q, sm2c_value *v)
+{
+    if (!q->as_f32[v->id])
+        q->as_f32[v->id] = convert(q, v, &sm2c_op_dequantize_s8, SM2C_DT_FLOAT, v->quant);
+    return q->as_f32[v->id];
+}
+
+/* ---- constants --------------------------------------------------------------- */
+
+static sm2c_value *new_const(qstate *q, int dtype, const sm2c_shape *shape, void *data, const char *name)
+{
+    sm2c_tensor *t = sm2c_arena_alloc(q->c->arena, sizeof *t);
+    t->dtype = dtype;
+    t->shape = sm2c_shape_make(q->c, shape->rank, shape->dims);
+    t->nelem = sm2c_shape_elements(shape, INT64_MAX);
+    t->nbytes = (size_t)t->nelem * sm2c_dtype_size(dtype);
+    t->data = data;
+    return sm2c_new_const(q->c, q->g, t, name);
+}
+
+/* The int32 bias: round(b / (in_scale * w_scale[o])), saturated; NULL without one.
+** *max_abs gets the largest magnitude, for the overflow proof. */
+static int32_t *quantize_bias(qstate *q, const sm2c_value *bias, float in_scale, const float *w_scales,
+                              int32_t n_ch, int64_t *max_abs)
+{
+    *max_abs = 0;
+    if (!bias)
+        return NULL;
+    const float *b = bias->constant->data;
+    int32_t *out = sm2c_arena_array(q->c->arena, (size_t)n_ch, sizeof *out);
+    for (int32_t o = 0; o < n_ch; o++) {
+        double r = round((double)b[o] / ((double)in_scale * (double)w_scales[o]));
+        out[o] = r != r ? 0 : r > INT32_MAX ? INT32_MAX : r < -(double)INT32_MAX ? -INT32_MAX : (int32_t)r;
+        int64_t a = out[o] < 0 ? -(int64_t)out[o] : out[o];
+        if (a > *max_abs)
+            *max_abs = a;
+    }
+    return out;
+}
+
+/* ---- int8 nodes ---------------------------------------------------------------- */
+
+/* The output clamp of a fused activation, TFLite's CalculateActivationRangeQuantized. */
+static void act_range(int32_t act, const sm2c_qparam *out, int32_t *lo, int32_t *hi)
+{
+    *lo = -128, *hi = 127;
+    if (act == SM2C_RT_ACT_RELU || act == SM2C_RT_ACT_RELU6)
+        *lo = out->zero_point > -128 ? out->zero_point : -128;
+    if (act == SM2C_RT_ACT_RELU6) {
+        int32_t six = sm2c_quantize_one(6.0f, out);
+        *hi = six < 127 ? six : 127;
+    }
+}
+
+/* A contraction's weights, given as float w[n] with channel (i / inner) % n_ch. */
+typedef struct contraction {
+    const float *w;
+    int64_t n, inner;
+    int32_t n_ch;
+    int64_t k;                  /* products per output, for the overflow proof */
+    const sm2c_shape *w_shape;  /* of the int8 filter */
+} contraction;
+
+/* Conv2D, DepthwiseConv2dNative or MatMul n becomes int8 (0 when it cannot). */
+static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    const sm2c_qparam *out = qparam_of(q, y);
+    if (!out || !can_q8(q, x) || n->residual ||
+        (n->bias && (!n->bias->constant || n->bias->dtype != SM2C_DT_FLOAT ||
+                     sm2c_value_elements(n->bias) != ct->n_ch)))
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    int8_t *wq = sm2c_arena_alloc(q->c->arena, (size_t)ct->n + 1);
+    float *scales = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *scales);
+    sm2c_quantize_weights(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
+    int64_t bias_max;
+    int32_t *bq = quantize_bias(q, n->bias, in->scale, scales, ct->n_ch, &bias_max);
+    if (ct->k > (INT32_MAX - bias_max) / (127 * 255))
+        return 0;   /* |acc| <= k * 127 * 255 + |bias| must fit int32 */
+    sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
+    qn->n_channels = ct->n_ch;
+    qn->multiplier = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->multiplier);
+    qn->shift = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->shift);
+    for (int32_t o = 0; o < ct->n_ch; o++)
+        sm2c_quantize_multiplier((double)in->scale * (double)scales[o] / (double)out->scale,
+                                 &qn->multiplier[o], &qn->shift[o]);
+    act_range(n->act, out, &qn->act_min, &qn->act_max);
+    set_input(n, 0, q8_input(q, x));
+    const char *wname = n->inputs[1]->name;
+    set_input(n, 1, new_const(q, SM2C_DT_INT8, ct->w_shape, wq, wname));
+    n->inputs[1]->uses--;   /* new_const counted the use set_input counts */
+    if (bq) {
+        sm2c_shape bs = { 1, (int64_t[]){ ct->n_ch } };
+        n->bias = new_const(q, SM2C_DT_INT32, &bs, bq, n->bias->name);
+    }
+    y->dtype = SM2C_DT_INT8;
+    y->quant = out;
+    n->q = qn;
+    return 1;
+}
+
+static int q8_conv(qstate *q, sm2c_node *n)
+{
+    const sm2c_value *f = n->inputs[1];
+    if (!f->constant || f->dtype != SM2C_DT_FLOAT || f->shape.rank != 4)
+        return 0;
+    int depthwise = op_is(n, "DepthwiseConv2dNative");
+    const int64_t *d = f->shape.dims;
+    contraction ct = { f->constant->data, sm2c_value_elements(f), 1,
+                       (int32_t)(depthwise ? d[2] * d[3] : d[3]), d[0] * d[1] * (depthwise ? 1 : d[2]), &f->shape };
+    return q8_contraction(q, n, &ct);
+}
+
+/* MatMul x[rows, k] by a constant [k, n]: the int8 filter is stored [n, k]. */
+static int q8_matmul(qstate *q, sm2c_node *n)
+{
+    const sm2c_value *f = n->inputs[1];
+    if (!f->constant || f->dtype != SM2C_DT_FLOAT || f->shape.rank != 2 || n->inputs[0]->shape.rank != 2 ||
+        sm2c_attr_flag(n, "transpose_a"))
+        return 0;
+    int tb = sm2c_attr_flag(n, "transpose_b");
+    int64_t k = f->shape.dims[tb ? 1 : 0], cols = f->shape.dims[tb ? 0 : 1];
+    const float *w = f->constant->data;
+    float *wt = sm2c_arena_array(q->c->arena, (size_t)(k * cols) + 1, sizeof *wt);
+    for (int64_t i = 0; i < k; i++)
+        for (int64_t o = 0; o < cols; o++)
+            wt[o * k + i] = tb ? w[o * k + i] : w[i * cols + o];
+    sm2c_shape *ws = sm2c_arena_alloc(q->c->arena, sizeof *ws);
+    *ws = sm2c_shape_make(q->c, 2, (int64_t[]){ cols, k });
+    contraction ct = { wt, k * cols, k, (int32_t)cols, k, ws };
+    return q8_contraction(q, n, &ct);
+}
+
+/* TFLite's int8 Add parameters (add.cc, Prepare), its float and double steps kept. */
+static int add_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qparam *y, int32_t *p)
+{
+    const int left_shift = 20;
+    const double twice_max = (double)(2.0f * (a->scale > b->scale ? a->scale : b->scale));
+    const double real_out = twice_max / (double)((float)(1 << left_shift) * y->scale);
+    if (!(real_out < 1.0))
+        return 0;
+    p[0] = -a->zero_point, p[1] = -b->zero_point, p[2] = y->zero_point, p[3] = left_shift;
+    sm2c_quantize_multiplier((double)a->scale / twice_max, &p[4], &p[5]);
+    sm2c_quantize_multiplier((double)b->scale / twice_max, &p[6], &p[7]);
+    sm2c_quantize_multiplier(real_out, &p[8], &p[9]);
+    p[10] = -128, p[11] = 127;
+    return 1;
+}
+
+/* Add of two same-shaped computed values. */
+static int q8_add(qstate *q, sm2c_node *n)
+{
+    sm2c_value *a = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
+    const sm2c_qparam *out = qparam_of(q, y);
+    if (n->n_inputs != 2 || !out || n->act || n->bias || !can_q8(q, a) || !can_q8(q, b) ||
+        !sm2c_shape_equal(&a->shape, &y->shape) || !sm2c_shape_equal(&b->shape, &y->shape))
+        return 0;
+    sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
+    const sm2c_qparam *pa = a->quant ? a->quant : qparam_of(q, a);
+    const sm2c_qparam *pb = b->quant ? b->quant : qparam_of(q, b);
+    if (!add_params(pa, pb, out, qn->add))
+        return 0;
+    set_input(n, 0, q8_input(q, a));
+    set_input(n, 1, q8_input(q, b));
+    y->dtype = SM2C_DT_INT8;
+    y->quant = out;
+    n->q = qn;
+    return 1;
+}
+
+/* Ops whose output keeps the input's scale and zero point: pools, Relu and
+** Relu6 (a clamp), and Reshape of a value already int8. */
+static int q8_same_scale(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    int reshape = op_is(n, "Reshape");
+    if (reshape ? !x->quant : !can_q8(q, x))
+        return 0;
+    if (!reshape && y->shape.rank != 4 && !(op_is(n, "Relu") || op_is(n, "Relu6")))
+        return 0;
+    set_input(n, 0, q8_input(q, x));
+    sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
+    const sm2c_qparam *in = n->inputs[0]->quant;
+    int32_t act = op_is(n, "Relu") ? SM2C_RT_ACT_RELU : op_is(n, "Relu6") ? SM2C_RT_ACT_RELU6 : SM2C_RT_ACT_NONE;
+    act_range(act, in, &qn->act_min, &qn->act_max);
+    y->dtype = SM2C_DT_INT8;
+    y->quant = in;
+    n->q = qn;
+    return 1;
+}
+
+static int quantize_node(qstate *q, sm2c_node *n)
+{
+    if (n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT || n->outputs[0]->constant ||
+        n->widened_from || n->outputs[0]->dyn)
+        return 0;
+    if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
+        return q8_conv(q, n);
+    if (op_is(n, "MatMul"))
+        return q8_matmul(q, n);
+    if (op_is(n, "Add") || op_is(n, "AddV2"))
+        return q8_add(q, n);
+    if (op_is(n, "MaxPool") || op_is(n, "AvgPool") || op_is(n, "Relu") || op_is(n, "Relu6") ||
+        op_is(n, "Reshape"))
+        return q8_same_scale(q, n);
+    return 0;
+}
+
+/* ---- FakeQuant ranges ------------------------------------------------------------ */
+
+/* TensorFlow's nudged range of an 8-bit FakeQuant (fake_quant_ops_functor.h), in float. */
+static void nudged(float min, float max, int narrow, sm2c_range *r)
+{
+    const float qmin = narrow ? 1.0f : 0.0f, qmax = 255.0f;
+    const float scale = (max - min) / (qmax - qmin);
+    const float zf = qmin - min / scale;
+    const float zero = zf < qmin ? qmin : zf > qmax ? qmax : roundf(zf);
+    r->min = (qmin - zero) * scale;
+    r->max = (qmax - zero) * scale;
+    r->known = 1;
+}
+
+/* An 8-bit per-tensor FakeQuant's range, 0 when it is not one. */
+static int fake_quant_range(const sm2c_node *n, sm2c_range *r)
+{
+    int64_t bits = 8;
+    float lo, hi;
+    sm2c_attr_int(n, "num_bits", &bits);
+    if (bits != 8 || n->inputs[0]->dtype != SM2C_DT_FLOAT)
+        return 0;
+    if (op_is(n, "FakeQuantWithMinMaxArgs")) {
+        if (!sm2c_attr_float(n, "min", &lo) || !sm2c_attr_float(n, "max", &hi))
+            return 0;
+    } else if (op_is(n, "FakeQuantWithMinMaxVars")) {
+        const sm2c_tensor *a = n->inputs[1]->constant, *b = n->inputs[2]->constant;
+        if (!a || !b || a->nelem != 1 || b->nelem != 1 || a->dtype != SM2C_DT_FLOAT || b->dtype != SM2C_DT_FLOAT)
+            return 0;
+        lo = *(const float *)a->data, hi = *(const float *)b->data;
+    } else
+        return 0;
+    if (!(lo < hi) || !isfinite(lo) || !isfinite(hi))
+        return 0;
+    nudged(lo, hi, sm2c_attr_flag(n, "narrow_range"), r);
+    return 1;
+}
+
+static void take_fake_quant_ranges(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        sm2c_node *n = q->g->nodes[i];
+        sm2c_range r;
+        if (n->dead || !fake_quant_range(n, &r) || n->inputs[0]->id >= q->n_ranges ||
+            n->outputs[0]->id >= q->n_ranges)
+            continue;
+        q->ranges[n->inputs[0]->id] = r;
+        q->ranges[n->outputs[0]->id] = r;
+        n->dead = 1;
+        sm2c_replace_uses(q->g, n->outputs[0], n->inputs[0]);
+        q->sum->fake_quant++;
+    }
+}
+
+/* ---- the pass -------------------------------------------------------------------- */
+
+static int is_convert(const sm2c_node *n)
+{
+    return n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8;
+}
+
+/* Float nodes and graph outputs read int8 values through a DequantizeS8. */
+static void dequantize_uses(qstate *q, sm2c_node **old, int32_t n_old)
+{
+    q->n_order = 0;
+    for (int32_t i = 0; i < n_old; i++) {
+        sm2c_node *n = old[i];
+        for (int32_t k = 0; !n->dead && !n->q && k < n->n_inputs; k++)
+            if (n->inputs[k]->quant)
+                set_input(n, k, f32_output(q, n->inputs[k]));
+        if (!n->dead && !n->q && n->residual && n->residual->quant)
+            n->residual = f32_output(q, n->residual);
+        q->order[q->n_order++] = n;
+    }
+    for (int32_t k = 0; k < q->g->n_outputs; k++)
+        if (q->g->outputs[k].value->quant)
+            q->g->outputs[k].value = f32_output(q, q->g->outputs[k].value);
+}
+
+static void install_order(qstate *q)
+{
+    q->g->nodes = sm2c_arena_array(q->c->arena, (size_t)q->n_order + 1, sizeof *q->g->nodes);
+    memcpy(q->g->nodes, q->order, (size_t)q->n_order * sizeof *q->order);
+    q->g->n_nodes = q->n_order;
+    q->g->cap_nodes = q->n_order + 1;
+    for (int32_t i = 0; i < q->n_order; i++)
+        q->g->nodes[i]->id = i;
+}
+
+static void count(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        const sm2c_node *n = q->g->nodes[i];
+        if (n->dead || is_convert(n))
+            continue;
+        if (n->q)
+            q->sum->int8_nodes++;
+        else
+            q->sum->float_nodes++;
+    }
+}
+
+sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
+                               sm2c_quant_summary *sum)
+{
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum };
+    take_fake_quant_ranges(&q);
+    int32_t n_old = g->n_nodes;
+    /* Each node gains at most one converter per input and output. */
+    int32_t cap = 0;
+    for (int32_t i = 0; i < n_old; i++)
+        cap += 1 + g->nodes[i]->n_inputs + g->nodes[i]->n_outputs;
+    cap += g->n_outputs + 1;
+    sm2c_node **old = sm2c_arena_array(c->arena, (size_t)n_old + 1, sizeof *old);
+    memcpy(old, g->nodes, (size_t)n_old * sizeof *old);
+    q.order = sm2c_arena_array(c->arena, (size_t)cap, sizeof *q.order);
+    q.as_q8 = sm2c_arena_array(c->arena, (size_t)n_ranges + 1, sizeof *q.as_q8);
+    for (int32_t i = 0; i < n_old; i++) {
+        if (!old[i]->dead)
+            quantize_node(&q, old[i]);
+        q.order[q.n_order++] = old[i];
+    }
+    install_order(&q);
+    n_old = g->n_nodes;
+    old = sm2c_arena_array(c->arena, (size_t)n_old + 1, sizeof *old);
+    memcpy(old, g->nodes, (size_t)n_old * sizeof *old);
+    q.as_f32 = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *q.as_f32);
+    dequantize_uses(&q, old, n_old);
+    install_order(&q);
+    count(&q);
+    return SM2C_OK;
+}

@@ -1,0 +1,46 @@
+/*
+** quant.h: the arithmetic of --quantize int8 at compile time (quant_params.c),
+** which pass_quantize.c uses: TFLite's choice of scale and zero point, of
+** per-channel weight scales, and of requantization multipliers.
+*/
+#ifndef SM2C_QUANT_H
+#define SM2C_QUANT_H
+
+#include "ir/ir.h"
+
+/* A float range seen by calibration or given by a FakeQuant; known 0 when
+** nothing set it. */
+typedef struct sm2c_range {
+    float min, max;
+    int32_t known;
+} sm2c_range;
+
+/* Per-tensor asymmetric int8 parameters for [min, max] widened to hold 0, as
+** TFLite's converter nudges them.  0 for a range that gives no valid scale
+** (non-finite bounds): the catalog's N6 rule, checked here. */
+int sm2c_qparam_from_range(float min, float max, sm2c_qparam *out);
+
+/* TFLite's QuantizeMultiplier: real = m * 2^shift with m a Q31 value in
+** [2^30, 2^31) (0 for real 0). */
+void sm2c_quantize_multiplier(double real, int32_t *m, int32_t *shift);
+
+/* Quantize a float weight tensor symmetrically per channel, the channel of
+** flat index i being (i / inner) % n_channels, to int8 in [-127, 127]: q[] and
+** the channel scales (max |w| / 127, 1 for an all-zero channel). */
+void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                           float *scales);
+
+/* The quantized value of real x under p, saturated to int8. */
+int32_t sm2c_quantize_one(float x, const sm2c_qparam *p);
+
+/* What pass_quantize.c did, for the compile report. */
+typedef struct sm2c_quant_summary {
+    int32_t int8_nodes, float_nodes, fake_quant;
+} sm2c_quant_summary;
+
+/* --quantize int8 on graph g (pass_quantize.c): ranges[0..n_ranges) by value
+** id (FakeQuant nodes overwrite theirs). */
+sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
+                               sm2c_quant_summary *sum);
+
+#endif

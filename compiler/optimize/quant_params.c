@@ -1,0 +1,73 @@
+/*
+** quant_params.c: scales, zero points and multipliers for --quantize int8,
+** computed as TFLite's converter and kernels' Prepare compute them, so that
+** the int8 program matches TFLite's bit for bit given the same ranges.
+*/
+#include "quant.h"
+
+#include <math.h>
+
+int sm2c_qparam_from_range(float min, float max, sm2c_qparam *out)
+{
+    if (!isfinite(min) || !isfinite(max) || min > max)
+        return 0;
+    double lo = min < 0 ? min : 0, hi = max > 0 ? max : 0;
+    double scale = (hi - lo) / 255.0;
+    if (!(scale > 0))
+        scale = 1.0 / 255.0;   /* an all-zero value: any scale represents it */
+    double zp_from_min = -128.0 - lo / scale;
+    int32_t zp = zp_from_min <= -128.0 ? -128 : zp_from_min >= 127.0 ? 127 : (int32_t)round(zp_from_min);
+    out->scale = (float)scale;
+    out->zero_point = zp;
+    out->min = min;
+    out->max = max;
+    return isfinite(out->scale) && out->scale > 0;
+}
+
+void sm2c_quantize_multiplier(double real, int32_t *m, int32_t *shift)
+{
+    if (real == 0.0 || !isfinite(real)) {
+        *m = 0, *shift = 0;
+        return;
+    }
+    int e;
+    double q = frexp(real, &e);
+    int64_t fixed = (int64_t)round(q * 2147483648.0);
+    if (fixed == (INT64_C(1) << 31)) {
+        fixed /= 2;
+        e++;
+    }
+    if (e < -31) {
+        e = 0;
+        fixed = 0;
+    }
+    *m = (int32_t)fixed;
+    *shift = e;
+}
+
+void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                           float *scales)
+{
+    for (int32_t ch = 0; ch < n_channels; ch++)
+        scales[ch] = 0.0f;
+    for (int64_t i = 0; i < n; i++) {
+        float a = fabsf(w[i]);
+        int32_t ch = (int32_t)((i / inner) % n_channels);
+        if (a > scales[ch])
+            scales[ch] = a;
+    }
+    for (int32_t ch = 0; ch < n_channels; ch++)
+        scales[ch] = scales[ch] > 0 && isfinite(scales[ch]) ? scales[ch] / 127.0f : 1.0f;
+    for (int64_t i = 0; i < n; i++) {
+        float r = roundf(w[i] / scales[(i / inner) % n_channels]);
+        q[i] = (int8_t)(r != r ? 0 : r > 127.0f ? 127 : r < -127.0f ? -127 : (int32_t)r);
+    }
+}
+
+int32_t sm2c_quantize_one(float x, const sm2c_qparam *p)
+{
+    float r = roundf(x / p->scale);
+    int32_t v = r != r ? 0 : r > 1e6f ? 1000000 : r < -1e6f ? -1000000 : (int32_t)r;
+    v += p->zero_point;
+    return v < -128 ? -128 : v > 127 ? 127 : v;
+}
