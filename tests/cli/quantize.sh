@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# --quantize int8 (issue 16):
+#  1. tests/data/q8/cnn (tests/models/gen_q8.py): a Keras CNN compiled with
+#     --calibration, run on held-out inputs through the C and LLVM backends,
+#     which agree bit for bit; its error vs TensorFlow's float outputs at most
+#     TFLite int8's plus 25%, and within 3 output quanta of TFLite's int8
+#     outputs (reference kernels).  The kernels match TFLite's bit for bit on
+#     equal parameters; the quanta come from calibration choosing a
+#     convolution's output range that TFLite's converter ties to the Add after it.
+#  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
+#     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
+#  3. bad input: one line, non-zero exit, nothing written.
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0 pass=0
+ok() { pass=$((pass + 1)); }
+no() { echo "FAIL: $*"; fail=$((fail + 1)); }
+export ROOT="$root"
+d="$root/tests/data/q8/cnn" qat="$root/tests/data/e2e/qat_cnn"
+
+for emit in c obj; do
+  if "$sm2c" run "$d/model" --signature serving_default --input image="$d/heldout.npy" --outdir "$tmp/$emit" \
+       --quantize int8 --calibration image="$d/calib.npy" --emit $emit 2>"$tmp/log"; then ok
+  else cat "$tmp/log"; no "run --emit $emit"; fi
+done
+if python3 "$root/tests/cli/q8_check.py" "$d" 3 0.25 "$tmp/c/output_0.npy" "$tmp/obj/output_0.npy"; then ok
+else no "cnn outputs"; fi
+
+# Weights: int8 filters are a quarter of the float ones.
+"$sm2c" compile "$d/model" -o "$tmp/f32" --signature serving_default 2>"$tmp/f32.log"
+"$sm2c" compile "$d/model" -o "$tmp/i8" --signature serving_default --quantize int8 \
+  --calibration image="$d/calib.npy" 2>"$tmp/i8.log"
+wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f32.log") wq=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/i8.log")
+echo "weights: float $wf bytes, int8 $wq bytes"
+if [ -n "$wf" ] && [ -n "$wq" ] && [ $((wq * 3)) -lt "$wf" ]; then ok; else no "weights float $wf, int8 $wq"; fi
+if grep -q "sm2c_rt_conv2d_s8\|sm2c_rt_fully_connected_s8" "$tmp/i8/model.c" && ! grep -q "conv2d_f32\|matmul_f32" "$tmp/i8/model.c"
+then ok; else no "the int8 program still calls float contractions"; fi
+
+qin="$qat/inputs/serving_default/image.npy" qout="$qat/expected/serving_default/output_0.npy"
+if "$sm2c" run "$qat/model" --signature serving_default --input image="$qin" --outdir "$tmp/qat" \
+     --quantize int8 2>"$tmp/log" &&
+   python3 - "$qout" "$tmp/qat/output_0.npy" <<'PY'
+import os, sys
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "e2e"))
+from check_e2e import load_npy
+want, got = load_npy(sys.argv[1])[2], load_npy(sys.argv[2])[2]
+worst = max(abs(a - b) for a, b in zip(want, got))
+print("qat_cnn: max |sm2c int8 - TF| %.6f" % worst)
+sys.exit(0 if worst <= 0.005 else 1)
+PY
+then ok; else cat "$tmp/log"; no "qat_cnn --quantize int8"; fi
+grep -q "sm2c_rt_conv2d_s8" <("$sm2c" compile "$qat/model" -o "$tmp/qatc" --signature serving_default \
+  --quantize int8 2>/dev/null; cat "$tmp/qatc/model.c") && ok || no "qat_cnn did not become int8"
+
+# Bad calibration data, written here (no numpy): npy FILE DESCR SHAPE VALUES...
+npy() {
+  python3 - "$@" <<'PY'
+import struct, sys
+path, descr, shape, vals = sys.argv[1], sys.argv[2], sys.argv[3], [float(v) for v in sys.argv[4:]]
+header = "{'descr': '%s', 'fortran_order': False, 'shape': %s, }" % (descr, shape)
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+fmt = {"<f4": "f", "<i4": "i"}[descr[:3]]
+body = struct.pack("<%d%s" % (len(vals), fmt), *[int(v) if fmt == "i" else v for v in vals])
+open(path, "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + body)
+PY
+}
+npy "$tmp/shape.npy" "<f4" "(2, 3)" 1 2 3 4 5 6
+npy "$tmp/empty.npy" "<f4" "(0, 8, 8, 3)"
+vals=$(for i in $(seq 192); do echo 0.5; done)
+npy "$tmp/nan.npy" "<f4" "(1, 8, 8, 3)" $(seq 191 | sed 's/.*/0.5/') nan
+npy "$tmp/int.npy" "<i4" "(1, 8, 8, 3)" $vals
+
+expect() {
+  local want=$1 pattern=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ $rc -eq "$want" ] && grep -q -- "$pattern" <<<"$out" && [ "$(grep -c error <<<"$out")" -eq 1 ] &&
+     [ ! -e "$tmp/x" ]; then ok; else no "$* -> exit $rc (want $want, /$pattern/): $out"; fi
+  rm -rf "$tmp/x"
+}
+c() { "$sm2c" compile "$d/model" -o "$tmp/x" --signature serving_default "$@"; }
+expect 1 "shape \[2,3\] does not match input shape \[1,8,8,3\]" c --quantize int8 --calibration image="$tmp/shape.npy"
+expect 1 "the file holds no samples" c --quantize int8 --calibration image="$tmp/empty.npy"
+expect 1 "element 191 is not finite" c --quantize int8 --calibration image="$tmp/nan.npy"
+expect 1 "must be float32" c --quantize int8 --calibration image="$tmp/int.npy"
+expect 2 "needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)" c --quantize int8
+expect 2 "has no input 'pixels'" c --quantize int8 --calibration image="$d/calib.npy" --calibration pixels="$d/calib.npy"
+expect 2 "given twice" c --quantize int8 --calibration image="$d/calib.npy" --calibration image="$d/calib.npy"
+expect 2 "\-\-io int8 needs --quantize int8" c --io int8
+expect 2 "\-\-calibration needs --quantize int8" c --calibration image="$d/calib.npy"
+expect 2 "\-\-quantize expects int8" c --quantize int4
+expect 1 "calibration/missing.npy" c --quantize int8 --calibration image="$tmp/calibration/missing.npy"
+
+echo "quantize: $pass passed, $fail failed"
+[ $fail -eq 0 ]

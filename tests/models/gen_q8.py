@@ -1,0 +1,93 @@
+"""Writes tests/data/q8/cnn for --quantize int8 (issue 16): a small Keras CNN
+(Conv2D, DepthwiseConv2D, Dense, Add, MaxPool, AvgPool, ReLU6), fixed seed,
+its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
+leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
+outputs on them (float.npy) and TFLite's full-integer quantization of the same
+model with the same calibration data as representative dataset, float I/O,
+run with TFLite's reference kernels (tflite_int8.npy).  meta.json records the
+TFLite model's output scale, to count disagreements in output quanta.
+
+usage: .venv/bin/python tests/models/gen_q8.py   (needs the pinned TensorFlow)
+"""
+import json
+import os
+import shutil
+
+import numpy as np
+import tensorflow as tf
+
+ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "q8")
+
+
+def build_model():
+    import keras
+    keras.utils.set_random_seed(0)
+    inp = keras.Input(shape=(8, 8, 3), name="image")
+    c1 = keras.layers.Conv2D(8, 3, padding="same", activation="relu6", name="conv1")(inp)
+    d1 = keras.layers.DepthwiseConv2D(3, padding="same", activation="relu6", name="dw")(c1)
+    c2 = keras.layers.Conv2D(8, 1, name="conv2")(d1)
+    h = keras.layers.Add(name="residual")([c1, c2])
+    h = keras.layers.MaxPooling2D(2, name="maxpool")(h)
+    h = keras.layers.AveragePooling2D(2, name="avgpool")(h)
+    h = keras.layers.Flatten(name="flatten")(h)
+    h = keras.layers.Dense(16, activation="relu6", name="fc1")(h)
+    out = keras.layers.Dense(10, name="logits")(h)
+    return keras.Model(inp, out)
+
+
+def tflite_int8(model_dir, calib):
+    conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    conv.representative_dataset = lambda: ([calib[i:i + 1]] for i in range(len(calib)))
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.TFLITE_BUILTINS_INT8]
+    return conv.convert()
+
+
+def run_tflite(blob, xs):
+    interp = tf.lite.Interpreter(
+        model_content=blob, experimental_op_resolver_type=tf.lite.experimental.OpResolverType.BUILTIN_REF)
+    interp.allocate_tensors()
+    i, o = interp.get_input_details()[0], interp.get_output_details()[0]
+    outs = []
+    for x in xs:
+        interp.set_tensor(i["index"], x[None])
+        interp.invoke()
+        outs.append(interp.get_tensor(o["index"])[0].copy())
+    out_scale = None
+    for d in interp.get_tensor_details():     # the int8 tensor the output Dequantize reads
+        if d["dtype"] == np.int8 and d["quantization"][0] > 0 and list(d["shape"]) == [1, 10]:
+            out_scale = float(d["quantization"][0])
+    return np.stack(outs), out_scale, [(d["name"], d["quantization"]) for d in interp.get_tensor_details()]
+
+
+def main():
+    d = os.path.join(ROOT, "cnn")
+    shutil.rmtree(d, ignore_errors=True)
+    os.makedirs(d)
+    model = build_model()
+    model_dir = os.path.join(d, "model")
+    model.export(model_dir, verbose=False)
+    rng = np.random.default_rng(16)
+    calib = rng.uniform(0, 1, (64, 8, 8, 3)).astype(np.float32)
+    held = rng.uniform(0, 1, (16, 8, 8, 3)).astype(np.float32)
+    np.save(os.path.join(d, "calib.npy"), calib)
+    np.save(os.path.join(d, "heldout.npy"), held)
+    sig = tf.saved_model.load(model_dir).signatures["serving_default"]
+    ref = list(sig(image=tf.constant(held)).values())[0].numpy()
+    np.save(os.path.join(d, "float.npy"), ref.astype(np.float32))
+    blob = tflite_int8(model_dir, calib)
+    q, out_scale, params = run_tflite(blob, held)
+    np.save(os.path.join(d, "tflite_int8.npy"), q.astype(np.float32))
+    meta = {"tf_version": tf.__version__, "output_scale": out_scale,
+            "tflite_mean_abs_error": float(np.abs(q - ref).mean()),
+            "float_weight_bytes": int(sum(np.prod(w.shape) * 4 for w in model.weights))}
+    with open(os.path.join(d, "meta.json"), "w") as f:
+        json.dump(meta, f, indent=1, sort_keys=True)
+        f.write("\n")
+    for name, qp in params:
+        print(name, qp)
+    print(meta)
+
+
+if __name__ == "__main__":
+    main()
