@@ -1,0 +1,223 @@
+/*
+** test_q8.c: the int8 kernels (--quantize int8) against references written
+** from TFLite's definitions rather than its code: SaturatingRoundingDoublingHighMul
+** is round(a*b / 2^31) with halves toward +inf, RoundingDivideByPOT rounds
+** halves away from zero; convolutions and pools as plain loops over the taps.
+** Everything must agree exactly.
+*/
+#include "sm2c_test.h"
+
+#include "sm2c_rt.h"
+#include "ktest.h"
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+    int64_t q = a / b;
+    return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q;
+}
+
+static int32_t ref_requant(int32_t x, int32_t m, int32_t shift)
+{
+    int64_t lifted = (int64_t)x * (shift > 0 ? (INT64_C(1) << shift) : 1);
+    int64_t high = floor_div(lifted * m + (INT64_C(1) << 30), INT64_C(1) << 31);
+    int32_t e = shift > 0 ? 0 : -shift;
+    if (e == 0)
+        return (int32_t)high;
+    int64_t half = INT64_C(1) << (e - 1);
+    return (int32_t)(high >= 0 ? (high + half) >> e : -((-high + half) >> e));
+}
+
+static int8_t clamp8(int32_t v, int32_t lo, int32_t hi)
+{
+    return (int8_t)(v < lo ? lo : v > hi ? hi : v);
+}
+
+static void fill8(ktest_rng *r, int8_t *v, int n)
+{
+    for (int i = 0; i < n; i++)
+        v[i] = (int8_t)ktest_int(r, -128, 127);
+}
+
+/* 1x5x6x4 input, 3x3 window, strides 2/1, padding top 1 left 1, dilation 1. */
+static void make_window(int32_t *p, int32_t fc, int32_t oc)
+{
+    const int32_t v[SM2C_RT_WIN_PARAMS] = {
+        [SM2C_RT_WIN_N] = 1, [SM2C_RT_WIN_H] = 5, [SM2C_RT_WIN_W] = 6, [SM2C_RT_WIN_C] = 4,
+        [SM2C_RT_WIN_KH] = 3, [SM2C_RT_WIN_KW] = 3, [SM2C_RT_WIN_OH] = 3, [SM2C_RT_WIN_OW] = 6,
+        [SM2C_RT_WIN_SH] = 2, [SM2C_RT_WIN_SW] = 1, [SM2C_RT_WIN_DH] = 1, [SM2C_RT_WIN_DW] = 1,
+        [SM2C_RT_WIN_PT] = 1, [SM2C_RT_WIN_PL] = 1,
+    };
+    memcpy(p, v, sizeof v);
+    p[SM2C_RT_WIN_FC] = fc, p[SM2C_RT_WIN_OC] = oc;
+}
+
+/* The sum over the taps for output (oh, ow, o), input channel of tap ic given by chan(). */
+static int32_t ref_taps(const int8_t *x, const int8_t *w, const int32_t *p, int32_t oh, int32_t ow, int32_t o,
+                        int depthwise, int32_t in_zp)
+{
+    const int32_t C = p[SM2C_RT_WIN_C], OC = p[SM2C_RT_WIN_OC], FC = p[SM2C_RT_WIN_FC];
+    int32_t acc = 0;
+    for (int32_t kh = 0; kh < 3; kh++)
+        for (int32_t kw = 0; kw < 3; kw++) {
+            int32_t ih = oh * 2 + kh - 1, iw = ow + kw - 1;
+            if (ih < 0 || ih >= 5 || iw < 0 || iw >= 6)
+                continue;
+            if (depthwise) {
+                acc += w[(kh * 3 + kw) * OC + o] * (x[(ih * 6 + iw) * C + o / FC] - in_zp);
+                continue;
+            }
+            int32_t g = o / (OC / (C / FC));
+            for (int32_t ic = 0; ic < FC; ic++)
+                acc += w[((kh * 3 + kw) * FC + ic) * OC + o] * (x[(ih * 6 + iw) * C + g * FC + ic] - in_zp);
+        }
+    return acc;
+}
+
+static void check_conv(int depthwise, int32_t fc, int32_t oc)
+{
+    ktest_rng r = { 0x51ULL + (uint64_t)fc };
+    int32_t p[SM2C_RT_WIN_PARAMS], bias[8], mult[8], shift[8];
+    int8_t x[5 * 6 * 4], w[9 * 4 * 8], y[3 * 6 * 8];
+    make_window(p, fc, oc);
+    fill8(&r, x, (int)sizeof x);
+    fill8(&r, w, (int)sizeof w);
+    for (int o = 0; o < oc; o++) {
+        bias[o] = ktest_int(&r, -40000, 40000);
+        mult[o] = ktest_int(&r, 1 << 30, INT32_MAX);
+        shift[o] = ktest_int(&r, -12, 1);
+    }
+    const int32_t in_zp = -7, out_zp = 5, lo = -100, hi = 120;
+    if (depthwise)
+        sm2c_rt_depthwise_conv2d_s8(x, w, bias, y, p, mult, shift, in_zp, out_zp, lo, hi);
+    else
+        sm2c_rt_conv2d_s8(x, w, bias, y, p, mult, shift, in_zp, out_zp, lo, hi);
+    for (int32_t oh = 0; oh < 3; oh++)
+        for (int32_t ow = 0; ow < 6; ow++)
+            for (int32_t o = 0; o < oc; o++) {
+                int32_t acc = ref_taps(x, w, p, oh, ow, o, depthwise, in_zp) + bias[o];
+                int8_t want = clamp8(ref_requant(acc, mult[o], shift[o]) + out_zp, lo, hi);
+                assert_int_equal(want, y[(oh * 6 + ow) * oc + o]);
+            }
+}
+
+static void test_conv_s8(void **state)
+{
+    (void)state;
+    check_conv(0, 4, 6);    /* plain */
+    check_conv(0, 2, 8);    /* two groups */
+    check_conv(1, 2, 8);    /* depthwise, multiplier 2 */
+}
+
+static void test_fully_connected_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 7 };
+    int8_t x[3 * 20], w[5 * 20], y[3 * 5];
+    int32_t bias[5], mult[5], shift[5];
+    fill8(&r, x, 60);
+    fill8(&r, w, 100);
+    for (int o = 0; o < 5; o++)
+        bias[o] = ktest_int(&r, -5000, 5000), mult[o] = ktest_int(&r, 1 << 30, INT32_MAX),
+        shift[o] = ktest_int(&r, -10, 0);
+    sm2c_rt_fully_connected_s8(x, w, bias, y, 3, 20, 5, mult, shift, 3, -9, -128, 127);
+    for (int i = 0; i < 3; i++)
+        for (int o = 0; o < 5; o++) {
+            int32_t acc = bias[o];
+            for (int k = 0; k < 20; k++)
+                acc += w[o * 20 + k] * (x[i * 20 + k] - 3);
+            assert_int_equal(clamp8(ref_requant(acc, mult[o], shift[o]) - 9, -128, 127), y[i * 5 + o]);
+        }
+}
+
+/* Both roundings on halves: the doubling high multiply rounds 1.5 to 2 and
+** -1.5 and -0.5 up to -1 and 0; the shift rounds 0.5 and -0.5 away from zero. */
+static void test_requant_halves(void **state)
+{
+    (void)state;
+    int8_t x[4] = { 3, -3, 1, -1 }, w[1] = { 1 }, y[4];
+    int32_t mult[1] = { 1 << 30 }, shift[1] = { -1 };
+    /* x * 0.5 -> 2, -1, 1, 0; then / 2 -> 1, -1 (-0.5 away from zero), 1 (0.5), 0 */
+    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, mult, shift, 0, 0, -128, 127);
+    assert_true(y[0] == 1 && y[1] == -1 && y[2] == 1 && y[3] == 0);
+    int32_t shift0[1] = { 0 };   /* x * 0.5: 1.5 -> 2 and -1.5 -> -1 (halves toward +inf) */
+    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, mult, shift0, 0, 0, -128, 127);
+    assert_true(y[0] == 2 && y[1] == -1 && y[2] == 1 && y[3] == 0);
+    int32_t big[1] = { INT32_MAX }, left[1] = { 3 };  /* x * ~8, saturated by the clamp */
+    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, big, left, 0, 0, -128, 127);
+    assert_true(y[0] == 24 && y[1] == -24 && y[2] == 8 && y[3] == -8);
+}
+
+static void test_pool_s8(void **state)
+{
+    (void)state;
+    /* 1x2x2x1 input, 2x2 window VALID, and 3x3 SAME over it (count 4). */
+    int8_t x[4] = { 1, 2, -4, -2 }, y[1];
+    int32_t p[SM2C_RT_WIN_PARAMS] = { [SM2C_RT_WIN_N] = 1, [SM2C_RT_WIN_H] = 2, [SM2C_RT_WIN_W] = 2,
+                                      [SM2C_RT_WIN_C] = 1, [SM2C_RT_WIN_KH] = 2, [SM2C_RT_WIN_KW] = 2,
+                                      [SM2C_RT_WIN_OH] = 1, [SM2C_RT_WIN_OW] = 1, [SM2C_RT_WIN_OC] = 1,
+                                      [SM2C_RT_WIN_SH] = 1, [SM2C_RT_WIN_SW] = 1, [SM2C_RT_WIN_DH] = 1,
+                                      [SM2C_RT_WIN_DW] = 1, [SM2C_RT_WIN_FC] = 1 };
+    sm2c_rt_max_pool_s8(x, y, p);
+    assert_int_equal(2, y[0]);
+    sm2c_rt_avg_pool_s8(x, y, p);        /* -3 / 4 = -0.75 -> -1 */
+    assert_int_equal(-1, y[0]);
+    int8_t z[4] = { 1, 2, 2, 1 };        /* 6 / 4 = 1.5 -> 2 (half away from zero) */
+    sm2c_rt_avg_pool_s8(z, y, p);
+    assert_int_equal(2, y[0]);
+    int8_t m[4] = { -128, -128, -128, -128 };
+    sm2c_rt_max_pool_s8(m, y, p);
+    assert_int_equal(-128, y[0]);
+}
+
+static void test_add_and_clamp_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 99 };
+    int8_t a[64], b[64], y[64];
+    fill8(&r, a, 64);
+    fill8(&r, b, 64);
+    /* scales 0.02 and 0.05, output 0.06: TFLite's parameters for them */
+    int32_t q[12] = { 3, -10, 4, 20, 1717986918, -2, 1073741824, 0, 1789569707, -19, -128, 127 };
+    sm2c_rt_add_s8(a, b, y, 64, q);
+    for (int i = 0; i < 64; i++) {
+        int32_t sa = ref_requant((a[i] + q[0]) * (1 << 20), q[4], q[5]);
+        int32_t sb = ref_requant((b[i] + q[1]) * (1 << 20), q[6], q[7]);
+        int8_t want = clamp8(ref_requant(sa + sb, q[8], q[9]) + q[2], -128, 127);
+        assert_int_equal(want, y[i]);
+        /* and it is the real sum to within a quantum */
+        double real = 0.02 * (a[i] + q[0]) + 0.05 * (b[i] + q[1]);
+        double got = 0.06 * (y[i] - q[2]);
+        if (want > -128 && want < 127)
+            assert_true(fabs(real - got) <= 0.06);
+    }
+    sm2c_rt_clamp_s8(a, y, 64, -20, 30);
+    for (int i = 0; i < 64; i++)
+        assert_int_equal(clamp8(a[i], -20, 30), y[i]);
+}
+
+static void test_quantize_s8(void **state)
+{
+    (void)state;
+    const float x[9] = { 0.5f, 0.125f, -0.125f, 1e30f, -INFINITY, NAN, 31.0f, -33.0f, 0.0f };
+    int8_t q[9];
+    sm2c_rt_quantize_f32_s8(x, q, 9, 0.25f, -3);
+    const int8_t want[9] = { -1, -2, -4, 127, -128, -3, 121, -128, -3 };
+    for (int i = 0; i < 9; i++)
+        assert_int_equal(want[i], q[i]);
+    float back[9];
+    sm2c_rt_dequantize_s8_f32(q, back, 9, 0.25f, -3);
+    assert_true(back[0] == 0.5f && back[3] == 32.5f && back[4] == -31.25f && back[8] == 0.0f);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_conv_s8),
+        cmocka_unit_test(test_fully_connected_s8),
+        cmocka_unit_test(test_requant_halves),
+        cmocka_unit_test(test_pool_s8),
+        cmocka_unit_test(test_add_and_clamp_s8),
+        cmocka_unit_test(test_quantize_s8),
+    };
+    return cmocka_run_group_tests_name("q8", tests, NULL, NULL);
+}
