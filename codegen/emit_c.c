@@ -322,18 +322,19 @@ static const char *upper(emitter *e, const char *s)
 static const char *macro_stem(emitter *e, const sm2c_entry *en, const char *key)
 {
     static const char *const sfx[] = { "_SIZE", "_ELEMENTS", "_RANK", "_SHAPE", "_ROW_SIZE",
-                                       "_ROW_ELEMENTS" };
+                                       "_ROW_ELEMENTS", "_SCALE", "_ZERO_POINT" };
+    const size_t n_sfx = sizeof sfx / sizeof sfx[0];
     sm2c_arena *a = e->c->arena;
     const char *base = sm2c_arena_printf(a, "%s_%s_%s", e->NAME, upper(e, en->c_name),
                                          upper(e, key));
     for (int i = 1;; i++) {
         const char *stem = i == 1 ? base : sm2c_arena_printf(a, "%s_%d", base, i);
         int free_ = 1;
-        for (size_t k = 0; k < 6 && free_; k++)
+        for (size_t k = 0; k < n_sfx && free_; k++)
             free_ = !sm2c_nameset_has(&e->macros, sm2c_arena_printf(a, "%s%s", stem, sfx[k]));
         if (!free_)
             continue;
-        for (size_t k = 0; k < 6; k++)
+        for (size_t k = 0; k < n_sfx; k++)
             sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s%s", stem, sfx[k]));
         return stem;
     }
@@ -686,6 +687,12 @@ static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
     sb_puts(b, " */\n");
     sb_printf(b, "#define %s_ELEMENTS %lld\n", stem, (long long)n);
     sb_printf(b, "#define %s_RANK %d\n", stem, pt->shape.rank);
+    if (pt->quantized) {    /* --io int8 */
+        char lit[64];
+        sm2c_c_real_literal(lit, sizeof lit, (double)pt->scale, 1);
+        sb_printf(b, "#define %s_SCALE %s /* real = _SCALE * (q - _ZERO_POINT) */\n", stem, lit);
+        sb_printf(b, "#define %s_ZERO_POINT %d\n", stem, (int)pt->zero_point);
+    }
     if (pt->dynamic)
         sb_printf(b, "#define %s_DYNAMIC_DIM %d /* its size: _count at run time, at most _BOUND */\n"
                      "#define %s_BOUND %lld\n", stem, pt->dynamic - 1, stem,

@@ -34,7 +34,7 @@ static const char usage[] =
     "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
-    "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]...]\n"
+    "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -50,11 +50,12 @@ static const char usage[] =
     "        --quantize int8: int8 weights (per channel) and activations (TFLite's scheme),\n"
     "        float entry points; activation ranges from running the float program on\n"
     "        --calibration KEY=FILE.npy (N samples stacked along the leading dim), or\n"
-    "        from the model's FakeQuant ops when it has them\n"
+    "        from the model's FakeQuant ops when it has them; --io int8: int8 inputs and\n"
+    "        outputs (their scale and zero point in the header's _SCALE, _ZERO_POINT)\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
     "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
-    "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]...]\n"
+    "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
     "        [--emit c|obj|so]\n"
     "        compile one signature or function, build it with $CC (default cc), run it on the\n"
     "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
@@ -361,8 +362,6 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--calibration needs --quantize int8");
     if (o->io_int8 && !o->quantize_int8)
         return usage_error("%s", "--io int8 needs --quantize int8");
-    if (o->io_int8)
-        return usage_error("%s", "--io int8 is not supported yet (entry points take and give float)");
     if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
         return usage_error("--name must be a C identifier, got '%s'", o->name);
     return 0;
@@ -518,6 +517,7 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     co.max_batch = o->max_batch;
     co.import.one_row = o->max_batch > 0;
     co.quantize_int8 = o->quantize_int8;
+    co.io_int8 = o->io_int8;
     co.n_calibration = o->n_calibration;
     sm2c_calibration *cal;
     sm2c_status cst = read_calibration(c, o, &cal);
@@ -549,6 +549,7 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
     ro.import.shapes = o->shapes;
     ro.max_batch = o->max_batch;
     ro.quantize_int8 = o->quantize_int8;
+    ro.io_int8 = o->io_int8;
     ro.n_calibration = o->n_calibration;
     sm2c_calibration *cal;
     sm2c_status st = read_calibration(c, o, &cal);

@@ -474,7 +474,7 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
 {
     sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
     sm2c_compile_opts co = { .name = "model", .command = "sm2c run", .max_batch = o->max_batch,
-                             .quantize_int8 = o->quantize_int8, .n_calibration = o->n_calibration,
+                             .quantize_int8 = o->quantize_int8, .io_int8 = o->io_int8, .n_calibration = o->n_calibration,
                              .calibration = o->calibration };
     if (o->function)
         co.n_functions = 1, co.functions = &o->function;

@@ -33,6 +33,7 @@ typedef struct sm2c_run_opts {
     const char *state_out;   /* write each written variable's final value here, or NULL */
     int32_t max_batch;       /* --max-batch: batched inputs may hold 1..max_batch rows */
     int32_t quantize_int8;   /* --quantize int8, with: */
+    int32_t io_int8;
     int32_t n_calibration;
     const sm2c_calibration *calibration;
 } sm2c_run_opts;

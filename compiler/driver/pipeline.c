@@ -85,6 +85,13 @@ static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c
 
 /* ---- the program ------------------------------------------------------------- */
 
+static sm2c_port port_of(const sm2c_port_value *pv)
+{
+    const sm2c_qparam *q = pv->value->quant;
+    return (sm2c_port){ pv->key, pv->tensor, pv->value->dtype, pv->value->shape, -1, 0, 0, 0,
+                        q != NULL, q ? q->scale : 0.0f, q ? q->zero_point : 0 };
+}
+
 static void fill_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
 {
     e->n_inputs = g->n_inputs;
@@ -92,11 +99,9 @@ static void fill_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
     e->inputs = sm2c_arena_array(c->arena, (size_t)g->n_inputs + 1, sizeof *e->inputs);
     e->outputs = sm2c_arena_array(c->arena, (size_t)g->n_outputs + 1, sizeof *e->outputs);
     for (int32_t i = 0; i < g->n_inputs; i++)
-        e->inputs[i] = (sm2c_port){ g->inputs[i].key, g->inputs[i].tensor, g->inputs[i].value->dtype,
-                                    g->inputs[i].value->shape, -1, 0, 0, 0 };
+        e->inputs[i] = port_of(&g->inputs[i]);
     for (int32_t i = 0; i < g->n_outputs; i++)
-        e->outputs[i] = (sm2c_port){ g->outputs[i].key, g->outputs[i].tensor, g->outputs[i].value->dtype,
-                                     g->outputs[i].value->shape, -1, 0, 0, 0 };
+        e->outputs[i] = port_of(&g->outputs[i]);
     sm2c_dyn_count_ports(c, g, e);
 }
 
@@ -229,7 +234,7 @@ static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile
         return sm2c_error(c->diag, SM2C_ERR_USAGE, g->file, sm2c_arena_printf(c->arena, "signature '%s'", key),
                           "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
     sm2c_quant_summary sum = { 0 };
-    if ((st = sm2c_pass_quantize(c, g, ranges, n_values, &sum)) || (st = sm2c_pass_dce(c, g)))
+    if ((st = sm2c_pass_quantize(c, g, ranges, n_values, o->io_int8, &sum)) || (st = sm2c_pass_dce(c, g)))
         return st;
     return SM2C_OK;
 }

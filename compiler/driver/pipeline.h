@@ -21,6 +21,7 @@ typedef struct sm2c_compile_opts {
     int32_t max_batch;           /* --max-batch: > 0 makes inputs with an unknown leading
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
     int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
+    int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
     int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
     const sm2c_calibration *calibration;
 } sm2c_compile_opts;

@@ -108,6 +108,9 @@ typedef struct sm2c_port {
                             ** `shape`; the entry writes the actual size to its count) */
     int32_t count_of;       /* 0, or this output is the int64 scalar count of output
                             ** count_of - 1: count outputs follow the signature's outputs */
+    int32_t quantized;      /* --io int8: an int8 port, real = scale * (q - zero_point) */
+    float scale;
+    int32_t zero_point;
 } sm2c_port;
 
 typedef struct sm2c_entry {

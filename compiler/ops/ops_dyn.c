@@ -361,7 +361,7 @@ void sm2c_dyn_count_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
                 key = sm2c_arena_printf(c->arena, "%s_count", key);
         }
         ports[k] = (sm2c_port){ key, sm2c_arena_printf(c->arena, "%s (count)", ports[i].tensor),
-                                SM2C_DT_INT64, { 0, NULL }, -1, 0, 0, 1 + i };
+                                SM2C_DT_INT64, { 0, NULL }, -1, 0, 0, 1 + i, 0, 0.0f, 0 };
         k++;
     }
     e->outputs = ports;

@@ -12,7 +12,9 @@
 **    constant filter becomes int8 per output channel (symmetric, [-127, 127]),
 **    the bias int32, and the requantization multipliers are computed here.
 ** 3. Every float consumer of an int8 value (and each graph output) reads it
-**    through a DequantizeS8 node, so the entry points keep float I/O.
+**    through a DequantizeS8 node, so the entry points keep float I/O; with
+**    --io int8, graph inputs and outputs with a range are int8 instead: an
+**    input's QuantizeS8 goes away, an output gets one if it is float.
 ** A node whose accumulator could overflow int32 (reliability.md 6.5) stays float.
 */
 #include <math.h>
@@ -377,8 +379,41 @@ static int is_convert(const sm2c_node *n)
     return n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8;
 }
 
+/* --io int8: each float graph input with a range is int8 itself; the
+** QuantizeS8 that read it goes away. */
+static void int8_inputs(qstate *q)
+{
+    for (int32_t k = 0; k < q->g->n_inputs; k++) {
+        sm2c_value *v = q->g->inputs[k].value;
+        if (v->dtype != SM2C_DT_FLOAT || v->id >= q->n_ranges || !range_of(q, v))
+            continue;
+        sm2c_value *qv = q->as_q8[v->id];
+        v->quant = qv ? qv->quant : qparam_of(q, v);
+        v->dtype = SM2C_DT_INT8;
+        if (!v->quant) {
+            v->dtype = SM2C_DT_FLOAT;
+            continue;
+        }
+        if (qv) {
+            qv->node->dead = 1;
+            v->uses--;
+            sm2c_replace_uses(q->g, qv, v);
+        }
+    }
+}
+
+/* --io int8: a float graph output with a range gets a QuantizeS8. */
+static void int8_outputs(qstate *q)
+{
+    for (int32_t k = 0; k < q->g->n_outputs; k++) {
+        sm2c_value *v = q->g->outputs[k].value;
+        if (v->dtype == SM2C_DT_FLOAT && !v->constant && can_q8(q, v))
+            q->g->outputs[k].value = q8_input(q, v);
+    }
+}
+
 /* Float nodes and graph outputs read int8 values through a DequantizeS8. */
-static void dequantize_uses(qstate *q, sm2c_node **old, int32_t n_old)
+static void dequantize_uses(qstate *q, sm2c_node **old, int32_t n_old, int io_int8)
 {
     q->n_order = 0;
     for (int32_t i = 0; i < n_old; i++) {
@@ -389,6 +424,10 @@ static void dequantize_uses(qstate *q, sm2c_node **old, int32_t n_old)
         if (!n->dead && !n->q && n->residual && n->residual->quant)
             n->residual = f32_output(q, n->residual);
         q->order[q->n_order++] = n;
+    }
+    if (io_int8) {
+        int8_outputs(q);
+        return;
     }
     for (int32_t k = 0; k < q->g->n_outputs; k++)
         if (q->g->outputs[k].value->quant)
@@ -419,7 +458,7 @@ static void count(qstate *q)
 }
 
 sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
-                               sm2c_quant_summary *sum)
+                               int io_int8, sm2c_quant_summary *sum)
 {
     qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum };
     take_fake_quant_ranges(&q);
@@ -439,11 +478,13 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
         q.order[q.n_order++] = old[i];
     }
     install_order(&q);
+    if (io_int8)
+        int8_inputs(&q);
     n_old = g->n_nodes;
     old = sm2c_arena_array(c->arena, (size_t)n_old + 1, sizeof *old);
     memcpy(old, g->nodes, (size_t)n_old * sizeof *old);
     q.as_f32 = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *q.as_f32);
-    dequantize_uses(&q, old, n_old);
+    dequantize_uses(&q, old, n_old, io_int8);
     install_order(&q);
     count(&q);
     return SM2C_OK;

@@ -39,8 +39,9 @@ typedef struct sm2c_quant_summary {
 } sm2c_quant_summary;
 
 /* --quantize int8 on graph g (pass_quantize.c): ranges[0..n_ranges) by value
-** id (FakeQuant nodes overwrite theirs). */
+** id (FakeQuant nodes overwrite theirs).  io_int8: the graph's float inputs and
+** outputs with a range become int8 (--io int8), else they stay float. */
 sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
-                               sm2c_quant_summary *sum);
+                               int io_int8, sm2c_quant_summary *sum);
 
 #endif

@@ -9,12 +9,14 @@
 #     convolution's output range that TFLite's converter ties to the Add after it.
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
-#  3. bad input: one line, non-zero exit, nothing written.
+#  3. --io int8: int8 ports, their scale and zero point in the header, the
+#     same results as the float-I/O build on inputs quantized with them.
+#  4. bad input: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+trap "rm -rf $tmp" EXIT; [ -n "${KEEP:-}" ] && trap - EXIT
 fail=0 pass=0
 ok() { pass=$((pass + 1)); }
 no() { echo "FAIL: $*"; fail=$((fail + 1)); }
@@ -38,6 +40,47 @@ echo "weights: float $wf bytes, int8 $wq bytes"
 if [ -n "$wf" ] && [ -n "$wq" ] && [ $((wq * 3)) -lt "$wf" ]; then ok; else no "weights float $wf, int8 $wq"; fi
 if grep -q "sm2c_rt_conv2d_s8\|sm2c_rt_fully_connected_s8" "$tmp/i8/model.c" && ! grep -q "conv2d_f32\|matmul_f32" "$tmp/i8/model.c"
 then ok; else no "the int8 program still calls float contractions"; fi
+
+# --io int8: int8 ports with _SCALE and _ZERO_POINT in the header; fed the held-out
+# inputs quantized with them, the int8 outputs dequantized are the float-I/O run's.
+# (At the run's batch of 16: the float kernels, hence the calibrated ranges, may
+# differ in the last bit from batch 1's.)
+"$sm2c" compile "$d/model" -o "$tmp/io8" --signature serving_default --quantize int8 \
+  --calibration image="$d/calib.npy" --io int8 --shape image=16,8,8,3 2>/dev/null
+h="$tmp/io8/model.h"
+if grep -q "IMAGE_SIZE 3072 /\* bytes, int8\[16,8,8,3\]" "$h" && grep -q "int8_t \*output_0" "$h"; then ok
+else no "--io int8 header: $(grep -n "IMAGE\|OUTPUT" "$h")"; fi
+macro() { sed -n "s/^#define MODEL_SERVING_DEFAULT_$1 \([^ ]*\).*/\1/p" "$h" | sed 's/f$//'; }
+in_scale=$(macro IMAGE_SCALE) in_zp=$(macro IMAGE_ZERO_POINT) out_scale=$(macro OUTPUT_0_SCALE) out_zp=$(macro OUTPUT_0_ZERO_POINT)
+python3 - "$d/heldout.npy" "$tmp/heldout_s8.npy" "$in_scale" "$in_zp" <<'PY'
+import math, os, struct, sys
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "e2e"))
+from check_e2e import load_npy
+shape, _, x = load_npy(sys.argv[1])
+scale = struct.unpack("<f", struct.pack("<f", float(sys.argv[3])))[0]
+zp = int(sys.argv[4])
+def q(v):   # float32 division (exact through double), rounded half away from zero
+    r = struct.unpack("<f", struct.pack("<f", v / scale))[0]
+    r = math.floor(abs(r) + 0.5) * (1 if r >= 0 else -1)
+    return max(-128, min(127, int(r) + zp))
+header = "{'descr': '|i1', 'fortran_order': False, 'shape': %s, }" % (tuple(shape),)
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+body = struct.pack("<%db" % len(x), *[q(v) for v in x])
+open(sys.argv[2], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode() + body)
+PY
+if "$sm2c" run "$d/model" --signature serving_default --input image="$tmp/heldout_s8.npy" --outdir "$tmp/io8run" \
+     --quantize int8 --calibration image="$d/calib.npy" --io int8 2>"$tmp/log" &&
+   python3 - "$tmp/io8run/output_0.npy" "$tmp/c/output_0.npy" "$out_scale" "$out_zp" <<'PY'
+import os, struct, sys
+sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "e2e"))
+from check_e2e import load_npy
+_, descr, q = load_npy(sys.argv[1])
+_, _, want = load_npy(sys.argv[2])
+scale = struct.unpack("<f", struct.pack("<f", float(sys.argv[3])))[0]
+got = [struct.unpack("<f", struct.pack("<f", scale * (v - int(sys.argv[4]))))[0] for v in q]
+sys.exit(0 if descr == "|i1" and got == want else 1)
+PY
+then ok; else cat "$tmp/log"; no "--io int8 outputs differ from the float-I/O run's"; fi
 
 qin="$qat/inputs/serving_default/image.npy" qout="$qat/expected/serving_default/output_0.npy"
 if "$sm2c" run "$qat/model" --signature serving_default --input image="$qin" --outdir "$tmp/qat" \
@@ -92,6 +135,7 @@ expect 2 "needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)" 
 expect 2 "has no input 'pixels'" c --quantize int8 --calibration image="$d/calib.npy" --calibration pixels="$d/calib.npy"
 expect 2 "given twice" c --quantize int8 --calibration image="$d/calib.npy" --calibration image="$d/calib.npy"
 expect 2 "\-\-io int8 needs --quantize int8" c --io int8
+expect 2 "\-\-io expects float or int8" c --quantize int8 --io uint8
 expect 2 "\-\-calibration needs --quantize int8" c --calibration image="$d/calib.npy"
 expect 2 "\-\-quantize expects int8" c --quantize int4
 expect 1 "calibration/missing.npy" c --quantize int8 --calibration image="$tmp/calibration/missing.npy"

@@ -63,8 +63,8 @@ static sm2c_program *looping(sm2c_arena *a)
     e->n_inputs = e->n_outputs = 1;
     e->inputs = sm2c_arena_array(a, 1, sizeof *e->inputs);
     e->outputs = sm2c_arena_array(a, 1, sizeof *e->outputs);
-    e->inputs[0] = (sm2c_port){ "n", "n:0", SM2C_DT_INT32, shape(a, 0, none), B_N, 0, 0, 0 };
-    e->outputs[0] = (sm2c_port){ "y", "y:0", SM2C_DT_INT32, shape(a, 0, none), B_Y, 0, 0, 0 };
+    e->inputs[0] = (sm2c_port){ "n", "n:0", SM2C_DT_INT32, shape(a, 0, none), B_N, 0, 0, 0, 0, 0.0f, 0 };
+    e->outputs[0] = (sm2c_port){ "y", "y:0", SM2C_DT_INT32, shape(a, 0, none), B_Y, 0, 0, 0, 0, 0.0f, 0 };
     sm2c_step s[] = {
         step3(a, "sm2c_rt_copy", 0, 0, 3, buf(B_ACC), buf(B_N), num(4)),
         step3(a, "sm2c_rt_control", SM2C_CTL_LOOP, -1, 1, buf(B_COUNTER), num(0), num(0)),

@@ -28,7 +28,7 @@
 static sm2c_port port(sm2c_arena *a, const char *key, const char *tensor_name, int dtype,
                       int32_t rank, const int64_t *d, int32_t buf)
 {
-    sm2c_port p = { key, tensor_name, dtype, shape(a, rank, d), buf, 0, 0, 0 };
+    sm2c_port p = { key, tensor_name, dtype, shape(a, rank, d), buf, 0, 0, 0, 0, 0.0f, 0 };
     return p;
 }
 

@@ -26,7 +26,7 @@
 static sm2c_port port(sm2c_arena *a, const char *key, int dtype, int32_t rank, const int64_t *d,
                       int32_t buf)
 {
-    sm2c_port p = { key, key, dtype, shape(a, rank, d), buf, 0, 0, 0 };
+    sm2c_port p = { key, key, dtype, shape(a, rank, d), buf, 0, 0, 0, 0, 0.0f, 0 };
     return p;
 }
 
