@@ -432,6 +432,25 @@ static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e
 }
 
 /* The plain-text form of --report. */
+/* --quantize int8: each int8 tensor's parameters, range and error against
+** float on the calibration data, and what stayed float. */
+static void report_quantization(FILE *f, const sm2c_entry *e)
+{
+    if (!e->quantized)
+        return;
+    fprintf(f, "int8 %s: %d tensors, %d nodes in float\n", e->key, e->n_qtensors, e->n_float_nodes);
+    for (int32_t i = 0; i < e->n_qtensors; i++) {
+        const sm2c_qtensor *t = &e->qtensors[i];
+        fprintf(f, "int8 tensor %s: scale %.9g zero_point %d range [%.9g, %.9g]", t->name, (double)t->scale,
+                (int)t->zero_point, (double)t->min, (double)t->max);
+        if (t->error >= 0)
+            fprintf(f, " mean_abs_error %.6g", t->error);
+        fputc('\n', f);
+    }
+    for (int32_t i = 0; i < e->n_float_nodes; i++)
+        fprintf(f, "float node %s\n", e->float_nodes[i]);
+}
+
 static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layers)
 {
     int64_t weights = sm2c_program_weight_bytes(p);
@@ -452,6 +471,8 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layer
         state += p->states[i].nbytes;
     for (int32_t i = 0; i < p->n_entries; i++)
         report_footprint(f, p, &p->entries[i], state, c_layers);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        report_quantization(f, &p->entries[i]);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
         if (!c->lowered[i])
             continue;

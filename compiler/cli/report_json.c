@@ -101,6 +101,40 @@ static void buffer(sm2c_json *j, const sm2c_entry *e, int32_t b, const sm2c_entr
     sm2c_json_end(j);
 }
 
+/* --quantize int8: the int8 tensors and the nodes left in float. */
+static void int8_section(sm2c_json *j, const sm2c_entry *e)
+{
+    sm2c_json_key(j, "int8");
+    sm2c_json_object(j);
+    sm2c_json_key(j, "tensors");
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < e->n_qtensors; i++) {
+        const sm2c_qtensor *t = &e->qtensors[i];
+        sm2c_json_object(j);
+        sm2c_json_field_str(j, "name", t->name);
+        sm2c_json_key(j, "scale");
+        sm2c_json_double(j, t->scale, 9);
+        sm2c_json_field_int(j, "zero_point", t->zero_point);
+        sm2c_json_key(j, "min");
+        sm2c_json_double(j, t->min, 9);
+        sm2c_json_key(j, "max");
+        sm2c_json_double(j, t->max, 9);
+        sm2c_json_key(j, "mean_abs_error");
+        if (t->error >= 0)
+            sm2c_json_double(j, t->error, 6);
+        else
+            sm2c_json_null(j);
+        sm2c_json_end(j);
+    }
+    sm2c_json_end(j);
+    sm2c_json_key(j, "float_nodes");
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < e->n_float_nodes; i++)
+        sm2c_json_str(j, e->float_nodes[i]);
+    sm2c_json_end(j);
+    sm2c_json_end(j);
+}
+
 static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e)
 {
     sm2c_entry_costs c;
@@ -130,6 +164,8 @@ static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e)
     for (int32_t b = 0; b < e->n_buffers; b++)
         buffer(j, e, b, &c);
     sm2c_json_end(j);
+    if (e->quantized)
+        int8_section(j, e);
     sm2c_json_end(j);
 }
 

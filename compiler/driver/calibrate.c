@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "lower/exec.h"
+#include "sm2c_rt.h"
 
 static const char *shape_text(sm2c_ctx *c, const sm2c_shape *s)
 {
@@ -148,5 +149,73 @@ sm2c_status sm2c_calibrate(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
             widen(&ranges[v], mem[b], e->buffers[b].nbytes / (int64_t)sizeof(float));
         }
     }
+    return SM2C_OK;
+}
+
+/* The float inputs of sample s; an int8 input (--io int8) gets them quantized. */
+static void point_inputs(const sm2c_entry *e, const sm2c_calibration *cal, int32_t n_cal, int64_t n_samples,
+                         int64_t s, void **mem)
+{
+    for (int32_t k = 0; k < e->n_inputs; k++) {
+        const sm2c_calibration *d = find(cal, n_cal, e->inputs[k].key);
+        int64_t per = d->data.nelem / n_samples;
+        const float *x = (const float *)d->data.data + s * per;
+        if (e->inputs[k].quantized)
+            sm2c_rt_quantize_f32_s8(x, mem[e->inputs[k].buf], (int32_t)per, e->inputs[k].scale,
+                                    e->inputs[k].zero_point);
+        else
+            mem[e->inputs[k].buf] = (void *)x;
+    }
+}
+
+/* Int8 inputs need memory of their own to be quantized into. */
+static void input_memory(sm2c_ctx *c, const sm2c_entry *e, void **mem)
+{
+    for (int32_t k = 0; k < e->n_inputs; k++)
+        if (e->inputs[k].quantized)
+            mem[e->inputs[k].buf] = sm2c_arena_alloc(c->arena, (size_t)e->buffers[e->inputs[k].buf].nbytes + 16);
+}
+
+static double abs_error_sum(const int8_t *q, const sm2c_qparam *qp, const float *f, int64_t n)
+{
+    double sum = 0;
+    for (int64_t i = 0; i < n; i++)
+        sum += fabs((double)qp->scale * (q[i] - qp->zero_point) - (double)f[i]);
+    return sum;
+}
+
+sm2c_status sm2c_quant_errors(sm2c_ctx *c, const sm2c_program *pf, const sm2c_entry *ef, const int32_t *fbuf_of,
+                              const sm2c_program *pq, const sm2c_entry *eq, const int32_t *qbuf_of,
+                              int32_t n_values, const int32_t *float_of, const sm2c_qparam *const *quant_of,
+                              const sm2c_calibration *cal, int32_t n_cal, double *err)
+{
+    int64_t n_samples;
+    void **fmem = sm2c_arena_array(c->arena, (size_t)ef->n_buffers + 1, sizeof *fmem);
+    void **qmem = sm2c_arena_array(c->arena, (size_t)eq->n_buffers + 1, sizeof *qmem);
+    double *count = sm2c_arena_array(c->arena, (size_t)n_values + 1, sizeof *count);
+    sm2c_status st = check_data(c, ef, cal, n_cal, &n_samples);
+    if (st || (st = buffers_for(c, pf, ef, fmem)) || (st = buffers_for(c, pq, eq, qmem)))
+        return st;
+    input_memory(c, eq, qmem);
+    for (int32_t v = 0; v < n_values; v++)
+        err[v] = 0;
+    for (int64_t s = 0; s < n_samples; s++) {
+        point_inputs(ef, cal, n_cal, n_samples, s, fmem);
+        point_inputs(eq, cal, n_cal, n_samples, s, qmem);
+        if ((st = sm2c_exec_steps(c, ef->steps, ef->n_steps, fmem)) ||
+            (st = sm2c_exec_steps(c, eq->steps, eq->n_steps, qmem)))
+            return st;
+        for (int32_t v = 0; v < n_values; v++) {
+            int32_t qb = qbuf_of[v], fb = float_of[v] >= 0 ? fbuf_of[float_of[v]] : -1;
+            const sm2c_buffer *q = qb >= 0 ? &eq->buffers[qb] : NULL;
+            if (!q || fb < 0 || q->dtype != SM2C_DT_INT8 || ef->buffers[fb].dtype != SM2C_DT_FLOAT ||
+                ef->buffers[fb].nbytes != q->nbytes * 4 || !quant_of[v])
+                continue;
+            err[v] += abs_error_sum(qmem[qb], quant_of[v], fmem[fb], q->nbytes);
+            count[v] += (double)q->nbytes;
+        }
+    }
+    for (int32_t v = 0; v < n_values; v++)
+        err[v] = count[v] > 0 ? err[v] / count[v] : -1;
     return SM2C_OK;
 }

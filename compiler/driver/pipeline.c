@@ -12,6 +12,7 @@
 #include "import/op_support.h"
 #include "ops/opdefs.h"
 #include "ops/ops_dyn.h"
+#include "ops/ops_q8.h"
 #include "base/fileio.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
@@ -210,32 +211,115 @@ static int has_fake_quant(const sm2c_graph *g)
     return 0;
 }
 
+/* What --quantize int8 did to one entry, for the report. */
+typedef struct quant_report {
+    int32_t n_tensors, n_float;
+    sm2c_qtensor *tensors;
+    const char **float_nodes;
+} quant_report;
+
+/* A scratch lowering of g (the program as the build would run it) for the
+** step interpreter. */
+typedef struct scratch {
+    sm2c_program p;
+    sm2c_entry e;
+    const int32_t *buf_of;
+} scratch;
+
+static sm2c_status lower_scratch(sm2c_ctx *c, sm2c_graph *g, const char *key, scratch *s)
+{
+    memset(s, 0, sizeof *s);
+    s->p.name = "scratch";
+    s->e.key = key;
+    uint64_t *lowered = c->lowered;
+    c->lowered = NULL;      /* the report counts what the real program lowers */
+    fill_ports(c, g, &s->e);
+    sm2c_status st = lower_graph(c, g, &s->p, &s->e, &s->buf_of);
+    c->lowered = lowered;
+    return st;
+}
+
+static void add_qtensor(sm2c_ctx *c, quant_report *r, const sm2c_value *v, const double *err, int32_t n_err)
+{
+    sm2c_qtensor *t = &r->tensors[r->n_tensors++];
+    *t = (sm2c_qtensor){ v->name, v->quant->scale, v->quant->zero_point, v->quant->min, v->quant->max,
+                         err && v->id < n_err ? err[v->id] : -1 };
+    (void)c;
+}
+
+/* The int8 tensors in node order (inputs first) and the nodes left in float. */
+static void collect_report(sm2c_ctx *c, const sm2c_graph *g, const double *err, int32_t n_err, quant_report *r)
+{
+    uint8_t *seen = sm2c_arena_alloc(c->arena, (size_t)g->n_values + 1);
+    r->tensors = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *r->tensors);
+    r->float_nodes = sm2c_arena_array(c->arena, (size_t)g->n_nodes + 1, sizeof *r->float_nodes);
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        if (g->inputs[i].value->quant && !seen[g->inputs[i].value->id]++)
+            add_qtensor(c, r, g->inputs[i].value, err, n_err);
+    for (int32_t i = 0; i < g->n_nodes; i++) {
+        const sm2c_node *n = g->nodes[i];
+        if (n->dead)
+            continue;
+        for (int32_t k = 0; k < n->n_outputs; k++)
+            if (n->outputs[k]->quant && !seen[n->outputs[k]->id]++)
+                add_qtensor(c, r, n->outputs[k], err, n_err);
+        if (!n->q && n->n_outputs > 0 && !n->outputs[0]->constant)
+            r->float_nodes[r->n_float++] = sm2c_arena_printf(c->arena, "%s (%s)", n->name, n->op->name);
+    }
+}
+
+/* Per int8 value, mean |int8 - float| over the calibration data: the float
+** scratch program against the int8 one. */
+static sm2c_status measure_errors(sm2c_ctx *c, sm2c_graph *g, const char *key, const scratch *f,
+                                  int32_t n_float_values, const sm2c_compile_opts *o, double **err)
+{
+    scratch q;
+    sm2c_status st = lower_scratch(c, g, key, &q);
+    if (st)
+        return st;
+    int32_t n = g->n_values + 1;
+    int32_t *float_of = sm2c_arena_array(c->arena, (size_t)n, sizeof *float_of);
+    const sm2c_qparam **quant_of = sm2c_arena_array(c->arena, (size_t)n, sizeof *quant_of);
+    for (int32_t v = 0; v < n; v++)
+        float_of[v] = v < n_float_values ? v : -1;
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_outputs; k++) {
+            const sm2c_value *v = g->nodes[i]->outputs[k];
+            quant_of[v->id] = v->quant;
+            if (v->quant && g->nodes[i]->op == &sm2c_op_quantize_s8)
+                float_of[v->id] = g->nodes[i]->inputs[0]->id;
+        }
+    for (int32_t i = 0; i < g->n_inputs; i++)
+        quant_of[g->inputs[i].value->id] = g->inputs[i].value->quant;
+    *err = sm2c_arena_array(c->arena, (size_t)n, sizeof **err);
+    return sm2c_quant_errors(c, &f->p, &f->e, f->buf_of, &q.p, &q.e, q.buf_of, n, float_of, quant_of,
+                             o->calibration, o->n_calibration, *err);
+}
+
 /* --quantize int8: ranges from running the float program on the calibration
 ** data (a scratch lowering, as the float build would run it), or from the
-** model's FakeQuant nodes; then the int8 rewrite. */
-static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile_opts *o, const char *key)
+** model's FakeQuant nodes; then the int8 rewrite, and with calibration data
+** each int8 value's error against the float program's. */
+static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile_opts *o, const char *key,
+                                  quant_report *r)
 {
     int32_t n_values = g->n_values + 1;
     sm2c_range *ranges = sm2c_arena_array(c->arena, (size_t)n_values, sizeof *ranges);
     sm2c_status st;
+    scratch f;
     if (o->n_calibration) {
-        sm2c_program scratch = { .name = "calibration" };
-        sm2c_entry e = { .key = key };
-        const int32_t *buf_of;
-        uint64_t *lowered = c->lowered;
-        c->lowered = NULL;      /* the report counts what the real program lowers */
-        fill_ports(c, g, &e);
-        st = lower_graph(c, g, &scratch, &e, &buf_of);
-        c->lowered = lowered;
-        if (st || (st = sm2c_calibrate(c, &scratch, &e, buf_of, n_values, o->calibration, o->n_calibration,
-                                       ranges)))
+        if ((st = lower_scratch(c, g, key, &f)) ||
+            (st = sm2c_calibrate(c, &f.p, &f.e, f.buf_of, n_values, o->calibration, o->n_calibration, ranges)))
             return st;
     } else if (!has_fake_quant(g))
         return sm2c_error(c->diag, SM2C_ERR_USAGE, g->file, sm2c_arena_printf(c->arena, "signature '%s'", key),
                           "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
     sm2c_quant_summary sum = { 0 };
-    if ((st = sm2c_pass_quantize(c, g, ranges, n_values, o->io_int8, &sum)) || (st = sm2c_pass_dce(c, g)))
+    double *err = NULL;
+    if ((st = sm2c_pass_quantize(c, g, ranges, n_values, o->io_int8, &sum)) || (st = sm2c_pass_dce(c, g)) ||
+        (o->n_calibration && (st = measure_errors(c, g, key, &f, n_values, o, &err))))
         return st;
+    collect_report(c, g, err, g->n_values + 1, r);
     return SM2C_OK;
 }
 
@@ -254,6 +338,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
     sm2c_status st;
     int32_t n_batched = 0;
     const char *key = spec->key;
+    quant_report qr = { 0 };
     st = spec->fn ? sm2c_import_function(c, m, vm, spec->fn, key, &o->import, &g)
                   : sm2c_import_signature(c, m, vm, key, &o->import, &g);
     if (st ||
@@ -263,13 +348,16 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_affinefold(c, g)) ||
         (st = sm2c_pass_padfold(c, g)) || (st = sm2c_pass_fuse(c, g, !o->quantize_int8)) ||
         (st = sm2c_pass_dce(c, g)) ||
-        (o->quantize_int8 && (st = quantize_graph(c, g, o, key))))
+        (o->quantize_int8 && (st = quantize_graph(c, g, o, key, &qr))))
         return st;
     e->key = key;
     if (spec->fn)
         e->function = sm2c_arena_printf(c->arena, "%s traced for %s", spec->fn->owner,
                                         spec->fn->input_signature ? spec->fn->input_signature : "?");
     fill_ports(c, g, e);
+    e->quantized = o->quantize_int8;
+    e->n_qtensors = qr.n_tensors, e->qtensors = qr.tensors;
+    e->n_float_nodes = qr.n_float, e->float_nodes = qr.float_nodes;
     if (n_batched && e->n_outputs > g->n_outputs)
         return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, g->file, sm2c_arena_printf(c->arena, "signature '%s'", key),
                           "--max-batch: an output has a data-dependent shape");

@@ -113,6 +113,16 @@ typedef struct sm2c_port {
     int32_t zero_point;
 } sm2c_port;
 
+/* --quantize int8, for the report: one int8 tensor of an entry. */
+typedef struct sm2c_qtensor {
+    const char *name;       /* TF tensor name (or "<name>/quantize") */
+    float scale;
+    int32_t zero_point;
+    float min, max;         /* the float range it was chosen from (calibration or FakeQuant) */
+    double error;           /* mean |dequantized int8 - float| over the calibration data,
+                            ** -1 when not measured (no calibration data) */
+} sm2c_qtensor;
+
 typedef struct sm2c_entry {
     const char *key;        /* signature key, e.g. "serving_default", or function entry key */
     const char *function;   /* NULL for a signature; for a concrete function, the object
@@ -131,6 +141,11 @@ typedef struct sm2c_entry {
     int32_t max_batch;      /* > 0 (--max-batch): the steps compute one row; the entry
                             ** takes the batch (1..max_batch) and runs them per row over
                             ** the batched ports (pass_batch.c proved rows independent) */
+    int32_t quantized;      /* --quantize int8: the report's lists below */
+    int32_t n_qtensors;
+    sm2c_qtensor *qtensors; /* in node order */
+    int32_t n_float_nodes;
+    const char **float_nodes; /* "node (Op)" computed in float, between dequantize and quantize */
 } sm2c_entry;
 
 typedef struct sm2c_weight {

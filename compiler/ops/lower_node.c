@@ -42,8 +42,11 @@ int sm2c_node_dtype(const sm2c_node *n)
 
 sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
 {
-    if (n->q)   /* --quantize int8: the int8 kernels */
+    if (n->q) {     /* --quantize int8: the int8 kernels */
+        if (l->c->lowered && sm2c_opdef_in_table(n->op))
+            l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << SM2C_DT_INT8;
         return sm2c_lower_q8(l, n);
+    }
     int dtype = sm2c_node_dtype(n);
     if (!sm2c_opdef_has_dtype(n->op, dtype))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported (see `sm2c ops`)", n->op->name,

@@ -95,7 +95,7 @@ static sm2c_value *convert(qstate *q, sm2c_value *v, const sm2c_opdef *op, int d
     sm2c_value *out = n->outputs[0];
     out->dtype = dtype;
     out->shape = v->shape;
-    out->quant = qp;
+    out->quant = op == &sm2c_op_quantize_s8 ? qp : NULL;   /* a dequantized value is float */
     out->name = n->name;
     return out;
 }

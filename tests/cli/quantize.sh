@@ -11,7 +11,8 @@
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
 #  3. --io int8: int8 ports, their scale and zero point in the header, the
 #     same results as the float-I/O build on inputs quantized with them.
-#  4. bad input: one line, non-zero exit, nothing written.
+#  4. the report (text and JSON): int8 tensors, their error, the float nodes.
+#  5. bad input: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
@@ -97,6 +98,28 @@ PY
 then ok; else cat "$tmp/log"; no "qat_cnn --quantize int8"; fi
 grep -q "sm2c_rt_conv2d_s8" <("$sm2c" compile "$qat/model" -o "$tmp/qatc" --signature serving_default \
   --quantize int8 2>/dev/null; cat "$tmp/qatc/model.c") && ok || no "qat_cnn did not become int8"
+
+# The report: every int8 tensor's scale, zero point, range and error vs float on
+# the calibration data; the nodes left in float (the QAT model's Softmax).
+"$sm2c" compile "$d/model" -o "$tmp/rep" --signature serving_default --quantize int8 \
+  --calibration image="$d/calib.npy" --report "$tmp/rep.txt" 2>/dev/null
+if grep -q "^int8 serving_default: 10 tensors, 0 nodes in float" "$tmp/rep.txt" &&
+   grep -q "^int8 tensor functional_1/conv1_1/convolution: scale 0.00511839893 zero_point -128 range \[0, .*\] mean_abs_error" "$tmp/rep.txt"
+then ok; else cat "$tmp/rep.txt"; no "text report"; fi
+"$sm2c" compile "$qat/model" -o "$tmp/rep2" --signature serving_default --quantize int8 --report "$tmp/rep2.json" 2>/dev/null
+if python3 - "$tmp/rep2.json" "$root/docs/report.schema.json" <<'PY'
+import json, sys
+r = json.load(open(sys.argv[1]))
+q = r["entries"][0]["int8"]
+try:
+    import jsonschema
+    jsonschema.validate(r, json.load(open(sys.argv[2])))
+except ImportError:
+    pass
+sys.exit(0 if q["float_nodes"] == ["functional_1/probs_1/Softmax (Softmax)"] and
+         all(t["mean_abs_error"] is None for t in q["tensors"]) and len(q["tensors"]) == 5 else 1)
+PY
+then ok; else no "JSON report of qat_cnn"; fi
 
 # Bad calibration data, written here (no numpy): npy FILE DESCR SHAPE VALUES...
 npy() {
