@@ -139,9 +139,9 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
         return lower_add(l, n);
     if (op_is(n, "Relu") || op_is(n, "Relu6"))
         return lower_clamp(l, n);
-    if (op_is(n, "Reshape") || op_is(n, "Squeeze") || op_is(n, "ExpandDims")) {
-        sm2c_lower_alias(l, n->outputs[0], n->inputs[0]);
-        return SM2C_OK;
-    }
+    /* Data movement (Reshape, Transpose, ConcatV2, Pad with its quantized pad
+    ** value, ...): the op's own lowering copies int8 bytes. */
+    if (n->n_outputs == 1 && n->outputs[0]->quant && n->op->lower)
+        return n->op->lower(l, n);
     return sm2c_lower_unsupported(l, n, "%s has no int8 kernel", n->op->name);
 }

@@ -280,15 +280,65 @@ static int q8_add(qstate *q, sm2c_node *n)
     return 1;
 }
 
-/* Ops whose output keeps the input's scale and zero point: pools, Relu and
-** Relu6 (a clamp), and Reshape of a value already int8. */
+/* Data movement that keeps the values: its int8 output takes its inputs'
+** parameters, which must all be the same (else it runs in float), and the
+** op's own lowering copies bytes.  Pad pads with the pad value quantized:
+** Pad gets PadV2's third input for it. */
+static int is_movement(const sm2c_node *n)
+{
+    static const char *const ops[] = { "Reshape", "Squeeze", "ExpandDims", "Transpose", "ConcatV2",
+                                       "Slice", "StridedSlice", "Pad", "PadV2" };
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (op_is(n, ops[i]))
+            return 1;
+    return 0;
+}
+
+static int same_qparam(const sm2c_qparam *a, const sm2c_qparam *b)
+{
+    return a && b && a->scale == b->scale && a->zero_point == b->zero_point;
+}
+
+static int q8_movement(qstate *q, sm2c_node *n)
+{
+    int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;
+    const sm2c_qparam *qp = n->inputs[0]->quant;
+    for (int32_t k = 0; k < n_data; k++)
+        if (!same_qparam(n->inputs[k]->quant, qp))
+            return 0;
+    for (int32_t k = n_data; k < n->n_inputs; k++)
+        if (!n->inputs[k]->constant)
+            return 0;
+    if (op_is(n, "Pad") || op_is(n, "PadV2")) {
+        float pad = 0.0f;
+        if (n->n_inputs > 2 && (n->inputs[2]->dtype != SM2C_DT_FLOAT || n->inputs[2]->constant->nelem != 1))
+            return 0;
+        if (n->n_inputs > 2)
+            pad = *(const float *)n->inputs[2]->constant->data;
+        int8_t *v = sm2c_arena_alloc(q->c->arena, 1);
+        *v = (int8_t)sm2c_quantize_one(pad, qp);
+        sm2c_shape scalar = { 0, NULL };
+        sm2c_value **in = sm2c_arena_array(q->c->arena, 3, sizeof *in);
+        in[0] = n->inputs[0], in[1] = n->inputs[1];
+        in[2] = new_const(q, SM2C_DT_INT8, &scalar, v, "pad_value");
+        if (n->n_inputs > 2)
+            n->inputs[2]->uses--;
+        n->inputs = in, n->n_inputs = 3;
+    }
+    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->quant = qp;
+    n->q = &convert_q;
+    return 1;
+}
+
+/* Ops whose output keeps the input's scale and zero point: pools, and Relu
+** and Relu6 (a clamp). */
 static int q8_same_scale(qstate *q, sm2c_node *n)
 {
     sm2c_value *x = n->inputs[0], *y = n->outputs[0];
-    int reshape = op_is(n, "Reshape");
-    if (reshape ? !x->quant : !can_q8(q, x))
+    if (!can_q8(q, x))
         return 0;
-    if (!reshape && y->shape.rank != 4 && !(op_is(n, "Relu") || op_is(n, "Relu6")))
+    if (y->shape.rank != 4 && !(op_is(n, "Relu") || op_is(n, "Relu6")))
         return 0;
     set_input(n, 0, q8_input(q, x));
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
@@ -312,9 +362,10 @@ static int quantize_node(qstate *q, sm2c_node *n)
         return q8_matmul(q, n);
     if (op_is(n, "Add") || op_is(n, "AddV2"))
         return q8_add(q, n);
-    if (op_is(n, "MaxPool") || op_is(n, "AvgPool") || op_is(n, "Relu") || op_is(n, "Relu6") ||
-        op_is(n, "Reshape"))
+    if (op_is(n, "MaxPool") || op_is(n, "AvgPool") || op_is(n, "Relu") || op_is(n, "Relu6"))
         return q8_same_scale(q, n);
+    if (is_movement(n))
+        return q8_movement(q, n);
     return 0;
 }
 

@@ -28,16 +28,16 @@ def main():
     n = len(ref)
     err = sum(abs(a - b) for a, b in zip(got, ref)) / n
     lite_err = sum(abs(a - b) for a, b in zip(lite, ref)) / n
-    quanta = [abs(a - b) / meta["output_scale"] for a, b in zip(got, lite)]
+    quanta = [round(abs(a - b) / meta["output_scale"]) for a, b in zip(got, lite)]
     worst = max(quanta)
-    exact = sum(1 for q in quanta if q < 0.5)
-    print("mean |err| vs TF float: sm2c int8 %.6f, TFLite int8 %.6f; vs TFLite: max %.2f quanta, "
+    exact = sum(1 for q in quanta if q == 0)
+    print("mean |err| vs TF float: sm2c int8 %.6f, TFLite int8 %.6f; vs TFLite: max %d quanta, "
           "%d of %d outputs equal" % (err, lite_err, worst, exact, n))
     if err > lite_err * (1 + margin):
         print("FAIL: sm2c's error exceeds TFLite's by more than %g%%" % (margin * 100))
         ok = False
     if worst > max_quanta:
-        print("FAIL: sm2c and TFLite differ by %.2f quanta (at most %g allowed)" % (worst, max_quanta))
+        print("FAIL: sm2c and TFLite differ by %d quanta (at most %g allowed)" % (worst, max_quanta))
         ok = False
     return 0 if ok else 1
 

@@ -3,10 +3,11 @@
 #  1. tests/data/q8/cnn (tests/models/gen_q8.py): a Keras CNN compiled with
 #     --calibration, run on held-out inputs through the C and LLVM backends,
 #     which agree bit for bit; its error vs TensorFlow's float outputs at most
-#     TFLite int8's plus 25%, and within 3 output quanta of TFLite's int8
-#     outputs (reference kernels).  The kernels match TFLite's bit for bit on
-#     equal parameters; the quanta come from calibration choosing a
-#     convolution's output range that TFLite's converter ties to the Add after it.
+#     TFLite int8's plus 25%, and within 4 output quanta of TFLite's int8
+#     outputs (reference kernels; 3 seen).  The kernels match TFLite's bit for
+#     bit on equal parameters (checked on this model with TFLite's ranges); the
+#     quanta come from the ranges: TFLite's converter gives the convolution
+#     before the residual Add a range of its own choosing, not its calibrated one.
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
 #  3. --io int8: int8 ports, their scale and zero point in the header, the
@@ -29,7 +30,7 @@ for emit in c obj; do
        --quantize int8 --calibration image="$d/calib.npy" --emit $emit 2>"$tmp/log"; then ok
   else cat "$tmp/log"; no "run --emit $emit"; fi
 done
-if python3 "$root/tests/cli/q8_check.py" "$d" 3 0.25 "$tmp/c/output_0.npy" "$tmp/obj/output_0.npy"; then ok
+if python3 "$root/tests/cli/q8_check.py" "$d" 4 0.25 "$tmp/c/output_0.npy" "$tmp/obj/output_0.npy"; then ok
 else no "cnn outputs"; fi
 
 # Weights: int8 filters are a quarter of the float ones.
@@ -103,7 +104,7 @@ grep -q "sm2c_rt_conv2d_s8" <("$sm2c" compile "$qat/model" -o "$tmp/qatc" --sign
 # the calibration data; the nodes left in float (the QAT model's Softmax).
 "$sm2c" compile "$d/model" -o "$tmp/rep" --signature serving_default --quantize int8 \
   --calibration image="$d/calib.npy" --report "$tmp/rep.txt" 2>/dev/null
-if grep -q "^int8 serving_default: 10 tensors, 0 nodes in float" "$tmp/rep.txt" &&
+if grep -q "^int8 serving_default: 12 tensors, 0 nodes in float" "$tmp/rep.txt" &&
    grep -q "^int8 tensor functional_1/conv1_1/convolution: scale 0.00511839893 zero_point -128 range \[0, .*\] mean_abs_error" "$tmp/rep.txt"
 then ok; else cat "$tmp/rep.txt"; no "text report"; fi
 "$sm2c" compile "$qat/model" -o "$tmp/rep2" --signature serving_default --quantize int8 --report "$tmp/rep2.json" 2>/dev/null

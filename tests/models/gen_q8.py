@@ -1,5 +1,6 @@
 """Writes tests/data/q8/cnn for --quantize int8 (issue 16): a small Keras CNN
-(Conv2D, DepthwiseConv2D, Dense, Add, MaxPool, AvgPool, ReLU6), fixed seed,
+(Conv2D, DepthwiseConv2D, Dense, Add, zero Pad, MaxPool, AvgPool, Concatenate,
+ReLU6), fixed seed,
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -27,8 +28,10 @@ def build_model():
     d1 = keras.layers.DepthwiseConv2D(3, padding="same", activation="relu6", name="dw")(c1)
     c2 = keras.layers.Conv2D(8, 1, name="conv2")(d1)
     h = keras.layers.Add(name="residual")([c1, c2])
-    h = keras.layers.MaxPooling2D(2, name="maxpool")(h)
-    h = keras.layers.AveragePooling2D(2, name="avgpool")(h)
+    h = keras.layers.ZeroPadding2D(1, name="pad")(h)
+    m = keras.layers.MaxPooling2D(2, name="maxpool")(h)
+    a = keras.layers.AveragePooling2D(2, name="avgpool")(h)
+    h = keras.layers.Concatenate(name="concat")([m, a])
     h = keras.layers.Flatten(name="flatten")(h)
     h = keras.layers.Dense(16, activation="relu6", name="fc1")(h)
     out = keras.layers.Dense(10, name="logits")(h)
