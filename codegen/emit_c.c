@@ -991,6 +991,9 @@ static void emit_header(emitter *e)
               "                               actual size to an int64 count output; the count outputs\n"
               "                               follow the signature's outputs, one per such output\n"
               "                               in order (key \"<key>_count\", dynamic_dim -1) */\n"
+              "    float scale;            /* --io int8: an int8 tensor, real = scale * (q - zero_point);\n"
+              "                               0 for any other tensor */\n"
+              "    int32_t zero_point;\n"
               "} %s_tensor_info;\n\n"
               "typedef struct %s_signature_info {\n"
               "    const char *key;\n"
@@ -1746,9 +1749,12 @@ static void emit_metadata(emitter *e)
             for (int32_t i = 0; i < np; i++) {
                 sb_puts(b, "    { ");
                 sb_cstring(b, ports[i].key);
-                sb_printf(b, ", %d, %d, %s, %lld, %d },\n", sm2c_dtype_base(ports[i].dtype),
+                char scale[64];
+                sm2c_c_real_literal(scale, sizeof scale, (double)ports[i].scale, 1);
+                sb_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
                           ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
-                          (long long)port_bytes(&ports[i]), (int)ports[i].dynamic - 1);
+                          (long long)port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
+                          (int)ports[i].zero_point);
             }
             sb_puts(b, "};\n");
         }

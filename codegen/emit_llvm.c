@@ -780,7 +780,8 @@ static void build_batch_table(lw *w, LLVMValueRef *runbs, LLVMTypeRef runb_ptr)
 
 /* Layouts of emit_c.c's structs:
 **   <name>_tensor_info    { const char *key; int32_t dtype, rank; const int64_t *dims;
-**                           int64_t size_bytes; int32_t dynamic_dim; }
+**                           int64_t size_bytes; int32_t dynamic_dim; float scale;
+**                           int32_t zero_point; }
 **   <name>_signature_info { const char *key; int32_t n_inputs, n_outputs;
 **                           const <name>_tensor_info *inputs, *outputs;
 **                           int32_t (*run)(void *const *, void *const *); }
@@ -795,8 +796,9 @@ static void build_metadata(lw *w)
     sm2c_arena *a = w->c->arena;
     LLVMTypeRef ti = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_tensor_info",
                                                                      p->name));
-    LLVMTypeRef ti_fields[6] = { w->ptr, w->i32, w->i32, LLVMPointerType(w->i64, 0), w->i64, w->i32 };
-    LLVMStructSetBody(ti, ti_fields, 6, 0);
+    LLVMTypeRef ti_fields[8] = { w->ptr, w->i32, w->i32, LLVMPointerType(w->i64, 0), w->i64, w->i32,
+                                 w->f32, w->i32 };
+    LLVMStructSetBody(ti, ti_fields, 8, 0);
     LLVMTypeRef run_params[3] = { w->i32, LLVMPointerType(w->ptr, 0), LLVMPointerType(w->ptr, 0) };
     LLVMTypeRef run_ty = LLVMFunctionType(w->i32, run_params + 1, 2, 0);
     LLVMTypeRef runb_ty = LLVMFunctionType(w->i32, run_params, 3, 0);
@@ -834,7 +836,7 @@ static void build_metadata(lw *w)
                 const sm2c_port *pt = &ports[i];
                 LLVMValueRef dims = dims_const(w, &pt->shape, sm2c_arena_printf(a, "%s.d%d_%c%d", p->name, k,
                                                                                   pass ? 'o' : 'i', i));
-                LLVMValueRef f[6] = {
+                LLVMValueRef f[8] = {
                     cstring(w, pt->key, sm2c_arena_printf(a, "%s.key%d_%c%d", p->name, k,
                                                           pass ? 'o' : 'i', i)),
                     LLVMConstInt(w->i32, (uint64_t)sm2c_dtype_base(pt->dtype), 1),
@@ -842,8 +844,10 @@ static void build_metadata(lw *w)
                     dims,
                     LLVMConstInt(w->i64, (uint64_t)port_bytes(pt), 1),
                     LLVMConstInt(w->i32, (uint64_t)(int64_t)(pt->dynamic - 1), 1),
+                    LLVMConstReal(w->f32, (double)pt->scale),
+                    LLVMConstInt(w->i32, (uint64_t)(int64_t)pt->zero_point, 1),
                 };
-                items[i] = LLVMConstNamedStruct(ti, f, 6);
+                items[i] = LLVMConstNamedStruct(ti, f, 8);
             }
             LLVMValueRef g = private_const(w, LLVMConstArray(ti, items, (unsigned)np),
                                            sm2c_arena_printf(a, "%s.%s%d", p->name,

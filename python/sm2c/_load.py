@@ -40,7 +40,7 @@ _RESET = ctypes.CFUNCTYPE(None)
 class _TensorInfo(ctypes.Structure):
     _fields_ = [("key", ctypes.c_char_p), ("dtype", ctypes.c_int32), ("rank", ctypes.c_int32),
                 ("dims", ctypes.POINTER(ctypes.c_int64)), ("size_bytes", ctypes.c_int64),
-                ("dynamic_dim", ctypes.c_int32)]
+                ("dynamic_dim", ctypes.c_int32), ("scale", ctypes.c_float), ("zero_point", ctypes.c_int32)]
 
 
 class _SignatureInfo(ctypes.Structure):

@@ -23,8 +23,8 @@ check "count arguments follow the outputs" \
 check "bound macro" grep -q '#define DET_SERVING_DEFAULT_SCALED_BOUND 16' "$h"
 check "dynamic dim macro" grep -q '#define DET_SERVING_DEFAULT_SCALED_DYNAMIC_DIM 0' "$h"
 check "tensor_info.dynamic_dim" grep -q 'int32_t dynamic_dim;' "$h"
-check "metadata marks the dynamic output" grep -q '{ "boxes", 1, 2, det_d0_o0, 256, 0 },' "$out/det.c"
-check "metadata lists the count output" grep -q '{ "boxes_count", 9, 0, NULL, 8, -1 },' "$out/det.c"
+check "metadata marks the dynamic output" grep -q '{ "boxes", 1, 2, det_d0_o0, 256, 0, 0.0f, 0 },' "$out/det.c"
+check "metadata lists the count output" grep -q '{ "boxes_count", 9, 0, NULL, 8, -1, 0.0f, 0 },' "$out/det.c"
 
 # x float[6] -> Where -> $1 (a node named y reading "w").
 model() {

@@ -10,7 +10,8 @@
 #     before the residual Add a range of its own choosing, not its calibrated one.
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
-#  3. --io int8: int8 ports, their scale and zero point in the header, the
+#  3. --io int8: int8 ports, their scale and zero point in the header and the
+#     metadata (tensor_info.scale, .zero_point), the
 #     same results as the float-I/O build on inputs quantized with them.
 #  4. the report (text and JSON): int8 tensors, their error, the float nodes.
 #  5. bad input: one line, non-zero exit, nothing written.
@@ -54,6 +55,9 @@ if grep -q "IMAGE_SIZE 3072 /\* bytes, int8\[16,8,8,3\]" "$h" && grep -q "int8_t
 else no "--io int8 header: $(grep -n "IMAGE\|OUTPUT" "$h")"; fi
 macro() { sed -n "s/^#define MODEL_SERVING_DEFAULT_$1 \([^ ]*\).*/\1/p" "$h" | sed 's/f$//'; }
 in_scale=$(macro IMAGE_SCALE) in_zp=$(macro IMAGE_ZERO_POINT) out_scale=$(macro OUTPUT_0_SCALE) out_zp=$(macro OUTPUT_0_ZERO_POINT)
+if grep -q "{ \"image\", 6, 4, model_d0_i0, 3072, -1, ${in_scale}f, $in_zp }," "$tmp/io8/model.c" &&
+   grep -q "{ \"output_0\", 6, 2, model_d0_o0, 160, -1, ${out_scale}f, $out_zp }," "$tmp/io8/model.c"
+then ok; else no "--io int8 metadata: $(grep -n '{ "' "$tmp/io8/model.c")"; fi
 python3 - "$d/heldout.npy" "$tmp/heldout_s8.npy" "$in_scale" "$in_zp" <<'PY'
 import math, os, struct, sys
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "e2e"))

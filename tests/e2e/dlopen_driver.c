@@ -20,6 +20,8 @@ typedef struct tensor_info {
     const int64_t *dims;
     int64_t size_bytes;
     int32_t dynamic_dim;
+    float scale;
+    int32_t zero_point;
 } tensor_info;
 
 typedef struct signature_info {

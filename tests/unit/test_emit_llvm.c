@@ -471,7 +471,7 @@ static void ir_and_bitcode(void **state)
     assert_non_null(strstr(text, "@m_n_signatures = local_unnamed_addr constant i32 4"));
     /* A checked kernel returns its status, and a failure returns from the entry. */
     assert_non_null(strstr(text, "declare signext i32 @sm2c_rt_check_indices_i32(i8*, i32 signext, i32 signext, i32 signext)"));
-    assert_non_null(strstr(text, "%struct.m_tensor_info = type { i8*, i32, i32, i64*, i64, i32 }"));
+    assert_non_null(strstr(text, "%struct.m_tensor_info = type { i8*, i32, i32, i64*, i64, i32, float, i32 }"));
     /* Float arguments exactly: +Inf and a NaN with a payload. */
     assert_non_null(strstr(text, "float 0x7FF0000000000000"));
     assert_non_null(strstr(text, "float 0x7FF40179A0000000"));
