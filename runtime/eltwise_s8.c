@@ -9,6 +9,11 @@
 **   [10] act_min [11] act_max
 ** |x - zp| <= 255, so the lifted value stays below 2^28 and the sum below 2^29.
 **
+** Mul, as TFLite's reference int8 Mul: y = requant((a - a_zp) * (b - b_zp)) + out_zp.
+** q[]: [0] -a_zp [1] -b_zp [2] out_zp [3] mult [4] shift [5] act_min [6] act_max.
+** |product| <= 256 * 256 = 2^16 and the compiler keeps shift <= 15, so the
+** lifted product fits int32 (TFLite's form would overflow beyond).
+**
 ** Clamp: Relu and Relu6 on an int8 value whose output keeps its scale and
 ** zero point, y = min(max(x, lo), hi).
 */
@@ -27,6 +32,16 @@ void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, cons
         const int32_t sa = sm2c_rt__requant(va, q[4], q[5]), sb = sm2c_rt__requant(vb, q[6], q[7]);
         const int32_t out = sm2c_rt__requant(sa + sb, q[8], q[9]) + q[2];
         y[i] = sm2c_rt__clamp_s8(out, q[10], q[11]);
+    }
+}
+#endif
+
+#if SM2C_RT_WANT(mul_s8)
+void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
+{
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t prod = (q[0] + a[i]) * (q[1] + b[i]);
+        y[i] = sm2c_rt__clamp_s8(sm2c_rt__requant(prod, q[3], q[4]) + q[2], q[5], q[6]);
     }
 }
 #endif

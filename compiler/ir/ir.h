@@ -36,7 +36,8 @@ typedef struct sm2c_qnode {
     int32_t *multiplier;        /* [n_channels] */
     int32_t *shift;             /* [n_channels]: > 0 left, < 0 right */
     int32_t act_min, act_max;   /* output clamp, quantized (fused Relu/Relu6) */
-    int32_t add[12];            /* int8 Add: TFLite's ArithmeticParams (sm2c_rt_add_s8) */
+    int32_t elt[12];            /* int8 Add and Mul: TFLite's ArithmeticParams, as
+                                   sm2c_rt_add_s8 and sm2c_rt_mul_s8 take them */
 } sm2c_qnode;
 
 /* A variable that some compiled entry writes (import_state.c): its handle

@@ -161,7 +161,8 @@ typedef struct kernel {
     WRAP(sm2c_rt_quantize_f32_s8, W_QUANTIZE) WRAP(sm2c_rt_dequantize_s8_f32, W_QUANTIZE)         \
     WRAP(sm2c_rt_conv2d_s8, W_CONV_S8) WRAP(sm2c_rt_depthwise_conv2d_s8, W_CONV_S8)               \
     WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_max_pool_s8, W_POOL)                   \
-    WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_clamp_s8, W_CLAMP_S8)
+    WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_mul_s8, W_ADD_S8)     \
+    WRAP(sm2c_rt_clamp_s8, W_CLAMP_S8)
 
 /* logic family: comparison, logic, selection, integer arithmetic, reductions, scans. */
 #define W_APPROX(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].f)

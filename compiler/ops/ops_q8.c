@@ -103,14 +103,14 @@ static sm2c_status lower_pool_s8(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
-static sm2c_status lower_add(sm2c_lower *l, const sm2c_node *n)
+static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *kernel)
 {
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_add_s8", 5);
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
     s->args[2] = buf_of(l, n->outputs[0]);
     s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
-    s->args[4] = int32s(l, 12, n->q->add);
+    s->args[4] = int32s(l, 12, n->q->elt);
     return SM2C_OK;
 }
 
@@ -136,7 +136,9 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
     if (op_is(n, "MaxPool") || op_is(n, "AvgPool"))
         return lower_pool_s8(l, n);
     if (op_is(n, "Add") || op_is(n, "AddV2"))
-        return lower_add(l, n);
+        return lower_eltwise(l, n, "sm2c_rt_add_s8");
+    if (op_is(n, "Mul"))
+        return lower_eltwise(l, n, "sm2c_rt_mul_s8");
     if (op_is(n, "Relu") || op_is(n, "Relu6"))
         return lower_clamp(l, n);
     /* Data movement (Reshape, Transpose, ConcatV2, Pad with its quantized pad

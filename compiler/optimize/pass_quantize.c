@@ -259,8 +259,18 @@ static int add_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qpa
     return 1;
 }
 
-/* Add of two same-shaped computed values. */
-static int q8_add(qstate *q, sm2c_node *n)
+/* TFLite's int8 Mul parameters (mul.cc, Prepare: the real multiplier in float). */
+static int mul_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qparam *y, int32_t *p)
+{
+    const float real = a->scale * b->scale / y->scale;
+    p[0] = -a->zero_point, p[1] = -b->zero_point, p[2] = y->zero_point;
+    sm2c_quantize_multiplier((double)real, &p[3], &p[4]);
+    p[5] = -128, p[6] = 127;
+    return p[3] != 0 && p[4] <= 15;     /* |a * b| < 2^16: lifted by 2^15 at most, it fits int32 */
+}
+
+/* Add or Mul of two same-shaped computed values. */
+static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
 {
     sm2c_value *a = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
     const sm2c_qparam *out = qparam_of(q, y);
@@ -270,7 +280,7 @@ static int q8_add(qstate *q, sm2c_node *n)
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
     const sm2c_qparam *pa = a->quant ? a->quant : qparam_of(q, a);
     const sm2c_qparam *pb = b->quant ? b->quant : qparam_of(q, b);
-    if (!add_params(pa, pb, out, qn->add))
+    if (!(mul ? mul_params(pa, pb, out, qn->elt) : add_params(pa, pb, out, qn->elt)))
         return 0;
     set_input(n, 0, q8_input(q, a));
     set_input(n, 1, q8_input(q, b));
@@ -360,8 +370,8 @@ static int quantize_node(qstate *q, sm2c_node *n)
         return q8_conv(q, n);
     if (op_is(n, "MatMul"))
         return q8_matmul(q, n);
-    if (op_is(n, "Add") || op_is(n, "AddV2"))
-        return q8_add(q, n);
+    if (op_is(n, "Add") || op_is(n, "AddV2") || op_is(n, "Mul"))
+        return q8_eltwise(q, n, op_is(n, "Mul"));
     if (op_is(n, "MaxPool") || op_is(n, "AvgPool") || op_is(n, "Relu") || op_is(n, "Relu6"))
         return q8_same_scale(q, n);
     if (is_movement(n))

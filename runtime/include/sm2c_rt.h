@@ -449,6 +449,7 @@ void sm2c_rt_avg_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
 /* Add of two same-shaped tensors, q[12] TFLite's ArithmeticParams; Relu/Relu6
 ** as a clamp (eltwise_s8.c). */
 void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
+void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
 void sm2c_rt_clamp_s8(const int8_t *x, int8_t *y, int32_t n, int32_t lo, int32_t hi);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);

@@ -190,6 +190,13 @@ static void test_add_and_clamp_s8(void **state)
         if (want > -128 && want < 127)
             assert_true(fabs(real - got) <= 0.06);
     }
+    /* Mul: scales 0.02 and 0.05, output 0.01: real multiplier 0.1 */
+    int32_t m[7] = { 3, -10, -5, 1717986918, -3, -120, 120 };
+    sm2c_rt_mul_s8(a, b, y, 64, m);
+    for (int i = 0; i < 64; i++) {
+        int32_t want = ref_requant((a[i] + m[0]) * (b[i] + m[1]), m[3], m[4]) + m[2];
+        assert_int_equal(clamp8(want, -120, 120), y[i]);
+    }
     sm2c_rt_clamp_s8(a, y, 64, -20, 30);
     for (int i = 0; i < 64; i++)
         assert_int_equal(clamp8(a[i], -20, 30), y[i]);
