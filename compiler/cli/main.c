@@ -387,8 +387,12 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
         for (const char *p = arg; *p; p++)
             plain &= (*p >= '+' && *p <= 'z' && *p != '\\' && *p != '`') || *p == '_';
         s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, arg);
-        if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep") &&
-            strcmp(arg, "--list"))
+        if (!strcmp(arg, "--calibration") && i + 1 < argc && strchr(argv[i + 1], '=')) {
+            /* KEY=FILE with the file's last component only (rule 14) */
+            const char *val = argv[++i], *eq = strchr(val, '=');
+            s = sm2c_arena_printf(a, "%s %.*s=%s", s, (int)(eq - val), val, sm2c_path_base(a, eq + 1));
+        } else if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep") &&
+                   strcmp(arg, "--list"))
             s = sm2c_arena_printf(a, "%s %s", s, argv[++i]);
     }
     return s;

@@ -14,6 +14,7 @@
 #include "ops/ops_dyn.h"
 #include "ops/ops_q8.h"
 #include "base/fileio.h"
+#include "base/sha256.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
 
@@ -557,6 +558,22 @@ static void name_states(sm2c_ctx *c, sm2c_program *p)
     }
 }
 
+/* The calibration data shapes the output too: "calibration KEY <sha256>" per
+** input, of its float32 values. */
+static const char *calibration_digests(sm2c_ctx *c, const sm2c_compile_opts *o, const char *digests)
+{
+    for (int32_t i = 0; i < o->n_calibration; i++) {
+        sm2c_sha256 h;
+        char hex[65];
+        sm2c_sha256_init(&h);
+        sm2c_sha256_update(&h, o->calibration[i].data.data, o->calibration[i].data.nbytes);
+        sm2c_sha256_hex(&h, hex);
+        digests = sm2c_arena_printf(c->arena, "%scalibration %s %s\n", digests ? digests : "",
+                                    o->calibration[i].key, hex);
+    }
+    return digests;
+}
+
 static const char *default_name(sm2c_ctx *c, const char *dir)
 {
     char *name = sm2c_c_ident(c->arena, sm2c_path_base(c->arena, dir));
@@ -582,6 +599,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         st = sm2c_functionalize(c, m);   /* TF1 Switch/Merge and while frames -> If and While */
     if (!st)
         st = sm2c_input_digests(c, m, &p->input_digests);
+    if (!st && o->quantize_int8)
+        p->input_digests = calibration_digests(c, o, p->input_digests);
     if (!st)
         st = sm2c_varmap_build(c, m, &vm);
     if (st)

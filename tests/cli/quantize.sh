@@ -104,6 +104,17 @@ then ok; else cat "$tmp/log"; no "qat_cnn --quantize int8"; fi
 grep -q "sm2c_rt_conv2d_s8" <("$sm2c" compile "$qat/model" -o "$tmp/qatc" --signature serving_default \
   --quantize int8 2>/dev/null; cat "$tmp/qatc/model.c") && ok || no "qat_cnn did not become int8"
 
+# Deterministic, whatever the paths: the header records the calibration file's
+# last component and its data's SHA-256.
+(cd "$tmp" && "$sm2c" compile "$d/model" -o "$tmp/det1" --signature serving_default --quantize int8 \
+   --calibration image="$d/calib.npy" 2>/dev/null)
+cp "$d/calib.npy" "$tmp/calib.npy"
+(cd "$root" && "$sm2c" compile tests/data/q8/cnn/model -o "$tmp/det2" --signature serving_default --quantize int8 \
+   --calibration image="$tmp/calib.npy" 2>/dev/null)
+if diff -r "$tmp/det1" "$tmp/det2" >/dev/null && grep -q "^ \*   calibration image [0-9a-f]\{64\}$" "$tmp/det1/model.h" &&
+   grep -q "Command: .*--calibration image=calib.npy" "$tmp/det1/model.h"; then ok
+else no "--quantize int8 output depends on paths"; fi
+
 # The report: every int8 tensor's scale, zero point, range and error vs float on
 # the calibration data; the nodes left in float (the QAT model's Softmax).
 "$sm2c" compile "$d/model" -o "$tmp/rep" --signature serving_default --quantize int8 \
