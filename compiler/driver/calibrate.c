@@ -65,7 +65,8 @@ static sm2c_status check_data(sm2c_ctx *c, const sm2c_entry *e, const sm2c_calib
             known |= strcmp(e->inputs[k].key, cal[i].key) == 0;
         if (!known)
             return sm2c_error(c->diag, SM2C_ERR_USAGE, cal[i].file, NULL,
-                              "--calibration %s: the signature '%s' has no input '%s'", cal[i].key, e->key, cal[i].key);
+                              "--calibration %s: the signature '%s' has no input '%s'", cal[i].key, e->key,
+                              cal[i].key);
     }
     *n_samples = -1;
     for (int32_t k = 0; k < e->n_inputs; k++) {

@@ -89,7 +89,8 @@ static sm2c_value *convert(qstate *q, sm2c_value *v, const sm2c_opdef *op, int d
 {
     sm2c_node_new(q->c, q->g, op, NULL, "", 1, &v, 1);
     sm2c_node *n = take_new(q);
-    n->name = sm2c_arena_printf(q->c->arena, "%s/%s", v->name, op == &sm2c_op_quantize_s8 ? "quantize" : "dequantize");
+    const char *what = op == &sm2c_op_quantize_s8 ? "quantize" : "dequantize";
+    n->name = sm2c_arena_printf(q->c->arena, "%s/%s", v->name, what);
     n->function = v->node ? v->node->function : "";
     n->q = &convert_q;
     sm2c_value *out = n->outputs[0];
@@ -422,8 +423,9 @@ static void take_fake_quant_ranges(qstate *q)
     for (int32_t i = 0; i < q->g->n_nodes; i++) {
         sm2c_node *n = q->g->nodes[i];
         sm2c_range r;
-        if (n->dead || !fake_quant_range(n, &r) || n->inputs[0]->id >= q->n_ranges ||
-            n->outputs[0]->id >= q->n_ranges)
+        /* A FakeQuant of a constant (a weight) was folded: its grid is in the weight. */
+        if (n->dead || n->outputs[0]->constant || !fake_quant_range(n, &r) ||
+            n->inputs[0]->id >= q->n_ranges || n->outputs[0]->id >= q->n_ranges)
             continue;
         q->ranges[n->inputs[0]->id] = r;
         q->ranges[n->outputs[0]->id] = r;
