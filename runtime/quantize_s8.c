@@ -2,7 +2,10 @@
 ** quantize_s8.c: float <-> int8 at the edges of the quantized part of a
 ** program (--quantize int8), as TFLite's reference Quantize and Dequantize
 ** kernels compute them: q = round(x / scale) + zero_point (half away from
-** zero), saturated to int8; x = scale * (q - zero_point) in double.
+** zero), saturated to int8; x = scale * (q - zero_point).  TFLite multiplies
+** in double; q - zero_point has at most 9 bits, so that product is exact and
+** rounds to the float product: float arithmetic gives the same bits, and a
+** single-precision FPU (Cortex-M4F) no double helpers.
 */
 #include <math.h>
 #include <stdint.h>
@@ -27,6 +30,6 @@ void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, 
 void sm2c_rt_dequantize_s8_f32(const int8_t *x, float *y, int32_t n, float scale, int32_t zero_point)
 {
     for (int32_t i = 0; i < n; i++)
-        y[i] = (float)((double)scale * (double)((int32_t)x[i] - zero_point));
+        y[i] = scale * (float)((int32_t)x[i] - zero_point);
 }
 #endif
