@@ -4,13 +4,15 @@
 **
 ** build: cc -std=c99 -O3 -march=native -Iruntime -Iruntime/include \
 **            bench/bench_kernels.c runtime/conv_f32.c -lm -o bench_kernels
-** usage: bench_kernels [SAMPLES]   (median over SAMPLES of ~30 ms of thread
+** usage: bench_kernels [SAMPLES [FILTER]]   (only layers whose name contains
+**        FILTER; median over SAMPLES of ~30 ms of thread
 **        CPU time each; the min and max are printed beside it)
 */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "sm2c_rt.h"
@@ -90,6 +92,7 @@ static double params(const layer *l, int32_t *p)
 int main(int argc, char **argv)
 {
     const int samples = argc > 1 ? atoi(argv[1]) : 7;
+    const char *filter = argc > 2 ? argv[2] : "";
     size_t i;
 
     for (i = 0; i < sizeof LAYERS / sizeof LAYERS[0]; i++) {
@@ -103,6 +106,11 @@ int main(int argc, char **argv)
         float *y = malloc((size_t)p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] * l->oc * sizeof *y);
         double t[64];
         int calls = 1, s;
+
+        if (!strstr(l->name, filter)) {
+            free(x), free(w), free(b), free(y);
+            continue;
+        }
 
         for (double t0 = now(); now() - t0 < 0.03; calls *= 2)
             for (int k = 0; k < calls; k++)

@@ -36,6 +36,7 @@
 
 #include "act_f32.h"
 #include "conv_block_f32.h"
+#include "dw_block_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
 
