@@ -38,25 +38,45 @@ enum { CB_ZEROS = 1024 }; /* the longest input-channel run a padding tap can rea
 
 static const float sm2c_rt__conv_zeros[CB_ZEROS] = {0.0f};
 
-/* One output row's geometry: what the micro-kernels need to find their taps. */
+/* A layer's geometry: what the micro-kernels need to find their taps.  The
+** depthwise tiles (dw_block_f32.h) also use the row fields ih0, kh0, kh1. */
 typedef struct {
     const float *x; /* image n */
     const float *w; /* HWIO filter */
     const float *bias;
-    int64_t ih0;    /* input row of kh = 0 */
-    int32_t kh0, kh1; /* filter rows inside the input */
-    int32_t W, C, KW, SW, DW, PL, DH, OC;
+    int64_t ih0;    /* depthwise: input row of kh = 0 of the current output row */
+    int32_t kh0, kh1; /* depthwise: filter rows inside the input */
+    int32_t H, W, C, KH, KW, SH, SW, DH, DW, PT, PL, OW, OC;
     int32_t act;    /* SM2C_RT_ACT_*, applied as each block is stored */
 } cb_geom;
 
-/* Input channels of output pixel ow at tap (kh, kw), or zeros in the padding. */
-static inline const float *cb_pixel(const cb_geom *g, int32_t ow, int32_t kh, int32_t kw)
+/* Input row and column of tap (0, 0) of output pixel m (row-major over OH x OW). */
+static inline void cb_position(const cb_geom *g, int32_t m, int64_t *ih, int64_t *iw)
 {
-    const int64_t iw = (int64_t)ow * g->SW - g->PL + (int64_t)kw * g->DW;
+    *ih = (int64_t)(m / g->OW) * g->SH - g->PT;
+    *iw = (int64_t)(m % g->OW) * g->SW - g->PL;
+}
 
-    if (iw < 0 || iw >= g->W)
+/* The input channels at (ih, iw), or zeros in the padding. */
+static inline const float *cb_tap(const cb_geom *g, int64_t ih, int64_t iw)
+{
+    if ((uint64_t)ih >= (uint64_t)g->H || (uint64_t)iw >= (uint64_t)g->W)
         return sm2c_rt__conv_zeros;
-    return g->x + ((ptrdiff_t)(g->ih0 + (int64_t)kh * g->DH) * g->W + (ptrdiff_t)iw) * g->C;
+    return g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
+}
+
+/* The filter rows [*kh0, *kh1) that reach the input for some pixel of a
+** block whose first and last pixels' tap rows are ih_first and ih_last. */
+static inline void cb_filter_rows(const cb_geom *g, int64_t ih_first, int64_t ih_last,
+                                  int32_t *kh0, int32_t *kh1)
+{
+    int32_t a = 0, b = g->KH;
+
+    while (a < b && ih_last + (int64_t)a * g->DH < 0)
+        a++;
+    while (b > a && ih_first + (int64_t)(b - 1) * g->DH >= g->H)
+        b--;
+    *kh0 = a, *kh1 = b;
 }
 
 /* The filter row of tap (kh, kw), input channel 0, from output channel oc0. */
@@ -65,16 +85,19 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
     return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
 }
 
-/* Pixel r of a block of `rows` starting at ow0; rows past the end repeat the
+/* Pixel r of a block of `rows` starting at m0; rows past the end repeat the
 ** last pixel (computed, never stored), so every kernel runs full blocks. */
-static inline int32_t cb_row(int32_t ow0, int32_t r, int32_t rows)
+static inline int32_t cb_row(int32_t m0, int32_t r, int32_t rows)
 {
-    return ow0 + (r < rows ? r : rows - 1);
+    return m0 + (r < rows ? r : rows - 1);
 }
 
 /* Per-pixel statements of the SIMD kernels, written out: each accumulator is
 ** a named variable, so it lives in a register at any optimisation level. */
 #define CB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
+#define CB_POS(r)                                                                          \
+    int64_t ih##r, iw##r;                                                                  \
+    cb_position(g, cb_row(p0, r, rows), &ih##r, &iw##r);
 #define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 
 #if SM2C_RT_AVX512
@@ -89,12 +112,12 @@ SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, co
 }
 
 /* 6 pixels x up to 32 channels (nr > 16): 12 accumulators. */
-SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t p0, int32_t rows,
                                                int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
 #define CB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih##r + khd, iw##r + kwd);
 #define CB_FMA(r)                                                                          \
     {                                                                                      \
         const __m512 a = _mm512_set1_ps(x##r[ic]);                                         \
@@ -110,11 +133,14 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     }
     const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
-    int32_t kh, kw, ic;
+    int32_t kh, kw, kh0, kh1, ic;
     CB_R6(CB_ZERO)
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
+    CB_R6(CB_POS)
+    cb_filter_rows(g, ih0, ih5, &kh0, &kh1);
+    for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
             for (ic = 0; ic < g->C; ic++, wt += g->OC) {
@@ -136,12 +162,12 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
 }
 
 /* 8 pixels x up to 16 channels: 8 accumulators. */
-SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t p0, int32_t rows,
                                                int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
 #define CB_ZERO(r) __m512 c##r = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih##r + khd, iw##r + kwd);
 #define CB_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(x##r[ic]), b0, c##r);
 #define CB_STORE(i)                                                                        \
     if (i < rows)                                                                          \
@@ -149,11 +175,14 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
                               cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
     const __mmask16 m0 = sm2c_rt__mask16(nr);
     __m512 bias0 = _mm512_setzero_ps();
-    int32_t kh, kw, ic;
+    int32_t kh, kw, kh0, kh1, ic;
     CB_R8(CB_ZERO)
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
+    CB_R8(CB_POS)
+    cb_filter_rows(g, ih0, ih7, &kh0, &kh1);
+    for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R8(CB_PTR)
             for (ic = 0; ic < g->C; ic++, wt += g->OC) {
@@ -184,12 +213,12 @@ SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, cons
 }
 
 /* 6 pixels x up to 16 channels: 12 accumulators. */
-SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, int32_t rows,
                                            int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
 #define CB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih##r + khd, iw##r + kwd);
 #define CB_FMA(r)                                                                          \
     {                                                                                      \
         const __m256 a = _mm256_broadcast_ss(x##r + ic);                                   \
@@ -205,11 +234,14 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0,
     }
     const __m256i m0 = sm2c_rt__mask8(nr), m1 = sm2c_rt__mask8(nr - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
-    int32_t kh, kw, ic;
+    int32_t kh, kw, kh0, kh1, ic;
     CB_R6(CB_ZERO)
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
+    CB_R6(CB_POS)
+    cb_filter_rows(g, ih0, ih5, &kh0, &kh1);
+    for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
             for (ic = 0; ic < g->C; ic++, wt += g->OC) {
@@ -241,18 +273,22 @@ enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 
 
 /* 4 pixels x up to 16 channels in plain C; the full-width case has constant
 ** trip counts, which compilers vectorise. */
-static inline void cb_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t oc0, int32_t nr,
+static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0, int32_t nr,
                         float *y, const float *r)
 {
     float acc[CB_PR][CB_PN] = {{0.0f}};
-    int32_t kh, kw, ic, i, j;
+    int64_t ih[CB_PR], iw[CB_PR];
+    int32_t kh, kw, kh0, kh1, ic, i, j;
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
+    for (i = 0; i < CB_PR; i++)
+        cb_position(g, cb_row(p0, i, rows), &ih[i], &iw[i]);
+    cb_filter_rows(g, ih[0], ih[CB_PR - 1], &kh0, &kh1);
+    for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
             const float *wt = cb_filter(g, kh, kw, oc0);
             const float *xr[CB_PR];
             for (i = 0; i < CB_PR; i++)
-                xr[i] = cb_pixel(g, cb_row(ow0, i, rows), kh, kw);
+                xr[i] = cb_tap(g, ih[i] + (int64_t)kh * g->DH, iw[i] + (int64_t)kw * g->DW);
             for (ic = 0; ic < g->C; ic++, wt += g->OC) {
                 for (i = 0; i < CB_PR; i++) {
                     const float a = xr[i][ic];
@@ -307,26 +343,31 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 }
 
 /* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,
-** or a padding tap wider than the zero block), and nothing is written then. */
+** or a padding tap wider than the zero block), and nothing is written then.
+** A block's pixels run on across output rows (row-major over OH x OW), so
+** narrow images fill whole blocks; each pixel finds its own taps. */
 static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
                                  const float *r, float *y, const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
     const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
-    const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
-    const int32_t cols_inside = p[SM2C_RT_WIN_PL] == 0 &&
-                                (int64_t)(OW - 1) * p[SM2C_RT_WIN_SW] +
-                                        (int64_t)(KW - 1) * p[SM2C_RT_WIN_DW] < W;
-    const ptrdiff_t y_image = (ptrdiff_t)OH * OW * OC;
+    const int32_t inside = p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_PT] == 0 &&
+                           (int64_t)(OW - 1) * p[SM2C_RT_WIN_SW] +
+                                   (int64_t)(KW - 1) * p[SM2C_RT_WIN_DW] < W &&
+                           (int64_t)(OH - 1) * p[SM2C_RT_WIN_SH] +
+                                   (int64_t)(KH - 1) * p[SM2C_RT_WIN_DH] < H;
+    const int32_t M = OH * OW;
+    const ptrdiff_t y_image = (ptrdiff_t)M * OC;
     cb_geom g;
-    int32_t n, oc0, oh, ow0, mr, nr;
+    int32_t n, oc0, p0, mr, nr;
 
-    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != C || C <= 0 || (C > CB_ZEROS && !cols_inside))
+    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != C || C <= 0 || (C > CB_ZEROS && !inside))
         return 0;
-    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = KW, g.SW = p[SM2C_RT_WIN_SW];
-    g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = OC;
-    g.act = act;
+    g.w = w, g.bias = bias, g.H = H, g.W = W, g.C = C, g.KH = KH, g.KW = KW;
+    g.SH = p[SM2C_RT_WIN_SH], g.SW = p[SM2C_RT_WIN_SW], g.DH = p[SM2C_RT_WIN_DH];
+    g.DW = p[SM2C_RT_WIN_DW], g.PT = p[SM2C_RT_WIN_PT], g.PL = p[SM2C_RT_WIN_PL];
+    g.OW = OW, g.OC = OC, g.act = act;
     for (n = 0; n < N; n++) {
         float *yn = y + (ptrdiff_t)n * y_image;
         const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;
@@ -334,17 +375,9 @@ static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const fl
         for (oc0 = 0; oc0 < OC; oc0 += nr) {
             const cb_kernel kernel = cb_choose(OC - oc0, &mr, &nr);
             const int32_t nb = OC - oc0 < nr ? OC - oc0 : nr;
-            for (oh = 0; oh < OH; oh++) {
-                g.ih0 = (int64_t)oh * SH - PT;
-                for (g.kh0 = 0; g.kh0 < KH && g.ih0 + (int64_t)g.kh0 * g.DH < 0; g.kh0++)
-                    ;
-                for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
-                    ;
-                for (ow0 = 0; ow0 < OW; ow0 += mr) {
-                    const ptrdiff_t o = ((ptrdiff_t)oh * OW + ow0) * OC + oc0;
-                    kernel(&g, ow0, OW - ow0 < mr ? OW - ow0 : mr, oc0, nb, yn + o,
-                           rn ? rn + o : NULL);
-                }
+            for (p0 = 0; p0 < M; p0 += mr) {
+                const ptrdiff_t o = (ptrdiff_t)p0 * OC + oc0;
+                kernel(&g, p0, M - p0 < mr ? M - p0 : mr, oc0, nb, yn + o, rn ? rn + o : NULL);
             }
         }
     }

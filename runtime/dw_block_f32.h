@@ -339,7 +339,8 @@ static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, con
 
     if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != 1 || C <= 0)
         return 0;
-    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = p[SM2C_RT_WIN_KW], g.SW = p[SM2C_RT_WIN_SW];
+    g.w = w, g.bias = bias, g.H = H, g.W = W, g.C = C, g.KH = p[SM2C_RT_WIN_KH], g.KW = p[SM2C_RT_WIN_KW];
+    g.SW = p[SM2C_RT_WIN_SW], g.SH = p[SM2C_RT_WIN_SH], g.PT = p[SM2C_RT_WIN_PT], g.OW = OW;
     g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = C;
     g.act = act;
     across = down = db_interior(&g, OW);
