@@ -50,11 +50,20 @@ typedef struct {
     int32_t act;    /* SM2C_RT_ACT_*, applied as each block is stored */
 } cb_geom;
 
-/* Input row and column of tap (0, 0) of output pixel m (row-major over OH x OW). */
-static inline void cb_position(const cb_geom *g, int32_t m, int64_t *ih, int64_t *iw)
+/* Input rows and columns of tap (0, 0) of the n pixels of a block of `rows`
+** from pixel p0 (row-major over OH x OW); entries past `rows` repeat the
+** last pixel (computed, never stored), so every kernel runs full blocks. */
+static inline void cb_positions(const cb_geom *g, int32_t p0, int32_t rows, int32_t n,
+                                int64_t *ih, int64_t *iw)
 {
-    *ih = (int64_t)(m / g->OW) * g->SH - g->PT;
-    *iw = (int64_t)(m % g->OW) * g->SW - g->PL;
+    int32_t oh = p0 / g->OW, ow = p0 % g->OW, r;
+
+    for (r = 0; r < n; r++) {
+        ih[r] = (int64_t)oh * g->SH - g->PT;
+        iw[r] = (int64_t)ow * g->SW - g->PL;
+        if (r + 1 < rows && ++ow == g->OW)
+            ow = 0, oh++;
+    }
 }
 
 /* The input channels at (ih, iw), or zeros in the padding. */
@@ -85,19 +94,10 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
     return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
 }
 
-/* Pixel r of a block of `rows` starting at m0; rows past the end repeat the
-** last pixel (computed, never stored), so every kernel runs full blocks. */
-static inline int32_t cb_row(int32_t m0, int32_t r, int32_t rows)
-{
-    return m0 + (r < rows ? r : rows - 1);
-}
 
 /* Per-pixel statements of the SIMD kernels, written out: each accumulator is
 ** a named variable, so it lives in a register at any optimisation level. */
 #define CB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
-#define CB_POS(r)                                                                          \
-    int64_t ih##r, iw##r;                                                                  \
-    cb_position(g, cb_row(p0, r, rows), &ih##r, &iw##r);
 #define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 
 #if SM2C_RT_AVX512
@@ -117,7 +117,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
                                                const float *r)
 {
 #define CB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_tap(g, ih##r + khd, iw##r + kwd);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
 #define CB_FMA(r)                                                                          \
     {                                                                                      \
         const __m512 a = _mm512_set1_ps(x##r[ic]);                                         \
@@ -136,8 +136,9 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     int32_t kh, kw, kh0, kh1, ic;
     CB_R6(CB_ZERO)
 
-    CB_R6(CB_POS)
-    cb_filter_rows(g, ih0, ih5, &kh0, &kh1);
+    int64_t ih[6], iw[6];
+    cb_positions(g, p0, rows, 6, ih, iw);
+    cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
@@ -167,7 +168,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
                                                const float *r)
 {
 #define CB_ZERO(r) __m512 c##r = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_tap(g, ih##r + khd, iw##r + kwd);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
 #define CB_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(x##r[ic]), b0, c##r);
 #define CB_STORE(i)                                                                        \
     if (i < rows)                                                                          \
@@ -178,8 +179,9 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
     int32_t kh, kw, kh0, kh1, ic;
     CB_R8(CB_ZERO)
 
-    CB_R8(CB_POS)
-    cb_filter_rows(g, ih0, ih7, &kh0, &kh1);
+    int64_t ih[8], iw[8];
+    cb_positions(g, p0, rows, 8, ih, iw);
+    cb_filter_rows(g, ih[0], ih[7], &kh0, &kh1);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
@@ -218,7 +220,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
                                                const float *r)
 {
 #define CB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_tap(g, ih##r + khd, iw##r + kwd);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
 #define CB_FMA(r)                                                                          \
     {                                                                                      \
         const __m256 a = _mm256_broadcast_ss(x##r + ic);                                   \
@@ -237,8 +239,9 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
     int32_t kh, kw, kh0, kh1, ic;
     CB_R6(CB_ZERO)
 
-    CB_R6(CB_POS)
-    cb_filter_rows(g, ih0, ih5, &kh0, &kh1);
+    int64_t ih[6], iw[6];
+    cb_positions(g, p0, rows, 6, ih, iw);
+    cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
@@ -280,8 +283,7 @@ static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32
     int64_t ih[CB_PR], iw[CB_PR];
     int32_t kh, kw, kh0, kh1, ic, i, j;
 
-    for (i = 0; i < CB_PR; i++)
-        cb_position(g, cb_row(p0, i, rows), &ih[i], &iw[i]);
+    cb_positions(g, p0, rows, CB_PR, ih, iw);
     cb_filter_rows(g, ih[0], ih[CB_PR - 1], &kh0, &kh1);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < g->KW; kw++) {
