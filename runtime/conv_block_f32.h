@@ -88,6 +88,28 @@ static inline void cb_filter_rows(const cb_geom *g, int64_t ih_first, int64_t ih
     *kh0 = a, *kh1 = b;
 }
 
+/* The kw loop of a block: *steps taps of *len input channels each.  When
+** every pixel's whole filter row lies inside the input across (dilation 1),
+** the KW taps of a filter row are one contiguous run of KW * C values, in the
+** filter as in the input, and take one step: a layer with few input channels
+** (an image's first convolution) then pays the per-tap set-up once per row. */
+static inline void cb_kw_steps(const cb_geom *g, const int64_t *iw, int32_t n, int32_t *steps,
+                               int32_t *len)
+{
+    int64_t lo = iw[0], hi = iw[0];
+    int32_t r;
+
+    for (r = 1; r < n; r++) {
+        lo = iw[r] < lo ? iw[r] : lo;
+        hi = iw[r] > hi ? iw[r] : hi;
+    }
+    if (g->DW == 1 && lo >= 0 && hi + g->KW <= g->W && (int64_t)g->KW * g->C <= CB_ZEROS) {
+        *steps = 1, *len = g->KW * g->C;
+        return;
+    }
+    *steps = g->KW, *len = g->C;
+}
+
 /* The filter row of tap (kh, kw), input channel 0, from output channel oc0. */
 static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t oc0)
 {
@@ -133,18 +155,19 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     }
     const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
-    int32_t kh, kw, kh0, kh1, ic;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
     CB_R6(CB_ZERO)
 
     int64_t ih[6], iw[6];
     cb_positions(g, p0, rows, 6, ih, iw);
     cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
+    cb_kw_steps(g, iw, 6, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+        for (kw = 0; kw < steps; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
                 const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + 16);
                 CB_R6(CB_FMA)
@@ -176,18 +199,19 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
                               cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
     const __mmask16 m0 = sm2c_rt__mask16(nr);
     __m512 bias0 = _mm512_setzero_ps();
-    int32_t kh, kw, kh0, kh1, ic;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
     CB_R8(CB_ZERO)
 
     int64_t ih[8], iw[8];
     cb_positions(g, p0, rows, 8, ih, iw);
     cb_filter_rows(g, ih[0], ih[7], &kh0, &kh1);
+    cb_kw_steps(g, iw, 8, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+        for (kw = 0; kw < steps; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R8(CB_PTR)
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
                 CB_R8(CB_FMA)
             }
@@ -236,18 +260,19 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
     }
     const __m256i m0 = sm2c_rt__mask8(nr), m1 = sm2c_rt__mask8(nr - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
-    int32_t kh, kw, kh0, kh1, ic;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
     CB_R6(CB_ZERO)
 
     int64_t ih[6], iw[6];
     cb_positions(g, p0, rows, 6, ih, iw);
     cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
+    cb_kw_steps(g, iw, 6, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+        for (kw = 0; kw < steps; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 const __m256 b0 = _mm256_maskload_ps(wt, m0);
                 const __m256 b1 = _mm256_maskload_ps(wt + 8, m1);
                 CB_R6(CB_FMA)
@@ -281,17 +306,18 @@ static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32
 {
     float acc[CB_PR][CB_PN] = {{0.0f}};
     int64_t ih[CB_PR], iw[CB_PR];
-    int32_t kh, kw, kh0, kh1, ic, i, j;
+    int32_t kh, kw, kh0, kh1, steps, len, ic, i, j;
 
     cb_positions(g, p0, rows, CB_PR, ih, iw);
     cb_filter_rows(g, ih[0], ih[CB_PR - 1], &kh0, &kh1);
+    cb_kw_steps(g, iw, CB_PR, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+        for (kw = 0; kw < steps; kw++) {
             const float *wt = cb_filter(g, kh, kw, oc0);
             const float *xr[CB_PR];
             for (i = 0; i < CB_PR; i++)
                 xr[i] = cb_tap(g, ih[i] + (int64_t)kh * g->DH, iw[i] + (int64_t)kw * g->DW);
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 for (i = 0; i < CB_PR; i++) {
                     const float a = xr[i][ic];
                     if (nr == CB_PN) {
