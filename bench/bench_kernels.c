@@ -3,7 +3,8 @@
 ** the benchmark's models (bench/gen_bench_models.py), one thread.
 **
 ** build: cc -std=c99 -O3 -march=native -Iruntime -Iruntime/include \
-**            bench/bench_kernels.c runtime/conv_f32.c -lm -o bench_kernels
+**            bench/bench_kernels.c runtime/conv_f32.c runtime/matmul_f32.c \
+**            runtime/matvec_f32.c -lm -o bench_kernels
 ** usage: bench_kernels [SAMPLES [FILTER]]   (only layers whose name contains
 **        FILTER; median over SAMPLES of ~30 ms of thread
 **        CPU time each; the min and max are printed beside it)

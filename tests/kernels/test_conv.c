@@ -145,6 +145,8 @@ static const wcase conv_cases[] = {
     {1, 3, 3, 2, 5, 5, 2, 1, 1, 1, 1, 1, 2},      /* kernel larger than input */
     {1, 5, 23, 16, 3, 3, 40, 1, 1, 1, 1, 1, 16},  /* blocked: 32 + 8 channels, 23 columns */
     {1, 4, 19, 9, 1, 1, 16, 1, 2, 1, 1, 0, 9},    /* blocked 1x1 stride 2, 16 channels */
+    {2, 6, 7, 24, 1, 1, 70, 1, 1, 1, 1, 1, 24},   /* 1x1 as a matmul, batch 2 */
+    {1, 3, 4, 400, 1, 1, 20, 1, 1, 1, 1, 0, 400}, /* 1x1 with C > 320: the blocks */
 };
 
 static void test_conv2d(void **state)
