@@ -3,14 +3,17 @@
 ** the benchmark's models (bench/gen_bench_models.py), one thread.
 **
 ** build: cc -std=c99 -O3 -march=native -Iruntime -Iruntime/include \
-**            bench/bench_kernels.c runtime/conv_f32.c -lm -o bench_kernels
-** usage: bench_kernels [SAMPLES]   (median over SAMPLES of ~30 ms of thread
+**            bench/bench_kernels.c runtime/conv_f32.c runtime/matmul_f32.c \
+**            runtime/matvec_f32.c -lm -o bench_kernels
+** usage: bench_kernels [SAMPLES [FILTER]]   (only layers whose name contains
+**        FILTER; median over SAMPLES of ~30 ms of thread
 **        CPU time each; the min and max are printed beside it)
 */
 #define _POSIX_C_SOURCE 199309L
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "sm2c_rt.h"
@@ -35,12 +38,14 @@ static const layer LAYERS[] = {
     {"vww 1x1 64->128 12x12", 0, 12, 12, 64, 1, 128, 1},
     {"vww 1x1 256->256 3x3", 0, 3, 3, 256, 1, 256, 1},
     {"vww dw 3x3 16 48x48", 1, 48, 48, 16, 3, 16, 1},
+    {"mnv2 3x3 s2 3->32 224x224", 0, 224, 224, 3, 3, 32, 2},
     {"mnv2 1x1 32->16 112x112", 0, 112, 112, 32, 1, 16, 1},
     {"mnv2 1x1 24->144 56x56", 0, 56, 56, 24, 1, 144, 1},
     {"mnv2 1x1 96->576 14x14", 0, 14, 14, 96, 1, 576, 1},
     {"mnv2 1x1 320->1280 7x7", 0, 7, 7, 320, 1, 1280, 1},
     {"mnv2 dw 3x3 32 112x112", 1, 112, 112, 32, 3, 32, 1},
     {"mnv2 dw 3x3 s2 144 56x56", 1, 56, 56, 144, 3, 144, 2},
+    {"resnet50 7x7 s2 3->64 224x224", 0, 224, 224, 3, 7, 64, 2},
     {"resnet50 3x3 64->64 56x56", 0, 56, 56, 64, 3, 64, 1},
     {"resnet50 1x1 64->256 56x56", 0, 56, 56, 64, 1, 256, 1},
     {"resnet50 3x3 256->256 14x14", 0, 14, 14, 256, 3, 256, 1},
@@ -90,6 +95,7 @@ static double params(const layer *l, int32_t *p)
 int main(int argc, char **argv)
 {
     const int samples = argc > 1 ? atoi(argv[1]) : 7;
+    const char *filter = argc > 2 ? argv[2] : "";
     size_t i;
 
     for (i = 0; i < sizeof LAYERS / sizeof LAYERS[0]; i++) {
@@ -103,6 +109,11 @@ int main(int argc, char **argv)
         float *y = malloc((size_t)p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] * l->oc * sizeof *y);
         double t[64];
         int calls = 1, s;
+
+        if (!strstr(l->name, filter)) {
+            free(x), free(w), free(b), free(y);
+            continue;
+        }
 
         for (double t0 = now(); now() - t0 < 0.03; calls *= 2)
             for (int k = 0; k < calls; k++)

@@ -38,25 +38,76 @@ enum { CB_ZEROS = 1024 }; /* the longest input-channel run a padding tap can rea
 
 static const float sm2c_rt__conv_zeros[CB_ZEROS] = {0.0f};
 
-/* One output row's geometry: what the micro-kernels need to find their taps. */
+/* A layer's geometry: what the micro-kernels need to find their taps.  The
+** depthwise tiles (dw_block_f32.h) also use the row fields ih0, kh0, kh1. */
 typedef struct {
     const float *x; /* image n */
     const float *w; /* HWIO filter */
     const float *bias;
-    int64_t ih0;    /* input row of kh = 0 */
-    int32_t kh0, kh1; /* filter rows inside the input */
-    int32_t W, C, KW, SW, DW, PL, DH, OC;
+    int64_t ih0;    /* depthwise: input row of kh = 0 of the current output row */
+    int32_t kh0, kh1; /* depthwise: filter rows inside the input */
+    int32_t H, W, C, KH, KW, SH, SW, DH, DW, PT, PL, OW, OC;
     int32_t act;    /* SM2C_RT_ACT_*, applied as each block is stored */
 } cb_geom;
 
-/* Input channels of output pixel ow at tap (kh, kw), or zeros in the padding. */
-static inline const float *cb_pixel(const cb_geom *g, int32_t ow, int32_t kh, int32_t kw)
+/* Input rows and columns of tap (0, 0) of the n pixels of a block of `rows`
+** from pixel p0 (row-major over OH x OW); entries past `rows` repeat the
+** last pixel (computed, never stored), so every kernel runs full blocks. */
+static inline void cb_positions(const cb_geom *g, int32_t p0, int32_t rows, int32_t n,
+                                int64_t *ih, int64_t *iw)
 {
-    const int64_t iw = (int64_t)ow * g->SW - g->PL + (int64_t)kw * g->DW;
+    int32_t oh = p0 / g->OW, ow = p0 % g->OW, r;
 
-    if (iw < 0 || iw >= g->W)
+    for (r = 0; r < n; r++) {
+        ih[r] = (int64_t)oh * g->SH - g->PT;
+        iw[r] = (int64_t)ow * g->SW - g->PL;
+        if (r + 1 < rows && ++ow == g->OW)
+            ow = 0, oh++;
+    }
+}
+
+/* The input channels at (ih, iw), or zeros in the padding. */
+static inline const float *cb_tap(const cb_geom *g, int64_t ih, int64_t iw)
+{
+    if ((uint64_t)ih >= (uint64_t)g->H || (uint64_t)iw >= (uint64_t)g->W)
         return sm2c_rt__conv_zeros;
-    return g->x + ((ptrdiff_t)(g->ih0 + (int64_t)kh * g->DH) * g->W + (ptrdiff_t)iw) * g->C;
+    return g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
+}
+
+/* The filter rows [*kh0, *kh1) that reach the input for some pixel of a
+** block whose first and last pixels' tap rows are ih_first and ih_last. */
+static inline void cb_filter_rows(const cb_geom *g, int64_t ih_first, int64_t ih_last,
+                                  int32_t *kh0, int32_t *kh1)
+{
+    int32_t a = 0, b = g->KH;
+
+    while (a < b && ih_last + (int64_t)a * g->DH < 0)
+        a++;
+    while (b > a && ih_first + (int64_t)(b - 1) * g->DH >= g->H)
+        b--;
+    *kh0 = a, *kh1 = b;
+}
+
+/* The kw loop of a block: *steps taps of *len input channels each.  When
+** every pixel's whole filter row lies inside the input across (dilation 1),
+** the KW taps of a filter row are one contiguous run of KW * C values, in the
+** filter as in the input, and take one step: a layer with few input channels
+** (an image's first convolution) then pays the per-tap set-up once per row. */
+static inline void cb_kw_steps(const cb_geom *g, const int64_t *iw, int32_t n, int32_t *steps,
+                               int32_t *len)
+{
+    int64_t lo = iw[0], hi = iw[0];
+    int32_t r;
+
+    for (r = 1; r < n; r++) {
+        lo = iw[r] < lo ? iw[r] : lo;
+        hi = iw[r] > hi ? iw[r] : hi;
+    }
+    if (g->DW == 1 && lo >= 0 && hi + g->KW <= g->W && (int64_t)g->KW * g->C <= CB_ZEROS) {
+        *steps = 1, *len = g->KW * g->C;
+        return;
+    }
+    *steps = g->KW, *len = g->C;
 }
 
 /* The filter row of tap (kh, kw), input channel 0, from output channel oc0. */
@@ -65,18 +116,11 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
     return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
 }
 
-/* Pixel r of a block of `rows` starting at ow0; rows past the end repeat the
-** last pixel (computed, never stored), so every kernel runs full blocks. */
-static inline int32_t cb_row(int32_t ow0, int32_t r, int32_t rows)
-{
-    return ow0 + (r < rows ? r : rows - 1);
-}
 
 /* Per-pixel statements of the SIMD kernels, written out: each accumulator is
 ** a named variable, so it lives in a register at any optimisation level. */
 #define CB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
 #define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
-#define DB_R4(M) M(0) M(1) M(2) M(3)
 
 #if SM2C_RT_AVX512
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
@@ -90,12 +134,12 @@ SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, co
 }
 
 /* 6 pixels x up to 32 channels (nr > 16): 12 accumulators. */
-SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t p0, int32_t rows,
                                                int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
 #define CB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
 #define CB_FMA(r)                                                                          \
     {                                                                                      \
         const __m512 a = _mm512_set1_ps(x##r[ic]);                                         \
@@ -111,14 +155,19 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     }
     const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
-    int32_t kh, kw, ic;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
     CB_R6(CB_ZERO)
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+    int64_t ih[6], iw[6];
+    cb_positions(g, p0, rows, 6, ih, iw);
+    cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
+    cb_kw_steps(g, iw, 6, &steps, &len);
+    for (kh = kh0; kh < kh1; kh++) {
+        for (kw = 0; kw < steps; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
                 const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + 16);
                 CB_R6(CB_FMA)
@@ -137,12 +186,12 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
 }
 
 /* 8 pixels x up to 16 channels: 8 accumulators. */
-SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t p0, int32_t rows,
                                                int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
 #define CB_ZERO(r) __m512 c##r = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
 #define CB_FMA(r) c##r = _mm512_fmadd_ps(_mm512_set1_ps(x##r[ic]), b0, c##r);
 #define CB_STORE(i)                                                                        \
     if (i < rows)                                                                          \
@@ -150,14 +199,19 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
                               cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
     const __mmask16 m0 = sm2c_rt__mask16(nr);
     __m512 bias0 = _mm512_setzero_ps();
-    int32_t kh, kw, ic;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
     CB_R8(CB_ZERO)
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+    int64_t ih[8], iw[8];
+    cb_positions(g, p0, rows, 8, ih, iw);
+    cb_filter_rows(g, ih[0], ih[7], &kh0, &kh1);
+    cb_kw_steps(g, iw, 8, &steps, &len);
+    for (kh = kh0; kh < kh1; kh++) {
+        for (kw = 0; kw < steps; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R8(CB_PTR)
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
                 CB_R8(CB_FMA)
             }
@@ -185,12 +239,12 @@ SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, cons
 }
 
 /* 6 pixels x up to 16 channels: 12 accumulators. */
-SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0, int32_t rows,
+SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, int32_t rows,
                                            int32_t oc0, int32_t nr, float *y,
                                                const float *r)
 {
 #define CB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_pixel(g, cb_row(ow0, r, rows), kh, kw);
+#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
 #define CB_FMA(r)                                                                          \
     {                                                                                      \
         const __m256 a = _mm256_broadcast_ss(x##r + ic);                                   \
@@ -206,14 +260,19 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t ow0,
     }
     const __m256i m0 = sm2c_rt__mask8(nr), m1 = sm2c_rt__mask8(nr - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
-    int32_t kh, kw, ic;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
     CB_R6(CB_ZERO)
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+    int64_t ih[6], iw[6];
+    cb_positions(g, p0, rows, 6, ih, iw);
+    cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
+    cb_kw_steps(g, iw, 6, &steps, &len);
+    for (kh = kh0; kh < kh1; kh++) {
+        for (kw = 0; kw < steps; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 const __m256 b0 = _mm256_maskload_ps(wt, m0);
                 const __m256 b1 = _mm256_maskload_ps(wt + 8, m1);
                 CB_R6(CB_FMA)
@@ -242,19 +301,23 @@ enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 
 
 /* 4 pixels x up to 16 channels in plain C; the full-width case has constant
 ** trip counts, which compilers vectorise. */
-static inline void cb_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t oc0, int32_t nr,
+static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0, int32_t nr,
                         float *y, const float *r)
 {
     float acc[CB_PR][CB_PN] = {{0.0f}};
-    int32_t kh, kw, ic, i, j;
+    int64_t ih[CB_PR], iw[CB_PR];
+    int32_t kh, kw, kh0, kh1, steps, len, ic, i, j;
 
-    for (kh = g->kh0; kh < g->kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
+    cb_positions(g, p0, rows, CB_PR, ih, iw);
+    cb_filter_rows(g, ih[0], ih[CB_PR - 1], &kh0, &kh1);
+    cb_kw_steps(g, iw, CB_PR, &steps, &len);
+    for (kh = kh0; kh < kh1; kh++) {
+        for (kw = 0; kw < steps; kw++) {
             const float *wt = cb_filter(g, kh, kw, oc0);
             const float *xr[CB_PR];
             for (i = 0; i < CB_PR; i++)
-                xr[i] = cb_pixel(g, cb_row(ow0, i, rows), kh, kw);
-            for (ic = 0; ic < g->C; ic++, wt += g->OC) {
+                xr[i] = cb_tap(g, ih[i] + (int64_t)kh * g->DH, iw[i] + (int64_t)kw * g->DW);
+            for (ic = 0; ic < len; ic++, wt += g->OC) {
                 for (i = 0; i < CB_PR; i++) {
                     const float a = xr[i][ic];
                     if (nr == CB_PN) {
@@ -308,26 +371,31 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 }
 
 /* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,
-** or a padding tap wider than the zero block), and nothing is written then. */
+** or a padding tap wider than the zero block), and nothing is written then.
+** A block's pixels run on across output rows (row-major over OH x OW), so
+** narrow images fill whole blocks; each pixel finds its own taps. */
 static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
                                  const float *r, float *y, const int32_t *p, int32_t act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
     const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
-    const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
-    const int32_t cols_inside = p[SM2C_RT_WIN_PL] == 0 &&
-                                (int64_t)(OW - 1) * p[SM2C_RT_WIN_SW] +
-                                        (int64_t)(KW - 1) * p[SM2C_RT_WIN_DW] < W;
-    const ptrdiff_t y_image = (ptrdiff_t)OH * OW * OC;
+    const int32_t inside = p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_PT] == 0 &&
+                           (int64_t)(OW - 1) * p[SM2C_RT_WIN_SW] +
+                                   (int64_t)(KW - 1) * p[SM2C_RT_WIN_DW] < W &&
+                           (int64_t)(OH - 1) * p[SM2C_RT_WIN_SH] +
+                                   (int64_t)(KH - 1) * p[SM2C_RT_WIN_DH] < H;
+    const int32_t M = OH * OW;
+    const ptrdiff_t y_image = (ptrdiff_t)M * OC;
     cb_geom g;
-    int32_t n, oc0, oh, ow0, mr, nr;
+    int32_t n, oc0, p0, mr, nr;
 
-    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != C || C <= 0 || (C > CB_ZEROS && !cols_inside))
+    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != C || C <= 0 || (C > CB_ZEROS && !inside))
         return 0;
-    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = KW, g.SW = p[SM2C_RT_WIN_SW];
-    g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = OC;
-    g.act = act;
+    g.w = w, g.bias = bias, g.H = H, g.W = W, g.C = C, g.KH = KH, g.KW = KW;
+    g.SH = p[SM2C_RT_WIN_SH], g.SW = p[SM2C_RT_WIN_SW], g.DH = p[SM2C_RT_WIN_DH];
+    g.DW = p[SM2C_RT_WIN_DW], g.PT = p[SM2C_RT_WIN_PT], g.PL = p[SM2C_RT_WIN_PL];
+    g.OW = OW, g.OC = OC, g.act = act;
     for (n = 0; n < N; n++) {
         float *yn = y + (ptrdiff_t)n * y_image;
         const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;
@@ -335,212 +403,10 @@ static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const fl
         for (oc0 = 0; oc0 < OC; oc0 += nr) {
             const cb_kernel kernel = cb_choose(OC - oc0, &mr, &nr);
             const int32_t nb = OC - oc0 < nr ? OC - oc0 : nr;
-            for (oh = 0; oh < OH; oh++) {
-                g.ih0 = (int64_t)oh * SH - PT;
-                for (g.kh0 = 0; g.kh0 < KH && g.ih0 + (int64_t)g.kh0 * g.DH < 0; g.kh0++)
-                    ;
-                for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
-                    ;
-                for (ow0 = 0; ow0 < OW; ow0 += mr) {
-                    const ptrdiff_t o = ((ptrdiff_t)oh * OW + ow0) * OC + oc0;
-                    kernel(&g, ow0, OW - ow0 < mr ? OW - ow0 : mr, oc0, nb, yn + o,
-                           rn ? rn + o : NULL);
-                }
+            for (p0 = 0; p0 < M; p0 += mr) {
+                const ptrdiff_t o = (ptrdiff_t)p0 * OC + oc0;
+                kernel(&g, p0, M - p0 < mr ? M - p0 : mr, oc0, nb, yn + o, rn ? rn + o : NULL);
             }
-        }
-    }
-    return 1;
-}
-
-/*
-** DepthwiseConv2dNative with multiplier 1, vectorised over channels: a tile of
-** DB_PR pixels of one output row times a block of channels, summed in
-** registers over the taps (kh, kw) in order, as the reference.  Any channel
-** count (masked tails), any stride and dilation; padding taps read the zero
-** block.  AVX-512: 32 channels, AVX2+FMA: 16, portable C: 16 channels, one
-** pixel at a time with constant trip counts, which compilers vectorise.
-*/
-enum { DB_PR = 4, DB_CN = 16 };
-
-/* Channels c0.. of pixel ow at tap (kh, kw), or zeros in the padding. */
-static inline const float *db_pixel(const cb_geom *g, int32_t ow, int32_t kh, int32_t kw,
-                                    int32_t c0)
-{
-    const float *p = cb_pixel(g, ow, kh, kw);
-    return p == sm2c_rt__conv_zeros ? p : p + c0;
-}
-
-static inline const float *db_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t c0)
-{
-    return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C + c0;
-}
-
-#if SM2C_RT_AVX512
-/* DB_PR pixels from ow0 (rows of them stored) x up to 32 channels from c0. */
-SM2C_RT_TARGET_AVX512 static inline void db_avx512(const cb_geom *g, int32_t ow0, int32_t rows,
-                                            int32_t c0, int32_t nc, float *y)
-{
-#define DB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
-#define DB_FMA(r)                                                                          \
-    {                                                                                      \
-        const float *xr = db_pixel(g, cb_row(ow0, r, rows), kh, kw, c0);                   \
-        c##r##0 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m0, xr), w0, c##r##0);             \
-        c##r##1 = _mm512_fmadd_ps(_mm512_maskz_loadu_ps(m1, xr + 16), w1, c##r##1);        \
-    }
-#define DB_STORE(r)                                                                        \
-    if (r < rows) {                                                                        \
-        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C, m0,                                \
-                              sm2c_rt__act512(_mm512_add_ps(c##r##0, bias0), g->act));           \
-        _mm512_mask_storeu_ps(y + r * (ptrdiff_t)g->C + 16, m1,                           \
-                              sm2c_rt__act512(_mm512_add_ps(c##r##1, bias1), g->act));           \
-    }
-    const __mmask16 m0 = sm2c_rt__mask16(nc), m1 = sm2c_rt__mask16(nc - 16);
-    __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
-    int32_t kh, kw;
-    DB_R4(DB_ZERO)
-
-    for (kh = g->kh0; kh < g->kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
-            const float *wt = db_filter(g, kh, kw, c0);
-            const __m512 w0 = _mm512_maskz_loadu_ps(m0, wt);
-            const __m512 w1 = _mm512_maskz_loadu_ps(m1, wt + 16);
-            DB_R4(DB_FMA)
-        }
-    }
-    if (g->bias) {
-        bias0 = _mm512_maskz_loadu_ps(m0, g->bias + c0);
-        bias1 = _mm512_maskz_loadu_ps(m1, g->bias + c0 + 16);
-    }
-    DB_R4(DB_STORE)
-#undef DB_ZERO
-#undef DB_FMA
-#undef DB_STORE
-}
-#endif
-
-#if SM2C_RT_AVX2
-/* DB_PR pixels from ow0 (rows of them stored) x up to 16 channels from c0. */
-SM2C_RT_TARGET_AVX2 static inline void db_avx2(const cb_geom *g, int32_t ow0, int32_t rows,
-                                        int32_t c0, int32_t nc, float *y)
-{
-#define DB_ZERO(r) __m256 c##r##0 = _mm256_setzero_ps(), c##r##1 = _mm256_setzero_ps();
-#define DB_FMA(r)                                                                          \
-    {                                                                                      \
-        const float *xr = db_pixel(g, cb_row(ow0, r, rows), kh, kw, c0);                   \
-        c##r##0 = _mm256_fmadd_ps(_mm256_maskload_ps(xr, m0), w0, c##r##0);                \
-        c##r##1 = _mm256_fmadd_ps(_mm256_maskload_ps(xr + 8, m1), w1, c##r##1);            \
-    }
-#define DB_STORE(r)                                                                        \
-    if (r < rows) {                                                                        \
-        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C, m0,                                   \
-                            sm2c_rt__act256(_mm256_add_ps(c##r##0, bias0), g->act));              \
-        _mm256_maskstore_ps(y + r * (ptrdiff_t)g->C + 8, m1,                               \
-                            sm2c_rt__act256(_mm256_add_ps(c##r##1, bias1), g->act));              \
-    }
-    const __m256i m0 = sm2c_rt__mask8(nc), m1 = sm2c_rt__mask8(nc - 8);
-    __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
-    int32_t kh, kw;
-    DB_R4(DB_ZERO)
-
-    for (kh = g->kh0; kh < g->kh1; kh++) {
-        for (kw = 0; kw < g->KW; kw++) {
-            const float *wt = db_filter(g, kh, kw, c0);
-            const __m256 w0 = _mm256_maskload_ps(wt, m0);
-            const __m256 w1 = _mm256_maskload_ps(wt + 8, m1);
-            DB_R4(DB_FMA)
-        }
-    }
-    if (g->bias) {
-        bias0 = _mm256_maskload_ps(g->bias + c0, m0);
-        bias1 = _mm256_maskload_ps(g->bias + c0 + 8, m1);
-    }
-    DB_R4(DB_STORE)
-#undef DB_ZERO
-#undef DB_FMA
-#undef DB_STORE
-}
-#endif
-
-/* The same in plain C, one pixel at a time (rows <= DB_PR pixels). */
-static inline void db_portable(const cb_geom *g, int32_t ow0, int32_t rows, int32_t c0, int32_t nc,
-                        float *y)
-{
-    int32_t r, kh, kw, j;
-
-    for (r = 0; r < rows; r++) {
-        float acc[DB_CN] = {0.0f};
-        float *yr = y + r * (ptrdiff_t)g->C;
-        for (kh = g->kh0; kh < g->kh1; kh++) {
-            for (kw = 0; kw < g->KW; kw++) {
-                const float *xr = db_pixel(g, ow0 + r, kh, kw, c0);
-                const float *wt = db_filter(g, kh, kw, c0);
-                if (nc == DB_CN) {
-                    for (j = 0; j < DB_CN; j++)
-                        acc[j] += xr[j] * wt[j];
-                } else {
-                    for (j = 0; j < nc; j++)
-                        acc[j] += xr[j] * wt[j];
-                }
-            }
-        }
-        for (j = 0; j < nc; j++)
-            yr[j] = acc[j] + (g->bias ? g->bias[c0 + j] : 0.0f);
-        sm2c_rt__act_f32(yr, nc, g->act);
-    }
-}
-
-typedef void (*db_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *);
-
-/* The depthwise kernel on this CPU and its channels per block. */
-static inline db_kernel db_choose(int32_t *nc)
-{
-#if SM2C_RT_AVX512
-    if (sm2c_rt__have_avx512()) {
-        *nc = 32;
-        return db_avx512;
-    }
-#endif
-#if SM2C_RT_AVX2
-    if (sm2c_rt__have_avx2()) {
-        *nc = 16;
-        return db_avx2;
-    }
-#endif
-    *nc = DB_CN;
-    return db_portable;
-}
-
-/* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
-static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
-                                      float *y, const int32_t *p, int32_t act)
-{
-    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
-    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH];
-    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
-    const int32_t SH = p[SM2C_RT_WIN_SH], PT = p[SM2C_RT_WIN_PT];
-    cb_geom g;
-    int32_t n, c0, oh, ow0, cn;
-    db_kernel kernel;
-
-    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != 1 || C <= 0)
-        return 0;
-    kernel = db_choose(&cn);
-    g.w = w, g.bias = bias, g.W = W, g.C = C, g.KW = p[SM2C_RT_WIN_KW], g.SW = p[SM2C_RT_WIN_SW];
-    g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = C;
-    g.act = act;
-    for (n = 0; n < N; n++) {
-        float *yn = y + (ptrdiff_t)n * OH * OW * C;
-        g.x = x + (ptrdiff_t)n * H * W * C;
-        for (oh = 0; oh < OH; oh++) {
-            g.ih0 = (int64_t)oh * SH - PT;
-            for (g.kh0 = 0; g.kh0 < KH && g.ih0 + (int64_t)g.kh0 * g.DH < 0; g.kh0++)
-                ;
-            for (g.kh1 = KH; g.kh1 > g.kh0 && g.ih0 + (int64_t)(g.kh1 - 1) * g.DH >= H; g.kh1--)
-                ;
-            for (ow0 = 0; ow0 < OW; ow0 += DB_PR)
-                for (c0 = 0; c0 < C; c0 += cn)
-                    kernel(&g, ow0, OW - ow0 < DB_PR ? OW - ow0 : DB_PR, c0,
-                           C - c0 < cn ? C - c0 : cn, yn + ((ptrdiff_t)oh * OW + ow0) * C + c0);
         }
     }
     return 1;

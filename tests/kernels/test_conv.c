@@ -145,6 +145,8 @@ static const wcase conv_cases[] = {
     {1, 3, 3, 2, 5, 5, 2, 1, 1, 1, 1, 1, 2},      /* kernel larger than input */
     {1, 5, 23, 16, 3, 3, 40, 1, 1, 1, 1, 1, 16},  /* blocked: 32 + 8 channels, 23 columns */
     {1, 4, 19, 9, 1, 1, 16, 1, 2, 1, 1, 0, 9},    /* blocked 1x1 stride 2, 16 channels */
+    {2, 6, 7, 24, 1, 1, 70, 1, 1, 1, 1, 1, 24},   /* 1x1 as a matmul, batch 2 */
+    {1, 3, 4, 400, 1, 1, 20, 1, 1, 1, 1, 0, 400}, /* 1x1 with C > 320: the blocks */
 };
 
 static void test_conv2d(void **state)
@@ -232,6 +234,13 @@ static const wcase dw_cases[] = {
     {1, 10, 10, 5, 3, 3, 10, 1, 1, 2, 2, 1, 2},   /* dilation 2 */
     {1, 6, 7, 17, 5, 5, 17, 1, 1, 1, 1, 0, 1},    /* VALID, odd channels */
     {1, 4, 4, 4, 2, 2, 4, 2, 2, 1, 1, 1, 1},      /* even kernel SAME */
+    /* dw_block_f32.h: tiles down a column, cut taps at the edges, one-pixel rows */
+    {1, 25, 5, 64, 3, 3, 64, 1, 1, 1, 1, 1, 1},   /* DS-CNN: two 32-channel blocks */
+    {1, 20, 19, 40, 3, 3, 40, 2, 2, 1, 1, 1, 1},  /* stride 2, 32 + 8 channels */
+    {1, 13, 12, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1},  /* 16 channels: 8-pixel tiles */
+    {1, 14, 11, 33, 5, 5, 33, 1, 1, 2, 2, 1, 1},  /* 5x5 dilated, 32 + 1 channels */
+    {1, 3, 3, 20, 5, 5, 20, 1, 1, 1, 1, 1, 1},    /* window wider than the input */
+    {2, 11, 9, 7, 3, 5, 7, 2, 1, 1, 2, 0, 1},     /* VALID, mixed strides and dilations */
 };
 
 static void test_depthwise_conv2d(void **state)
