@@ -99,6 +99,15 @@ int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n);
 int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, const int32_t *key,
                                     int32_t key_len, int32_t dtype, int32_t count,
                                     const void *deflt, void *out);
+/* parse_example_sparse.c: one sparse feature (float, dtype 1, or int64, 9) of
+** ParseExample / ParseExampleV2 from n serialized protos (rank 1; rank 0: one
+** scalar proto), at most max_per values per example: indices
+** [n * max_per][rank + 1], values [n * max_per], *count the number there (rows
+** past it zero), dense_shape [rank + 1].  SM2C_RT_ERR_EXAMPLE on malformed
+** wire data, a kind other than dtype or more than max_per values. */
+int32_t sm2c_rt_parse_example_sparse(const sm2c_string *serialized, int32_t n, int32_t rank,
+                                     const int32_t *key, int32_t key_len, int32_t dtype, int32_t max_per,
+                                     int64_t *indices, void *values, int64_t *count, int64_t *dense_shape);
 /* y[0..n) = *value (elem_size bytes), for Fill, Pad and ZerosLike. */
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */
