@@ -48,6 +48,11 @@ typedef struct sm2c_value {
     ** row by row share their input's).  NULL for a static shape. */
     const struct sm2c_value *dyn;
     int32_t dyn_dim;
+    /* An integer vector known only at run time whose elements are known at compile time
+    ** but one (ParseExample's sparse dense_shape: [batch, at most --limit sparse-values]):
+    ** `bound` holds them, element `bound_dim` as its maximum.  NULL otherwise. */
+    const int64_t *bound;
+    int32_t bound_dim;
 } sm2c_value;
 
 typedef struct sm2c_node {

@@ -645,9 +645,11 @@ int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_
 /* ---- data-dependent sizes (dyn.c, nms.c, sparse.c) ----------------------------
 ** An op whose output size depends on the data writes at most its static bound
 ** of rows, the actual number to *count (int64), and zeroes the rows past it.
-** dyn_clear zeroes rows [*count, bound) of each of `outer` blocks of `bound`
-** rows of inner_bytes (before a data-dependent value is used as indices). */
-void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes);
+** dyn_clear sets every byte of rows [*count, bound) of each of `outer` blocks
+** of `bound` rows of inner_bytes to `fill`: 0 before a data-dependent value is
+** used as indices or summed over, 1 (bool true) before an All over it. */
+void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes,
+                       int32_t fill);
 /* Shape (size 0: y[rank]) or Size (size 1: y[0]) of a value of static shape
 ** dims whose dim `dim` holds *count rows at run time. */
 void sm2c_rt_dyn_shape_i32(int32_t *y, const int64_t *count, const int32_t *dims, int32_t rank, int32_t dim,
@@ -692,6 +694,19 @@ int32_t sm2c_rt_sparse_to_dense_i32(const int32_t *idx, const void *values, int3
 int32_t sm2c_rt_sparse_to_dense_i64(const int64_t *idx, const void *values, int32_t values_scalar,
                                     const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
                                     const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
+/* SparseToDense whose output_shape is known at run time only (shape, ndims
+** values), within the bound dims (a static dim equal, dim `dim` at most):
+** y laid out at the bound, *out_count = shape[dim]; as above otherwise, the
+** indices checked against shape.  SM2C_RT_ERR_INDEX, before writing, for a
+** shape outside the bound. */
+int32_t sm2c_rt_sparse_to_dense_bounded_i32(const int32_t *idx, const void *values, int32_t values_scalar,
+                                            const void *dflt, void *y, int32_t n, const int64_t *count,
+                                            int32_t ndims, const int32_t *shape, const int32_t *dims, int32_t dim,
+                                            int64_t *out_count, int32_t total, int32_t elem_size, int32_t validate);
+int32_t sm2c_rt_sparse_to_dense_bounded_i64(const int64_t *idx, const void *values, int32_t values_scalar,
+                                            const void *dflt, void *y, int32_t n, const int64_t *count,
+                                            int32_t ndims, const int64_t *shape, const int32_t *dims, int32_t dim,
+                                            int64_t *out_count, int32_t total, int32_t elem_size, int32_t validate);
 /* ==== complex64 and signal processing (complex.c, fft.c) ====
 ** A complex64 tensor is float pairs (re, im), interleaved; its kernels take
 ** float pointers, and n, dims and strides count complex elements.
