@@ -108,6 +108,10 @@ int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, co
 int32_t sm2c_rt_parse_example_sparse(const sm2c_string *serialized, int32_t n, int32_t rank,
                                      const int32_t *key, int32_t key_len, int32_t dtype, int32_t max_per,
                                      int64_t *indices, void *values, int64_t *count, int64_t *dense_shape);
+/* string_hash.c: StringToHashBucketFast, y[i] = farmhash Fingerprint64(x[i])
+** modulo buckets (as TensorFlow, bit-exact): the uint64 whose high 32 bits are
+** hi's and low 32 bits lo's (0 buckets: y = 0). */
+void sm2c_rt_string_to_hash_bucket(const sm2c_string *x, int64_t *y, int32_t n, int32_t hi, int32_t lo);
 /* y[0..n) = *value (elem_size bytes), for Fill, Pad and ZerosLike. */
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */
