@@ -108,6 +108,17 @@ int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, co
 int32_t sm2c_rt_parse_example_sparse(const sm2c_string *serialized, int32_t n, int32_t rank,
                                      const int32_t *key, int32_t key_len, int32_t dtype, int32_t max_per,
                                      int64_t *indices, void *values, int64_t *count, int64_t *dense_shape);
+/* search_sorted.c: UpperBound (upper) / LowerBound: y[b][i] = where
+** std::upper_bound / std::lower_bound puts values[b][i] in sorted[b][0..n). */
+#define SM2C_RT_SEARCH_SORTED(sfx, T, ox, O)                                               \
+    void sm2c_rt_search_sorted_##sfx##_##ox(const T *sorted, const T *values, O *y, int32_t batch, \
+                                            int32_t n, int32_t m, int32_t upper);
+SM2C_RT_SEARCH_SORTED(f32, float, i32, int32_t)
+SM2C_RT_SEARCH_SORTED(f32, float, i64, int64_t)
+SM2C_RT_SEARCH_SORTED(i32, int32_t, i32, int32_t)
+SM2C_RT_SEARCH_SORTED(i32, int32_t, i64, int64_t)
+SM2C_RT_SEARCH_SORTED(i64, int64_t, i32, int32_t)
+SM2C_RT_SEARCH_SORTED(i64, int64_t, i64, int64_t)
 /* string_hash.c: StringToHashBucketFast, y[i] = farmhash Fingerprint64(x[i])
 ** modulo buckets (as TensorFlow, bit-exact): the uint64 whose high 32 bits are
 ** hi's and low 32 bits lo's (0 buckets: y = 0). */
