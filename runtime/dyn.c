@@ -11,7 +11,8 @@
 #include "rt_select.h"
 
 #if SM2C_RT_WANT(dyn_clear)
-void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes)
+void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes,
+                       int32_t fill)
 {
     unsigned char *p = (unsigned char *)x;
     int64_t c = *count;
@@ -21,7 +22,7 @@ void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bou
     if (c >= bound)
         return;
     for (o = 0; o < outer; o++)
-        memset(p + ((size_t)o * (size_t)bound + (size_t)c) * (size_t)inner_bytes, 0,
+        memset(p + ((size_t)o * (size_t)bound + (size_t)c) * (size_t)inner_bytes, fill & 0xff,
                (size_t)(bound - c) * (size_t)inner_bytes);
 }
 #endif

@@ -1,229 +1,35 @@
 /*
 ** parse_example.c: ParseExample / ParseExampleV2 dense features, read from a
-** batch of serialized tf.Example protos in the protobuf wire format:
-**
-**   Example  { Features features = 1; }
-**   Features { map<string, Feature> feature = 1; }   (entries: key = 1, value = 2)
-**   Feature  { oneof kind { BytesList bytes_list = 1; FloatList float_list = 2;
-**                           Int64List int64_list = 3; } }
-**   FloatList { repeated float value = 1; }   (packed, wire type 2, or fixed32, 5)
-**   Int64List { repeated int64 value = 1; }   (packed, wire type 2, or varint, 0)
-**
-** As TensorFlow's parser (example_proto_fast_parsing.cc, checked against TF
-** 2.21): unknown fields of Example are skipped and several `features` fields
-** merge; a map entry is exactly a key then a value; when a key appears more
-** than once the last entry wins (earlier ones are not read); a missing
-** feature, or one with no kind (an empty Feature), takes the default, or is an
-** error when there is none (a required feature); a feature whose kind is not
-** the dense type (an int64_list for a float feature) or whose value count is
-** not the dense shape's is an error.  Malformed wire data
-** (a truncated or over-long varint, a length past the end of its message, a
-** wire type or field the format does not allow there) is an error too.  Every
-** error is SM2C_RT_ERR_EXAMPLE; nothing is read outside [data, data + len) of
-** each string, and nothing is written outside out[0, n * count).
+** batch of serialized tf.Example protos (the wire format and TensorFlow's
+** reading rules: example_wire.h).  A missing feature, or one with no kind (an
+** empty Feature), takes the default, or is an error when there is none (a
+** required feature); a feature whose kind is not the dense type (an
+** int64_list for a float feature) or whose value count is not the dense
+** shape's is an error, as is malformed wire data.  Every error is
+** SM2C_RT_ERR_EXAMPLE; nothing is read outside [data, data + len) of each
+** string, and nothing is written outside out[0, n * count).
 */
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "sm2c_rt.h"
-
-typedef struct pe_span {
-    const uint8_t *p;
-    size_t n;
-} pe_span;
-
-/* A varint of at most 10 bytes (64 bits), from s; advances s.  0 when truncated
-** or over-long. */
-static int pe_varint(pe_span *s, uint64_t *v)
-{
-    uint64_t r = 0;
-    size_t i;
-    for (i = 0; i < s->n && i < 10; i++) {
-        uint8_t b = s->p[i];
-        r |= (uint64_t)(b & 0x7f) << (7 * i);    /* a 10th byte's bits past 64 drop, as protobuf's */
-        if (!(b & 0x80)) {
-            s->p += i + 1;
-            s->n -= i + 1;
-            *v = r;
-            return 1;
-        }
-    }
-    return 0;
-}
-
-/* A length-delimited payload: its length varint, then that many bytes, cut
-** from s into *out.  0 when the length runs past the end. */
-static int pe_bytes(pe_span *s, pe_span *out)
-{
-    uint64_t len;
-    if (!pe_varint(s, &len) || len > (uint64_t)s->n)
-        return 0;
-    out->p = s->p;
-    out->n = (size_t)len;
-    s->p += (size_t)len;
-    s->n -= (size_t)len;
-    return 1;
-}
-
-/* Skips the value of a field of wire type wt (0, 1, 2 or 5). */
-static int pe_skip(pe_span *s, uint32_t wt)
-{
-    uint64_t v;
-    pe_span t;
-    switch (wt) {
-    case 0: return pe_varint(s, &v);
-    case 1:
-    case 5: {
-        size_t k = wt == 1 ? 8 : 4;
-        if (s->n < k)
-            return 0;
-        s->p += k;
-        s->n -= k;
-        return 1;
-    }
-    case 2: return pe_bytes(s, &t);
-    default: return 0;   /* groups (3, 4) and 6, 7 are not in tf.Example */
-    }
-}
-
-/* The next tag: field number and wire type.  0 on a malformed tag. */
-static int pe_tag(pe_span *s, uint32_t *field, uint32_t *wt)
-{
-    uint64_t t;
-    if (!pe_varint(s, &t) || t > UINT32_MAX || (t >> 3) == 0)
-        return 0;
-    *field = (uint32_t)(t >> 3);
-    *wt = (uint32_t)(t & 7);
-    return 1;
-}
-
-/* The Feature value of the last map entry with key `key` in Example `ex`:
-** 1 found, 0 absent, -1 malformed. */
-static int pe_find(pe_span ex, const int32_t *key, int32_t key_len, pe_span *feature)
-{
-    int found = 0;
-    while (ex.n) {
-        uint32_t field, wt;
-        pe_span feats;
-        if (!pe_tag(&ex, &field, &wt))
-            return -1;
-        if (field != 1 || wt != 2) {
-            if (!pe_skip(&ex, wt))
-                return -1;
-            continue;
-        }
-        if (!pe_bytes(&ex, &feats))
-            return -1;
-        while (feats.n) {       /* Features: only map entries (field 1) */
-            pe_span entry, k, v;
-            if (!pe_tag(&feats, &field, &wt) || field != 1 || wt != 2 || !pe_bytes(&feats, &entry))
-                return -1;
-            /* an entry is its key then its value, nothing else (as TensorFlow reads it) */
-            if (!pe_tag(&entry, &field, &wt) || field != 1 || wt != 2 || !pe_bytes(&entry, &k) ||
-                !pe_tag(&entry, &field, &wt) || field != 2 || wt != 2 || !pe_bytes(&entry, &v) || entry.n)
-                return -1;
-            if (k.n == (size_t)key_len) {
-                size_t i;
-                for (i = 0; i < k.n && k.p[i] == (uint8_t)key[i]; i++) {
-                }
-                if (i == k.n) {
-                    *feature = v;
-                    found = 1;
-                }
-            }
-        }
-    }
-    return found;
-}
-
-/* Reads the list of Feature f into out[0, count): float (TF dtype 1) or int64
-** (9).  0 when the kind is not `dtype`, the count differs, or the data is
-** malformed.  As TensorFlow reads a list: the Feature's first byte is the
-** kind's tag and what follows the list is ignored; a list is one packed run
-** (bytes after it ignored; a float run's length rounded down to whole floats)
-** or unpacked values only (floats: as many 5-byte fields as fit). */
-static int pe_values(pe_span f, int32_t dtype, int32_t count, void *out)
-{
-    pe_span list;
-    int32_t got = 0;
-    if (!f.n || f.p[0] != (dtype == 1 ? 0x12 : 0x1a))   /* float_list = 2, int64_list = 3 */
-        return 0;
-    f.p++;
-    f.n--;
-    if (!pe_bytes(&f, &list))
-        return 0;
-    if (list.n && list.p[0] == 0x0a) {          /* packed: field 1, wire type 2 */
-        pe_span packed;
-        list.p++;
-        list.n--;
-        if (!pe_bytes(&list, &packed))
-            return 0;
-        if (dtype == 1) {
-            if (packed.n / 4 != (size_t)count)
-                return 0;
-            for (; packed.n >= 4; packed.p += 4, packed.n -= 4) {
-                uint32_t bits = (uint32_t)packed.p[0] | (uint32_t)packed.p[1] << 8 |
-                                (uint32_t)packed.p[2] << 16 | (uint32_t)packed.p[3] << 24;
-                memcpy((float *)out + got++, &bits, sizeof bits);
-            }
-            return 1;
-        }
-        while (packed.n) {
-            uint64_t u;
-            int64_t v;
-            if (!pe_varint(&packed, &u) || got >= count)
-                return 0;
-            memcpy(&v, &u, sizeof v);
-            ((int64_t *)out)[got++] = v;
-        }
-        return got == count;
-    }
-    if (dtype == 1) {                           /* unpacked floats: tag 0x0d, 4 bytes */
-        size_t k, n = list.n / 5;
-        if (n != (size_t)count)
-            return 0;
-        for (k = 0; k < n; k++) {
-            const uint8_t *q = list.p + 5 * k;
-            uint32_t bits = (uint32_t)q[1] | (uint32_t)q[2] << 8 | (uint32_t)q[3] << 16 | (uint32_t)q[4] << 24;
-            if (q[0] != 0x0d)
-                return 0;
-            memcpy((float *)out + k, &bits, sizeof bits);
-        }
-        return 1;
-    }
-    while (list.n) {                            /* unpacked int64: tag 0x08, a varint */
-        uint64_t u;
-        int64_t v;
-        if (list.p[0] != 0x08)
-            return 0;
-        list.p++;
-        list.n--;
-        if (!pe_varint(&list, &u) || got >= count)
-            return 0;
-        memcpy(&v, &u, sizeof v);
-        ((int64_t *)out)[got++] = v;
-    }
-    return got == count;
-}
+#include "example_wire.h"
 
 int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, const int32_t *key,
                                     int32_t key_len, int32_t dtype, int32_t count,
                                     const void *deflt, void *out)
 {
     size_t es = dtype == 1 ? sizeof(float) : sizeof(int64_t);
-    int32_t i;
+    int32_t i, got;
     if ((dtype != 1 && dtype != 9) || n < 0 || count < 0 || key_len < 0)
         return SM2C_RT_ERR_EXAMPLE;
     for (i = 0; i < n; i++) {
-        pe_span ex, f;
+        pe_span ex, f = { NULL, 0 };
         unsigned char *dst = (unsigned char *)out + (size_t)i * (size_t)count * es;
         int r;
-        if (serialized[i].len < 0 || (serialized[i].len > 0 && !serialized[i].data) ||
-            (uint64_t)serialized[i].len > (uint64_t)SIZE_MAX)
+        if (!pe_example(&serialized[i], &ex))
             return SM2C_RT_ERR_EXAMPLE;
-        ex.p = serialized[i].data;
-        ex.n = (size_t)serialized[i].len;
         r = pe_find(ex, key, key_len, &f);
         if (r < 0)
             return SM2C_RT_ERR_EXAMPLE;
@@ -234,7 +40,7 @@ int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, co
                 memcpy(dst, deflt, (size_t)count * es);
             continue;
         }
-        if (!pe_values(f, dtype, count, dst))
+        if (!pe_list(f, dtype, count, dst, &got) || got != count)
             return SM2C_RT_ERR_EXAMPLE;
     }
     return SM2C_RT_OK;

@@ -108,7 +108,7 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line)
 const char *const sm2c_limit_names[] = {
     "model-bytes", "nesting-depth", "decoded-bytes", "graph-nodes", "functions", "call-depth", "rank",
     "elements", "const-bytes", "list-length", "name-length", "shards", "block-bytes", "file-bytes",
-    "loop-iterations", NULL,
+    "loop-iterations", "sparse-values", NULL,
 };
 
 void sm2c_limits_default(sm2c_limits *l)
@@ -128,6 +128,7 @@ void sm2c_limits_default(sm2c_limits *l)
     l->block_bytes = (int64_t)64 << 20;
     l->file_bytes = ((int64_t)1 << 31) - 1;
     l->loop_iterations = 1000000;
+    l->sparse_values = 64;
 }
 
 int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value)
@@ -136,6 +137,7 @@ int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value)
         &l->model_bytes, &l->nesting_depth, &l->decoded_bytes, &l->graph_nodes, &l->functions, &l->call_depth,
         &l->rank, &l->elements, &l->const_bytes, &l->list_length, &l->name_length, &l->shards,
         &l->block_bytes, &l->file_bytes, &l->loop_iterations,
+        &l->sparse_values,
     };
     for (size_t i = 0; sm2c_limit_names[i]; i++) {
         if (strcmp(sm2c_limit_names[i], name) == 0) {

@@ -84,6 +84,9 @@ typedef struct sm2c_limits {
     int64_t file_bytes;       /* any other file read whole (index, shard) */
     int64_t loop_iterations;  /* runs of a loop body without a smaller static bound before the
                                  generated code returns SM2C_RT_ERR_ITERATIONS */
+    int64_t sparse_values;    /* values of one sparse feature in one tf.Example (ParseExample):
+                                 the static bound of its outputs; more at run time is
+                                 SM2C_RT_ERR_EXAMPLE */
 } sm2c_limits;
 
 void sm2c_limits_default(sm2c_limits *l);

@@ -134,7 +134,7 @@ static void print_limits(void)
     const int64_t values[] = {
         l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth,
         l.rank, l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes,
-        l.file_bytes, l.loop_iterations,
+        l.file_bytes, l.loop_iterations, l.sparse_values,
     };
     puts("resource limits (--limit NAME=VALUE):");
     for (size_t i = 0; sm2c_limit_names[i]; i++)

@@ -70,6 +70,11 @@ typedef struct sm2c_value {
     const struct sm2c_value *dyn;
     int32_t dyn_dim;
     const sm2c_qparam *quant;   /* an int8 value of --quantize int8, else NULL */
+    /* An integer vector known only at run time whose elements are known at compile time
+    ** but one (ParseExample's sparse dense_shape: [batch, at most --limit sparse-values]):
+    ** `bound` holds them, element `bound_dim` as its maximum.  NULL otherwise. */
+    const int64_t *bound;
+    int32_t bound_dim;
 } sm2c_value;
 
 typedef struct sm2c_node {

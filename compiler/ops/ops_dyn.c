@@ -13,7 +13,8 @@
 ** data-dependent indices, MatMul over rows, Softmax along another dim).  Rows
 ** past the count hold unspecified values; before an op uses them as indices
 ** they are zeroed (sm2c_dyn_lower_inputs), so they are never out of range;
-** likewise before a Sum, Any or EuclideanNorm over the dim, which is then exact.
+** likewise before a Sum, Any or EuclideanNorm over the dim, which is then exact
+** (before an All they are set to true).
 ** Every other consumer is refused: "data-dependent shape reaches <op>".
 **
 ** An entry output with such a dim is sized to the bound, and the entry gets
@@ -131,9 +132,9 @@ static sm2c_status gather_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
 }
 
 /* Reductions: over other dims the rows stay; over the data-dependent dim
-** only those whose identity is zero (Sum, Any, EuclideanNorm): the rows past
-** the count are zeroed first (sm2c_dyn_lower_inputs), so the bound's sum is
-** the count's. */
+** only those whose identity is all zero or all one bytes (Sum, Any,
+** EuclideanNorm; All): the rows past the count are set to it first
+** (sm2c_dyn_lower_inputs), so the bound's sum is the count's. */
 static int reduces_zero_padded(const sm2c_node *n)
 {
     return n->op->lower == lower_reduce && n->inputs[0]->dyn && n->outputs[0]->dyn == NULL;
@@ -158,7 +159,7 @@ static sm2c_status reduce_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
         return SM2C_OK;
     }
     if (strcmp(n->op->name, "Sum") != 0 && strcmp(n->op->name, "Any") != 0 &&
-        strcmp(n->op->name, "EuclideanNorm") != 0)
+        strcmp(n->op->name, "EuclideanNorm") != 0 && strcmp(n->op->name, "All") != 0)
         return refuse(c, n, "it reduces over the data-dependent dim");
     return SM2C_OK;     /* a static result */
 }
@@ -215,10 +216,16 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
     for (int32_t i = 0; i < n->n_inputs; i++)
         if (n->inputs[i]->dyn && n->inputs[i]->dyn != root)
             return refuse(c, n, "two different data-dependent sizes meet");
-    if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
-        return refuse(c, n, "its input has a data-dependent size");
     const sm2c_opdef *op = n->op;
     const sm2c_value *x = n->inputs[0];
+    if (op->lower == lower_sparse_to_dense) {   /* reads the indices up to the count */
+        const sm2c_value *v = n->inputs[2];
+        if (!x->dyn || x->dyn_dim != 0 || n->inputs[3]->dyn || (v->dyn ? v->dyn_dim != 0 : v->shape.rank != 0))
+            return refuse(c, n, "only its index rows and values may have the data-dependent size");
+        return SM2C_OK;     /* its result: static, or sized by a bounded output_shape */
+    }
+    if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
+        return refuse(c, n, "its input has a data-dependent size");
     if (op->lower == lower_unary || op->lower == lower_cast || op->lower == lower_logic_unary ||
         (op->lower == lower_fill && n->n_inputs == 1)) {
         set_dyn(n, 0, root, x->dyn_dim);
@@ -260,10 +267,11 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
         return concat_rule(c, n, root);
     if (op->lower == lower_reduce)
         return reduce_rule(c, n, root);
-    if (op->lower == lower_sparse_to_dense) {   /* reads the indices up to the count */
-        const sm2c_value *v = n->inputs[2];
-        if (!x->dyn || x->dyn_dim != 0 || n->inputs[3]->dyn || (v->dyn ? v->dyn_dim != 0 : v->shape.rank != 0))
-            return refuse(c, n, "only its index rows and values may have the data-dependent size");
+    if (op->lower == lower_one_hot) {   /* each index becomes a row of depth values */
+        int64_t axis = sm2c_attr_i(n, "axis");
+        if (!x->dyn || n->inputs[1]->dyn || n->inputs[2]->dyn || n->inputs[3]->dyn)
+            return refuse(c, n, "only its indices may have the data-dependent size");
+        set_dyn(n, 0, root, axis < 0 || axis > x->dyn_dim ? x->dyn_dim : x->dyn_dim + 1);
         return SM2C_OK;
     }
     if (op->lower == lower_gather_nd) {
@@ -312,29 +320,30 @@ sm2c_status sm2c_dyn_lower_shape(sm2c_lower *l, const sm2c_node *n)
 
 /* ---- lowering ----------------------------------------------------------------------- */
 
-/* Rows [count, bound) of data-dependent value v's buffer set to zero bytes. */
-static void clear_tail(sm2c_lower *l, const sm2c_node *n, int32_t buf, const sm2c_value *v)
+/* Rows [count, bound) of data-dependent value v's buffer set to bytes `fill`. */
+static void clear_tail(sm2c_lower *l, const sm2c_node *n, int32_t buf, const sm2c_value *v, int fill)
 {
     int64_t outer = 1, inner = (int64_t)sm2c_dtype_size(v->dtype);
     for (int32_t d = 0; d < v->dyn_dim; d++)
         outer *= v->shape.dims[d];
     for (int32_t d = v->dyn_dim + 1; d < v->shape.rank; d++)
         inner *= v->shape.dims[d];
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_dyn_clear", 5);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_dyn_clear", 6);
     s->args[0] = sm2c_arg_buf(buf);
     s->args[1] = sm2c_arg_buf(sm2c_lower_count(l, v));
     s->args[2] = sm2c_arg_int(outer);
     s->args[3] = sm2c_arg_int(v->shape.dims[v->dyn_dim]);
     s->args[4] = sm2c_arg_int(inner);
+    s->args[5] = sm2c_arg_int(fill);
 }
 
 void sm2c_dyn_lower_inputs(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_opdef *op = n->op;
     if ((op->lower == lower_gather || op->lower == lower_gather_nd) && n->n_inputs > 1 && n->inputs[1]->dyn)
-        clear_tail(l, n, sm2c_lower_buf(l, n->inputs[1]), n->inputs[1]);
+        clear_tail(l, n, sm2c_lower_buf(l, n->inputs[1]), n->inputs[1], 0);
     if (reduces_zero_padded(n))
-        clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0]);
+        clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0], strcmp(op->name, "All") == 0);
 }
 
 void sm2c_dyn_count_ports(sm2c_ctx *c, const sm2c_graph *g, sm2c_entry *e)
@@ -380,7 +389,7 @@ void sm2c_dyn_lower_output(sm2c_lower *l, int32_t port)
     s->args[1] = sm2c_arg_buf(sm2c_lower_count(l, v));
     s->args[2] = sm2c_arg_int(8);
     int32_t before = e->n_steps;
-    clear_tail(l, NULL, e->outputs[of].buf, v);
+    clear_tail(l, NULL, e->outputs[of].buf, v, 0);
     e->steps[before].node = e->outputs[of].tensor;
     e->steps[before].op = "output";
 }

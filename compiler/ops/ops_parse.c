@@ -5,8 +5,16 @@
 ** sm2c_string elements); each dense feature (float32 or int64, a fixed
 ** dense_shape, a constant default or none = required) is one checked step of
 ** runtime/parse_example.c, which returns SM2C_RT_ERR_EXAMPLE on a malformed
-** proto or a feature TensorFlow would reject.  Sparse and ragged features have
-** outputs whose size depends on the data: refused.
+** proto or a feature TensorFlow would reject.
+**
+** A sparse feature (tf.io.VarLenFeature, float32 or int64) has outputs whose
+** size depends on the data (ops_dyn.c): indices [B * M, rank + 1] and values
+** [B * M] hold at most M = --limit sparse-values values per example (B the
+** batch), with a run-time count; dense_shape [rank + 1] is (B, the most values
+** an example has), its bound (B, M) recorded on the value (sm2c_value.bound)
+** for SparseToDense.  An example with more than M values is
+** SM2C_RT_ERR_EXAMPLE at run time (runtime/parse_example_sparse.c).  Ragged
+** features are refused.
 **
 **   ParseExample   (serialized, names, sparse_keys x Nsparse, dense_keys x Ndense,
 **                   dense_defaults x Ndense): each key a scalar string
@@ -22,7 +30,8 @@ typedef struct parse_cfg {
     int32_t first_default;             /* input index of dense_defaults[0] */
     int32_t first_dense_out;           /* output index of dense_values[0] */
     const sm2c_bytes **keys;           /* n_dense */
-    const Tensorflow__AttrValue__ListValue *types, *shapes;
+    const sm2c_bytes **sparse_keys;    /* n_sparse */
+    const Tensorflow__AttrValue__ListValue *types, *shapes, *sparse_types;
 } parse_cfg;
 
 static int32_t list_count(const sm2c_node *n, const char *attr)
@@ -51,8 +60,10 @@ static sm2c_status parse_config(sm2c_ctx *c, const sm2c_node *n, parse_cfg *p)
 {
     int v2 = strcmp(n->op->name, "ParseExampleV2") == 0;
     const Tensorflow__AttrValue *ty = sm2c_attr(n, "Tdense"), *sh = sm2c_attr(n, "dense_shapes");
+    const Tensorflow__AttrValue *sty = sm2c_attr(n, "sparse_types");
     memset(p, 0, sizeof *p);
     p->types = ty && ty->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST ? ty->list : NULL;
+    p->sparse_types = sty && sty->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST ? sty->list : NULL;
     p->shapes = sh && sh->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST ? sh->list : NULL;
     p->n_dense = p->types ? (int32_t)p->types->n_type : 0;
     if (v2) {
@@ -68,20 +79,29 @@ static sm2c_status parse_config(sm2c_ctx *c, const sm2c_node *n, parse_cfg *p)
     }
     if (p->n_sparse < 0 || p->n_sparse > SM2C_OPDEF_MAX_LIST)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "%d sparse features", (int)p->n_sparse);
-    if (p->n_sparse || p->n_ragged)
+    if (p->n_ragged)
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED,
-                             "%d sparse and %d ragged features: their outputs' sizes depend on the "
-                             "data, only dense features (tf.io.FixedLenFeature) compile",
-                             (int)p->n_sparse, (int)p->n_ragged);
+                             "%d ragged features: only dense (tf.io.FixedLenFeature) and sparse "
+                             "(tf.io.VarLenFeature) features compile", (int)p->n_ragged);
+    if ((p->sparse_types ? (int32_t)p->sparse_types->n_type : 0) != p->n_sparse)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "sparse_types must have one type per sparse key");
     if (!p->shapes || (int32_t)p->shapes->n_shape != p->n_dense)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "dense_shapes must have one shape per dense key");
     if (n->n_inputs != p->first_default + p->n_dense)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "expects %d inputs, got %d",
                              (int)(p->first_default + p->n_dense), (int)n->n_inputs);
-    if (n->n_outputs != p->n_dense)
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "has %d outputs for %d dense features",
-                             (int)n->n_outputs, (int)p->n_dense);
-    p->first_dense_out = 0;
+    if (n->n_outputs != 3 * p->n_sparse + p->n_dense)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "has %d outputs for %d sparse and %d dense features",
+                             (int)n->n_outputs, (int)p->n_sparse, (int)p->n_dense);
+    p->first_dense_out = 3 * p->n_sparse;
+    p->sparse_keys = sm2c_arena_array(c->arena, (size_t)p->n_sparse + 1, sizeof *p->sparse_keys);
+    for (int32_t j = 0; j < p->n_sparse; j++) {
+        p->sparse_keys[j] = v2 ? key_of(c, n, 2, j) : key_of(c, n, 2 + j, 0);
+        if (!p->sparse_keys[j])
+            return SM2C_ERR_UNSUPPORTED;
+        if (p->sparse_keys[j]->len > INT32_MAX / 2)
+            return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "sparse feature key %d is too long", (int)j);
+    }
     p->keys = sm2c_arena_array(c->arena, (size_t)p->n_dense + 1, sizeof *p->keys);
     for (int32_t j = 0; j < p->n_dense; j++) {
         p->keys[j] = v2 ? key_of(c, n, 3, j) : key_of(c, n, 2 + p->n_sparse + j, 0);
@@ -130,6 +150,54 @@ static sm2c_status dense_of(sm2c_ctx *c, const sm2c_node *n, const parse_cfg *p,
     return SM2C_OK;
 }
 
+/* Sparse feature j: its dtype and the most values one example may have. */
+static sm2c_status sparse_of(sm2c_ctx *c, const sm2c_node *n, const parse_cfg *p, int32_t j, int *dtype,
+                             int64_t *max_per)
+{
+    const sm2c_shape *ser = &n->inputs[0]->shape;
+    *dtype = (int)p->sparse_types->type[j];
+    *max_per = c->limits->sparse_values;
+    if (*dtype != SM2C_DT_FLOAT && *dtype != SM2C_DT_INT64)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "sparse feature '%.*s' is %s: float32 and int64 compile",
+                             (int)p->sparse_keys[j]->len, (const char *)p->sparse_keys[j]->data,
+                             sm2c_dtype_name(*dtype));
+    if (ser->rank > 1)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "sparse features of serialized %s: a scalar or a "
+                             "vector compiles", sm2c_shape_str(c->arena, ser));
+    int64_t batch = sm2c_shape_elements(ser, INT32_MAX);
+    if (*max_per < 0 || *max_per > INT32_MAX || (batch && *max_per > INT32_MAX / batch))
+        return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "sparse feature '%.*s': %lld examples of at most %lld "
+                             "values (--limit sparse-values) are too many", (int)p->sparse_keys[j]->len,
+                             (const char *)p->sparse_keys[j]->data, (long long)batch, (long long)*max_per);
+    return SM2C_OK;
+}
+
+/* indices [B * M, rank + 1] and values [B * M] sharing a count; dense_shape
+** [rank + 1] bounded by (B, M). */
+static sm2c_status shape_sparse(sm2c_ctx *c, sm2c_node *n, const parse_cfg *p, int32_t j)
+{
+    int dtype;
+    int64_t max_per;
+    sm2c_status st = sparse_of(c, n, p, j, &dtype, &max_per);
+    if (st)
+        return st;
+    const sm2c_shape *ser = &n->inputs[0]->shape;
+    int64_t batch = sm2c_shape_elements(ser, INT32_MAX), rank = ser->rank;
+    int64_t idx_dims[2] = { batch * max_per, rank + 1 }, rank1 = rank + 1;
+    int64_t *bound = sm2c_arena_array(c->arena, 2, sizeof *bound);
+    bound[0] = rank ? batch : max_per;
+    bound[rank] = max_per;
+    sm2c_op_set(c, n, j, SM2C_DT_INT64, 2, idx_dims);
+    sm2c_op_set(c, n, p->n_sparse + j, dtype, 1, idx_dims);
+    sm2c_op_set(c, n, 2 * p->n_sparse + j, SM2C_DT_INT64, 1, &rank1);
+    sm2c_value *ix = n->outputs[j], *vals = n->outputs[p->n_sparse + j], *shape = n->outputs[2 * p->n_sparse + j];
+    ix->dyn = vals->dyn = ix;
+    ix->dyn_dim = vals->dyn_dim = 0;
+    shape->bound = bound;
+    shape->bound_dim = (int32_t)rank;
+    return SM2C_OK;
+}
+
 sm2c_status shape_parse_example(sm2c_ctx *c, sm2c_node *n)
 {
     parse_cfg p;
@@ -142,6 +210,9 @@ sm2c_status shape_parse_example(sm2c_ctx *c, sm2c_node *n)
                              sm2c_shape_str(c->arena, ser));
     if (sm2c_shape_elements(ser, INT32_MAX) < 0)
         return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "too many serialized examples");
+    for (int32_t j = 0; j < p.n_sparse; j++)
+        if ((st = shape_sparse(c, n, &p, j)))
+            return st;
     for (int32_t j = 0; j < p.n_dense; j++) {
         int dtype;
         sm2c_shape fs;
@@ -163,6 +234,40 @@ sm2c_status shape_parse_example(sm2c_ctx *c, sm2c_node *n)
     return SM2C_OK;
 }
 
+/* A feature key as one int64 per byte (the kernels read int32_t). */
+static sm2c_arg key_arg(sm2c_lower *l, const sm2c_bytes *k)
+{
+    int32_t key_len = (int32_t)k->len;
+    int64_t *key = sm2c_arena_array(l->c->arena, (size_t)key_len + 1, sizeof *key);
+    for (int32_t i = 0; i < key_len; i++)
+        key[i] = k->data[i];
+    return key_len ? sm2c_arg_ints(l, key_len, key) : sm2c_arg_null();
+}
+
+static sm2c_status lower_sparse(sm2c_lower *l, const sm2c_node *n, const parse_cfg *p, int32_t j)
+{
+    int dtype;
+    int64_t max_per;
+    sm2c_status st = sparse_of(l->c, n, p, j, &dtype, &max_per);
+    if (st)
+        return st;
+    const sm2c_value *ix = n->outputs[j];
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_parse_example_sparse", 11);
+    s->checked = 1;
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[1] = sm2c_arg_int(sm2c_shape_elements(&n->inputs[0]->shape, INT32_MAX));
+    s->args[2] = sm2c_arg_int(n->inputs[0]->shape.rank);
+    s->args[3] = key_arg(l, p->sparse_keys[j]);
+    s->args[4] = sm2c_arg_int((int64_t)p->sparse_keys[j]->len);
+    s->args[5] = sm2c_arg_int(dtype);
+    s->args[6] = sm2c_arg_int(max_per);
+    s->args[7] = sm2c_arg_buf(sm2c_lower_buf(l, ix));
+    s->args[8] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[p->n_sparse + j]));
+    s->args[9] = sm2c_arg_buf(sm2c_lower_count(l, ix));
+    s->args[10] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[2 * p->n_sparse + j]));
+    return SM2C_OK;
+}
+
 sm2c_status lower_parse_example(sm2c_lower *l, const sm2c_node *n)
 {
     parse_cfg p;
@@ -170,6 +275,9 @@ sm2c_status lower_parse_example(sm2c_lower *l, const sm2c_node *n)
     if (st)
         return st;
     int64_t batch = sm2c_shape_elements(&n->inputs[0]->shape, INT32_MAX);
+    for (int32_t j = 0; j < p.n_sparse; j++)
+        if ((st = lower_sparse(l, n, &p, j)))
+            return st;
     for (int32_t j = 0; j < p.n_dense; j++) {
         int dtype;
         sm2c_shape fs;
@@ -178,16 +286,12 @@ sm2c_status lower_parse_example(sm2c_lower *l, const sm2c_node *n)
             return st;
         const sm2c_value *out = n->outputs[p.first_dense_out + j];
         const sm2c_value *d = n->inputs[p.first_default + j];
-        int32_t key_len = (int32_t)p.keys[j]->len;
-        int64_t *key = sm2c_arena_array(l->c->arena, (size_t)key_len + 1, sizeof *key);
-        for (int32_t i = 0; i < key_len; i++)
-            key[i] = p.keys[j]->data[i];
         sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_parse_example_dense", 8);
         s->checked = 1;
         s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
         s->args[1] = sm2c_arg_int(batch);
-        s->args[2] = key_len ? sm2c_arg_ints(l, key_len, key) : sm2c_arg_null();
-        s->args[3] = sm2c_arg_int(key_len);
+        s->args[2] = key_arg(l, p.keys[j]);
+        s->args[3] = sm2c_arg_int((int64_t)p.keys[j]->len);
         s->args[4] = sm2c_arg_int(dtype);
         s->args[5] = sm2c_arg_int(count);
         s->args[6] = d->constant->nelem ? sm2c_arg_buf(sm2c_lower_buf(l, d)) : sm2c_arg_null();

@@ -99,6 +99,30 @@ int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n);
 int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, const int32_t *key,
                                     int32_t key_len, int32_t dtype, int32_t count,
                                     const void *deflt, void *out);
+/* parse_example_sparse.c: one sparse feature (float, dtype 1, or int64, 9) of
+** ParseExample / ParseExampleV2 from n serialized protos (rank 1; rank 0: one
+** scalar proto), at most max_per values per example: indices
+** [n * max_per][rank + 1], values [n * max_per], *count the number there (rows
+** past it zero), dense_shape [rank + 1].  SM2C_RT_ERR_EXAMPLE on malformed
+** wire data, a kind other than dtype or more than max_per values. */
+int32_t sm2c_rt_parse_example_sparse(const sm2c_string *serialized, int32_t n, int32_t rank,
+                                     const int32_t *key, int32_t key_len, int32_t dtype, int32_t max_per,
+                                     int64_t *indices, void *values, int64_t *count, int64_t *dense_shape);
+/* search_sorted.c: UpperBound (upper) / LowerBound: y[b][i] = where
+** std::upper_bound / std::lower_bound puts values[b][i] in sorted[b][0..n). */
+#define SM2C_RT_SEARCH_SORTED(sfx, T, ox, O)                                               \
+    void sm2c_rt_search_sorted_##sfx##_##ox(const T *sorted, const T *values, O *y, int32_t batch, \
+                                            int32_t n, int32_t m, int32_t upper);
+SM2C_RT_SEARCH_SORTED(f32, float, i32, int32_t)
+SM2C_RT_SEARCH_SORTED(f32, float, i64, int64_t)
+SM2C_RT_SEARCH_SORTED(i32, int32_t, i32, int32_t)
+SM2C_RT_SEARCH_SORTED(i32, int32_t, i64, int64_t)
+SM2C_RT_SEARCH_SORTED(i64, int64_t, i32, int32_t)
+SM2C_RT_SEARCH_SORTED(i64, int64_t, i64, int64_t)
+/* string_hash.c: StringToHashBucketFast, y[i] = farmhash Fingerprint64(x[i])
+** modulo buckets (as TensorFlow, bit-exact): the uint64 whose high 32 bits are
+** hi's and low 32 bits lo's (0 buckets: y = 0). */
+void sm2c_rt_string_to_hash_bucket(const sm2c_string *x, int64_t *y, int32_t n, int32_t hi, int32_t lo);
 /* y[0..n) = *value (elem_size bytes), for Fill, Pad and ZerosLike. */
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */
@@ -664,9 +688,11 @@ int32_t sm2c_rt_list_stack(void *y, const void *data, const int32_t *len, int32_
 /* ---- data-dependent sizes (dyn.c, nms.c, sparse.c) ----------------------------
 ** An op whose output size depends on the data writes at most its static bound
 ** of rows, the actual number to *count (int64), and zeroes the rows past it.
-** dyn_clear zeroes rows [*count, bound) of each of `outer` blocks of `bound`
-** rows of inner_bytes (before a data-dependent value is used as indices). */
-void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes);
+** dyn_clear sets every byte of rows [*count, bound) of each of `outer` blocks
+** of `bound` rows of inner_bytes to `fill`: 0 before a data-dependent value is
+** used as indices or summed over, 1 (bool true) before an All over it. */
+void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes,
+                       int32_t fill);
 /* Shape (size 0: y[rank]) or Size (size 1: y[0]) of a value of static shape
 ** dims whose dim `dim` holds *count rows at run time. */
 void sm2c_rt_dyn_shape_i32(int32_t *y, const int64_t *count, const int32_t *dims, int32_t rank, int32_t dim,
@@ -711,6 +737,19 @@ int32_t sm2c_rt_sparse_to_dense_i32(const int32_t *idx, const void *values, int3
 int32_t sm2c_rt_sparse_to_dense_i64(const int64_t *idx, const void *values, int32_t values_scalar,
                                     const void *dflt, void *y, int32_t n, const int64_t *count, int32_t ndims,
                                     const int32_t *dims, int32_t total, int32_t elem_size, int32_t validate);
+/* SparseToDense whose output_shape is known at run time only (shape, ndims
+** values), within the bound dims (a static dim equal, dim `dim` at most):
+** y laid out at the bound, *out_count = shape[dim]; as above otherwise, the
+** indices checked against shape.  SM2C_RT_ERR_INDEX, before writing, for a
+** shape outside the bound. */
+int32_t sm2c_rt_sparse_to_dense_bounded_i32(const int32_t *idx, const void *values, int32_t values_scalar,
+                                            const void *dflt, void *y, int32_t n, const int64_t *count,
+                                            int32_t ndims, const int32_t *shape, const int32_t *dims, int32_t dim,
+                                            int64_t *out_count, int32_t total, int32_t elem_size, int32_t validate);
+int32_t sm2c_rt_sparse_to_dense_bounded_i64(const int64_t *idx, const void *values, int32_t values_scalar,
+                                            const void *dflt, void *y, int32_t n, const int64_t *count,
+                                            int32_t ndims, const int64_t *shape, const int32_t *dims, int32_t dim,
+                                            int64_t *out_count, int32_t total, int32_t elem_size, int32_t validate);
 /* ==== complex64 and signal processing (complex.c, fft.c) ====
 ** A complex64 tensor is float pairs (re, im), interleaved; its kernels take
 ** float pointers, and n, dims and strides count complex elements.

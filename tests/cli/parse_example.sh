@@ -4,7 +4,10 @@
 # backends the outputs equal TensorFlow's byte for byte; an object array of
 # bytes reads like the 'S' array; a truncated proto, a required feature
 # missing and a feature of the wrong kind make the entry point return -7
-# (SM2C_RT_ERR_EXAMPLE), which sm2c run reports.
+# (SM2C_RT_ERR_EXAMPLE), which sm2c run reports.  Sparse features
+# (tests/data/ops/ParseExampleV2_sparse): at --limit sparse-values=4 (the most
+# values an example there has) the outputs equal TensorFlow's; at 3, or with a
+# sparse feature of the wrong kind or a truncated proto, the entry returns -7.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
@@ -69,6 +72,8 @@ npy("good_obj", [good, good + b""], dtype="O")
 npy("truncated", [good, good[:-3]])
 npy("missing", [example(r=ints(3))])
 npy("wrong_kind", [example(x=ints(1, 2))])
+npy("sparse_wrong_kind", [example(x=floats(1.0), t=floats(2.0))])
+npy("sparse_truncated", [example(x=floats(1.0), t=ints(1, 2))[:-1]])
 EOF
 
 for emit in c obj; do
@@ -79,6 +84,28 @@ for emit in c obj; do
   for bad in truncated missing wrong_kind; do
     if "$sm2c" run "$case/model" --signature serving_default --emit $emit --input ex="$tmp/$bad.npy" \
          --outdir "$tmp/bad" 2>"$tmp/err"; then
+      no "$bad --emit $emit: ran"
+    elif ! grep -q "entry returned -7" "$tmp/err"; then
+      cat "$tmp/err"; no "$bad --emit $emit: not -7"
+    fi
+  done
+done
+sparse=$root/tests/data/ops/ParseExampleV2_sparse
+for emit in c obj; do
+  out=$tmp/sparse_$emit
+  if ! "$sm2c" run "$sparse/model" --signature serving_default --limit sparse-values=4 --emit $emit \
+       --input ex="$sparse/inputs/serving_default/ex.npy" --outdir "$out" 2>"$tmp/err"; then
+    cat "$tmp/err"; no "sparse --emit $emit"
+  else
+    for f in "$sparse"/expected/serving_default/*.npy; do
+      cmp -s "$out/$(basename "$f")" "$f" || no "sparse --emit $emit: $(basename "$f") differs from TensorFlow's"
+    done
+  fi
+  for bad in over_bound sparse_wrong_kind sparse_truncated; do
+    input=$tmp/$bad.npy limit=4
+    [ $bad = over_bound ] && input=$sparse/inputs/serving_default/ex.npy limit=3
+    if "$sm2c" run "$sparse/model" --signature serving_default --limit sparse-values=$limit --emit $emit \
+         --input ex="$input" --outdir "$tmp/bad" 2>"$tmp/err"; then
       no "$bad --emit $emit: ran"
     elif ! grep -q "entry returned -7" "$tmp/err"; then
       cat "$tmp/err"; no "$bad --emit $emit: not -7"

@@ -33,9 +33,11 @@ refs.json reads
 A string input (serialized tf.Examples for the graph's ParseExample /
 ParseExampleV2 that reads it) is {"dtype": "string", "shape": [n], "data": [hex
 of each serialized proto]}: example 0 sets every dense feature, example 1 only
-the required ones (the others take their defaults); values are random, float32
-or int64, drawn until no proto ends in a NUL byte (numpy's 'S' arrays, which
-the checker writes, drop trailing NULs).
+the required ones (the others take their defaults); a sparse feature
+(tf.io.VarLenFeature) has 2 values in example 0, 1 in example 1 and none in
+example 2 (and so on, cycling); values are random, float32 or int64 (sparse
+int64 ones in the model's sparse_range), drawn until no proto ends in a NUL
+byte (numpy's 'S' arrays, which the checker writes, drop trailing NULs).
 data is the flattened row-major tensor; floats are JSON numbers holding the exact
 float32 value (Python repr of the double), NaN/Inf as the strings "NaN",
 "Infinity", "-Infinity".  A formula means output = a*input + b element-wise; it
@@ -69,6 +71,8 @@ BATCH = 2
 #   float feature's first value (asserted, not recorded).
 # matmul: {signature: (a, b, c)} meaning c = a @ b (batched).
 # int_range: [lo, hi) for integer inputs.
+# sparse_range: [lo, hi) for the values of int64 sparse features of serialized
+#   Examples (ids into a bucketized or indicator column).
 MODELS = [
     dict(dir="serving_half_plus_two_cpu", fmt="tf1", shapes={},
          formulas={"serving_default": [dict(output="y", input="x", a=0.5, b=2.0)],
@@ -132,6 +136,10 @@ MODELS = [
     # TFX's Keras penguin trainer: serving_default parses serialized tf.Examples
     # (ParseExampleV2, four required float features) inside its tf.function
     dict(dir="tfx_keras_taxi_serving", fmt="tf2"),
+    # a TF1 DNNRegressor on serialized Examples: a dense float feature and a
+    # sparse int64 one (ids < 26) into an indicator column (SparseToDense,
+    # OneHot, Sum); batch 3 so examples with 2, 1 and 0 ids all occur
+    dict(dir="tfdeploy_tfestimators_example_pbtxt", fmt="tf1", batch=3, sparse_range=(0, 26)),
 ]
 
 
@@ -175,37 +183,49 @@ def feature(dtype, values):
 
 
 def parse_config(sess, op):
-    """The dense features of a ParseExample / ParseExampleV2 op: [(key, dtype,
-    shape, has_default)]; sparse or ragged keys are an error (sm2c refuses them)."""
+    """The features of a ParseExample / ParseExampleV2 op: [(key, dtype,
+    shape, has_default)], shape None for a sparse feature; ragged keys are an
+    error (sm2c refuses them)."""
     tdense = op.get_attr("Tdense")
     shapes = [tf.TensorShape(s).as_list() for s in op.get_attr("dense_shapes")]
     if op.type == "ParseExample":
         ns, nd = op.get_attr("Nsparse"), op.get_attr("Ndense")
+        sparse_keys = [sess.run(t) for t in op.inputs[2:2 + ns]]
         keys = [sess.run(t) for t in op.inputs[2 + ns:2 + ns + nd]]
         defaults = op.inputs[2 + ns + nd:]
     else:
         ns = op.get_attr("num_sparse")
+        sparse_keys = list(sess.run(op.inputs[2])) if ns else []
         keys = list(sess.run(op.inputs[3]))
         defaults = op.inputs[5:]
-    if ns:
-        raise SystemExit(f"{op.name}: sparse features")
+        if op.get_attr("ragged_value_types"):
+            raise SystemExit(f"{op.name}: ragged features")
     has_default = [d.shape.num_elements() != 0 for d in defaults]
-    return [(k, dt, shp, hd) for k, dt, shp, hd in zip(keys, tdense, shapes, has_default)]
+    sparse = [(k, dt, None, True) for k, dt in zip(sparse_keys, op.get_attr("sparse_types"))]
+    return sparse + [(k, dt, shp, hd) for k, dt, shp, hd in zip(keys, tdense, shapes, has_default)]
 
 
-def make_examples(rng, config, n):
-    """n serialized tf.Examples: example 0 has every feature, the others only
-    the required ones; no proto ends in a NUL byte."""
+def make_examples(rng, config, n, sparse_range=(1, 100)):
+    """n serialized tf.Examples: example 0 has every dense feature, the others
+    only the required ones; sparse features (shape None) have 2, 1, 0, 2, ...
+    values; no proto ends in a NUL byte."""
     out = []
     for i in range(n):
         while True:
             feats = {}
             for key, dtype, shape, has_default in config:
-                if i > 0 and has_default:
+                if shape is None:
+                    count = (2 - i) % 3
+                    if count == 0:
+                        continue
+                elif i > 0 and has_default:
                     continue
-                count = int(np.prod(shape)) if shape else 1
+                else:
+                    count = int(np.prod(shape)) if shape else 1
                 if dtype == tf.float32:
                     vals = rng.standard_normal(count).astype(np.float32).tolist()
+                elif shape is None:
+                    vals = rng.integers(*sparse_range, size=count).tolist()
                 else:
                     vals = rng.integers(1, 100, size=count).tolist()
                 feats[key.decode()] = feature(dtype, vals)
@@ -217,13 +237,13 @@ def make_examples(rng, config, n):
     return out
 
 
-def example_input(sess, graph, tensor_name, rng, n):
+def example_input(sess, graph, tensor_name, rng, n, sparse_range):
     """Serialized Examples for the ParseExample op that reads tensor_name."""
     ops = [op for op in graph.get_operations()
            if op.type in ("ParseExample", "ParseExampleV2") and op.inputs[0].name == tensor_name]
     if len(ops) != 1:
         raise SystemExit(f"{tensor_name}: {len(ops)} ParseExample ops read it")
-    return make_examples(rng, parse_config(sess, ops[0]), n)
+    return make_examples(rng, parse_config(sess, ops[0]), n, sparse_range)
 
 
 def function_parse_config(model_dir):
@@ -373,7 +393,8 @@ def run_tf1(model, model_dir, tags, rng):
                 # the graph's dtype: serving_half_plus_three's regress declares
                 # its serialized tf.Example input as DT_FLOAT (SOURCES.md)
                 if graph.get_tensor_by_name(t.name).dtype == tf.string:
-                    exs = example_input(sess, graph, t.name, rng, model.get("batch", BATCH))
+                    exs = example_input(sess, graph, t.name, rng, model.get("batch", BATCH),
+                                        model.get("sparse_range", (1, 100)))
                     inputs[k] = exs
                     feed[t.name] = exs
                     continue

@@ -1,7 +1,10 @@
 """Conformance cases for tf.Example parsing (issue 17): ParseExampleV2 (what
 tf.io.parse_example makes) and ParseExample (the v1 op TF1 serving exports
 hold) with dense float32 and int64 features, fixed shapes, defaults and
-required features, feeding a small computation.  The input is a batch of
+required features, feeding a small computation; and sparse features
+(tf.io.VarLenFeature: indices, values and dense_shape of a data-dependent
+size) as outputs and through SparseToDense, OneHot and Sum (the indicator
+column of an Estimator's input layer).  The input is a batch of
 serialized tf.Example protos, saved as a numpy 'S' array; the protos mix
 packed and unpacked lists, missing optional features, features the parser
 does not ask for, and a repeated key (the last one wins).  No proto ends in a
@@ -105,6 +108,58 @@ def dense_fn_v1(ex):
     return {"y": x * w + tf.cast(r, tf.float32), "k": k, "r": r}
 
 
+def sparse_batch(rng):
+    """Five Examples for sparse features s (float) and t (int64) beside a
+    dense one: several values, none (the feature missing), an empty Feature
+    (no kind: no values), unpacked lists, a repeated key (the last wins)."""
+    def f(n):
+        return [float(v) for v in (np.round(rng.uniform(-4, 4, n) * 8) / 8 + 0.0625)]
+
+    def i(n):
+        return [int(v) for v in rng.integers(0, 6, n)]
+    empty = tf.train.Example(features=tf.train.Features(feature={
+        "t": tf.train.Feature(), "x": tf.train.Feature(float_list=tf.train.FloatList(value=[1.5]))}))
+    exs = [example(x=f(1), s=f(3), t=i(2)),
+           example(x=f(1)),
+           _unpacked(example(x=f(1), s=f(1), t=i(4))),
+           empty.SerializeToString(deterministic=True) + example(s=f(2)),
+           example(x=f(1), t=i(3)) + example(t=i(1))]
+    assert not any(e.endswith(b"\0") for e in exs)
+    return np.array(exs, dtype="S")
+
+
+def _indicator(t, depth):
+    """An Estimator's indicator column: the ids to dense (-1 where none), one
+    hot, summed over each example's ids."""
+    dense = tf.sparse.to_dense(t, default_value=-1)
+    return tf.reduce_sum(tf.one_hot(dense, depth), axis=1)
+
+
+def sparse_fn_v2(ex):
+    feats = tf.io.parse_example(ex, {
+        "x": tf.io.FixedLenFeature([1], tf.float32, default_value=[0.25]),
+        "s": tf.io.VarLenFeature(tf.float32),
+        "t": tf.io.VarLenFeature(tf.int64),
+    })
+    s, t = feats["s"], feats["t"]
+    return {"s_indices": s.indices, "s_values": s.values, "s_shape": s.dense_shape,
+            "t_indices": t.indices, "t_values": t.values * 3, "t_shape": t.dense_shape,
+            "t_dense": tf.sparse.to_dense(t, default_value=-1),
+            "y": tf.concat([feats["x"], _indicator(t, 6)], axis=1)}
+
+
+def sparse_fn_v1(ex):
+    out = tf.raw_ops.ParseExample(
+        serialized=ex, names=tf.constant([], tf.string),
+        sparse_keys=[tf.constant("s"), tf.constant("t")],
+        dense_keys=[tf.constant("x")], dense_defaults=[tf.constant([0.25], tf.float32)],
+        sparse_types=[tf.float32, tf.int64], dense_shapes=[[1]])
+    (si, ti), (sv, tv), (ss, ts) = out.sparse_indices, out.sparse_values, out.sparse_shapes
+    t = tf.sparse.SparseTensor(ti, tv, ts)
+    y = tf.concat([out.dense_values[0], _indicator(t, 6)], axis=1)
+    return {"s_indices": si, "s_values": sv, "s_shape": ss, "t_values": tv, "t_shape": ts, "y": y}
+
+
 def export_open_batch(mdir):
     """dense_fn_v2 with an unknown batch ([None]), for --max-batch (tests/cli/parse_example.sh)."""
     m = tf.Module()
@@ -120,6 +175,13 @@ def cases():
                "%s: dense float32 and int64 features (fixed shapes, defaults, a required "
                "one) of four serialized tf.Examples (packed and unpacked lists, missing and "
                "unused features, a repeated key), into a small computation" % name.split("_")[0])
+    for name, fn in (("ParseExampleV2_sparse", sparse_fn_v2), ("ParseExample_sparse", sparse_fn_v1)):
+        feeds = {"serving_default": {"ex": sparse_batch(rng_for(name))}}
+        yield (name, fn, feeds, EXACT,
+               "%s: sparse float32 and int64 features (tf.io.VarLenFeature) of five serialized "
+               "tf.Examples (several values, none, an empty Feature, unpacked lists, a repeated key) "
+               "as outputs of a data-dependent size, and through SparseToDense, OneHot and Sum "
+               "(an indicator column)" % name.split("_")[0])
     name = "ParseExampleV2_open_batch"
     yield (name, None, {"serving_default": {"ex": batch(rng_for(name))}}, EXACT,
            "ParseExampleV2 with an unknown batch ([None] serialized Examples), as TF Serving "
