@@ -110,6 +110,17 @@ static inline void cb_kw_steps(const cb_geom *g, const int64_t *iw, int32_t n, i
     *steps = g->KW, *len = g->C;
 }
 
+/* What a block of n pixels from p0 (`rows` of them stored) needs before its
+** loops: each pixel's tap (0, 0), the filter rows it reaches, and its kw steps. */
+static inline void cb_block_taps(const cb_geom *g, int32_t p0, int32_t rows, int32_t n,
+                                 int64_t *ih, int64_t *iw, int32_t *kh0, int32_t *kh1,
+                                 int32_t *steps, int32_t *len)
+{
+    cb_positions(g, p0, rows, n, ih, iw);
+    cb_filter_rows(g, ih[0], ih[n - 1], kh0, kh1);
+    cb_kw_steps(g, iw, n, steps, len);
+}
+
 /* The filter row of tap (kh, kw), input channel 0, from output channel oc0. */
 static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t oc0)
 {
@@ -159,9 +170,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     CB_R6(CB_ZERO)
 
     int64_t ih[6], iw[6];
-    cb_positions(g, p0, rows, 6, ih, iw);
-    cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
-    cb_kw_steps(g, iw, 6, &steps, &len);
+    cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
@@ -203,9 +212,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
     CB_R8(CB_ZERO)
 
     int64_t ih[8], iw[8];
-    cb_positions(g, p0, rows, 8, ih, iw);
-    cb_filter_rows(g, ih[0], ih[7], &kh0, &kh1);
-    cb_kw_steps(g, iw, 8, &steps, &len);
+    cb_block_taps(g, p0, rows, 8, ih, iw, &kh0, &kh1, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
@@ -264,9 +271,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
     CB_R6(CB_ZERO)
 
     int64_t ih[6], iw[6];
-    cb_positions(g, p0, rows, 6, ih, iw);
-    cb_filter_rows(g, ih[0], ih[5], &kh0, &kh1);
-    cb_kw_steps(g, iw, 6, &steps, &len);
+    cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
@@ -308,9 +313,7 @@ static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32
     int64_t ih[CB_PR], iw[CB_PR];
     int32_t kh, kw, kh0, kh1, steps, len, ic, i, j;
 
-    cb_positions(g, p0, rows, CB_PR, ih, iw);
-    cb_filter_rows(g, ih[0], ih[CB_PR - 1], &kh0, &kh1);
-    cb_kw_steps(g, iw, CB_PR, &steps, &len);
+    cb_block_taps(g, p0, rows, CB_PR, ih, iw, &kh0, &kh1, &steps, &len);
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
             const float *wt = cb_filter(g, kh, kw, oc0);

@@ -218,4 +218,16 @@ static inline int pe_example(const sm2c_string *s, pe_span *ex)
     return 1;
 }
 
+/* Feature `key` of serialized example s, as pe_find: 1 found (in *feature),
+** 0 absent, -1 when the example or its features are malformed. */
+static inline int pe_feature(const sm2c_string *s, const int32_t *key, int32_t key_len,
+                             pe_span *feature)
+{
+    pe_span ex;
+
+    if (!pe_example(s, &ex))
+        return -1;
+    return pe_find(ex, key, key_len, feature);
+}
+
 #endif

@@ -25,12 +25,10 @@ int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, co
     if ((dtype != 1 && dtype != 9) || n < 0 || count < 0 || key_len < 0)
         return SM2C_RT_ERR_EXAMPLE;
     for (i = 0; i < n; i++) {
-        pe_span ex, f = { NULL, 0 };
+        pe_span f = { NULL, 0 };
         unsigned char *dst = (unsigned char *)out + (size_t)i * (size_t)count * es;
         int r;
-        if (!pe_example(&serialized[i], &ex))
-            return SM2C_RT_ERR_EXAMPLE;
-        r = pe_find(ex, key, key_len, &f);
+        r = pe_feature(&serialized[i], key, key_len, &f);
         if (r < 0)
             return SM2C_RT_ERR_EXAMPLE;
         if (r == 0 || f.n == 0) {      /* absent, or a Feature of no kind: the default */

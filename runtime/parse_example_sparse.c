@@ -32,11 +32,9 @@ int32_t sm2c_rt_parse_example_sparse(const sm2c_string *serialized, int32_t n, i
         (rank == 0 && n != 1))
         return SM2C_RT_ERR_EXAMPLE;
     for (i = 0; i < n; i++) {
-        pe_span ex, f = { NULL, 0 };
+        pe_span f = { NULL, 0 };
         int r;
-        if (!pe_example(&serialized[i], &ex))
-            return SM2C_RT_ERR_EXAMPLE;
-        r = pe_find(ex, key, key_len, &f);
+        r = pe_feature(&serialized[i], key, key_len, &f);
         if (r < 0)
             return SM2C_RT_ERR_EXAMPLE;
         got = 0;
