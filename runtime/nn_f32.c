@@ -160,18 +160,7 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
         yr[j] *= inv;
 }
 
-#if SM2C_RT_AVX512 || SM2C_RT_AVX2
-static SM2C_RT_ALWAYS_INLINE void softmax_vec_body(const float *x, float *y, int32_t rows,
-                                                   int32_t cols)
-{
-    int32_t r;
-    for (r = 0; r < rows; r++)
-        softmax_row(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, 1);
-}
-
-SM2C_RT_CLONES(softmax_vec, (const float *x, float *y, int32_t rows, int32_t cols),
-               (x, y, rows, cols))
-#endif
+#include "softmax_simd_f32.h"
 
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 {
@@ -179,7 +168,20 @@ void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 
     if (cols <= 0)
         return;
-    SM2C_RT_PICK(softmax_vec, (x, y, rows, cols))
+#if SM2C_RT_AVX512
+    if (sm2c_rt__have_avx512()) {
+        for (r = 0; r < rows; r++)
+            softmax_row512(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols);
+        return;
+    }
+#endif
+#if SM2C_RT_AVX2
+    if (sm2c_rt__have_avx2()) {
+        for (r = 0; r < rows; r++)
+            softmax_row256(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols);
+        return;
+    }
+#endif
     for (r = 0; r < rows; r++)
         softmax_row(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, SOFTMAX_VECTOR);
 }

@@ -186,6 +186,36 @@ static void test_softmax_special(void **state)
     sm2c_rt_log_softmax_f32(NULL, NULL, 3, 0);
 }
 
+/* The special values again in rows of 37, so that they fall in the 16-lane
+** blocks of the vector paths (nn_f32.c, softmax_simd_f32.h), not only in
+** the scalar tail: an all -Inf row, a +Inf, a NaN, and a -Inf and a
+** difference past exp's underflow (-104) among finite values. */
+static void test_softmax_special_wide(void **state)
+{
+    enum { R = 4, C = 37 };
+    float x[R * C], y[R * C];
+    double want[R * C];
+    krng r = krng_new(21);
+    int32_t j;
+    (void)state;
+
+    krng_fill(&r, x, R * C, -2.0f, 2.0f);
+    for (j = 0; j < C; j++)
+        x[j] = -INFINITY;
+    x[C + 7] = INFINITY;
+    x[2 * C + 20] = NAN;
+    x[3 * C + 4] = -INFINITY;
+    x[3 * C + 30] = -150.0f;
+    for (j = 0; j < C; j++) {
+        want[j] = NAN;
+        want[C + j] = j == 7 ? NAN : 0.0;
+        want[2 * C + j] = j == 20 ? NAN : 0.0;
+    }
+    ref_softmax(x + 3 * C, want + 3 * C, 1, C, 0);
+    sm2c_rt_softmax_f32(x, y, R, C);
+    kassert_close(want, y, R * C, 1e-6, 1e-5, "softmax special, wide rows");
+}
+
 /* ---- BatchNorm (inference) ----------------------------------------------------- */
 
 static void check_batch_norm(int32_t outer, int32_t channels, float eps, uint64_t seed)
@@ -234,6 +264,7 @@ int main(void)
         cmocka_unit_test(test_bias_add_act_special),
         cmocka_unit_test(test_softmax_random),
         cmocka_unit_test(test_softmax_special),
+        cmocka_unit_test(test_softmax_special_wide),
         cmocka_unit_test(test_batch_norm),
     };
     return cmocka_run_group_tests_name("nn", tests, NULL, NULL);
