@@ -4,7 +4,7 @@
 ** NaN semantics are TensorFlow's, measured on TF 2.21 x86-64: Relu and Relu6
 ** return a NaN input unchanged (payload and sign included), and map -0 to +0
 ** like TF's vectorised path (Eigen's scalar tail keeps -0; TF is not
-** consistent there).  Exp, Tanh and Sigmoid use the polynomials of
+** consistent there).  Exp, Tanh, Sigmoid and Erf use the polynomials of
 ** vmath_f32.h, over blocks of 16 with a constant trip count so that even a
 ** cautious vectoriser (gcc -O2) takes them; the others use libm.  TF uses
 ** Eigen's polynomial approximations: all agree within a few ulp.
@@ -107,6 +107,10 @@ SM2C_RT__MAP16(sigmoid_f32, sigmoid)
 
 #if SM2C_RT_WANT(tanh_f32)
 SM2C_RT__MAP16(tanh_f32, sm2c_rt__tanh)
+#endif
+
+#if SM2C_RT_WANT(erf_f32)
+SM2C_RT__MAP16(erf_f32, sm2c_rt__erf)
 #endif
 
 #if SM2C_RT_WANT(neg_f32)

@@ -2,7 +2,7 @@
 ** unary_math_f32.c: float rounding, trigonometric, hyperbolic, error-function
 ** and activation kernels with TensorFlow's CPU (Eigen) semantics; y may equal x.
 **
-** Rounding ops are exact.  Transcendentals use libm (correctly rounded or
+** Rounding ops are exact.  Erf is in unary_f32.c, vectorised.  Transcendentals use libm (correctly rounded or
 ** within a few ulp); TF uses Eigen's polynomials or std:: functions, which
 ** agree within reliability.md section 9's rtol 1e-5.
 */
@@ -39,7 +39,6 @@ SM2C_RT__UNARY_MAP(cosh, coshf(v))
 SM2C_RT__UNARY_MAP(asinh, asinhf(v))
 SM2C_RT__UNARY_MAP(acosh, acoshf(v))
 SM2C_RT__UNARY_MAP(atanh, atanhf(v))
-SM2C_RT__UNARY_MAP(erf, erff(v))
 SM2C_RT__UNARY_MAP(erfc, erfcf(v))
 SM2C_RT__UNARY_MAP(expm1, expm1f(v))
 SM2C_RT__UNARY_MAP(log1p, log1pf(v))

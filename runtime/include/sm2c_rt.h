@@ -252,7 +252,7 @@ void sm2c_rt_rsqrt_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_exp_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_log_f32(const float *x, float *y, int32_t n);
 
-/* ---- elementwise unary math (unary_math_f32.c); y may equal x ---------------
+/* ---- elementwise unary math (unary_math_f32.c; erf in unary_f32.c); y may equal x
 ** TF CPU semantics: Round and Rint are half to even; Sign keeps NaN and +-0;
 ** Softplus uses TF's log(FLT_EPSILON) + 2 thresholds; Elu/Selu use expm1 below
 ** 0 with TF's Selu constants; LeakyRelu is x > 0 ? x : alpha * x. */
