@@ -37,6 +37,11 @@ sm2c_status sm2c_op_need_shapes(sm2c_ctx *c, const sm2c_node *n);
 const char *sm2c_op_kernel(sm2c_ctx *c, const char *op, int dtype);
 /* The scratch argument of the float32 matmul kernels (null unless B is transposed). */
 sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b);
+/* conv_pad.c: whether a float Conv2D with window parameters p (sm2c_rt.h)
+** runs faster on a zero-padded copy of its input; the steps that make the
+** copy in arena scratch, p changed to read it with no padding, and its buffer. */
+int sm2c_conv_pads_input(const int64_t *p);
+int32_t sm2c_conv_pad_input(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_t *p);
 /* A strided copy step: dims box from src (offset, strides) to dst (offset, strides). */
 void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_off,
                   const int64_t *src_strides, int32_t dst, int64_t dst_off,

@@ -368,10 +368,13 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
         return sm2c_lower_unsupported(l, n, "convolution on %s is not supported",
                                       sm2c_dtype_name(n->outputs[0]->dtype));
     int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
+    int32_t x = sm2c_lower_buf(l, n->inputs[0]);
+    if (!depthwise && sm2c_conv_pads_input(w.p))
+        x = sm2c_conv_pad_input(l, n, x, w.p);
     if (n->residual) {
         /* Conv2D + bias + a residual Add (pass_fuse.c), then the activation. */
         sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_add_f32", 7);
-        s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+        s->args[0] = sm2c_arg_buf(x);
         s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
         s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
         s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->residual));
@@ -381,7 +384,7 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
         return SM2C_OK;
     }
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32" : "sm2c_rt_conv2d_f32", 6);
-    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    s->args[0] = sm2c_arg_buf(x);
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));

@@ -1,0 +1,81 @@
+/*
+** conv_pad.c: a zero-padded copy of a convolution's input, in arena scratch,
+** for the layers where the kernel's edge pixels cost more than the copy.
+**
+** The float Conv2D kernel (runtime/conv_f32.c) treats a pixel whose window
+** crosses the padding one tap at a time, and inside pixels a whole filter
+** row (KW*C channels) at a time.  On first layers (1-4 input channels) of
+** small images a large share of the pixels are edge pixels: DS-CNN's
+** 10x4 stride-2 layer on 49x10 audio features has 2 of every 5 columns at
+** the edge and ran at 40 GFLOP/s; on a padded copy every pixel is inside and
+** it runs at 67 (bench/bench_kernels.c, this machine, AVX-512).  ResNet-8's
+** 3->16 layer on 32x32 goes from 58 to 66.  Layers with wide windows
+** (C*KW > 32) or few edge pixels gain nothing or lose the copy (MobileNetV2's
+** 3->32 on 224x224: -5%), and depthwise layers lose 20%, so only this case
+** takes it.
+*/
+#include "ops_common.h"
+
+enum {
+    PAD_MAX_TAP_ROW = 32,           /* C*KW: taps of one filter row */
+    PAD_MIN_EDGE_PERCENT = 10,      /* pixels whose window crosses the padding */
+    PAD_MAX_SCRATCH = 64 * 1024 / 4 /* floats of the padded copy */
+};
+
+/* Output positions along one axis whose window lies inside [0, size). */
+static int64_t inside(int64_t out, int64_t stride, int64_t pad, int64_t reach, int64_t size)
+{
+    int64_t n = 0;
+    for (int64_t o = 0; o < out; o++)
+        n += o * stride - pad >= 0 && o * stride - pad + reach < size;
+    return n;
+}
+
+/* Rows (or columns) the windows read, counting the padding: the copy's size. */
+static int64_t padded_extent(const int64_t *p, int axis)
+{
+    int64_t o = p[axis ? SM2C_RT_WIN_OW : SM2C_RT_WIN_OH], s = p[axis ? SM2C_RT_WIN_SW : SM2C_RT_WIN_SH];
+    int64_t k = p[axis ? SM2C_RT_WIN_KW : SM2C_RT_WIN_KH], d = p[axis ? SM2C_RT_WIN_DW : SM2C_RT_WIN_DH];
+    return (o - 1) * s + (k - 1) * d + 1;
+}
+
+int sm2c_conv_pads_input(const int64_t *p)
+{
+    const int64_t oh = p[SM2C_RT_WIN_OH], ow = p[SM2C_RT_WIN_OW];
+    if (oh <= 0 || ow <= 0 || p[SM2C_RT_WIN_C] * p[SM2C_RT_WIN_KW] > PAD_MAX_TAP_ROW)
+        return 0;
+    int64_t hp = padded_extent(p, 0), wp = padded_extent(p, 1);
+    if (p[SM2C_RT_WIN_N] * hp * wp * p[SM2C_RT_WIN_C] > PAD_MAX_SCRATCH)
+        return 0;
+    int64_t rows = inside(oh, p[SM2C_RT_WIN_SH], p[SM2C_RT_WIN_PT],
+                          (p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH], p[SM2C_RT_WIN_H]);
+    int64_t cols = inside(ow, p[SM2C_RT_WIN_SW], p[SM2C_RT_WIN_PL],
+                          (p[SM2C_RT_WIN_KW] - 1) * p[SM2C_RT_WIN_DW], p[SM2C_RT_WIN_W]);
+    return (oh * ow - rows * cols) * 100 >= PAD_MIN_EDGE_PERCENT * oh * ow;
+}
+
+int32_t sm2c_conv_pad_input(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_t *p)
+{
+    const int64_t nb = p[SM2C_RT_WIN_N], h = p[SM2C_RT_WIN_H], w = p[SM2C_RT_WIN_W];
+    const int64_t c = p[SM2C_RT_WIN_C], pt = p[SM2C_RT_WIN_PT], pl = p[SM2C_RT_WIN_PL];
+    const int64_t hp = padded_extent(p, 0), wp = padded_extent(p, 1);
+    int64_t dims[4] = { nb, hp, wp, c };
+    sm2c_shape ps = sm2c_shape_make(l->c, 4, dims);
+    int32_t pb = sm2c_lower_scratch(l, SM2C_DT_FLOAT, &ps, "conv padded input");
+
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fill", 4);
+    s->args[0] = sm2c_arg_buf(pb);
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, sm2c_op_scalar(l, SM2C_DT_FLOAT, 0)));
+    s->args[2] = sm2c_arg_int((int64_t)sizeof(float));
+    s->args[3] = sm2c_arg_int(nb * hp * wp * c);
+
+    /* The rows and columns the windows reach (a VALID window may leave some
+    ** of the input's last ones unread, and the copy has no room for them). */
+    int64_t box[4] = { nb, h < hp - pt ? h : hp - pt, w < wp - pl ? w : wp - pl, c };
+    int64_t xs[4] = { h * w * c, w * c, c, 1 }, ys[4] = { hp * wp * c, wp * c, c, 1 };
+    sm2c_op_copy(l, n, x, 0, xs, pb, pt * wp * c + pl * c, ys, 4, box, SM2C_DT_FLOAT);
+
+    p[SM2C_RT_WIN_H] = hp, p[SM2C_RT_WIN_W] = wp;
+    p[SM2C_RT_WIN_PT] = 0, p[SM2C_RT_WIN_PL] = 0;
+    return pb;
+}
