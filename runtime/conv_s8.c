@@ -7,42 +7,87 @@
 **     y   = clamp(requant(acc, mult[o], shift[o]) + out_zp, act_min, act_max)
 **
 ** Taps outside the input are skipped, which is padding with the input's zero
-** point.  Filters keep TensorFlow's layout: Conv2D [KH, KW, FC, OC] (groups
-** of FC input channels), depthwise [KH, KW, C, M] with output c*M + m.  The
-** compiler proves that acc fits in int32 (reliability.md, section 6.5).
+** point.  Each output pixel sums a block of up to 64 output channels at once,
+** tap by tap, so the innermost loop runs over contiguous filter values and
+** vectorises; integer sums are exact, so the order does not change a bit.
+** Filters keep TensorFlow's layout: Conv2D [KH, KW, FC, OC] (groups of FC
+** input channels), depthwise [KH, KW, C, M] with output c*M + m.  The
+** compiler proves that acc fits in int32 (reliability.md, section 6.5), and
+** every partial sum is bounded by the same proof.
 */
 #include <stddef.h>
 #include <stdint.h>
 
 #include "q8_math.h"
 #include "rt_select.h"
+#include "simd_f32.h" /* SM2C_RT_VECTORISE */
 #include "sm2c_rt.h"
 
-/* The sum over one output pixel and channel o, taps of input channel ic0 (+ic
-** for ic < nc) against filter column o, filter stride fs per tap row. */
-static inline int32_t sm2c_rt__window_acc(const int8_t *x, const int8_t *w, const int32_t *p, int32_t n,
-                                          int32_t oh, int32_t ow, int32_t ic0, int32_t nc, int32_t o,
-                                          int32_t in_zp)
+/* Output channels summed together: int32 sums in a 256-byte array, small
+** enough for a microcontroller's stack. */
+enum { CS8_OB = 64 };
+
+/* The input row (or column) of output position o at tap k. */
+static inline int32_t cs8_row_base(const int32_t *p, int32_t o, int32_t k, int32_t s, int32_t d,
+                                   int32_t pad)
+{
+    return o * p[s] + k * p[d] - p[pad];
+}
+
+/*
+** acc[j] += sum over the taps inside, channels ic < nc, of
+**     w[tap, ic, o0 + j] * (x[tap, ic0 + ic] - in_zp)        (j < ob)
+** The innermost loop runs over ob contiguous filter values, which compilers
+** vectorise (int8 widened to int32).  Integer sums are exact, so any order
+** gives TFLite's result.
+*/
+/* acc[j] += w[j] * xv for j < ob; restrict: int8 filter values may alias
+** anything as far as C knows, and the compiler must not fear they are sums. */
+static inline void cs8_axpy(int32_t *restrict acc, const int8_t *restrict w, int32_t xv, int32_t ob)
+{
+    if (ob == CS8_OB) { /* a constant trip count: no remainder loop */
+        for (int32_t j = 0; j < CS8_OB; j++)
+            acc[j] += (int32_t)w[j] * xv;
+        return;
+    }
+    for (int32_t j = 0; j < ob; j++)
+        acc[j] += (int32_t)w[j] * xv;
+}
+
+SM2C_RT_VECTORISE static void cs8_block(const int8_t *x, const int8_t *w, const int32_t *p, int32_t n,
+                                        int32_t oh, int32_t ow, int32_t ic0, int32_t nc, int32_t o0,
+                                        int32_t ob, int32_t in_zp, int32_t *acc)
 {
     const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
     const int32_t KW = p[SM2C_RT_WIN_KW], OC = p[SM2C_RT_WIN_OC];
-    const int32_t FC = nc;
-    int32_t acc = 0;
+    for (int32_t j = 0; j < ob; j++)
+        acc[j] = 0;
     for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
-        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+        const int32_t ih = cs8_row_base(p, oh, kh, SM2C_RT_WIN_SH, SM2C_RT_WIN_DH, SM2C_RT_WIN_PT);
         if ((uint32_t)ih >= (uint32_t)H)
             continue;
         for (int32_t kw = 0; kw < KW; kw++) {
-            const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
+            const int32_t iw = cs8_row_base(p, ow, kw, SM2C_RT_WIN_SW, SM2C_RT_WIN_DW, SM2C_RT_WIN_PL);
             if ((uint32_t)iw >= (uint32_t)W)
                 continue;
             const int8_t *xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C + ic0;
-            const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * FC * OC + o;
+            const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * nc * OC + o0;
             for (int32_t ic = 0; ic < nc; ic++)
-                acc += (int32_t)wp[(ptrdiff_t)ic * OC] * ((int32_t)xp[ic] - in_zp);
+                cs8_axpy(acc, wp + (ptrdiff_t)ic * OC, (int32_t)xp[ic] - in_zp, ob);
         }
     }
-    return acc;
+}
+
+/* y[o0 + j] from the sums: bias, requantization, zero point and clamp. */
+static inline void cs8_store(const int32_t *acc, int32_t o0, int32_t ob, const int32_t *bias,
+                             const int32_t *mult, const int32_t *shift, int32_t out_zp, int32_t act_min,
+                             int32_t act_max, int8_t *y)
+{
+    for (int32_t j = 0; j < ob; j++) {
+        const int32_t o = o0 + j;
+        const int32_t a = acc[j] + (bias ? bias[o] : 0);
+        y[o] = sm2c_rt__clamp_s8(sm2c_rt__requant(a, mult[o], shift[o]) + out_zp, act_min, act_max);
+    }
 }
 
 #if SM2C_RT_WANT(conv2d_s8)
@@ -52,39 +97,66 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
 {
     const int32_t C = p[SM2C_RT_WIN_C], OC = p[SM2C_RT_WIN_OC], FC = p[SM2C_RT_WIN_FC];
     const int32_t G = FC > 0 && C / FC > 0 ? C / FC : 1, OG = OC / G;
+    int32_t acc[CS8_OB];
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
                 int8_t *yp = y + (((ptrdiff_t)n * p[SM2C_RT_WIN_OH] + oh) * p[SM2C_RT_WIN_OW] + ow) * OC;
-                for (int32_t o = 0; o < OC; o++) {
-                    int32_t acc = sm2c_rt__window_acc(x, w, p, n, oh, ow, (o / OG) * FC, FC, o, in_zp);
-                    if (bias)
-                        acc += bias[o];
-                    acc = sm2c_rt__requant(acc, mult[o], shift[o]) + out_zp;
-                    yp[o] = sm2c_rt__clamp_s8(acc, act_min, act_max);
-                }
+                /* Blocks stay inside a group: its outputs read its FC input channels. */
+                for (int32_t g = 0; g < G; g++)
+                    for (int32_t o0 = g * OG; o0 < (g + 1) * OG; o0 += CS8_OB) {
+                        const int32_t ob = (g + 1) * OG - o0 < CS8_OB ? (g + 1) * OG - o0 : CS8_OB;
+                        cs8_block(x, w, p, n, oh, ow, g * FC, FC, o0, ob, in_zp, acc);
+                        cs8_store(acc, o0, ob, bias, mult, shift, out_zp, act_min, act_max, yp);
+                    }
             }
 }
 #endif
 
 #if SM2C_RT_WANT(depthwise_conv2d_s8)
+/* Multiplier 1: output channel c reads input channel c, so a block of
+** channels is one contiguous run of input and of filter values per tap. */
+SM2C_RT_VECTORISE static void dw8_block(const int8_t *x, const int8_t *w, const int32_t *p, int32_t n,
+                                        int32_t oh, int32_t ow, int32_t c0, int32_t cb, int32_t in_zp,
+                                        int32_t *acc)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t KW = p[SM2C_RT_WIN_KW];
+    for (int32_t j = 0; j < cb; j++)
+        acc[j] = 0;
+    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
+        const int32_t ih = cs8_row_base(p, oh, kh, SM2C_RT_WIN_SH, SM2C_RT_WIN_DH, SM2C_RT_WIN_PT);
+        if ((uint32_t)ih >= (uint32_t)H)
+            continue;
+        for (int32_t kw = 0; kw < KW; kw++) {
+            const int32_t iw = cs8_row_base(p, ow, kw, SM2C_RT_WIN_SW, SM2C_RT_WIN_DW, SM2C_RT_WIN_PL);
+            if ((uint32_t)iw >= (uint32_t)W)
+                continue;
+            const int8_t *xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C + c0;
+            const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * C + c0;
+            for (int32_t j = 0; j < cb; j++)
+                acc[j] += (int32_t)wp[j] * ((int32_t)xp[j] - in_zp);
+        }
+    }
+}
+
 void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                  int32_t out_zp, int32_t act_min, int32_t act_max)
 {
     const int32_t OC = p[SM2C_RT_WIN_OC], M = p[SM2C_RT_WIN_FC] > 0 ? p[SM2C_RT_WIN_FC] : 1;
+    int32_t acc[CS8_OB];
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
                 int8_t *yp = y + (((ptrdiff_t)n * p[SM2C_RT_WIN_OH] + oh) * p[SM2C_RT_WIN_OW] + ow) * OC;
-                for (int32_t o = 0; o < OC; o++) {
-                    /* Output o = c*M + m reads input channel c alone: one "input channel"
-                    ** whose filter column is o in the [KH, KW, C*M] view. */
-                    int32_t acc = sm2c_rt__window_acc(x, w, p, n, oh, ow, o / M, 1, o, in_zp);
-                    if (bias)
-                        acc += bias[o];
-                    acc = sm2c_rt__requant(acc, mult[o], shift[o]) + out_zp;
-                    yp[o] = sm2c_rt__clamp_s8(acc, act_min, act_max);
+                for (int32_t o0 = 0; o0 < OC; o0 += M == 1 ? CS8_OB : 1) {
+                    const int32_t ob = M > 1 ? 1 : OC - o0 < CS8_OB ? OC - o0 : CS8_OB;
+                    if (M == 1)
+                        dw8_block(x, w, p, n, oh, ow, o0, ob, in_zp, acc);
+                    else /* output o = c*M + m reads input channel c alone: filter column o */
+                        cs8_block(x, w, p, n, oh, ow, o0 / M, 1, o0, 1, in_zp, acc);
+                    cs8_store(acc, o0, ob, bias, mult, shift, out_zp, act_min, act_max, yp);
                 }
             }
 }

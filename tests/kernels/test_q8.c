@@ -38,11 +38,11 @@ static void fill8(ktest_rng *r, int8_t *v, int n)
         v[i] = (int8_t)ktest_int(r, -128, 127);
 }
 
-/* 1x5x6x4 input, 3x3 window, strides 2/1, padding top 1 left 1, dilation 1. */
-static void make_window(int32_t *p, int32_t fc, int32_t oc)
+/* 1x5x6xC input, 3x3 window, strides 2/1, padding top 1 left 1, dilation 1. */
+static void make_window(int32_t *p, int32_t c, int32_t fc, int32_t oc)
 {
     const int32_t v[SM2C_RT_WIN_PARAMS] = {
-        [SM2C_RT_WIN_N] = 1, [SM2C_RT_WIN_H] = 5, [SM2C_RT_WIN_W] = 6, [SM2C_RT_WIN_C] = 4,
+        [SM2C_RT_WIN_N] = 1, [SM2C_RT_WIN_H] = 5, [SM2C_RT_WIN_W] = 6, [SM2C_RT_WIN_C] = c,
         [SM2C_RT_WIN_KH] = 3, [SM2C_RT_WIN_KW] = 3, [SM2C_RT_WIN_OH] = 3, [SM2C_RT_WIN_OW] = 6,
         [SM2C_RT_WIN_SH] = 2, [SM2C_RT_WIN_SW] = 1, [SM2C_RT_WIN_DH] = 1, [SM2C_RT_WIN_DW] = 1,
         [SM2C_RT_WIN_PT] = 1, [SM2C_RT_WIN_PL] = 1,
@@ -73,14 +73,18 @@ static int32_t ref_taps(const int8_t *x, const int8_t *w, const int32_t *p, int3
     return acc;
 }
 
-static void check_conv(int depthwise, int32_t fc, int32_t oc)
+/* C input channels; fc filter input channels (depthwise: the multiplier). */
+static void check_conv(int depthwise, int32_t c, int32_t fc, int32_t oc)
 {
-    ktest_rng r = { 0x51ULL + (uint64_t)fc };
-    int32_t p[SM2C_RT_WIN_PARAMS], bias[8], mult[8], shift[8];
-    int8_t x[5 * 6 * 4], w[9 * 4 * 8], y[3 * 6 * 8];
-    make_window(p, fc, oc);
-    fill8(&r, x, (int)sizeof x);
-    fill8(&r, w, (int)sizeof w);
+    ktest_rng r = { 0x51ULL + (uint64_t)fc + (uint64_t)c * 7 };
+    int32_t p[SM2C_RT_WIN_PARAMS];
+    const int nw = 9 * (depthwise ? 1 : fc) * oc;
+    int32_t *bias = malloc((size_t)oc * sizeof *bias), *mult = malloc((size_t)oc * sizeof *mult);
+    int32_t *shift = malloc((size_t)oc * sizeof *shift);
+    int8_t *x = malloc((size_t)5 * 6 * c), *w = malloc((size_t)nw), *y = malloc((size_t)3 * 6 * oc);
+    make_window(p, c, fc, oc);
+    fill8(&r, x, 5 * 6 * c);
+    fill8(&r, w, nw);
     for (int o = 0; o < oc; o++) {
         bias[o] = ktest_int(&r, -40000, 40000);
         mult[o] = ktest_int(&r, 1 << 30, INT32_MAX);
@@ -98,14 +102,20 @@ static void check_conv(int depthwise, int32_t fc, int32_t oc)
                 int8_t want = clamp8(ref_requant(acc, mult[o], shift[o]) + out_zp, lo, hi);
                 assert_int_equal(want, y[(oh * 6 + ow) * oc + o]);
             }
+    free(bias), free(mult), free(shift), free(x), free(w), free(y);
 }
 
 static void test_conv_s8(void **state)
 {
     (void)state;
-    check_conv(0, 4, 6);    /* plain */
-    check_conv(0, 2, 8);    /* two groups */
-    check_conv(1, 2, 8);    /* depthwise, multiplier 2 */
+    check_conv(0, 4, 4, 6);     /* plain */
+    check_conv(0, 4, 2, 8);     /* two groups */
+    check_conv(1, 4, 2, 8);     /* depthwise, multiplier 2 */
+    /* Past one block of 64 output channels (conv_s8.c), with a tail. */
+    check_conv(0, 5, 5, 150);   /* three blocks, the last of 22 */
+    check_conv(0, 6, 3, 140);   /* two groups of 70: blocks of 64 and 6 in each */
+    check_conv(1, 80, 1, 80);   /* depthwise, multiplier 1: blocks of 64 and 16 */
+    check_conv(1, 3, 3, 9);     /* depthwise, multiplier 3 */
 }
 
 static void test_fully_connected_s8(void **state)
