@@ -8,7 +8,8 @@
 ** matmul_f32.c.  Vector units accumulate whole rows of W across columns; a
 ** scalar FPU (SM2C_RT_SCALAR_CORE, rt_target.h) sums four columns at a time in
 ** registers.  On x86-64 W as stored runs through AVX-512 or AVX2+FMA
-** intrinsics (simd_f32.h: chosen at run time in a portable build): up to 8
+** intrinsics (simd_f32.h: chosen at run time in a portable build), and on
+** AArch64 through NEON ones: up to 8
 ** vectors of columns accumulate across the rows of W, a multiply and an add
 ** per step as the reference (written as vector operators: a compiler told to
 ** contract may fuse them, as it may the C paths).  The loads bound it, so
@@ -246,6 +247,66 @@ SM2C_RT_TARGET_AVX2 static void mv_rows256(const float *x, const float *w, const
 }
 #endif
 
+#if SM2C_RT_NEON
+/* NEON: strips of up to 8 vectors of 4 columns, a multiply and an add per
+** step as above.  FULL strips load plainly; the last columns (fewer than 4)
+** take one strip through sm2c_rt__load128. */
+#define MV_LD128(p, v) (FULL ? vld1q_f32(p) : sm2c_rt__load128(p, nc - 4 * (v)))
+#define MV_ZERO128(v) float32x4_t c##v = vdupq_n_f32(0.0f);
+#define MV_MAC128(v) c##v = vaddq_f32(c##v, vmulq_f32(xk, MV_LD128(wk + 4 * (v), v)));
+#define MV_STORE128(v)                                                                     \
+    if (bias)                                                                              \
+        c##v = vaddq_f32(c##v, MV_LD128(bias + 4 * (v), v));                               \
+    c##v = sm2c_rt__act128(c##v, act);                                                     \
+    if (FULL)                                                                              \
+        vst1q_f32(y + 4 * (v), c##v);                                                      \
+    else                                                                                   \
+        sm2c_rt__store128(y + 4 * (v), c##v, nc - 4 * (v));
+#define MV_STRIP128(name, R, FULL_)                                                        \
+    static inline void name(const float *x, const float *w, const float *bias, float *y,   \
+                            int32_t k, int32_t n, int32_t nc, int32_t act)                 \
+    {                                                                                      \
+        enum { FULL = FULL_ };                                                             \
+        int32_t kk;                                                                        \
+        R(MV_ZERO128)                                                                      \
+        for (kk = 0; kk < k; kk++) {                                                       \
+            const float32x4_t xk = vdupq_n_f32(x[kk]);                                     \
+            const float *wk = w + (ptrdiff_t)kk * n;                                       \
+            R(MV_MAC128)                                                                   \
+        }                                                                                  \
+        R(MV_STORE128)                                                                     \
+    }
+MV_STRIP128(mv_strip128_8, MV_R8, 1)
+MV_STRIP128(mv_strip128_4, MV_R4, 1)
+MV_STRIP128(mv_strip128_2, MV_R2, 1)
+MV_STRIP128(mv_strip128_1, MV_R1, 1)
+MV_STRIP128(mv_strip128_tail, MV_R1, 0)
+
+/* Strips of 32 columns, then 16, 8 and 4, then the last few. */
+static void mv_rows128(const float *x, const float *w, const float *bias, float *y, int32_t k,
+                       int32_t n, int32_t act)
+{
+    int32_t j = 0;
+
+    for (; n - j >= 32; j += 32)
+        mv_strip128_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    if (n - j >= 16) {
+        mv_strip128_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        j += 16;
+    }
+    if (n - j >= 8) {
+        mv_strip128_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        j += 8;
+    }
+    if (n - j >= 4) {
+        mv_strip128_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        j += 4;
+    }
+    if (j < n)
+        mv_strip128_tail(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+}
+#endif
+
 /* W as stored through a vector path this CPU has; 0 when there is none. */
 static inline int mv_rows_simd(const float *x, const float *w, const float *bias, float *y,
                                int32_t k, int32_t n, int32_t act)
@@ -261,6 +322,10 @@ static inline int mv_rows_simd(const float *x, const float *w, const float *bias
         mv_rows256(x, w, bias, y, k, n, act);
         return 1;
     }
+#endif
+#if SM2C_RT_NEON
+    mv_rows128(x, w, bias, y, k, n, act);
+    return 1;
 #endif
     (void)x, (void)w, (void)bias, (void)y, (void)k, (void)n, (void)act;
     return 0;
