@@ -19,7 +19,8 @@
 ** L2 while every pixel passes.
 **
 ** Paths (simd_f32.h): AVX-512 (32 channels x 6 pixels, or 16 x 8), AVX2+FMA
-** (16 x 6), and portable C (16 x 4) that compilers vectorise.  The SIMD paths
+** (16 x 6), NEON (16 x 4, or 8 x 4 for the last 8 channels or fewer), and
+** portable C (16 x 4) that compilers vectorise.  The SIMD paths
 ** use FMA, so their sums round once per step: within reliability.md's
 ** contraction tolerance, and the same in both backends (they call this code).
 */
@@ -30,6 +31,7 @@
 #include <stdint.h>
 
 #include "act_f32.h"
+#include "rt_select.h"
 #include "simd_act_f32.h"
 #include "simd_f32.h"
 #include "sm2c_rt.h"
@@ -130,6 +132,7 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
 
 /* Per-pixel statements of the SIMD kernels, written out: each accumulator is
 ** a named variable, so it lives in a register at any optimisation level. */
+#define CB_R4(M) M(0) M(1) M(2) M(3)
 #define CB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
 #define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 
@@ -296,6 +299,128 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
 }
 #endif
 
+#if SM2C_RT_NEON
+/* act(acc + bias (+ the residual's first n lanes)), in that order. */
+static inline float32x4_t cb_out128(float32x4_t acc, float32x4_t bias, const float *r, int32_t n,
+                                    int32_t act)
+{
+    acc = vaddq_f32(acc, bias);
+    if (r)
+        acc = vaddq_f32(acc, sm2c_rt__load128(r, n));
+    return sm2c_rt__act128(acc, act);
+}
+
+/*
+** 4 pixels x V vectors of 4 channels (V = 4: 16 accumulators of AArch64's 32
+** registers).  Four input channels per step: each pixel's four values load as
+** one vector, and each filter row's vectors take one lane of it
+** (vfmaq_laneq_f32); the channels left over take one broadcast each.  V and,
+** in the full-width kernel, nr are constants, so the loads lose their tests.
+*/
+#define CB_NZERO(i)                                                                        \
+    float32x4_t c##i##0 = vdupq_n_f32(0.0f), c##i##1 = c##i##0, c##i##2 = c##i##0,         \
+                c##i##3 = c##i##0;
+#define CB_NPTR(i) const float *x##i = cb_tap(g, ih[i] + khd, iw[i] + kwd);
+#define CB_NLDX(i) const float32x4_t a##i = vld1q_f32(x##i + ic);
+#define CB_NLOADB(p)                                                                       \
+    const float32x4_t b0 = sm2c_rt__load128(p, nr), b1 = sm2c_rt__load128(p + 4, nr - 4);  \
+    const float32x4_t b2 = V > 2 ? sm2c_rt__load128(p + 8, nr - 8) : b0;                   \
+    const float32x4_t b3 = V > 2 ? sm2c_rt__load128(p + 12, nr - 12) : b0;
+#define CB_NFMA_LANE(i, l)                                                                 \
+    c##i##0 = vfmaq_laneq_f32(c##i##0, b0, a##i, l);                                       \
+    c##i##1 = vfmaq_laneq_f32(c##i##1, b1, a##i, l);                                       \
+    if (V > 2) {                                                                           \
+        c##i##2 = vfmaq_laneq_f32(c##i##2, b2, a##i, l);                                   \
+        c##i##3 = vfmaq_laneq_f32(c##i##3, b3, a##i, l);                                   \
+    }
+#define CB_NLANE(l)                                                                        \
+    {                                                                                      \
+        CB_NLOADB(wt + (l) * (ptrdiff_t)g->OC)                                             \
+        CB_NFMA_LANE(0, l) CB_NFMA_LANE(1, l) CB_NFMA_LANE(2, l) CB_NFMA_LANE(3, l)        \
+    }
+#define CB_NBCAST(i)                                                                       \
+    c##i##0 = vfmaq_n_f32(c##i##0, b0, x##i[ic]);                                          \
+    c##i##1 = vfmaq_n_f32(c##i##1, b1, x##i[ic]);                                          \
+    if (V > 2) {                                                                           \
+        c##i##2 = vfmaq_n_f32(c##i##2, b2, x##i[ic]);                                      \
+        c##i##3 = vfmaq_n_f32(c##i##3, b3, x##i[ic]);                                      \
+    }
+#define CB_NSTORE1(i, v)                                                                   \
+    {                                                                                      \
+        const ptrdiff_t o = i * (ptrdiff_t)g->OC + 4 * v;                                  \
+        sm2c_rt__store128(y + o, cb_out128(c##i##v, bias##v, r ? r + o : r, nr - 4 * v, g->act), \
+                          nr - 4 * v);                                                     \
+    }
+#define CB_NSTORE(i)                                                                       \
+    if (i < rows) {                                                                        \
+        CB_NSTORE1(i, 0) CB_NSTORE1(i, 1)                                                  \
+        if (V > 2) {                                                                       \
+            CB_NSTORE1(i, 2) CB_NSTORE1(i, 3)                                              \
+        }                                                                                  \
+    }
+static SM2C_RT_ALWAYS_INLINE void cb_neon(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0,
+                                          int32_t nr, float *y, const float *r, int32_t V)
+{
+    float32x4_t bias0 = vdupq_n_f32(0.0f), bias1 = bias0, bias2 = bias0, bias3 = bias0;
+    int32_t kh, kw, kh0, kh1, steps, len, ic;
+    int64_t ih[4], iw[4];
+    CB_R4(CB_NZERO)
+
+    cb_block_taps(g, p0, rows, 4, ih, iw, &kh0, &kh1, &steps, &len);
+    for (kh = kh0; kh < kh1; kh++) {
+        for (kw = 0; kw < steps; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
+            const float *wt = cb_filter(g, kh, kw, oc0);
+            CB_R4(CB_NPTR)
+            for (ic = 0; ic + 4 <= len; ic += 4, wt += 4 * (ptrdiff_t)g->OC) {
+                CB_R4(CB_NLDX)
+                CB_NLANE(0) CB_NLANE(1) CB_NLANE(2) CB_NLANE(3)
+            }
+            for (; ic < len; ic++, wt += g->OC) {
+                CB_NLOADB(wt)
+                CB_R4(CB_NBCAST)
+            }
+        }
+    }
+    if (g->bias) {
+        bias0 = sm2c_rt__load128(g->bias + oc0, nr);
+        bias1 = sm2c_rt__load128(g->bias + oc0 + 4, nr - 4);
+        bias2 = sm2c_rt__load128(g->bias + oc0 + 8, nr - 8);
+        bias3 = sm2c_rt__load128(g->bias + oc0 + 12, nr - 12);
+    }
+    CB_R4(CB_NSTORE)
+}
+#undef CB_NZERO
+#undef CB_NPTR
+#undef CB_NLDX
+#undef CB_NLOADB
+#undef CB_NFMA_LANE
+#undef CB_NLANE
+#undef CB_NBCAST
+#undef CB_NSTORE1
+#undef CB_NSTORE
+
+/* 16 channels; up to 16; up to 8. */
+static inline void cb_neon_16(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0, int32_t nr,
+                              float *y, const float *r)
+{
+    (void)nr;
+    cb_neon(g, p0, rows, oc0, 16, y, r, 4);
+}
+
+static inline void cb_neon_tail16(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0,
+                                  int32_t nr, float *y, const float *r)
+{
+    cb_neon(g, p0, rows, oc0, nr, y, r, 4);
+}
+
+static inline void cb_neon_tail8(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0,
+                                 int32_t nr, float *y, const float *r)
+{
+    cb_neon(g, p0, rows, oc0, nr, y, r, 2);
+}
+#endif
+
 enum { CB_PR = 4, CB_PN = 16 }; /* the portable block: 4 x 16 accumulators, 256 bytes */
 
 /* The portable blocks pay off where compilers vectorise them.  On a scalar
@@ -368,9 +493,14 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
         return cb_avx2_16;
     }
 #endif
+#if SM2C_RT_NEON
+    *mr = 4, *nr = oc_left > 8 ? 16 : 8;
+    return oc_left >= 16 ? cb_neon_16 : oc_left > 8 ? cb_neon_tail16 : cb_neon_tail8;
+#else
     (void)oc_left;
     *mr = CB_PR, *nr = CB_PN;
     return cb_portable;
+#endif
 }
 
 /* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,

@@ -14,7 +14,8 @@
 **     for those outside (db_edge_*).
 ** Tiles: AVX-512 4 pixels x 32 channels or 8 x 16, AVX2+FMA 4 x 16 or 8 x 8:
 ** eight accumulators either way, enough independent sums to keep both FMA
-** pipes busy.  Portable C: 16 channels, one pixel at a time, with constant trip
+** pipes busy.  NEON takes the AVX2 tiles, each 8-lane vector a pair of
+** registers: sixteen accumulators of its 32 registers.  Portable C: 16 channels, one pixel at a time, with constant trip
 ** counts, which compilers vectorise.  Rows past a tile's end are neither
 ** computed nor stored.
 */
@@ -156,6 +157,103 @@ DB_DEFINE(avx2_1x8, SM2C_RT_TARGET_AVX2, 1, DB_R1)
 #undef ACT
 #endif
 
+#if SM2C_RT_NEON
+/* An 8-lane vector as two NEON registers, so that DB_DEFINE makes the AVX2
+** tiles.  DB_FULL (in the full-width kernels, the only ones whose channels
+** fill every lane) makes the loads and stores plain: no test per load. */
+typedef struct {
+    float32x4_t lo, hi;
+} db_neon8;
+
+static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_load(int32_t n, const float *p)
+{
+    db_neon8 v;
+    v.lo = sm2c_rt__load128(p, n);
+    v.hi = sm2c_rt__load128(p + 4, n - 4);
+    return v;
+}
+
+static SM2C_RT_ALWAYS_INLINE void db_neon_store(float *p, int32_t n, db_neon8 v)
+{
+    sm2c_rt__store128(p, v.lo, n);
+    sm2c_rt__store128(p + 4, v.hi, n - 4);
+}
+
+static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_fma(db_neon8 a, db_neon8 b, db_neon8 c)
+{
+    c.lo = vfmaq_f32(c.lo, a.lo, b.lo);
+    c.hi = vfmaq_f32(c.hi, a.hi, b.hi);
+    return c;
+}
+
+static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_add(db_neon8 a, db_neon8 b)
+{
+    a.lo = vaddq_f32(a.lo, b.lo);
+    a.hi = vaddq_f32(a.hi, b.hi);
+    return a;
+}
+
+static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_zero(void)
+{
+    db_neon8 v;
+    v.lo = v.hi = vdupq_n_f32(0.0f);
+    return v;
+}
+
+static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_act(db_neon8 v, int32_t act)
+{
+    v.lo = sm2c_rt__act128(v.lo, act);
+    v.hi = sm2c_rt__act128(v.hi, act);
+    return v;
+}
+
+#define VEC db_neon8
+#define MASK int32_t
+#define LANES 8
+#define LD(m, p) db_neon_load(DB_FULL ? LANES : m, p)
+#define ST(p, m, v) db_neon_store(p, DB_FULL ? LANES : m, v)
+#define MK(n) (n)
+#define FMA db_neon_fma
+#define ADD db_neon_add
+#define ZERO db_neon_zero
+#define ACT db_neon_act
+#define DB_FULL 1
+DB_DEFINE(neon_4x16_full, , 2, DB_R4)
+DB_DEFINE(neon_1x16_full, , 2, DB_R1)
+DB_DEFINE(neon_8x8_full, , 1, DB_R8)
+DB_DEFINE(neon_1x8_full, , 1, DB_R1)
+#undef DB_FULL
+#define DB_FULL 0
+DB_DEFINE(neon_4x16_part, , 2, DB_R4)
+DB_DEFINE(neon_1x16_part, , 2, DB_R1)
+DB_DEFINE(neon_8x8_part, , 1, DB_R8)
+DB_DEFINE(neon_1x8_part, , 1, DB_R1)
+#undef DB_FULL
+#undef VEC
+#undef MASK
+#undef LANES
+#undef MK
+#undef LD
+#undef ST
+#undef FMA
+#undef ADD
+#undef ZERO
+#undef ACT
+
+/* A kernel of each pair for nc channels: the full one when they fill it. */
+#define DB_NEON_PICK(name, channels)                                                       \
+    static void db_##name(const cb_geom *g, const db_span *s, const float *x0, int32_t kw0, \
+                          int32_t kw1, int32_t c0, int32_t nc, float *y)                   \
+    {                                                                                      \
+        (nc == channels ? db_##name##_full : db_##name##_part)(g, s, x0, kw0, kw1, c0, nc, y); \
+    }
+DB_NEON_PICK(neon_4x16, 16)
+DB_NEON_PICK(neon_1x16, 16)
+DB_NEON_PICK(neon_8x8, 8)
+DB_NEON_PICK(neon_1x8, 8)
+#undef DB_NEON_PICK
+#endif
+
 /* The same in plain C, one pixel (compilers vectorise the channel loops). */
 static inline void db_portable(const cb_geom *g, const db_span *s, const float *x0, int32_t kw0,
                                int32_t kw1, int32_t c0, int32_t nc, float *y)
@@ -214,8 +312,15 @@ static inline db_tile db_choose(int32_t left)
         return t;
     }
 #endif
+#if SM2C_RT_NEON
+    if (left > 8)
+        t.pixels = 4, t.channels = 16, t.tile = db_neon_4x16, t.one = db_neon_1x16;
+    else
+        t.pixels = 8, t.channels = 8, t.tile = db_neon_8x8, t.one = db_neon_1x8;
+#else
     (void)left;
     t.pixels = 1, t.channels = DB_CN, t.tile = db_portable, t.one = db_portable;
+#endif
     return t;
 }
 

@@ -132,8 +132,9 @@ static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, 
 }
 
 /*
-** The x86-64 tiles (simd_f32.h: chosen once per call, at run time in a
-** portable build): 4 rows of y times up to 4 vectors of columns, every
+** The vector tiles (simd_f32.h: on x86-64 chosen once per call, at run time
+** in a portable build; NEON on AArch64): 4 rows of y times up to 4 vectors of
+** columns, every
 ** accumulator a named register, with masked lanes past nb.  Each step is an
 ** FMA (a quarter faster than a multiply and an add on Zen 5), so these sums
 ** round once per step: within reliability.md's contraction tolerance, and
@@ -159,6 +160,29 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
     const float *a##r = a + o##r * a_rs;                                                    \
     float *y##r = y + o##r * ldy;
 
+/* The tile of one ISA, whose macros P##_MASK (declares the lane masks m0..),
+** P##_INIT, P##_LOADB, P##_ROW and P##_STORE make each step. */
+#define MM_TILE(P, name, TARGET, V)                                                        \
+    TARGET static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt, \
+                            ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb,  \
+                            int32_t nb, int first, int finish, const float *bias,           \
+                            int32_t act)                                                    \
+    {                                                                                      \
+        int32_t i, kk;                                                                     \
+        V(P##_MASK, 0)                                                                     \
+        for (i = 0; i < m; i += 4) {                                                       \
+            const int32_t rows = m - i < 4 ? m - i : 4;                                    \
+            MM_ROWS(MM_ROW_PTRS)                                                           \
+            V(P##_INIT, 0) V(P##_INIT, 1) V(P##_INIT, 2) V(P##_INIT, 3)                    \
+            for (kk = 0; kk < kb; kk++) {                                                  \
+                const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
+                V(P##_LOADB, 0)                                                            \
+                P##_ROW(0, V) P##_ROW(1, V) P##_ROW(2, V) P##_ROW(3, V)                    \
+            }                                                                              \
+            V(P##_STORE, 0) V(P##_STORE, 1) V(P##_STORE, 2) V(P##_STORE, 3)                \
+        }                                                                                  \
+    }
+
 #if SM2C_RT_AVX512
 #define MM512_MASK(r, v) const __mmask16 m##v = sm2c_rt__mask16(nb - 16 * (v));
 #define MM512_INIT(r, v)                                                                   \
@@ -179,32 +203,11 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
         const __m512 ak = _mm512_set1_ps(a##r[(ptrdiff_t)kk * a_cs]);                       \
         V(MM512_MAC, r)                                                                    \
     }
-#define MM512_TILE(name, V)                                                                \
-    SM2C_RT_TARGET_AVX512 static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,  \
-                                           const float *bt, ptrdiff_t ldb, float *y,        \
-                                           ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,\
-                                           int first, int finish, const float *bias,        \
-                                           int32_t act)                                     \
-    {                                                                                      \
-        int32_t i, kk;                                                                     \
-        V(MM512_MASK, 0)                                                                   \
-        for (i = 0; i < m; i += 4) {                                                       \
-            const int32_t rows = m - i < 4 ? m - i : 4;                                    \
-            MM_ROWS(MM_ROW_PTRS)                                                           \
-            V(MM512_INIT, 0) V(MM512_INIT, 1) V(MM512_INIT, 2) V(MM512_INIT, 3)            \
-            for (kk = 0; kk < kb; kk++) {                                                  \
-                const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
-                V(MM512_LOADB, 0)                                                          \
-                MM512_ROW(0, V) MM512_ROW(1, V) MM512_ROW(2, V) MM512_ROW(3, V)            \
-            }                                                                              \
-            V(MM512_STORE, 0) V(MM512_STORE, 1) V(MM512_STORE, 2) V(MM512_STORE, 3)        \
-        }                                                                                  \
-    }
 #if defined(__OPTIMIZE__)
-MM512_TILE(mm_tile512_4, MM_V4)
+MM_TILE(MM512, mm_tile512_4, SM2C_RT_TARGET_AVX512, MM_V4)
 #endif
-MM512_TILE(mm_tile512_2, MM_V2)
-MM512_TILE(mm_tile512_1, MM_V1)
+MM_TILE(MM512, mm_tile512_2, SM2C_RT_TARGET_AVX512, MM_V2)
+MM_TILE(MM512, mm_tile512_1, SM2C_RT_TARGET_AVX512, MM_V1)
 
 /* A whole tile (nb <= MM_NB = 64 columns) in one pass over its rows. */
 SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
@@ -246,29 +249,8 @@ SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptr
         const __m256 ak = _mm256_set1_ps(a##r[(ptrdiff_t)kk * a_cs]);                       \
         V(MM256_MAC, r)                                                                    \
     }
-#define MM256_TILE(name, V)                                                                \
-    SM2C_RT_TARGET_AVX2 static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,    \
-                                         const float *bt, ptrdiff_t ldb, float *y,          \
-                                         ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,  \
-                                         int first, int finish, const float *bias,          \
-                                         int32_t act)                                       \
-    {                                                                                      \
-        int32_t i, kk;                                                                     \
-        V(MM256_MASK, 0)                                                                   \
-        for (i = 0; i < m; i += 4) {                                                       \
-            const int32_t rows = m - i < 4 ? m - i : 4;                                    \
-            MM_ROWS(MM_ROW_PTRS)                                                           \
-            V(MM256_INIT, 0) V(MM256_INIT, 1) V(MM256_INIT, 2) V(MM256_INIT, 3)            \
-            for (kk = 0; kk < kb; kk++) {                                                  \
-                const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
-                V(MM256_LOADB, 0)                                                          \
-                MM256_ROW(0, V) MM256_ROW(1, V) MM256_ROW(2, V) MM256_ROW(3, V)            \
-            }                                                                              \
-            V(MM256_STORE, 0) V(MM256_STORE, 1) V(MM256_STORE, 2) V(MM256_STORE, 3)        \
-        }                                                                                  \
-    }
-MM256_TILE(mm_tile256_2, MM_V2)
-MM256_TILE(mm_tile256_1, MM_V1)
+MM_TILE(MM256, mm_tile256_2, SM2C_RT_TARGET_AVX2, MM_V2)
+MM_TILE(MM256, mm_tile256_1, SM2C_RT_TARGET_AVX2, MM_V1)
 
 /* A tile in strips of 16 columns (sixteen ymm registers hold 4 x 16 sums). */
 SM2C_RT_TARGET_AVX2 static void mm_tile256(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
@@ -287,6 +269,57 @@ SM2C_RT_TARGET_AVX2 static void mm_tile256(const float *a, ptrdiff_t a_rs, ptrdi
 }
 #endif
 
+#if SM2C_RT_NEON
+/* 4 rows x up to 4 vectors of 4 columns (16 accumulators of AArch64's 32
+** registers).  NEON has no masked loads: a mask is the count of lanes to
+** load (sm2c_rt__load128), a constant 4 in the full tiles (MM128F, every
+** column of their 16 present), whose loads are then plain. */
+#define MM128_MASK(r, v) const int32_t m##v = nb - 4 * (v);
+#define MM128F_MASK(r, v)                                                                  \
+    enum { m##v = 4 };                                                                     \
+    (void)nb;
+#define MM128_INIT(r, v)                                                                   \
+    float32x4_t c##r##v = first ? vdupq_n_f32(0.0f) : sm2c_rt__load128(y##r + 4 * (v), m##v);
+#define MM128_LOADB(r, v) const float32x4_t b##v = sm2c_rt__load128(bk + 4 * (v), m##v);
+#define MM128_MAC(r, v) c##r##v = vfmaq_n_f32(c##r##v, b##v, ak);
+#define MM128_STORE(r, v)                                                                  \
+    if (r < rows) {                                                                        \
+        if (finish) {                                                                      \
+            if (bias)                                                                      \
+                c##r##v = vaddq_f32(c##r##v, sm2c_rt__load128(bias + 4 * (v), m##v));      \
+            c##r##v = sm2c_rt__act128(c##r##v, act);                                       \
+        }                                                                                  \
+        sm2c_rt__store128(y##r + 4 * (v), c##r##v, m##v);                                  \
+    }
+#define MM128_ROW(r, V)                                                                    \
+    {                                                                                      \
+        const float ak = a##r[(ptrdiff_t)kk * a_cs];                                       \
+        V(MM128_MAC, r)                                                                    \
+    }
+#define MM128F_INIT MM128_INIT
+#define MM128F_LOADB MM128_LOADB
+#define MM128F_STORE MM128_STORE
+#define MM128F_ROW MM128_ROW
+MM_TILE(MM128F, mm_tile128_full, , MM_V4)
+MM_TILE(MM128, mm_tile128_part, , MM_V4)
+MM_TILE(MM128, mm_tile128_1, , MM_V1)
+
+/* A tile in strips of 16 columns; the last strip's lanes past nb are 0. */
+static void mm_tile128(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
+                       ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
+                       int first, int finish, const float *bias, int32_t act)
+{
+    int32_t j;
+
+    for (j = 0; j < nb; j += 16) {
+        const mm_tile_fn f = nb - j >= 16 ? mm_tile128_full : nb - j > 4 ? mm_tile128_part
+                                                                         : mm_tile128_1;
+        f(a, a_rs, a_cs, bt + j, ldb, y + j, ldy, m, kb, nb - j, first, finish,
+          bias ? bias + j : bias, act);
+    }
+}
+#endif
+
 /* The vector tile this CPU runs, or NULL for the C tile and mm_finish. */
 static inline mm_tile_fn mm_simd_tile(void)
 {
@@ -298,7 +331,11 @@ static inline mm_tile_fn mm_simd_tile(void)
     if (sm2c_rt__have_avx2())
         return mm_tile256;
 #endif
+#if SM2C_RT_NEON
+    return mm_tile128;
+#else
     return NULL;
+#endif
 }
 
 /* A transposed B without scratch: each y(i, j) is a dot product of A's row i

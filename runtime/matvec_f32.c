@@ -8,7 +8,8 @@
 ** matmul_f32.c.  Vector units accumulate whole rows of W across columns; a
 ** scalar FPU (SM2C_RT_SCALAR_CORE, rt_target.h) sums four columns at a time in
 ** registers.  On x86-64 W as stored runs through AVX-512 or AVX2+FMA
-** intrinsics (simd_f32.h: chosen at run time in a portable build): up to 8
+** intrinsics (simd_f32.h: chosen at run time in a portable build), and on
+** AArch64 through NEON ones: up to 8
 ** vectors of columns accumulate across the rows of W, a multiply and an add
 ** per step as the reference (written as vector operators: a compiler told to
 ** contract may fuse them, as it may the C paths).  The loads bound it, so
@@ -145,15 +146,31 @@ static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, 
 }
 
 /*
-** The x86-64 paths of W as stored: a strip of up to R vectors of columns
+** The vector paths of W as stored: a strip of up to R vectors of columns
 ** (nc columns from column 0 of its w, bias and y), every accumulator a named
 ** register, summed over kk in increasing order, then the bias and the
-** activation.  Lanes past nc are masked: never read, never stored.
+** activation.  Lanes past nc are masked: never read, never stored.  One
+** macro makes the strips of every ISA P (512, 256, 128) from its steps:
+** MV_ZERO##P declares vector v's mask m##v and sum, MV_XK##P broadcasts
+** x[kk], MV_MAC##P adds a vector of W's row, MV_STORE##P stores.
 */
 #define MV_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 #define MV_R4(M) M(0) M(1) M(2) M(3)
 #define MV_R2(M) M(0) M(1)
 #define MV_R1(M) M(0)
+#define MV_STRIP(P, name, TARGET, R)                                                       \
+    TARGET static inline void name(const float *x, const float *w, const float *bias,      \
+                                   float *y, int32_t k, int32_t n, int32_t nc, int32_t act) \
+    {                                                                                      \
+        int32_t kk;                                                                        \
+        R(MV_ZERO##P)                                                                      \
+        for (kk = 0; kk < k; kk++) {                                                       \
+            MV_XK##P(x[kk])                                                                \
+            const float *wk = w + (ptrdiff_t)kk * n;                                       \
+            R(MV_MAC##P)                                                                   \
+        }                                                                                  \
+        R(MV_STORE##P)                                                                     \
+    }
 
 #if SM2C_RT_AVX512
 #define MV_ZERO512(v)                                                                      \
@@ -164,24 +181,11 @@ static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, 
     if (bias)                                                                              \
         c##v = _mm512_add_ps(c##v, _mm512_maskz_loadu_ps(m##v, bias + 16 * (v)));          \
     _mm512_mask_storeu_ps(y + 16 * (v), m##v, sm2c_rt__act512(c##v, act));
-#define MV_STRIP512(name, R)                                                               \
-    SM2C_RT_TARGET_AVX512 static inline void name(const float *x, const float *w,           \
-                                                  const float *bias, float *y, int32_t k,   \
-                                                  int32_t n, int32_t nc, int32_t act)       \
-    {                                                                                      \
-        int32_t kk;                                                                        \
-        R(MV_ZERO512)                                                                      \
-        for (kk = 0; kk < k; kk++) {                                                       \
-            const __m512 xk = _mm512_set1_ps(x[kk]);                                       \
-            const float *wk = w + (ptrdiff_t)kk * n;                                       \
-            R(MV_MAC512)                                                                   \
-        }                                                                                  \
-        R(MV_STORE512)                                                                     \
-    }
-MV_STRIP512(mv_strip512_8, MV_R8)
-MV_STRIP512(mv_strip512_4, MV_R4)
-MV_STRIP512(mv_strip512_2, MV_R2)
-MV_STRIP512(mv_strip512_1, MV_R1)
+#define MV_XK512(s) const __m512 xk = _mm512_set1_ps(s);
+MV_STRIP(512, mv_strip512_8, SM2C_RT_TARGET_AVX512, MV_R8)
+MV_STRIP(512, mv_strip512_4, SM2C_RT_TARGET_AVX512, MV_R4)
+MV_STRIP(512, mv_strip512_2, SM2C_RT_TARGET_AVX512, MV_R2)
+MV_STRIP(512, mv_strip512_1, SM2C_RT_TARGET_AVX512, MV_R1)
 
 /* Strips of 128 columns while more than 64 remain, then 64, 32 and 16 (a
 ** strip's last vectors may be partly or wholly masked). */
@@ -210,24 +214,11 @@ SM2C_RT_TARGET_AVX512 static void mv_rows512(const float *x, const float *w, con
     if (bias)                                                                              \
         c##v = _mm256_add_ps(c##v, _mm256_maskload_ps(bias + 8 * (v), m##v));              \
     _mm256_maskstore_ps(y + 8 * (v), m##v, sm2c_rt__act256(c##v, act));
-#define MV_STRIP256(name, R)                                                               \
-    SM2C_RT_TARGET_AVX2 static inline void name(const float *x, const float *w,             \
-                                                const float *bias, float *y, int32_t k,     \
-                                                int32_t n, int32_t nc, int32_t act)         \
-    {                                                                                      \
-        int32_t kk;                                                                        \
-        R(MV_ZERO256)                                                                      \
-        for (kk = 0; kk < k; kk++) {                                                       \
-            const __m256 xk = _mm256_set1_ps(x[kk]);                                       \
-            const float *wk = w + (ptrdiff_t)kk * n;                                       \
-            R(MV_MAC256)                                                                   \
-        }                                                                                  \
-        R(MV_STORE256)                                                                     \
-    }
-MV_STRIP256(mv_strip256_8, MV_R8)
-MV_STRIP256(mv_strip256_4, MV_R4)
-MV_STRIP256(mv_strip256_2, MV_R2)
-MV_STRIP256(mv_strip256_1, MV_R1)
+#define MV_XK256(s) const __m256 xk = _mm256_set1_ps(s);
+MV_STRIP(256, mv_strip256_8, SM2C_RT_TARGET_AVX2, MV_R8)
+MV_STRIP(256, mv_strip256_4, SM2C_RT_TARGET_AVX2, MV_R4)
+MV_STRIP(256, mv_strip256_2, SM2C_RT_TARGET_AVX2, MV_R2)
+MV_STRIP(256, mv_strip256_1, SM2C_RT_TARGET_AVX2, MV_R1)
 
 /* Strips of 64 columns while more than 32 remain, then 32, 16 and 8. */
 SM2C_RT_TARGET_AVX2 static void mv_rows256(const float *x, const float *w, const float *bias,
@@ -246,6 +237,58 @@ SM2C_RT_TARGET_AVX2 static void mv_rows256(const float *x, const float *w, const
 }
 #endif
 
+#if SM2C_RT_NEON
+/* NEON: strips of up to 8 vectors of 4 columns, a multiply and an add per
+** step as above.  NEON has no masked loads: a mask is the count of lanes to
+** load (sm2c_rt__load128), a constant 4 in the full strips (128F), whose
+** loads are then plain. */
+#define MV_ZERO128(v)                                                                      \
+    const int32_t m##v = nc - 4 * (v);                                                     \
+    float32x4_t c##v = vdupq_n_f32(0.0f);
+#define MV_ZERO128F(v)                                                                     \
+    enum { m##v = 4 };                                                                     \
+    float32x4_t c##v = vdupq_n_f32(0.0f);                                                  \
+    (void)nc;
+#define MV_XK128(s) const float32x4_t xk = vdupq_n_f32(s);
+#define MV_MAC128(v) c##v = vaddq_f32(c##v, vmulq_f32(xk, sm2c_rt__load128(wk + 4 * (v), m##v)));
+#define MV_STORE128(v)                                                                     \
+    if (bias)                                                                              \
+        c##v = vaddq_f32(c##v, sm2c_rt__load128(bias + 4 * (v), m##v));                    \
+    sm2c_rt__store128(y + 4 * (v), sm2c_rt__act128(c##v, act), m##v);
+#define MV_XK128F MV_XK128
+#define MV_MAC128F MV_MAC128
+#define MV_STORE128F MV_STORE128
+MV_STRIP(128F, mv_strip128_8, , MV_R8)
+MV_STRIP(128F, mv_strip128_4, , MV_R4)
+MV_STRIP(128F, mv_strip128_2, , MV_R2)
+MV_STRIP(128F, mv_strip128_1, , MV_R1)
+MV_STRIP(128, mv_strip128_tail, , MV_R1)
+
+/* Strips of 32 columns, then 16, 8 and 4, then the last few. */
+static void mv_rows128(const float *x, const float *w, const float *bias, float *y, int32_t k,
+                       int32_t n, int32_t act)
+{
+    int32_t j = 0;
+
+    for (; n - j >= 32; j += 32)
+        mv_strip128_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+    if (n - j >= 16) {
+        mv_strip128_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        j += 16;
+    }
+    if (n - j >= 8) {
+        mv_strip128_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        j += 8;
+    }
+    if (n - j >= 4) {
+        mv_strip128_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        j += 4;
+    }
+    if (j < n)
+        mv_strip128_tail(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+}
+#endif
+
 /* W as stored through a vector path this CPU has; 0 when there is none. */
 static inline int mv_rows_simd(const float *x, const float *w, const float *bias, float *y,
                                int32_t k, int32_t n, int32_t act)
@@ -261,6 +304,10 @@ static inline int mv_rows_simd(const float *x, const float *w, const float *bias
         mv_rows256(x, w, bias, y, k, n, act);
         return 1;
     }
+#endif
+#if SM2C_RT_NEON
+    mv_rows128(x, w, bias, y, k, n, act);
+    return 1;
 #endif
     (void)x, (void)w, (void)bias, (void)y, (void)k, (void)n, (void)act;
     return 0;

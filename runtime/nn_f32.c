@@ -92,8 +92,9 @@ static inline float row_max(const float *x, int32_t cols)
 
 #if SM2C_RT_WANT(softmax_f32)
 /* exp(x - max), where a NaN difference gives +Inf (see above).  The exp is
-** vmath_f32.h's polynomial where the loops vectorise (AVX2, AVX-512, NEON:
-** native builds, and the x86 clones a portable build picks at run time) and
+** vmath_f32.h's polynomial where the loops vectorise (AVX2, AVX-512: native
+** builds, and the x86 clones a portable build picks at run time; NEON, in
+** its four-lane form, softmax_exp16) and
 ** on a scalar FPU, whose image would otherwise link libm's expf (600 bytes
 ** on a Cortex-M4F); elsewhere libm's expf, which glibc runs with FMA when the
 ** CPU has it and which beats the polynomial unvectorised. */
@@ -111,6 +112,28 @@ static SM2C_RT_ALWAYS_INLINE float softmax_exp(float d, int poly)
 }
 
 enum { SM_L = 16 }; /* lanes of the vector form */
+
+/* yr[i] = softmax_exp(xr[i] - mx), and ls[i] += yr[i], for i < SM_L.  NEON
+** runs vmath_f32.h's four-lane exp, which gives the same bits: gcc does not
+** vectorise the scalar one. */
+static SM2C_RT_ALWAYS_INLINE void softmax_exp16(const float *xr, float *yr, float mx, float *ls)
+{
+    int32_t i;
+
+#if SM2C_RT_NEON
+    for (i = 0; i < SM_L; i += 4) {
+        const float32x4_t d = vsubq_f32(vld1q_f32(xr + i), vdupq_n_f32(mx));
+        const float32x4_t e = vbslq_f32(vceqq_f32(d, d), sm2c_rt__exp128(d), vdupq_n_f32(INFINITY));
+        vst1q_f32(yr + i, e);
+        vst1q_f32(ls + i, vaddq_f32(vld1q_f32(ls + i), e));
+    }
+#else
+    for (i = 0; i < SM_L; i++) {
+        yr[i] = softmax_exp(xr[i] - mx, 1);
+        ls[i] += yr[i];
+    }
+#endif
+}
 
 /* One row.  The vector form keeps 16 running maxima and 16 partial sums
 ** (constant trip counts, so the compiler vectorises them) and combines them
@@ -136,10 +159,7 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
             if (xr[j] > mx)
                 mx = xr[j];
         for (j = 0; j + SM_L <= cols; j += SM_L)
-            for (i = 0; i < SM_L; i++) {
-                yr[j + i] = softmax_exp(xr[j + i] - mx, 1);
-                ls[i] += yr[j + i];
-            }
+            softmax_exp16(xr + j, yr + j, mx, ls);
         for (i = 0; i < SM_L; i++)
             sum += ls[i];
         for (; j < cols; j++) {
@@ -162,7 +182,7 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
 
 #include "softmax_simd_f32.h"
 
-void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+SM2C_RT_VECTORISE void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 {
     int32_t r;
 

@@ -1,6 +1,6 @@
 /*
-** simd_f32.h: which x86-64 vector paths a runtime file compiles, and how it
-** picks one at run time (private to the runtime).
+** simd_f32.h: which vector paths a runtime file compiles, and how it picks
+** one at run time on x86-64 (private to the runtime).
 **
 ** SM2C_RT_AVX512 / SM2C_RT_AVX2 are 1 when the path is compiled.  Built with
 ** -march that enables the ISA, the path is the only one and is called
@@ -10,6 +10,8 @@
 ** binary runs at the speed of a native one on a CPU that has the ISA.  Other
 ** compilers and targets get the portable C path alone, and so does a build
 ** with SM2C_RT_PORTABLE_ONLY defined (the tests use it to reach that path).
+** SM2C_RT_NEON is 1 on AArch64, where NEON is baseline: its paths are called
+** directly, with no dispatch (again unless SM2C_RT_PORTABLE_ONLY).
 ** SM2C_RT_SCALAR_CORE comes from rt_target.h.
 */
 #ifndef SM2C_RT_SIMD_F32_H
@@ -53,6 +55,13 @@
 #include <immintrin.h>
 #endif
 
+#if defined(__aarch64__) && defined(__ARM_NEON) && !defined(SM2C_RT_PORTABLE_ONLY)
+#define SM2C_RT_NEON 1
+#include <arm_neon.h>
+#else
+#define SM2C_RT_NEON 0
+#endif
+
 /* No contraction of a * b + c written in C in the files that include this:
 ** clang contracts by default where the target has FMA, which the AVX-512
 ** and AVX2 clones have, and the same kernel then rounded differently in two
@@ -65,9 +74,10 @@
 
 /* Plain C loops that the SIMD paths leave to the vectoriser: gcc -O2's very
 ** cheap cost model refuses loops that need an epilogue, an alias check or
-** if-converted branches, so on x86-64 those functions ask for the cheap one
-** (clang -O2 takes them as is; -Os builds keep their size). */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && !defined(__OPTIMIZE_SIZE__)
+** if-converted branches, so on x86-64 and AArch64 those functions ask for the
+** cheap one (clang -O2 takes them as is; -Os builds keep their size). */
+#if defined(__GNUC__) && !defined(__clang__) && (defined(__x86_64__) || defined(__aarch64__)) && \
+    !defined(__OPTIMIZE_SIZE__)
 #define SM2C_RT_VECTORISE __attribute__((optimize("tree-vectorize", "vect-cost-model=cheap")))
 #else
 #define SM2C_RT_VECTORISE

@@ -28,6 +28,21 @@
             y[i] = f(x[i]);                                                                \
     }
 
+/* On AArch64 f's four-lane NEON form f##128 (the same bits; gcc does not
+** vectorise f), then the rest. */
+#if SM2C_RT_NEON
+#define SM2C_RT__MAP_BODY(f)                                                               \
+    {                                                                                      \
+        int32_t i = 0;                                                                     \
+        for (; i + 4 <= n; i += 4)                                                         \
+            vst1q_f32(y + i, f##128(vld1q_f32(x + i)));                                    \
+        for (; i < n; i++)                                                                 \
+            y[i] = f(x[i]);                                                                \
+    }
+#else
+#define SM2C_RT__MAP_BODY(f) SM2C_RT__MAP16_BODY(f)
+#endif
+
 /* On x86-64 the same loop is also compiled for AVX-512 and for AVX2+FMA
 ** (simd_f32.h) and picked at run time: a portable build then runs 16 or 8
 ** lanes instead of SSE2's 4 (f is inlined, so it vectorises with the loop). */
@@ -66,7 +81,7 @@
     {                                                                                      \
         SM2C_RT__CALL_AVX512(name)                                                         \
         SM2C_RT__CALL_AVX2(name)                                                           \
-        SM2C_RT__MAP16_BODY(f)                                                             \
+        SM2C_RT__MAP_BODY(f)                                                               \
     }
 
 #if SM2C_RT_WANT(relu_f32)
@@ -101,6 +116,17 @@ static SM2C_RT_ALWAYS_INLINE float sigmoid(float v)
     const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
     return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
 }
+
+#if SM2C_RT_NEON
+static SM2C_RT_ALWAYS_INLINE float32x4_t sigmoid128(float32x4_t v)
+{
+    const float32x4_t hi = vdupq_n_f32(16.6355324f), one = vdupq_n_f32(1.0f);
+    const float32x4_t e = sm2c_rt__exp128(vbslq_f32(vcltq_f32(v, hi), v, hi));
+    const float32x4_t y = vbslq_f32(vcltq_f32(v, vdupq_n_f32(-104.0f)), vdupq_n_f32(0.0f),
+                                    vdivq_f32(e, vaddq_f32(one, e)));
+    return vbslq_f32(vceqq_f32(v, v), y, v);
+}
+#endif
 
 SM2C_RT__MAP16(sigmoid_f32, sigmoid)
 #endif

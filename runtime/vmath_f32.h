@@ -91,4 +91,68 @@ static SM2C_RT_ALWAYS_INLINE float sm2c_rt__tanh(float x)
     return isnan(x) || a == 0.0f ? x : a < 0.625f ? small : x < 0.0f ? -big : big;
 }
 
+#if SM2C_RT_NEON
+/*
+** The same on four lanes in NEON: gcc does not vectorise the scalar forms
+** (it turns their selects into branches around the float-to-int conversion,
+** which may trap, and then cannot if-convert them).  The same operations in
+** the same order, a multiply and an add where the scalar form has them, so
+** the same bits.
+*/
+static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__mul_add128(float32x4_t a, float32x4_t b, float c)
+{
+    return vaddq_f32(vmulq_f32(a, b), vdupq_n_f32(c));
+}
+
+static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__pow2i128(int32x4_t k)
+{
+    return vreinterpretq_f32_s32(vshlq_n_s32(vaddq_s32(k, vdupq_n_s32(127)), 23));
+}
+
+static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__exp128(float32x4_t x)
+{
+    const float32x4_t hi = vdupq_n_f32(88.72283935546875f), lo = vdupq_n_f32(-104.0f);
+    const float32x4_t zero = vdupq_n_f32(0.0f), shift = vdupq_n_f32(12582912.0f);
+    const float32x4_t xc = vbslq_f32(vandq_u32(vcgtq_f32(x, lo), vcleq_f32(x, hi)), x, zero);
+    const float32x4_t t = vaddq_f32(vmulq_f32(xc, vdupq_n_f32(1.44269504088896341f)), shift);
+    const float32x4_t fn = vsubq_f32(t, shift);
+    const int32x4_t n = vcvtq_s32_f32(fn);
+    /* n / 2, rounded toward 0 as C's division */
+    const int32x4_t neg = vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(n), 31));
+    const int32x4_t n1 = vshrq_n_s32(vaddq_s32(n, neg), 1);
+    const float32x4_t r = vsubq_f32(vsubq_f32(xc, vmulq_f32(fn, vdupq_n_f32(0.693359375f))),
+                                    vmulq_f32(fn, vdupq_n_f32(-2.12194440e-4f)));
+    float32x4_t p = vdupq_n_f32(1.9875691500e-4f), y;
+    p = sm2c_rt__mul_add128(p, r, 1.3981999507e-3f);
+    p = sm2c_rt__mul_add128(p, r, 8.3334519073e-3f);
+    p = sm2c_rt__mul_add128(p, r, 4.1665795894e-2f);
+    p = sm2c_rt__mul_add128(p, r, 1.6666665459e-1f);
+    p = sm2c_rt__mul_add128(p, r, 5.0000001201e-1f);
+    p = vaddq_f32(vaddq_f32(vmulq_f32(p, vmulq_f32(r, r)), r), vdupq_n_f32(1.0f));
+    p = vmulq_f32(vmulq_f32(p, sm2c_rt__pow2i128(n1)), sm2c_rt__pow2i128(vsubq_s32(n, n1)));
+    y = vbslq_f32(vcleq_f32(x, lo), zero, p);
+    y = vbslq_f32(vcgtq_f32(x, hi), vdupq_n_f32(INFINITY), y);
+    return vbslq_f32(vceqq_f32(x, x), y, x); /* NaN stays NaN */
+}
+
+static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__tanh128(float32x4_t x)
+{
+    const float32x4_t a = vabsq_f32(x), z = vmulq_f32(x, x), nine = vdupq_n_f32(9.0f);
+    const float32x4_t one = vdupq_n_f32(1.0f);
+    const uint32x4_t below9 = vcltq_f32(a, nine);
+    float32x4_t small = vdupq_n_f32(-5.70498872745e-3f), e, big, y;
+    small = sm2c_rt__mul_add128(small, z, 2.06390887954e-2f);
+    small = sm2c_rt__mul_add128(small, z, -5.37397155531e-2f);
+    small = sm2c_rt__mul_add128(small, z, 1.33314422036e-1f);
+    small = sm2c_rt__mul_add128(small, z, -3.33332819422e-1f);
+    small = vaddq_f32(vmulq_f32(vmulq_f32(small, z), x), x);
+    e = sm2c_rt__exp128(vmulq_f32(vdupq_n_f32(2.0f), vbslq_f32(below9, a, nine)));
+    big = vbslq_f32(below9, vsubq_f32(one, vdivq_f32(vdupq_n_f32(2.0f), vaddq_f32(e, one))), one);
+    y = vbslq_f32(vcltq_f32(x, vdupq_n_f32(0.0f)), vnegq_f32(big), big);
+    y = vbslq_f32(vcltq_f32(a, vdupq_n_f32(0.625f)), small, y);
+    /* NaN, and a == 0 (tanh(-0) is -0), return x itself */
+    return vbslq_f32(vandq_u32(vceqq_f32(x, x), vmvnq_u32(vceqzq_f32(a))), y, x);
+}
+#endif
+
 #endif

@@ -6,7 +6,9 @@ set -euo pipefail
 packages=(build-essential cmake pkg-config python3
           libprotobuf-c-dev protobuf-c-compiler libsnappy-dev libcmocka-dev llvm-dev clang libclang-rt-14-dev
           binutils-arm-none-eabi gcc-arm-none-eabi libnewlib-arm-none-eabi
-          # tests: the Cortex-M4F firmware under QEMU, the Python package (python/),
+          gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user
+          # tests: the Cortex-M4F firmware under QEMU, the runtime's NEON paths
+          # under qemu-aarch64 (rt_neon), the Python package (python/),
           # --report's schema and its screenshot
           qemu-system-arm python3-numpy python3-pytest python3-jsonschema chromium fonts-dejavu-core)
 

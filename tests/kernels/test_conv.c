@@ -147,6 +147,7 @@ static const wcase conv_cases[] = {
     {1, 4, 19, 9, 1, 1, 16, 1, 2, 1, 1, 0, 9},    /* blocked 1x1 stride 2, 16 channels */
     {2, 6, 7, 24, 1, 1, 70, 1, 1, 1, 1, 1, 24},   /* 1x1 as a matmul, batch 2 */
     {1, 3, 4, 400, 1, 1, 20, 1, 1, 1, 1, 0, 400}, /* 1x1 with C > 320: the blocks */
+    {1, 7, 9, 10, 3, 3, 13, 1, 1, 1, 1, 1, 10},   /* blocked: 13 channels, C = 2 x 4 + 2 */
 };
 
 static void test_conv2d(void **state)
@@ -241,6 +242,7 @@ static const wcase dw_cases[] = {
     {1, 14, 11, 33, 5, 5, 33, 1, 1, 2, 2, 1, 1},  /* 5x5 dilated, 32 + 1 channels */
     {1, 3, 3, 20, 5, 5, 20, 1, 1, 1, 1, 1, 1},    /* window wider than the input */
     {2, 11, 9, 7, 3, 5, 7, 2, 1, 1, 2, 0, 1},     /* VALID, mixed strides and dilations */
+    {1, 9, 10, 13, 3, 3, 13, 1, 1, 1, 1, 1, 1},   /* 13 channels: a partial 16-channel tile */
 };
 
 static void test_depthwise_conv2d(void **state)

@@ -31,11 +31,12 @@ static void ref_matmul(const float *a, const float *b, const float *bias, double
 }
 
 /* Every layout and kernel sums each output in the same order.  The C paths
-** multiply and add, so they agree bit for bit; on x86-64 matmul's vector
-** tiles use FMA (matmul_f32.c) while a transposed B read in place and the
-** transposed matvec stay in C, so there each result is checked against the
-** reference within the contraction tolerance instead. */
-#if defined(__x86_64__) && !defined(SM2C_RT_PORTABLE_ONLY) && !defined(SM2C_RT_SCALAR_ONLY)
+** multiply and add, so they agree bit for bit; on x86-64 and AArch64 matmul's
+** vector tiles use FMA (matmul_f32.c) while a transposed B read in place and
+** the transposed matvec stay in C, so there each result is checked against
+** the reference within the contraction tolerance instead. */
+#if (defined(__x86_64__) || defined(__aarch64__)) && !defined(SM2C_RT_PORTABLE_ONLY) && \
+    !defined(SM2C_RT_SCALAR_ONLY)
 #define LAYOUTS_EXACT 0
 #else
 #define LAYOUTS_EXACT 1

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# rt_neon: the runtime's AArch64 NEON paths, and its portable C path for
+# comparison, run on this machine.  The kernel tests test_conv.c,
+# test_matmul.c, test_nn.c and test_unary.c are cross-compiled for AArch64
+# (-static) with standalone/sm2c_test.h in place of cmocka, once with NEON and
+# once with -DSM2C_RT_PORTABLE_ONLY, and run under qemu-aarch64; so is
+# neon_vmath.c.  The runtime files build with -Werror, as
+# cmake/runtime_map.py builds them on x86-64.
+# Usage: rt_neon.sh SOURCE_DIR WORK_DIR; exits 77 (skipped) without
+# aarch64-linux-gnu-gcc or qemu-aarch64 (scripts/setup.sh installs both).
+set -euo pipefail
+src=$1
+out=$2
+cc=${SM2C_AARCH64_CC:-aarch64-linux-gnu-gcc}
+if ! command -v "$cc" >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
+  echo "rt_neon: skipped: needs $cc and qemu-aarch64"
+  exit 77
+fi
+
+runtime="conv_f32.c matmul_f32.c matvec_f32.c pool_f32.c nn_f32.c unary_f32.c movement.c"
+declare -A links=([conv]="conv_f32 matmul_f32 matvec_f32 pool_f32"
+                  [matmul]="matmul_f32 matvec_f32" [nn]="nn_f32" [unary]="unary_f32 movement")
+cflags=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -pedantic -I"$src/runtime"
+        -I"$src/runtime/include")
+
+# One build: the runtime objects, then each test linked against its own.
+build() {
+  local tag=$1 def=$2 dir=$out/$1 f fam objs
+  mkdir -p "$dir"
+  for f in $runtime; do
+    $cc "${cflags[@]}" -Werror $def -c "$src/runtime/$f" -o "$dir/${f%.c}.o"
+  done
+  for fam in conv matmul nn unary; do
+    objs=()
+    for f in ${links[$fam]}; do objs+=("$dir/$f.o"); done
+    $cc "${cflags[@]}" $def -static -I"$src/tests/kernels/standalone" -I"$src/tests/kernels" \
+      "$src/tests/kernels/test_$fam.c" "${objs[@]}" -lm -o "$dir/test_$fam"
+  done
+}
+
+mkdir -p "$out"
+status=0
+# vmath_f32.h's NEON exp and tanh against its scalar forms, bit for bit.
+$cc "${cflags[@]}" -Werror -static "$src/tests/kernels/neon_vmath.c" -lm -o "$out/neon_vmath"
+qemu-aarch64 "$out/neon_vmath" || status=1
+for b in "neon:" "portable:-DSM2C_RT_PORTABLE_ONLY"; do
+  tag=${b%%:*}
+  build "$tag" "${b#*:}"
+  for fam in conv matmul nn unary; do
+    echo "== $tag test_$fam"
+    qemu-aarch64 "$out/$tag/test_$fam" || status=1
+  done
+done
+exit $status
