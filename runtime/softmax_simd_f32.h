@@ -6,10 +6,10 @@
 ** gcc vectorises the plain C row (nn_f32.c, softmax_row) only in part: the
 ** 16 running maxima and the exp's integer steps stay in scalar registers,
 ** and a 128-wide row took 1.1 ns per element.  These are the same
-** operations in the same order: the maximum, exp(x - max) by vmath_f32.h's
-** polynomial step for step (no FMA, so every lane rounds as the scalar
-** sm2c_rt__exp does), the sum as 16 lane sums added in lane order, then the
-** tail and the scale in scalar code.  So every path gives the same bits.
+** operations in the same order: the maximum, exp(x - max) by
+** vmath_x86_f32.h's lanes of vmath_f32.h's polynomial, the sum as 16 lane
+** sums added in lane order, then the tail and the scale in scalar code.  So
+** every path gives the same bits.
 */
 #ifndef SM2C_RT_SOFTMAX_SIMD_F32_H
 #define SM2C_RT_SOFTMAX_SIMD_F32_H
@@ -49,33 +49,11 @@ static inline float softmax_tail_max(const float *xr, int32_t j, int32_t cols, c
 }
 
 #if SM2C_RT_AVX512
-/* vmath_f32.h's sm2c_rt__exp on 16 lanes, for d <= 88.7 or NaN (softmax's
-** x - max); NaN gives +Inf (softmax_exp). */
+/* exp(d), NaN gives +Inf (softmax_exp). */
 SM2C_RT_TARGET_AVX512 static inline __m512 softmax_exp512(__m512 d)
 {
-    const __m512 lo = _mm512_set1_ps(-104.0f), magic = _mm512_set1_ps(12582912.0f);
-    const __mmask16 ok = _mm512_cmp_ps_mask(d, lo, _CMP_GT_OQ);
-    const __m512 xc = _mm512_maskz_mov_ps(ok, d);
-    const __m512 fn = _mm512_sub_ps(
-        _mm512_add_ps(_mm512_mul_ps(xc, _mm512_set1_ps(1.44269504088896341f)), magic), magic);
-    const __m512i n = _mm512_cvttps_epi32(fn);
-    /* n / 2 rounded toward zero, as C's division */
-    const __m512i n1 = _mm512_srai_epi32(_mm512_add_epi32(n, _mm512_srli_epi32(n, 31)), 1);
-    const __m512 r = _mm512_sub_ps(_mm512_sub_ps(xc, _mm512_mul_ps(fn, _mm512_set1_ps(0.693359375f))),
-                                   _mm512_mul_ps(fn, _mm512_set1_ps(-2.12194440e-4f)));
-    const __m512i bias = _mm512_set1_epi32(127);
-    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.3981999507e-3f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(8.3334519073e-3f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(4.1665795894e-2f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(1.6666665459e-1f));
-    p = _mm512_add_ps(_mm512_mul_ps(p, r), _mm512_set1_ps(5.0000001201e-1f));
-    p = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p, _mm512_mul_ps(r, r)), r), _mm512_set1_ps(1.0f));
-    p = _mm512_mul_ps(p, _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(n1, bias), 23)));
-    p = _mm512_mul_ps(p, _mm512_castsi512_ps(
-                             _mm512_slli_epi32(_mm512_add_epi32(_mm512_sub_epi32(n, n1), bias), 23)));
-    p = _mm512_maskz_mov_ps(ok, p); /* d <= -104: 0 */
-    return _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q), _mm512_set1_ps(INFINITY));
+    return _mm512_mask_mov_ps(sm2c_rt__exp512(d), _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q),
+                              _mm512_set1_ps(INFINITY));
 }
 
 SM2C_RT_TARGET_AVX512 static void softmax_row512(const float *xr, float *yr, int32_t cols)
@@ -99,31 +77,9 @@ SM2C_RT_TARGET_AVX512 static void softmax_row512(const float *xr, float *yr, int
 #endif
 
 #if SM2C_RT_AVX2
-/* softmax_exp512 on 8 lanes. */
 SM2C_RT_TARGET_AVX2 static inline __m256 softmax_exp256(__m256 d)
 {
-    const __m256 lo = _mm256_set1_ps(-104.0f), magic = _mm256_set1_ps(12582912.0f);
-    const __m256 ok = _mm256_cmp_ps(d, lo, _CMP_GT_OQ);
-    const __m256 xc = _mm256_and_ps(ok, d);
-    const __m256 fn = _mm256_sub_ps(
-        _mm256_add_ps(_mm256_mul_ps(xc, _mm256_set1_ps(1.44269504088896341f)), magic), magic);
-    const __m256i n = _mm256_cvttps_epi32(fn);
-    const __m256i n1 = _mm256_srai_epi32(_mm256_add_epi32(n, _mm256_srli_epi32(n, 31)), 1);
-    const __m256 r = _mm256_sub_ps(_mm256_sub_ps(xc, _mm256_mul_ps(fn, _mm256_set1_ps(0.693359375f))),
-                                   _mm256_mul_ps(fn, _mm256_set1_ps(-2.12194440e-4f)));
-    const __m256i bias = _mm256_set1_epi32(127);
-    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.3981999507e-3f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(8.3334519073e-3f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(4.1665795894e-2f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(1.6666665459e-1f));
-    p = _mm256_add_ps(_mm256_mul_ps(p, r), _mm256_set1_ps(5.0000001201e-1f));
-    p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(p, _mm256_mul_ps(r, r)), r), _mm256_set1_ps(1.0f));
-    p = _mm256_mul_ps(p, _mm256_castsi256_ps(_mm256_slli_epi32(_mm256_add_epi32(n1, bias), 23)));
-    p = _mm256_mul_ps(p, _mm256_castsi256_ps(
-                             _mm256_slli_epi32(_mm256_add_epi32(_mm256_sub_epi32(n, n1), bias), 23)));
-    p = _mm256_and_ps(ok, p);
-    return _mm256_blendv_ps(p, _mm256_set1_ps(INFINITY), _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
+    return _mm256_blendv_ps(sm2c_rt__exp256(d), _mm256_set1_ps(INFINITY), _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
 }
 
 /* Two 8-lane halves make the 16 lanes of the other paths. */

@@ -5,9 +5,10 @@
 ** return a NaN input unchanged (payload and sign included), and map -0 to +0
 ** like TF's vectorised path (Eigen's scalar tail keeps -0; TF is not
 ** consistent there).  Exp, Tanh, Sigmoid and Erf use the polynomials of
-** vmath_f32.h, over blocks of 16 with a constant trip count so that even a
-** cautious vectoriser (gcc -O2) takes them; the others use libm.  TF uses
-** Eigen's polynomial approximations: all agree within a few ulp.
+** vmath_f32.h: their NEON, AVX-512 and AVX2 forms where the CPU has one (the
+** same bits), else the scalar form in blocks of 16 with a constant trip count,
+** which compilers vectorise where they can.  TF uses Eigen's polynomial
+** approximations: all agree within a few ulp.
 */
 #include <math.h>
 #include <stdint.h>
@@ -43,13 +44,20 @@
 #define SM2C_RT__MAP_BODY(f) SM2C_RT__MAP16_BODY(f)
 #endif
 
-/* On x86-64 the same loop is also compiled for AVX-512 and for AVX2+FMA
-** (simd_f32.h) and picked at run time: a portable build then runs 16 or 8
-** lanes instead of SSE2's 4 (f is inlined, so it vectorises with the loop). */
+/* On x86-64 f's 16- and 8-lane forms f##512 and f##256 (vmath_x86_f32.h;
+** the same bits, and gcc does not vectorise f) are compiled for AVX-512 and
+** for AVX2+FMA (simd_f32.h) and picked at run time, in native and portable
+** builds alike. */
 #if SM2C_RT_AVX512
 #define SM2C_RT__MAP_AVX512(name, f)                                                       \
-    SM2C_RT_TARGET_AVX512 SM2C_RT_VECTORISE static void name##_avx512(const float *x, float *y, int32_t n)   \
-        SM2C_RT__MAP16_BODY(f)
+    SM2C_RT_TARGET_AVX512 static void name##_avx512(const float *x, float *y, int32_t n)    \
+    {                                                                                      \
+        int32_t i = 0;                                                                     \
+        for (; i + 16 <= n; i += 16)                                                       \
+            _mm512_storeu_ps(y + i, f##512(_mm512_loadu_ps(x + i)));                       \
+        for (; i < n; i++)                                                                 \
+            y[i] = f(x[i]);                                                                \
+    }
 #define SM2C_RT__CALL_AVX512(name)                                                         \
     if (sm2c_rt__have_avx512()) {                                                          \
         name##_avx512(x, y, n);                                                            \
@@ -61,8 +69,14 @@
 #endif
 #if SM2C_RT_AVX2
 #define SM2C_RT__MAP_AVX2(name, f)                                                         \
-    SM2C_RT_TARGET_AVX2 SM2C_RT_VECTORISE static void name##_avx2(const float *x, float *y, int32_t n)       \
-        SM2C_RT__MAP16_BODY(f)
+    SM2C_RT_TARGET_AVX2 static void name##_avx2(const float *x, float *y, int32_t n)        \
+    {                                                                                      \
+        int32_t i = 0;                                                                     \
+        for (; i + 8 <= n; i += 8)                                                         \
+            _mm256_storeu_ps(y + i, f##256(_mm256_loadu_ps(x + i)));                       \
+        for (; i < n; i++)                                                                 \
+            y[i] = f(x[i]);                                                                \
+    }
 #define SM2C_RT__CALL_AVX2(name)                                                           \
     if (sm2c_rt__have_avx2()) {                                                            \
         name##_avx2(x, y, n);                                                              \
@@ -125,6 +139,28 @@ static SM2C_RT_ALWAYS_INLINE float32x4_t sigmoid128(float32x4_t v)
     const float32x4_t y = vbslq_f32(vcltq_f32(v, vdupq_n_f32(-104.0f)), vdupq_n_f32(0.0f),
                                     vdivq_f32(e, vaddq_f32(one, e)));
     return vbslq_f32(vceqq_f32(v, v), y, v);
+}
+#endif
+
+#if SM2C_RT_AVX512
+SM2C_RT_TARGET_AVX512 static inline __m512 sigmoid512(__m512 v)
+{
+    const __m512 hi = _mm512_set1_ps(16.6355324f), one = _mm512_set1_ps(1.0f);
+    const __m512 e = sm2c_rt__exp512(_mm512_mask_mov_ps(hi, _mm512_cmp_ps_mask(v, hi, _CMP_LT_OQ), v));
+    __m512 y = _mm512_div_ps(e, _mm512_add_ps(one, e));
+    y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, _mm512_set1_ps(-104.0f), _CMP_LT_OQ),
+                           _mm512_setzero_ps());
+    return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
+}
+#endif
+#if SM2C_RT_AVX2
+SM2C_RT_TARGET_AVX2 static inline __m256 sigmoid256(__m256 v)
+{
+    const __m256 hi = _mm256_set1_ps(16.6355324f), one = _mm256_set1_ps(1.0f);
+    const __m256 e = sm2c_rt__exp256(_mm256_blendv_ps(hi, v, _mm256_cmp_ps(v, hi, _CMP_LT_OQ)));
+    __m256 y = _mm256_div_ps(e, _mm256_add_ps(one, e));
+    y = _mm256_blendv_ps(y, _mm256_setzero_ps(), _mm256_cmp_ps(v, _mm256_set1_ps(-104.0f), _CMP_LT_OQ));
+    return _mm256_blendv_ps(y, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
 }
 #endif
 

@@ -135,6 +135,24 @@ static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__exp128(float32x4_t x)
     return vbslq_f32(vceqq_f32(x, x), y, x); /* NaN stays NaN */
 }
 
+static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__erf128(float32x4_t x)
+{
+    const float32x4_t xc = vminq_f32(vmaxq_f32(x, vdupq_n_f32(-4.0f)), vdupq_n_f32(4.0f));
+    const float32x4_t x2 = vmulq_f32(xc, xc);
+    float32x4_t p = vdupq_n_f32(-2.72614225801306e-10f), q = vdupq_n_f32(-1.45660718464996e-05f);
+    p = sm2c_rt__mul_add128(p, x2, 2.77068142495902e-08f);
+    p = sm2c_rt__mul_add128(p, x2, -2.10102402082508e-06f);
+    p = sm2c_rt__mul_add128(p, x2, -5.69250639462346e-05f);
+    p = sm2c_rt__mul_add128(p, x2, -7.34990630326855e-04f);
+    p = sm2c_rt__mul_add128(p, x2, -2.95459980854025e-03f);
+    p = sm2c_rt__mul_add128(p, x2, -1.60960333262415e-02f);
+    q = sm2c_rt__mul_add128(q, x2, -2.13374055278905e-04f);
+    q = sm2c_rt__mul_add128(q, x2, -1.68282697438203e-03f);
+    q = sm2c_rt__mul_add128(q, x2, -7.37332916720468e-03f);
+    q = sm2c_rt__mul_add128(q, x2, -1.42647390514189e-02f);
+    return vbslq_f32(vceqq_f32(x, x), vdivq_f32(vmulq_f32(xc, p), q), x); /* NaN stays NaN */
+}
+
 static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__tanh128(float32x4_t x)
 {
     const float32x4_t a = vabsq_f32(x), z = vmulq_f32(x, x), nine = vdupq_n_f32(9.0f);
@@ -154,5 +172,7 @@ static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__tanh128(float32x4_t x)
     return vbslq_f32(vandq_u32(vceqq_f32(x, x), vmvnq_u32(vceqzq_f32(a))), y, x);
 }
 #endif
+
+#include "vmath_x86_f32.h"
 
 #endif

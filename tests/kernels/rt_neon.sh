@@ -4,7 +4,7 @@
 # test_matmul.c, test_nn.c and test_unary.c are cross-compiled for AArch64
 # (-static) with standalone/sm2c_test.h in place of cmocka, once with NEON and
 # once with -DSM2C_RT_PORTABLE_ONLY, and run under qemu-aarch64; so is
-# neon_vmath.c.  The runtime files build with -Werror, as
+# vmath_lanes.c.  The runtime files build with -Werror, as
 # cmake/runtime_map.py builds them on x86-64.
 # Usage: rt_neon.sh SOURCE_DIR WORK_DIR; exits 77 (skipped) without
 # aarch64-linux-gnu-gcc or qemu-aarch64 (scripts/setup.sh installs both).
@@ -40,9 +40,9 @@ build() {
 
 mkdir -p "$out"
 status=0
-# vmath_f32.h's NEON exp and tanh against its scalar forms, bit for bit.
-$cc "${cflags[@]}" -Werror -static "$src/tests/kernels/neon_vmath.c" -lm -o "$out/neon_vmath"
-qemu-aarch64 "$out/neon_vmath" || status=1
+# vmath_f32.h's NEON exp, tanh and erf against its scalar forms, bit for bit.
+$cc "${cflags[@]}" -Werror -static "$src/tests/kernels/vmath_lanes.c" -lm -o "$out/vmath_lanes"
+qemu-aarch64 "$out/vmath_lanes" || status=1
 for b in "neon:" "portable:-DSM2C_RT_PORTABLE_ONLY"; do
   tag=${b%%:*}
   build "$tag" "${b#*:}"
