@@ -216,6 +216,72 @@ static void test_quantize_s8(void **state)
     assert_true(back[0] == 0.5f && back[3] == 32.5f && back[4] == -31.25f && back[8] == 0.0f);
 }
 
+/* Mean of [2, 6, 5] over the middle axis: the shifted sum requantized. */
+static void test_mean_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 7 };
+    int8_t x[60], y[10];
+    fill8(&r, x, 60);
+    /* in 0.05 / out 0.02 with 1/6 folded in, as the compiler computes it */
+    const int32_t mult = 894784853, shift = 0, in_zp = -3, out_zp = 5;
+    sm2c_rt_mean_s8(x, y, 2, 6, 5, in_zp, out_zp, mult, shift);
+    for (int o = 0; o < 2; o++)
+        for (int i = 0; i < 5; i++) {
+            int32_t sum = 0;
+            for (int k = 0; k < 6; k++)
+                sum += x[(o * 6 + k) * 5 + i];
+            int8_t want = clamp8(ref_requant(sum - in_zp * 6, mult, shift) + out_zp, -128, 127);
+            assert_int_equal(want, y[o * 5 + i]);
+            double real = 0.05 * (sum - in_zp * 6) / 6.0;   /* within a quantum of the real mean */
+            if (want > -128 && want < 127)
+                assert_true(fabs(real - 0.02 * (want - out_zp)) <= 0.02);
+        }
+}
+
+/* Softmax: each output within a quantum (1/256) of the real softmax of the
+** dequantized row; values far below the max give -128. */
+static void test_softmax_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 11 };
+    const double in_scale = 0.1;
+    /* TFLite's parameters for input scale 0.1, beta 1: 0.1 * 2^26 as a Q31
+    ** multiplier with left shift 23; diff_min = -floor(31 * 2^26 / 2^23). */
+    const int32_t mult = 1717986918, left_shift = 23, diff_min = -248;
+    int8_t x[3 * 10], y[3 * 10];
+    fill8(&r, x, 30);
+    for (int c = 0; c < 10; c++)
+        x[20 + c] = (int8_t)(c == 3 ? 127 : -128);   /* one row with a difference below diff_min */
+    sm2c_rt_softmax_s8(x, y, 3, 10, mult, left_shift, diff_min);
+    for (int row = 0; row < 3; row++) {
+        int max = -128;
+        double sum = 0;
+        for (int c = 0; c < 10; c++)
+            max = x[row * 10 + c] > max ? x[row * 10 + c] : max;
+        for (int c = 0; c < 10; c++)
+            sum += exp(in_scale * (x[row * 10 + c] - max));
+        for (int c = 0; c < 10; c++) {
+            double p = exp(in_scale * (x[row * 10 + c] - max)) / sum;
+            int got = y[row * 10 + c] + 128;
+            assert_true(fabs(p * 256.0 - got) <= 1.0);
+        }
+    }
+    assert_int_equal(127, y[23]);
+    assert_int_equal(-128, y[20]);
+}
+
+static void test_lut_s8(void **state)
+{
+    (void)state;
+    int8_t table[256], x[256], y[256];
+    for (int i = 0; i < 256; i++)
+        table[i] = (int8_t)(127 - i), x[i] = (int8_t)(i - 128);
+    sm2c_rt_lut_s8(x, table, y, 256);
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(127 - i, y[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -225,6 +291,9 @@ int main(void)
         cmocka_unit_test(test_pool_s8),
         cmocka_unit_test(test_add_and_clamp_s8),
         cmocka_unit_test(test_quantize_s8),
+        cmocka_unit_test(test_mean_s8),
+        cmocka_unit_test(test_softmax_s8),
+        cmocka_unit_test(test_lut_s8),
     };
     return cmocka_run_group_tests_name("q8", tests, NULL, NULL);
 }
