@@ -125,6 +125,49 @@ static sm2c_status lower_clamp(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* Mean over [outer, reduced, inner]: elt[] = { mult, shift, outer, reduced, inner }. */
+static sm2c_status lower_mean(sm2c_lower *l, const sm2c_node *n)
+{
+    const int32_t *e = n->q->elt;
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_mean_s8", 9);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(e[2]);
+    s->args[3] = sm2c_arg_int(e[3]);
+    s->args[4] = sm2c_arg_int(e[4]);
+    s->args[5] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
+    s->args[6] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
+    s->args[7] = sm2c_arg_int(e[0]);
+    s->args[8] = sm2c_arg_int(e[1]);
+    return SM2C_OK;
+}
+
+/* Softmax along the last axis: elt[] = { mult, left_shift, diff_min }. */
+static sm2c_status lower_softmax_s8(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_shape *y = &n->outputs[0]->shape;
+    int64_t depth = y->dims[y->rank - 1];
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_softmax_s8", 7);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(depth ? sm2c_value_elements(n->outputs[0]) / depth : 0);
+    s->args[3] = sm2c_arg_int(depth);
+    for (int32_t k = 0; k < 3; k++)
+        s->args[4 + k] = sm2c_arg_int(n->q->elt[k]);
+    return SM2C_OK;
+}
+
+/* Sigmoid and Tanh by their table, the node's second input. */
+static sm2c_status lower_lut(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_lut_s8", 4);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = buf_of(l, n->outputs[0]);
+    s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
 {
     if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
@@ -141,6 +184,12 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
         return lower_eltwise(l, n, "sm2c_rt_mul_s8");
     if (op_is(n, "Relu") || op_is(n, "Relu6"))
         return lower_clamp(l, n);
+    if (op_is(n, "Mean"))
+        return lower_mean(l, n);
+    if (op_is(n, "Softmax"))
+        return lower_softmax_s8(l, n);
+    if (op_is(n, "Sigmoid") || op_is(n, "Tanh"))
+        return lower_lut(l, n);
     /* Data movement (Reshape, Transpose, ConcatV2, Pad with its quantized pad
     ** value, ...): the op's own lowering copies int8 bytes. */
     if (n->n_outputs == 1 && n->outputs[0]->quant && n->op->lower)

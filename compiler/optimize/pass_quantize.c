@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "load/tensor_proto.h"
 #include "ops/opdefs.h"
 #include "ops/ops_q8.h"
 #include "passes.h"
@@ -179,6 +180,7 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     const sm2c_qparam *out = qparam_of(q, y);
     if (!out || !can_q8(q, x) || n->residual ||
+        (n->act != SM2C_RT_ACT_NONE && n->act != SM2C_RT_ACT_RELU && n->act != SM2C_RT_ACT_RELU6) ||
         (n->bias && (!n->bias->constant || n->bias->dtype != SM2C_DT_FLOAT ||
                      sm2c_value_elements(n->bias) != ct->n_ch)))
         return 0;
@@ -362,6 +364,107 @@ static int q8_same_scale(qstate *q, sm2c_node *n)
     return 1;
 }
 
+/* ---- activations and reductions with int8 kernels of their own -------------------- */
+
+/* Output parameters TFLite fixes for an op, whatever the calibration saw. */
+static const sm2c_qparam *fixed_qparam(qstate *q, float scale, int32_t zero_point)
+{
+    sm2c_qparam *p = sm2c_arena_alloc(q->c->arena, sizeof *p);
+    p->scale = scale;
+    p->zero_point = zero_point;
+    p->min = scale * (float)(-128 - zero_point);
+    p->max = scale * (float)(127 - zero_point);
+    return p;
+}
+
+static sm2c_qnode *new_qnode(qstate *q)
+{
+    return sm2c_arena_alloc(q->c->arena, sizeof(sm2c_qnode));
+}
+
+/* Softmax along the last axis: TFLite's reference int8 Softmax, output 1/256
+** zero point -128.  Rows of 512 or more would overflow its Q12.19 sum's
+** reciprocal, so they stay float. */
+static int q8_softmax(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (!can_q8(q, x) || y->shape.rank < 1 || y->shape.dims[y->shape.rank - 1] >= 512)
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    sm2c_qnode *qn = new_qnode(q);
+    if (!sm2c_softmax_params(in->scale, &qn->elt[0], &qn->elt[1], &qn->elt[2]))
+        return 0;
+    set_input(n, 0, q8_input(q, x));
+    y->dtype = SM2C_DT_INT8;
+    y->quant = fixed_qparam(q, 1.0f / 256.0f, -128);
+    n->q = qn;
+    return 1;
+}
+
+/* Sigmoid and Tanh: TFLite's int8 table of the float function, outputs 1/256
+** zero point -128 and 1/128 zero point 0.  The table is an int8 constant
+** appended as the node's second input. */
+static int q8_lut(qstate *q, sm2c_node *n, int fn)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (!can_q8(q, x))
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    const sm2c_qparam *out = fn == SM2C_LUT_TANH ? fixed_qparam(q, 1.0f / 128.0f, 0)
+                                                 : fixed_qparam(q, 1.0f / 256.0f, -128);
+    int8_t *table = sm2c_arena_alloc(q->c->arena, 256);
+    sm2c_lut_table(fn, in, out, table);
+    sm2c_shape ts = { 1, (int64_t[]){ 256 } };
+    sm2c_value **inputs = sm2c_arena_array(q->c->arena, 2, sizeof *inputs);
+    set_input(n, 0, q8_input(q, x));
+    inputs[0] = n->inputs[0];
+    inputs[1] = new_const(q, SM2C_DT_INT8, &ts, table, sm2c_arena_printf(q->c->arena, "%s/table", n->name));
+    n->inputs = inputs, n->n_inputs = 2;
+    y->dtype = SM2C_DT_INT8;
+    y->quant = out;
+    n->q = new_qnode(q);
+    return 1;
+}
+
+/* Mean over one run of adjacent axes (global average pooling: H and W), as
+** TFLite's int8 Mean: elt[] = { mult, shift, outer, reduced, inner }. */
+static int q8_mean(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    const sm2c_tensor *axes = n->inputs[1]->constant;
+    const sm2c_qparam *out = qparam_of(q, y);
+    int32_t rank = x->shape.rank;
+    if (!out || !can_q8(q, x) || !axes || rank < 1 || rank > 8 || axes->nelem < 1)
+        return 0;
+    unsigned char red[8] = { 0 };
+    for (int64_t i = 0; i < axes->nelem; i++) {
+        int64_t a = sm2c_tensor_get_i64(axes, i);
+        if (a < -rank || a >= rank)
+            return 0;
+        red[a < 0 ? a + rank : a] = 1;
+    }
+    int64_t part[3] = { 1, 1, 1 };   /* outer, reduced, inner */
+    int32_t at = 0;
+    for (int32_t i = 0; i < rank; i++) {
+        if ((at == 0 && red[i]) || (at == 1 && !red[i]))
+            at++;
+        if (at > 2 || (at == 2 && red[i]))
+            return 0;   /* more than one run of reduced axes */
+        part[at] *= x->shape.dims[i];
+    }
+    if (part[1] < 1 || part[1] >= (1 << 23) || part[0] * part[2] > INT32_MAX)
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    sm2c_qnode *qn = new_qnode(q);
+    sm2c_mean_params(in->scale, out->scale, part[1], &qn->elt[0], &qn->elt[1]);
+    qn->elt[2] = (int32_t)part[0], qn->elt[3] = (int32_t)part[1], qn->elt[4] = (int32_t)part[2];
+    set_input(n, 0, q8_input(q, x));
+    y->dtype = SM2C_DT_INT8;
+    y->quant = out;
+    n->q = qn;
+    return 1;
+}
+
 static int quantize_node(qstate *q, sm2c_node *n)
 {
     if (n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT || n->outputs[0]->constant ||
@@ -377,6 +480,12 @@ static int quantize_node(qstate *q, sm2c_node *n)
         return q8_same_scale(q, n);
     if (is_movement(n))
         return q8_movement(q, n);
+    if (op_is(n, "Softmax"))
+        return q8_softmax(q, n);
+    if (op_is(n, "Sigmoid") || op_is(n, "Tanh"))
+        return q8_lut(q, n, op_is(n, "Tanh") ? SM2C_LUT_TANH : SM2C_LUT_LOGISTIC);
+    if (op_is(n, "Mean"))
+        return q8_mean(q, n);
     return 0;
 }
 

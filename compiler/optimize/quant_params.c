@@ -71,3 +71,50 @@ int32_t sm2c_quantize_one(float x, const sm2c_qparam *p)
     v += p->zero_point;
     return v < -128 ? -128 : v > 127 ? 127 : v;
 }
+
+void sm2c_mean_params(float in_scale, float out_scale, int64_t r, int32_t *m, int32_t *shift)
+{
+    sm2c_quantize_multiplier((double)in_scale / (double)out_scale, m, shift);
+    if (r <= 0)
+        return;
+    int32_t bits = 0;   /* floor(log2(r)), at most 32 and 31 + shift */
+    while (bits < 62 && (INT64_C(1) << (bits + 1)) <= r)
+        bits++;
+    bits = bits < 32 ? bits : 32;
+    bits = bits < 31 + *shift ? bits : 31 + *shift;
+    *m = (int32_t)(((int64_t)*m * (INT64_C(1) << bits)) / r);
+    *shift -= bits;
+}
+
+int sm2c_softmax_params(float in_scale, int32_t *m, int32_t *left_shift, int32_t *diff_min)
+{
+    const int integer_bits = 5;
+    double real = (double)in_scale * (double)(INT64_C(1) << (31 - integer_bits));
+    if (real > (double)INT32_MAX)
+        real = (double)INT32_MAX;
+    sm2c_quantize_multiplier(real, m, left_shift);
+    if (*left_shift < 0 || *left_shift > 31 || *m == 0)
+        return 0;
+    /* The largest |x - max| whose rescaled value fits Q5.26. */
+    double radius = (double)((1 << integer_bits) - 1) * (double)(INT64_C(1) << (31 - integer_bits)) /
+                    (double)(INT64_C(1) << *left_shift);
+    *diff_min = -(int32_t)floor(radius);
+    return 1;
+}
+
+static float lut_fn(int fn, float x)
+{
+    return fn == SM2C_LUT_TANH ? tanhf(x) : 1.0f / (1.0f + expf(-x));
+}
+
+void sm2c_lut_table(int fn, const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table)
+{
+    const float inverse_scale = 1.0f / out->scale;
+    for (int32_t q = -128; q <= 127; q++) {
+        const float real = in->scale * (float)(q - in->zero_point);
+        const float r = roundf(lut_fn(fn, real) * inverse_scale);
+        float v = r + (float)out->zero_point;
+        v = v < -128.0f ? -128.0f : v > 127.0f ? 127.0f : v;
+        table[q + 128] = (int8_t)(int32_t)v;
+    }
+}
