@@ -103,8 +103,38 @@ static sm2c_status lower_pool_s8(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* Add or Mul with broadcasting: the float binary kernels' strides. */
+static sm2c_status lower_eltwise_bcast(sm2c_lower *l, const sm2c_node *n, int mul)
+{
+    const sm2c_shape *y = &n->outputs[0]->shape;
+    int32_t rank = y->rank > 0 ? y->rank : 1;
+    int64_t *dims = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *dims);
+    int64_t *sa = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *sa);
+    int64_t *sb = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *sb);
+    dims[0] = 1, sa[0] = sb[0] = 0;
+    for (int32_t i = 0; i < y->rank; i++)
+        dims[i] = y->dims[i];
+    if (y->rank > 0) {
+        sm2c_op_broadcast_strides(&n->inputs[0]->shape, y, sa);
+        sm2c_op_broadcast_strides(&n->inputs[1]->shape, y, sb);
+    }
+    sm2c_step *s = sm2c_lower_step(l, n, mul ? "sm2c_rt_mul_bcast_s8" : "sm2c_rt_add_bcast_s8", 8);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = buf_of(l, n->outputs[0]);
+    s->args[3] = sm2c_arg_int(rank);
+    s->args[4] = sm2c_arg_ints(l, rank, dims);
+    s->args[5] = sm2c_arg_ints(l, rank, sa);
+    s->args[6] = sm2c_arg_ints(l, rank, sb);
+    s->args[7] = int32s(l, 12, n->q->elt);
+    return SM2C_OK;
+}
+
 static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *kernel)
 {
+    const sm2c_shape *y = &n->outputs[0]->shape;
+    if (!sm2c_shape_equal(&n->inputs[0]->shape, y) || !sm2c_shape_equal(&n->inputs[1]->shape, y))
+        return lower_eltwise_bcast(l, n, strcmp(kernel, "sm2c_rt_mul_s8") == 0);
     sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);

@@ -272,21 +272,68 @@ static int mul_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qpa
     return p[3] != 0 && p[4] <= 15;     /* |a * b| < 2^16: lifted by 2^15 at most, it fits int32 */
 }
 
-/* Add or Mul of two same-shaped computed values. */
+/* A float constant operand's per-tensor parameters, from its own min and max
+** (as TFLite's converter quantizes a constant operand); NULL if not finite. */
+static const sm2c_qparam *const_qparam(qstate *q, const sm2c_value *v)
+{
+    const sm2c_tensor *t = v->constant;
+    if (!t || t->dtype != SM2C_DT_FLOAT || t->nelem < 1)
+        return NULL;
+    const float *x = t->data;
+    float lo = x[0], hi = x[0];
+    for (int64_t i = 1; i < t->nelem; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    sm2c_qparam p;
+    if (!sm2c_qparam_from_range(lo, hi, &p))
+        return NULL;
+    sm2c_qparam *out = sm2c_arena_alloc(q->c->arena, sizeof *out);
+    *out = p;
+    return out;
+}
+
+/* The operand's int8 parameters: its own, its range's, or a constant's. */
+static const sm2c_qparam *operand_qparam(qstate *q, const sm2c_value *v)
+{
+    if (v->quant)
+        return v->quant;
+    return v->constant ? const_qparam(q, v) : can_q8(q, v) ? qparam_of(q, v) : NULL;
+}
+
+/* Operand k of n as int8: a float constant becomes an int8 constant. */
+static void q8_operand(qstate *q, sm2c_node *n, int32_t k, const sm2c_qparam *qp)
+{
+    sm2c_value *v = n->inputs[k];
+    if (!v->constant) {
+        set_input(n, k, q8_input(q, v));
+        return;
+    }
+    const float *x = v->constant->data;
+    int8_t *d = sm2c_arena_alloc(q->c->arena, (size_t)v->constant->nelem);
+    for (int64_t i = 0; i < v->constant->nelem; i++)
+        d[i] = (int8_t)sm2c_quantize_one(x[i], qp);
+    set_input(n, k, new_const(q, SM2C_DT_INT8, &v->shape, d, v->name));
+    n->inputs[k]->uses--;   /* new_const counted the use set_input counts */
+    n->inputs[k]->quant = qp;
+}
+
+/* Add or Mul of two values, broadcasting; a constant operand is quantized
+** per tensor.  Two constants were folded. */
 static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
 {
     sm2c_value *a = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
     const sm2c_qparam *out = qparam_of(q, y);
-    if (n->n_inputs != 2 || !out || n->act || n->bias || !can_q8(q, a) || !can_q8(q, b) ||
-        !sm2c_shape_equal(&a->shape, &y->shape) || !sm2c_shape_equal(&b->shape, &y->shape))
+    if (n->n_inputs != 2 || !out || n->act || n->bias || (a->constant && b->constant))
+        return 0;
+    const sm2c_qparam *pa = operand_qparam(q, a), *pb = operand_qparam(q, b);
+    if (!pa || !pb)
         return 0;
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
-    const sm2c_qparam *pa = a->quant ? a->quant : qparam_of(q, a);
-    const sm2c_qparam *pb = b->quant ? b->quant : qparam_of(q, b);
     if (!(mul ? mul_params(pa, pb, out, qn->elt) : add_params(pa, pb, out, qn->elt)))
         return 0;
-    set_input(n, 0, q8_input(q, a));
-    set_input(n, 1, q8_input(q, b));
+    q8_operand(q, n, 0, pa);
+    q8_operand(q, n, 1, pb);
     y->dtype = SM2C_DT_INT8;
     y->quant = out;
     n->q = qn;
@@ -544,6 +591,59 @@ static void take_fake_quant_ranges(qstate *q)
     }
 }
 
+/* ---- TFLite's choice of ranges ---------------------------------------------------- */
+
+/* TFLite runs an Add or Mul in place over an input of the output's shape that
+** nothing else reads, and its calibrator logs that input after the op ran: the
+** input's range becomes the union with the output's.  Doing the same gives
+** that value TFLite's parameters (the first such input, as TFLite picks). */
+static int shares_output(const qstate *q, const sm2c_node *n, const sm2c_value *v)
+{
+    const sm2c_value *y = n->outputs[0];
+    return v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && v->node &&
+           sm2c_shape_equal(&v->shape, &y->shape) && sm2c_uses_of(q->g, v) == 1;
+}
+
+static void inplace_ranges(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        const sm2c_node *n = q->g->nodes[i];
+        if (n->dead || n->n_inputs != 2 || n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT ||
+            !(op_is(n, "Add") || op_is(n, "AddV2") || op_is(n, "Mul")) || n->inputs[0] == n->inputs[1])
+            continue;
+        const sm2c_range *out = range_of(q, n->outputs[0]);
+        for (int32_t k = 0; out && k < 2; k++) {
+            const sm2c_value *v = n->inputs[k];
+            if (!shares_output(q, n, v) || !range_of(q, v))
+                continue;
+            sm2c_range *r = &q->ranges[v->id];
+            r->min = out->min < r->min ? out->min : r->min;
+            r->max = out->max > r->max ? out->max : r->max;
+            break;
+        }
+    }
+}
+
+/* TFLite's converter gives the ops that must keep their input's parameters
+** (pools, Pad, Concat, Reshape and the like) one set, taken downstream: the
+** last such op's calibrated range goes back up the chain to the value that
+** starts it.  Walking the nodes backwards does the same. */
+static void same_scale_ranges(qstate *q)
+{
+    for (int32_t i = q->g->n_nodes - 1; i >= 0; i--) {
+        const sm2c_node *n = q->g->nodes[i];
+        if (n->dead || n->n_outputs != 1 || !(is_movement(n) || op_is(n, "MaxPool") || op_is(n, "AvgPool")))
+            continue;
+        const sm2c_range *out = range_of(q, n->outputs[0]);
+        int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;
+        for (int32_t k = 0; out && k < n_data; k++) {
+            const sm2c_value *v = n->inputs[k];
+            if (v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && range_of(q, v))
+                q->ranges[v->id] = *out;
+        }
+    }
+}
+
 /* ---- the pass -------------------------------------------------------------------- */
 
 static int is_convert(const sm2c_node *n)
@@ -634,6 +734,10 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
 {
     qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum };
     take_fake_quant_ranges(&q);
+    if (!sum->fake_quant) {
+        inplace_ranges(&q);
+        same_scale_ranges(&q);
+    }
     int32_t n_old = g->n_nodes;
     /* Each node gains at most one converter per input and output. */
     int32_t cap = 0;

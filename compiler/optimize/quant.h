@@ -48,6 +48,12 @@ int sm2c_softmax_params(float in_scale, int32_t *m, int32_t *left_shift, int32_t
 enum { SM2C_LUT_LOGISTIC, SM2C_LUT_TANH };
 void sm2c_lut_table(int fn, const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table);
 
+/* TFLite's reference int8 HardSwish (hard_swish.h, with activations.cc's
+** Prepare) evaluated at compile time on every input value into a table as
+** sm2c_lut_table's; 0 when TFLite would refuse the scales (output multiplier
+** above 1). */
+int sm2c_hard_swish_table(const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table);
+
 /* What pass_quantize.c did, for the compile report. */
 typedef struct sm2c_quant_summary {
     int32_t int8_nodes, float_nodes, fake_quant;

@@ -216,6 +216,29 @@ static void test_quantize_s8(void **state)
     assert_true(back[0] == 0.5f && back[3] == 32.5f && back[4] == -31.25f && back[8] == 0.0f);
 }
 
+/* Broadcasting Add and Mul: a [4, 1, 3] with b [1, 5, 3] gives each pair the
+** flat kernels' result. */
+static void test_bcast_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 5 };
+    int8_t a[12], b[15], y[60], want[1];
+    fill8(&r, a, 12);
+    fill8(&r, b, 15);
+    const int32_t dims[3] = { 4, 5, 3 }, sa[3] = { 3, 0, 1 }, sb[3] = { 0, 3, 1 };
+    const int32_t qa[12] = { 3, -10, 4, 20, 1717986918, -2, 1073741824, 0, 1789569707, -19, -128, 127 };
+    const int32_t qm[7] = { 3, -10, -5, 1717986918, -3, -120, 120 };
+    for (int mul = 0; mul < 2; mul++) {
+        (mul ? sm2c_rt_mul_bcast_s8 : sm2c_rt_add_bcast_s8)(a, b, y, 3, dims, sa, sb, mul ? qm : qa);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 5; j++)
+                for (int k = 0; k < 3; k++) {
+                    (mul ? sm2c_rt_mul_s8 : sm2c_rt_add_s8)(&a[i * 3 + k], &b[j * 3 + k], want, 1, mul ? qm : qa);
+                    assert_int_equal(want[0], y[(i * 5 + j) * 3 + k]);
+                }
+    }
+}
+
 /* Mean of [2, 6, 5] over the middle axis: the shifted sum requantized. */
 static void test_mean_s8(void **state)
 {
@@ -291,6 +314,7 @@ int main(void)
         cmocka_unit_test(test_pool_s8),
         cmocka_unit_test(test_add_and_clamp_s8),
         cmocka_unit_test(test_quantize_s8),
+        cmocka_unit_test(test_bcast_s8),
         cmocka_unit_test(test_mean_s8),
         cmocka_unit_test(test_softmax_s8),
         cmocka_unit_test(test_lut_s8),

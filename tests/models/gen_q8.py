@@ -2,7 +2,7 @@
 16).  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
 MaxPool, AvgPool, Concatenate, ReLU6); head: a classifier head with the int8
 kernels of their own (Conv2D, global average pooling as Mean, Dense with Tanh
-and Sigmoid, Softmax).  Each, fixed seed, writes
+and Sigmoid, a squeeze-excite Mul and an Add that broadcast, Softmax).  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -46,10 +46,13 @@ def build_head():
     import keras
     keras.utils.set_random_seed(1)
     inp = keras.Input(shape=(8, 8, 3), name="image")
-    h = keras.layers.Conv2D(16, 3, padding="same", activation="relu", name="conv")(inp)
-    h = keras.layers.GlobalAveragePooling2D(name="gap")(h)
-    h = keras.layers.Dense(16, activation="tanh", name="fc_tanh")(h)
-    h = keras.layers.Dense(16, activation="sigmoid", name="fc_sigmoid")(h)
+    c = keras.layers.Conv2D(16, 3, padding="same", activation="relu", name="conv")(inp)
+    g = keras.layers.GlobalAveragePooling2D(name="gap")(c)
+    t = keras.layers.Dense(16, activation="tanh", name="fc_tanh")(g)
+    s = keras.layers.Dense(16, activation="sigmoid", name="fc_sigmoid")(t)
+    se = keras.layers.Multiply(name="excite")([c, keras.layers.Reshape((1, 1, 16), name="s4")(s)])
+    h = keras.layers.Add(name="shift")([se, keras.layers.Reshape((1, 1, 16), name="t4")(t)])
+    h = keras.layers.GlobalAveragePooling2D(name="gap2")(h)
     h = keras.layers.Dense(10, name="logits")(h)
     out = keras.layers.Softmax(name="probs")(h)
     return keras.Model(inp, out)
