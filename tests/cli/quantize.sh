@@ -11,8 +11,8 @@
 #  1b. tests/data/q8/head (gen_q8.py): Conv2D, global average pooling (Mean),
 #     Dense with Tanh and Sigmoid, a broadcasting Mul and Add, Softmax, all
 #     int8 (no node left in float); both backends agree bit for bit and are
-#     within 1 output quantum (1/256) of TFLite's int8 outputs (159 of 160
-#     equal today).
+#     within 1 output quantum (1/256) of TFLite's int8 outputs (all equal
+#     today).
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
 #  3. --io int8: int8 ports, their scale and zero point in the header and the

@@ -125,8 +125,19 @@ static void test_fully_connected_s8(void **state)
             int32_t acc = bias[o];
             for (int k = 0; k < 20; k++)
                 acc += w[o * 20 + k] * (x[i * 20 + k] - 3);
-            assert_int_equal(clamp8(ref_requant(acc, mult[o], shift[o]) - 9, -128, 127), y[i * 5 + o]);
+            /* one rounding of acc * real, halves away from zero, real = mult * 2^(shift - 31) */
+            double real = ldexp((double)mult[o], shift[o] - 31), v = (double)acc * real;
+            int32_t want = (int32_t)(v >= 0 ? floor(v + 0.5) : -floor(-v + 0.5));
+            assert_int_equal(clamp8(want - 9, -128, 127), y[i * 5 + o]);
         }
+    /* Exact halves round away from zero: 2 * 2^30 * 2^-32 = 0.5 -> 1, and -0.5 -> -1. */
+    int8_t one[1] = { 2 }, wone[1] = { 1 }, yy[1];
+    int32_t m1[1] = { 1 << 30 }, s1[1] = { -1 };
+    sm2c_rt_fully_connected_s8(one, wone, NULL, yy, 1, 1, 1, m1, s1, 0, 0, -128, 127);
+    assert_int_equal(1, yy[0]);
+    one[0] = -2;
+    sm2c_rt_fully_connected_s8(one, wone, NULL, yy, 1, 1, 1, m1, s1, 0, 0, -128, 127);
+    assert_int_equal(-1, yy[0]);
 }
 
 /* Both roundings on halves: the doubling high multiply rounds 1.5 to 2 and
@@ -134,16 +145,16 @@ static void test_fully_connected_s8(void **state)
 static void test_requant_halves(void **state)
 {
     (void)state;
-    int8_t x[4] = { 3, -3, 1, -1 }, w[1] = { 1 }, y[4];
-    int32_t mult[1] = { 1 << 30 }, shift[1] = { -1 };
+    /* Through Mean over one value (r = 1), which requantizes as the convolutions do. */
+    int8_t x[4] = { 3, -3, 1, -1 }, y[4];
     /* x * 0.5 -> 2, -1, 1, 0; then / 2 -> 1, -1 (-0.5 away from zero), 1 (0.5), 0 */
-    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, mult, shift, 0, 0, -128, 127);
+    sm2c_rt_mean_s8(x, y, 4, 1, 1, 0, 0, 1 << 30, -1);
     assert_true(y[0] == 1 && y[1] == -1 && y[2] == 1 && y[3] == 0);
-    int32_t shift0[1] = { 0 };   /* x * 0.5: 1.5 -> 2 and -1.5 -> -1 (halves toward +inf) */
-    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, mult, shift0, 0, 0, -128, 127);
+    /* x * 0.5: 1.5 -> 2 and -1.5 -> -1 (halves toward +inf) */
+    sm2c_rt_mean_s8(x, y, 4, 1, 1, 0, 0, 1 << 30, 0);
     assert_true(y[0] == 2 && y[1] == -1 && y[2] == 1 && y[3] == 0);
-    int32_t big[1] = { INT32_MAX }, left[1] = { 3 };  /* x * ~8, saturated by the clamp */
-    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, big, left, 0, 0, -128, 127);
+    /* x * ~8, saturated by the clamp */
+    sm2c_rt_mean_s8(x, y, 4, 1, 1, 0, 0, INT32_MAX, 3);
     assert_true(y[0] == 24 && y[1] == -24 && y[2] == 8 && y[3] == -8);
 }
 
