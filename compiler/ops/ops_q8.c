@@ -14,6 +14,7 @@ static sm2c_status lower_none(sm2c_lower *l, const sm2c_node *n)
 
 const sm2c_opdef sm2c_op_quantize_s8 = { "QuantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 const sm2c_opdef sm2c_op_dequantize_s8 = { "DequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+const sm2c_opdef sm2c_op_hard_swish_s8 = { "HardSwishS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 
 static int op_is(const sm2c_node *n, const char *name)
 {
@@ -187,7 +188,7 @@ static sm2c_status lower_softmax_s8(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
-/* Sigmoid and Tanh by their table, the node's second input. */
+/* Sigmoid, Tanh and hard-swish by their table, the node's second input. */
 static sm2c_status lower_lut(sm2c_lower *l, const sm2c_node *n)
 {
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_lut_s8", 4);
@@ -218,7 +219,7 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
         return lower_mean(l, n);
     if (op_is(n, "Softmax"))
         return lower_softmax_s8(l, n);
-    if (op_is(n, "Sigmoid") || op_is(n, "Tanh"))
+    if (op_is(n, "Sigmoid") || op_is(n, "Tanh") || n->op == &sm2c_op_hard_swish_s8)
         return lower_lut(l, n);
     /* Data movement (Reshape, Transpose, ConcatV2, Pad with its quantized pad
     ** value, ...): the op's own lowering copies int8 bytes. */

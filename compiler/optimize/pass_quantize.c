@@ -448,28 +448,116 @@ static int q8_softmax(qstate *q, sm2c_node *n)
     return 1;
 }
 
+/* n (its input 0 already int8) computes y = table[x]: the table is an int8
+** constant appended as its second input. */
+static void attach_table(qstate *q, sm2c_node *n, int8_t *table, const sm2c_qparam *out)
+{
+    sm2c_shape ts = { 1, (int64_t[]){ 256 } };
+    sm2c_value **inputs = sm2c_arena_array(q->c->arena, 2, sizeof *inputs);
+    inputs[0] = n->inputs[0];
+    inputs[1] = new_const(q, SM2C_DT_INT8, &ts, table, sm2c_arena_printf(q->c->arena, "%s/table", n->name));
+    n->inputs = inputs, n->n_inputs = 2;
+    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->quant = out;
+    n->q = new_qnode(q);
+}
+
 /* Sigmoid and Tanh: TFLite's int8 table of the float function, outputs 1/256
 ** zero point -128 and 1/128 zero point 0.  The table is an int8 constant
 ** appended as the node's second input. */
 static int q8_lut(qstate *q, sm2c_node *n, int fn)
 {
-    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    sm2c_value *x = n->inputs[0];
     if (!can_q8(q, x))
         return 0;
     const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
     const sm2c_qparam *out = fn == SM2C_LUT_TANH ? fixed_qparam(q, 1.0f / 128.0f, 0)
                                                  : fixed_qparam(q, 1.0f / 256.0f, -128);
+    set_input(n, 0, q8_input(q, x));
     int8_t *table = sm2c_arena_alloc(q->c->arena, 256);
     sm2c_lut_table(fn, in, out, table);
-    sm2c_shape ts = { 1, (int64_t[]){ 256 } };
-    sm2c_value **inputs = sm2c_arena_array(q->c->arena, 2, sizeof *inputs);
+    attach_table(q, n, table, out);
+    return 1;
+}
+
+/* ---- hard-swish ------------------------------------------------------------------ */
+
+static int scalar_is(const sm2c_value *v, float want)
+{
+    const sm2c_tensor *t = v->constant;
+    return t && t->dtype == SM2C_DT_FLOAT && t->nelem == 1 &&
+           fabsf(*(const float *)t->data - want) <= 1e-6f * want;
+}
+
+/* The operand of a two-input node beside the constant scalar c, or NULL. */
+static sm2c_value *beside_scalar(const sm2c_node *n, float c)
+{
+    if (n->n_inputs != 2)
+        return NULL;
+    return scalar_is(n->inputs[1], c) ? n->inputs[0] : scalar_is(n->inputs[0], c) ? n->inputs[1] : NULL;
+}
+
+/* The node computing v, when v is read only once (by the pattern). */
+static sm2c_node *sole_producer(const qstate *q, const sm2c_value *v, const char *op)
+{
+    sm2c_node *p = v->node;
+    return p && !p->dead && op_is(p, op) && p->n_outputs == 1 && sm2c_uses_of(q->g, v) == 1 ? p : NULL;
+}
+
+/* Keras' hard_silu, x * (relu6(x + 3) / 6) (or * (1/6)), the operands in
+** either order: x, and the three nodes before the Mul in chain[]. */
+static sm2c_value *hard_swish_of(const qstate *q, const sm2c_node *mul, sm2c_node **chain)
+{
+    for (int32_t k = 0; mul->n_inputs == 2 && k < 2; k++) {
+        sm2c_value *x = mul->inputs[k], *r = NULL;
+        sm2c_node *d = sole_producer(q, mul->inputs[1 - k], "RealDiv");
+        if (d && scalar_is(d->inputs[1], 6.0f))
+            r = d->inputs[0];
+        if (!d && (d = sole_producer(q, mul->inputs[1 - k], "Mul")) != NULL)
+            r = beside_scalar(d, 1.0f / 6.0f);
+        sm2c_node *relu = r ? sole_producer(q, r, "Relu6") : NULL;
+        sm2c_node *add = relu ? sole_producer(q, relu->inputs[0], "AddV2") : NULL;
+        if (relu && !add)
+            add = sole_producer(q, relu->inputs[0], "Add");
+        if (!add || relu->act || add->act || beside_scalar(add, 3.0f) != x)
+            continue;
+        chain[0] = add, chain[1] = relu, chain[2] = d;
+        return x;
+    }
+    return NULL;
+}
+
+/* Each hard-swish whose ends have ranges becomes one HardSwishS8 node reading
+** x (before the int8 rewrite, which visits it like any other node). */
+static void find_hard_swish(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        sm2c_node *n = q->g->nodes[i], *chain[3];
+        int8_t table[256];
+        if (n->dead || !op_is(n, "Mul") || n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT)
+            continue;
+        sm2c_value *x = hard_swish_of(q, n, chain);
+        const sm2c_qparam *in = x && can_q8(q, x) ? qparam_of(q, x) : NULL, *out = qparam_of(q, n->outputs[0]);
+        if (!in || !out || !sm2c_hard_swish_table(in, out, table))
+            continue;
+        for (int32_t k = 0; k < 3; k++)
+            chain[k]->dead = 1;
+        n->inputs[0]->uses--, n->inputs[1]->uses--;
+        n->inputs = sm2c_arena_array(q->c->arena, 1, sizeof *n->inputs);
+        n->inputs[0] = x, n->n_inputs = 1;   /* x keeps the use the dead Add had */
+        n->op = &sm2c_op_hard_swish_s8;
+    }
+}
+
+static int q8_hard_swish(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0];
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x), *out = qparam_of(q, n->outputs[0]);
+    int8_t *table = sm2c_arena_alloc(q->c->arena, 256);
+    if (!in || !out || !sm2c_hard_swish_table(in, out, table))
+        return 0;   /* find_hard_swish checked both */
     set_input(n, 0, q8_input(q, x));
-    inputs[0] = n->inputs[0];
-    inputs[1] = new_const(q, SM2C_DT_INT8, &ts, table, sm2c_arena_printf(q->c->arena, "%s/table", n->name));
-    n->inputs = inputs, n->n_inputs = 2;
-    y->dtype = SM2C_DT_INT8;
-    y->quant = out;
-    n->q = new_qnode(q);
+    attach_table(q, n, table, out);
     return 1;
 }
 
@@ -533,6 +621,8 @@ static int quantize_node(qstate *q, sm2c_node *n)
         return q8_lut(q, n, op_is(n, "Tanh") ? SM2C_LUT_TANH : SM2C_LUT_LOGISTIC);
     if (op_is(n, "Mean"))
         return q8_mean(q, n);
+    if (n->op == &sm2c_op_hard_swish_s8)
+        return q8_hard_swish(q, n);
     return 0;
 }
 
@@ -738,6 +828,7 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
         inplace_ranges(&q);
         same_scale_ranges(&q);
     }
+    find_hard_swish(&q);
     int32_t n_old = g->n_nodes;
     /* Each node gains at most one converter per input and output. */
     int32_t cap = 0;

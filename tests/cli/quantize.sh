@@ -8,11 +8,11 @@
 #     reference arithmetic and the ranges TFLite's choice (pass_quantize.c:
 #     in-place binary ops, same-scale chains), so a quantum comes only from a
 #     float range that differs in its last bit.
-#  1b. tests/data/q8/head (gen_q8.py): Conv2D, global average pooling (Mean),
-#     Dense with Tanh and Sigmoid, a broadcasting Mul and Add, Softmax, all
-#     int8 (no node left in float); both backends agree bit for bit and are
-#     within 1 output quantum (1/256) of TFLite's int8 outputs (all equal
-#     today).
+#  1b. tests/data/q8/head (gen_q8.py): Conv2D, hard-swish, global average
+#     pooling (Mean), Dense with Tanh and Sigmoid, a broadcasting Mul and Add,
+#     Softmax, all int8 (no node left in float); both backends agree bit for
+#     bit and are within 1 output quantum (1/256) of TFLite's int8 outputs
+#     (all equal today).
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
 #  3. --io int8: int8 ports, their scale and zero point in the header and the
@@ -51,7 +51,7 @@ else no "head outputs"; fi
   --calibration image="$hd/calib.npy" --report "$tmp/head.txt" 2>/dev/null
 if grep -q "^int8 serving_default: .* 0 nodes in float" "$tmp/head.txt" &&
    grep -q "sm2c_rt_mean_s8" "$tmp/headc/model.c" && grep -q "sm2c_rt_softmax_s8" "$tmp/headc/model.c" &&
-   [ "$(grep -c "sm2c_rt_lut_s8(" "$tmp/headc/model.c")" -eq 2 ]; then ok
+   [ "$(grep -c "sm2c_rt_lut_s8(" "$tmp/headc/model.c")" -eq 3 ]; then ok
 else cat "$tmp/head.txt"; no "head: not all int8"; fi
 
 # Weights: int8 filters are a quarter of the float ones.

@@ -1,8 +1,9 @@
 """Writes tests/data/q8/cnn and tests/data/q8/head for --quantize int8 (issue
 16).  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
 MaxPool, AvgPool, Concatenate, ReLU6); head: a classifier head with the int8
-kernels of their own (Conv2D, global average pooling as Mean, Dense with Tanh
-and Sigmoid, a squeeze-excite Mul and an Add that broadcast, Softmax).  Each, fixed seed, writes
+kernels of their own (Conv2D, hard-swish, global average pooling as Mean,
+Dense with Tanh and Sigmoid, a squeeze-excite Mul and an Add that broadcast,
+Softmax).  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -46,7 +47,8 @@ def build_head():
     import keras
     keras.utils.set_random_seed(1)
     inp = keras.Input(shape=(8, 8, 3), name="image")
-    c = keras.layers.Conv2D(16, 3, padding="same", activation="relu", name="conv")(inp)
+    c = keras.layers.Conv2D(16, 3, padding="same", name="conv")(inp)
+    c = keras.layers.Activation("hard_silu", name="hswish")(c)
     g = keras.layers.GlobalAveragePooling2D(name="gap")(c)
     t = keras.layers.Dense(16, activation="tanh", name="fc_tanh")(g)
     s = keras.layers.Dense(16, activation="sigmoid", name="fc_sigmoid")(t)
