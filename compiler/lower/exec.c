@@ -168,7 +168,8 @@ typedef struct kernel {
     WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_mul_s8, W_ADD_S8)     \
     WRAP(sm2c_rt_clamp_s8, W_CLAMP_S8) WRAP(sm2c_rt_mean_s8, W_MEAN_S8)                          \
     WRAP(sm2c_rt_softmax_s8, W_SOFTMAX_S8) WRAP(sm2c_rt_lut_s8, W_LUT_S8)                      \
-    WRAP(sm2c_rt_add_bcast_s8, W_BCAST_S8) WRAP(sm2c_rt_mul_bcast_s8, W_BCAST_S8)
+    WRAP(sm2c_rt_add_bcast_s8, W_BCAST_S8) WRAP(sm2c_rt_mul_bcast_s8, W_BCAST_S8)                \
+    WRAP(sm2c_rt_requantize_s8, W_SOFTMAX_S8)
 
 /* logic family: comparison, logic, selection, integer arithmetic, reductions, scans. */
 #define W_APPROX(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].f)

@@ -15,6 +15,7 @@ static sm2c_status lower_none(sm2c_lower *l, const sm2c_node *n)
 const sm2c_opdef sm2c_op_quantize_s8 = { "QuantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 const sm2c_opdef sm2c_op_dequantize_s8 = { "DequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 const sm2c_opdef sm2c_op_hard_swish_s8 = { "HardSwishS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+const sm2c_opdef sm2c_op_requantize_s8 = { "RequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 
 static int op_is(const sm2c_node *n, const char *name)
 {
@@ -199,8 +200,24 @@ static sm2c_status lower_lut(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* int8 under new parameters: elt[] = { mult, shift }. */
+static sm2c_status lower_requantize(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_requantize_s8", 7);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    s->args[3] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
+    s->args[4] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
+    s->args[5] = sm2c_arg_int(n->q->elt[0]);
+    s->args[6] = sm2c_arg_int(n->q->elt[1]);
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->op == &sm2c_op_requantize_s8)
+        return lower_requantize(l, n);
     if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
         return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
     if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))

@@ -37,9 +37,16 @@ typedef struct qstate {
     sm2c_node **order;          /* the node list being rebuilt */
     int32_t n_order;
     sm2c_quant_summary *sum;
+    unsigned char *propagated;  /* [n_ranges]: range set by same_scale_ranges */
+    sm2c_value *fixed_out;      /* the node just rewritten has fixed output parameters */
 } qstate;
 
 static const sm2c_qnode convert_q = { 0, NULL, NULL, -128, 127, { 0 } };
+
+static sm2c_qnode *new_qnode(qstate *q)
+{
+    return sm2c_arena_alloc(q->c->arena, sizeof(sm2c_qnode));
+}
 
 static int op_is(const sm2c_node *n, const char *name)
 {
@@ -359,13 +366,65 @@ static int same_qparam(const sm2c_qparam *a, const sm2c_qparam *b)
     return a && b && a->scale == b->scale && a->zero_point == b->zero_point;
 }
 
+/* v (int8) under the parameters out: a RequantizeS8 node, as TFLite's
+** converter puts an int8 QUANTIZE before such a Concat input. */
+static sm2c_value *requantize(qstate *q, sm2c_value *v, const sm2c_qparam *out)
+{
+    sm2c_node_new(q->c, q->g, &sm2c_op_requantize_s8, NULL, "", 1, &v, 1);
+    sm2c_node *r = take_new(q);
+    r->name = sm2c_arena_printf(q->c->arena, "%s/requantize", v->name);
+    r->function = v->node ? v->node->function : "";
+    sm2c_qnode *qn = new_qnode(q);
+    sm2c_quantize_multiplier((double)v->quant->scale / (double)out->scale, &qn->elt[0], &qn->elt[1]);
+    r->q = qn;
+    sm2c_value *y = r->outputs[0];
+    y->dtype = SM2C_DT_INT8;
+    y->shape = v->shape;
+    y->quant = out;
+    y->name = r->name;
+    return y;
+}
+
+/* A Softmax, Sigmoid or Tanh output, whose parameters are fixed, that a
+** Concat after it wants under other ones: as TFLite's converter does, one
+** requantization right after the op, which every reader reads. */
+static void requantize_fixed_output(qstate *q, sm2c_value *y)
+{
+    const sm2c_qparam *want = y->id < q->n_ranges && q->propagated[y->id] ? qparam_of(q, y) : NULL;
+    if (!want || same_qparam(want, y->quant))
+        return;
+    sm2c_value *r = requantize(q, y, want);
+    sm2c_replace_uses(q->g, y, r);   /* the requantization itself is no longer in g->nodes */
+    y->uses = 1;
+}
+
+/* A Concat of inputs with different parameters: each takes the output's
+** calibrated ones, through a requantization where they differ. */
+static int q8_concat_requantized(qstate *q, sm2c_node *n)
+{
+    const sm2c_qparam *out = qparam_of(q, n->outputs[0]);
+    if (!out || !n->inputs[n->n_inputs - 1]->constant)
+        return 0;
+    for (int32_t k = 0; k + 1 < n->n_inputs; k++)
+        if (!can_q8(q, n->inputs[k]))
+            return 0;
+    for (int32_t k = 0; k + 1 < n->n_inputs; k++) {
+        sm2c_value *v = q8_input(q, n->inputs[k]);
+        set_input(n, k, same_qparam(v->quant, out) ? v : requantize(q, v, out));
+    }
+    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->quant = out;
+    n->q = &convert_q;
+    return 1;
+}
+
 static int q8_movement(qstate *q, sm2c_node *n)
 {
     int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;
     const sm2c_qparam *qp = n->inputs[0]->quant;
     for (int32_t k = 0; k < n_data; k++)
         if (!same_qparam(n->inputs[k]->quant, qp))
-            return 0;
+            return op_is(n, "ConcatV2") ? q8_concat_requantized(q, n) : 0;
     for (int32_t k = n_data; k < n->n_inputs; k++)
         if (!n->inputs[k]->constant)
             return 0;
@@ -424,11 +483,6 @@ static const sm2c_qparam *fixed_qparam(qstate *q, float scale, int32_t zero_poin
     return p;
 }
 
-static sm2c_qnode *new_qnode(qstate *q)
-{
-    return sm2c_arena_alloc(q->c->arena, sizeof(sm2c_qnode));
-}
-
 /* Softmax along the last axis: TFLite's reference int8 Softmax, output 1/256
 ** zero point -128.  Rows of 512 or more would overflow its Q12.19 sum's
 ** reciprocal, so they stay float. */
@@ -445,6 +499,7 @@ static int q8_softmax(qstate *q, sm2c_node *n)
     y->dtype = SM2C_DT_INT8;
     y->quant = fixed_qparam(q, 1.0f / 256.0f, -128);
     n->q = qn;
+    q->fixed_out = y;
     return 1;
 }
 
@@ -477,6 +532,7 @@ static int q8_lut(qstate *q, sm2c_node *n, int fn)
     int8_t *table = sm2c_arena_alloc(q->c->arena, 256);
     sm2c_lut_table(fn, in, out, table);
     attach_table(q, n, table, out);
+    q->fixed_out = n->outputs[0];
     return 1;
 }
 
@@ -714,6 +770,13 @@ static void inplace_ranges(qstate *q)
     }
 }
 
+/* Whether v's int8 parameters are fixed by the op computing it (TFLite's). */
+static int fixed_output(const sm2c_value *v)
+{
+    const sm2c_node *p = v->node;
+    return p && (op_is(p, "Softmax") || op_is(p, "Sigmoid") || op_is(p, "Tanh"));
+}
+
 /* TFLite's converter gives the ops that must keep their input's parameters
 ** (pools, Pad, Concat, Reshape and the like) one set, taken downstream: the
 ** last such op's calibrated range goes back up the chain to the value that
@@ -728,8 +791,14 @@ static void same_scale_ranges(qstate *q)
         int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;
         for (int32_t k = 0; out && k < n_data; k++) {
             const sm2c_value *v = n->inputs[k];
-            if (v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && range_of(q, v))
+            /* One input with fixed parameters keeps them (they go forward);
+            ** a Concat's own parameters win over its inputs'. */
+            if (fixed_output(v) && !op_is(n, "ConcatV2"))
+                continue;
+            if (v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && range_of(q, v)) {
                 q->ranges[v->id] = *out;
+                q->propagated[v->id] = 1;
+            }
         }
     }
 }
@@ -738,7 +807,7 @@ static void same_scale_ranges(qstate *q)
 
 static int is_convert(const sm2c_node *n)
 {
-    return n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8;
+    return n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8 || n->op == &sm2c_op_requantize_s8;
 }
 
 /* --io int8: each float graph input with a range is int8 itself; the
@@ -822,7 +891,9 @@ static void count(qstate *q)
 sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
                                int io_int8, sm2c_quant_summary *sum)
 {
-    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum };
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL };
+    q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
+    memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);
     if (!sum->fake_quant) {
         inplace_ranges(&q);
@@ -843,6 +914,9 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
         if (!old[i]->dead)
             quantize_node(&q, old[i]);
         q.order[q.n_order++] = old[i];
+        if (q.fixed_out)
+            requantize_fixed_output(&q, q.fixed_out);   /* after the node, before its readers */
+        q.fixed_out = NULL;
     }
     install_order(&q);
     if (io_int8)

@@ -488,6 +488,9 @@ void sm2c_rt_mean_s8(const int8_t *x, int8_t *y, int32_t outer, int32_t r, int32
 ** point -128; mult, left_shift, diff_min as TFLite's Prepare (softmax_s8.c). */
 void sm2c_rt_softmax_s8(const int8_t *x, int8_t *y, int32_t rows, int32_t depth, int32_t mult,
                         int32_t left_shift, int32_t diff_min);
+/* x under other parameters: in_scale / out_scale as (mult, shift) (requantize_s8.c). */
+void sm2c_rt_requantize_s8(const int8_t *x, int8_t *y, int32_t n, int32_t in_zp, int32_t out_zp, int32_t mult,
+                           int32_t shift);
 /* y = table[x + 128]: Logistic, Tanh (lut_s8.c). */
 void sm2c_rt_lut_s8(const int8_t *x, const int8_t *table, int8_t *y, int32_t n);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */

@@ -10,7 +10,7 @@
 #     float range that differs in its last bit.
 #  1b. tests/data/q8/head (gen_q8.py): Conv2D, hard-swish, global average
 #     pooling (Mean), Dense with Tanh and Sigmoid, a broadcasting Mul and Add,
-#     Softmax, all int8 (no node left in float); both backends agree bit for
+#     a Concat of differently scaled inputs (requantized), Softmax, all int8 (no node left in float); both backends agree bit for
 #     bit and are within 1 output quantum (1/256) of TFLite's int8 outputs
 #     (all equal today).
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its

@@ -305,6 +305,21 @@ static void test_softmax_s8(void **state)
     assert_int_equal(-128, y[20]);
 }
 
+/* Requantize: scale 0.05 zero point 3 to scale 0.02 zero point -10 (2.5 = 1342177280 * 2^(2-31)). */
+static void test_requantize_s8(void **state)
+{
+    (void)state;
+    int8_t x[256], y[256];
+    for (int i = 0; i < 256; i++)
+        x[i] = (int8_t)(i - 128);
+    sm2c_rt_requantize_s8(x, y, 256, 3, -10, 1342177280, 2);
+    for (int i = 0; i < 256; i++) {
+        assert_int_equal(clamp8(ref_requant(x[i] - 3, 1342177280, 2) - 10, -128, 127), y[i]);
+        if (y[i] > -128 && y[i] < 127)   /* within half a quantum of the real value */
+            assert_true(fabs(0.05 * (x[i] - 3) - 0.02 * (y[i] + 10)) <= 0.0100001);
+    }
+}
+
 static void test_lut_s8(void **state)
 {
     (void)state;
@@ -329,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_mean_s8),
         cmocka_unit_test(test_softmax_s8),
         cmocka_unit_test(test_lut_s8),
+        cmocka_unit_test(test_requantize_s8),
     };
     return cmocka_run_group_tests_name("q8", tests, NULL, NULL);
 }

@@ -3,7 +3,7 @@
 MaxPool, AvgPool, Concatenate, ReLU6); head: a classifier head with the int8
 kernels of their own (Conv2D, hard-swish, global average pooling as Mean,
 Dense with Tanh and Sigmoid, a squeeze-excite Mul and an Add that broadcast,
-Softmax).  Each, fixed seed, writes
+a Concat of inputs with different scales, Softmax).  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -55,6 +55,7 @@ def build_head():
     se = keras.layers.Multiply(name="excite")([c, keras.layers.Reshape((1, 1, 16), name="s4")(s)])
     h = keras.layers.Add(name="shift")([se, keras.layers.Reshape((1, 1, 16), name="t4")(t)])
     h = keras.layers.GlobalAveragePooling2D(name="gap2")(h)
+    h = keras.layers.Concatenate(name="concat")([h, t, s])
     h = keras.layers.Dense(10, name="logits")(h)
     out = keras.layers.Softmax(name="probs")(h)
     return keras.Model(inp, out)
