@@ -16,33 +16,81 @@
 **
 ** Clamp: Relu and Relu6 on an int8 value whose output keeps its scale and
 ** zero point, y = min(max(x, lo), hi).
+**
+** The _bcast forms broadcast as the float binary kernels do (y has `rank` dims
+** `dims`, a read at sum(i[k] * sa[k]), b at sum(i[k] * sb[k])), with the same
+** arithmetic per element, as TFLite's BroadcastAdd6DSlow and BroadcastMul6DSlow.
 */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "q8_math.h"
 #include "rt_select.h"
 #include "sm2c_rt.h"
 
+static inline int8_t sm2c_rt__add1_s8(int32_t a, int32_t b, const int32_t *q)
+{
+    const int32_t lift = (int32_t)(UINT32_C(1) << q[3]);
+    const int32_t sa = sm2c_rt__requant((q[0] + a) * lift, q[4], q[5]);
+    const int32_t sb = sm2c_rt__requant((q[1] + b) * lift, q[6], q[7]);
+    return sm2c_rt__clamp_s8(sm2c_rt__requant(sa + sb, q[8], q[9]) + q[2], q[10], q[11]);
+}
+
+static inline int8_t sm2c_rt__mul1_s8(int32_t a, int32_t b, const int32_t *q)
+{
+    return sm2c_rt__clamp_s8(sm2c_rt__requant((q[0] + a) * (q[1] + b), q[3], q[4]) + q[2], q[5], q[6]);
+}
+
+/* y[i] = f(a[.], b[.]) over the broadcast index space, last dim fastest. */
+static inline void sm2c_rt__bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank,
+                                     const int32_t *dims, const int32_t *sa, const int32_t *sb,
+                                     const int32_t *q, int mul)
+{
+    int32_t idx[SM2C_RT_MAX_RANK] = { 0 };
+    ptrdiff_t n = 1, oa = 0, ob = 0;
+    for (int32_t k = 0; k < rank; k++)
+        n *= dims[k];
+    for (ptrdiff_t i = 0; i < n; i++) {
+        y[i] = mul ? sm2c_rt__mul1_s8(a[oa], b[ob], q) : sm2c_rt__add1_s8(a[oa], b[ob], q);
+        for (int32_t k = rank - 1; k >= 0; k--) {
+            oa += sa[k], ob += sb[k];
+            if (++idx[k] < dims[k])
+                break;
+            oa -= (ptrdiff_t)sa[k] * dims[k], ob -= (ptrdiff_t)sb[k] * dims[k];
+            idx[k] = 0;
+        }
+    }
+}
+
 #if SM2C_RT_WANT(add_s8)
 void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
 {
-    const int32_t lift = (int32_t)(UINT32_C(1) << q[3]);
-    for (int32_t i = 0; i < n; i++) {
-        const int32_t va = (q[0] + a[i]) * lift, vb = (q[1] + b[i]) * lift;
-        const int32_t sa = sm2c_rt__requant(va, q[4], q[5]), sb = sm2c_rt__requant(vb, q[6], q[7]);
-        const int32_t out = sm2c_rt__requant(sa + sb, q[8], q[9]) + q[2];
-        y[i] = sm2c_rt__clamp_s8(out, q[10], q[11]);
-    }
+    for (int32_t i = 0; i < n; i++)
+        y[i] = sm2c_rt__add1_s8(a[i], b[i], q);
 }
 #endif
 
 #if SM2C_RT_WANT(mul_s8)
 void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
 {
-    for (int32_t i = 0; i < n; i++) {
-        const int32_t prod = (q[0] + a[i]) * (q[1] + b[i]);
-        y[i] = sm2c_rt__clamp_s8(sm2c_rt__requant(prod, q[3], q[4]) + q[2], q[5], q[6]);
-    }
+    for (int32_t i = 0; i < n; i++)
+        y[i] = sm2c_rt__mul1_s8(a[i], b[i], q);
+}
+#endif
+
+#if SM2C_RT_WANT(add_bcast_s8)
+void sm2c_rt_add_bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank, const int32_t *dims,
+                          const int32_t *sa, const int32_t *sb, const int32_t *q)
+{
+    sm2c_rt__bcast_s8(a, b, y, rank, dims, sa, sb, q, 0);
+}
+#endif
+
+#if SM2C_RT_WANT(mul_bcast_s8)
+void sm2c_rt_mul_bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank, const int32_t *dims,
+                          const int32_t *sa, const int32_t *sb, const int32_t *q)
+{
+    sm2c_rt__bcast_s8(a, b, y, rank, dims, sa, sb, q, 1);
 }
 #endif
 

@@ -4,8 +4,12 @@
 ** The compiler stores the filter transposed, [N, K], so each output is one
 ** contiguous dot product:
 **
-**     y[r, o] = clamp(requant(bias[o] + sum_k w[o, k] * (x[r, k] - in_zp),
+**     y[r, o] = clamp(nearest(bias[o] + sum_k w[o, k] * (x[r, k] - in_zp),
 **                             mult[o], shift[o]) + out_zp, act_min, act_max)
+**
+** TFLite's reference kernel rounds acc * real once (in double), unlike its
+** convolutions' two roundings: nearest() is that single rounding in integers
+** (q8_math.h).
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,7 +29,7 @@ void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t 
             int32_t acc = bias ? bias[o] : 0;
             for (int32_t i = 0; i < k; i++)
                 acc += (int32_t)wo[i] * ((int32_t)xr[i] - in_zp);
-            acc = sm2c_rt__requant(acc, mult[o], shift[o]) + out_zp;
+            acc = sm2c_rt__requant_nearest(acc, mult[o], shift[o]) + out_zp;
             y[(ptrdiff_t)r * n + o] = sm2c_rt__clamp_s8(acc, act_min, act_max);
         }
     }

@@ -44,6 +44,19 @@ static inline int32_t sm2c_rt__requant(int32_t x, int32_t m, int32_t shift)
     return sm2c_rt__rdbpot(sm2c_rt__rdhm(lifted, m), right);
 }
 
+/* TFLite's reference int8 FullyConnected requantizes in double,
+** round(x * real) with halves away from zero.  This is that rounding done
+** once on x * m * 2^(shift - 31) in int64: m carries real to 2^-31 relative,
+** so the two differ only when x * real lies within about 2^-23 of a half
+** (|result| < 2^8).  shift in [-31, 30]. */
+static inline int32_t sm2c_rt__requant_nearest(int32_t x, int32_t m, int32_t shift)
+{
+    const int32_t total = 31 - shift;
+    const int64_t p = (int64_t)x * (int64_t)m, half = INT64_C(1) << (total - 1);
+    const int64_t q = p >= 0 ? (p + half) >> total : -((half - p) >> total);
+    return q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : (int32_t)q;
+}
+
 static inline int8_t sm2c_rt__clamp_s8(int32_t v, int32_t lo, int32_t hi)
 {
     return (int8_t)(v < lo ? lo : v > hi ? hi : v);

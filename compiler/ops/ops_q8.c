@@ -14,6 +14,8 @@ static sm2c_status lower_none(sm2c_lower *l, const sm2c_node *n)
 
 const sm2c_opdef sm2c_op_quantize_s8 = { "QuantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 const sm2c_opdef sm2c_op_dequantize_s8 = { "DequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+const sm2c_opdef sm2c_op_hard_swish_s8 = { "HardSwishS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+const sm2c_opdef sm2c_op_requantize_s8 = { "RequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
 
 static int op_is(const sm2c_node *n, const char *name)
 {
@@ -103,8 +105,38 @@ static sm2c_status lower_pool_s8(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* Add or Mul with broadcasting: the float binary kernels' strides. */
+static sm2c_status lower_eltwise_bcast(sm2c_lower *l, const sm2c_node *n, int mul)
+{
+    const sm2c_shape *y = &n->outputs[0]->shape;
+    int32_t rank = y->rank > 0 ? y->rank : 1;
+    int64_t *dims = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *dims);
+    int64_t *sa = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *sa);
+    int64_t *sb = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *sb);
+    dims[0] = 1, sa[0] = sb[0] = 0;
+    for (int32_t i = 0; i < y->rank; i++)
+        dims[i] = y->dims[i];
+    if (y->rank > 0) {
+        sm2c_op_broadcast_strides(&n->inputs[0]->shape, y, sa);
+        sm2c_op_broadcast_strides(&n->inputs[1]->shape, y, sb);
+    }
+    sm2c_step *s = sm2c_lower_step(l, n, mul ? "sm2c_rt_mul_bcast_s8" : "sm2c_rt_add_bcast_s8", 8);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = buf_of(l, n->outputs[0]);
+    s->args[3] = sm2c_arg_int(rank);
+    s->args[4] = sm2c_arg_ints(l, rank, dims);
+    s->args[5] = sm2c_arg_ints(l, rank, sa);
+    s->args[6] = sm2c_arg_ints(l, rank, sb);
+    s->args[7] = int32s(l, 12, n->q->elt);
+    return SM2C_OK;
+}
+
 static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *kernel)
 {
+    const sm2c_shape *y = &n->outputs[0]->shape;
+    if (!sm2c_shape_equal(&n->inputs[0]->shape, y) || !sm2c_shape_equal(&n->inputs[1]->shape, y))
+        return lower_eltwise_bcast(l, n, strcmp(kernel, "sm2c_rt_mul_s8") == 0);
     sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
@@ -125,8 +157,67 @@ static sm2c_status lower_clamp(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* Mean over [outer, reduced, inner]: elt[] = { mult, shift, outer, reduced, inner }. */
+static sm2c_status lower_mean(sm2c_lower *l, const sm2c_node *n)
+{
+    const int32_t *e = n->q->elt;
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_mean_s8", 9);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(e[2]);
+    s->args[3] = sm2c_arg_int(e[3]);
+    s->args[4] = sm2c_arg_int(e[4]);
+    s->args[5] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
+    s->args[6] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
+    s->args[7] = sm2c_arg_int(e[0]);
+    s->args[8] = sm2c_arg_int(e[1]);
+    return SM2C_OK;
+}
+
+/* Softmax along the last axis: elt[] = { mult, left_shift, diff_min }. */
+static sm2c_status lower_softmax_s8(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_shape *y = &n->outputs[0]->shape;
+    int64_t depth = y->dims[y->rank - 1];
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_softmax_s8", 7);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(depth ? sm2c_value_elements(n->outputs[0]) / depth : 0);
+    s->args[3] = sm2c_arg_int(depth);
+    for (int32_t k = 0; k < 3; k++)
+        s->args[4 + k] = sm2c_arg_int(n->q->elt[k]);
+    return SM2C_OK;
+}
+
+/* Sigmoid, Tanh and hard-swish by their table, the node's second input. */
+static sm2c_status lower_lut(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_lut_s8", 4);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = buf_of(l, n->outputs[0]);
+    s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    return SM2C_OK;
+}
+
+/* int8 under new parameters: elt[] = { mult, shift }. */
+static sm2c_status lower_requantize(sm2c_lower *l, const sm2c_node *n)
+{
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_requantize_s8", 7);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->outputs[0]);
+    s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
+    s->args[3] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
+    s->args[4] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
+    s->args[5] = sm2c_arg_int(n->q->elt[0]);
+    s->args[6] = sm2c_arg_int(n->q->elt[1]);
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->op == &sm2c_op_requantize_s8)
+        return lower_requantize(l, n);
     if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
         return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
     if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
@@ -141,6 +232,12 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
         return lower_eltwise(l, n, "sm2c_rt_mul_s8");
     if (op_is(n, "Relu") || op_is(n, "Relu6"))
         return lower_clamp(l, n);
+    if (op_is(n, "Mean"))
+        return lower_mean(l, n);
+    if (op_is(n, "Softmax"))
+        return lower_softmax_s8(l, n);
+    if (op_is(n, "Sigmoid") || op_is(n, "Tanh") || n->op == &sm2c_op_hard_swish_s8)
+        return lower_lut(l, n);
     /* Data movement (Reshape, Transpose, ConcatV2, Pad with its quantized pad
     ** value, ...): the op's own lowering copies int8 bytes. */
     if (n->n_outputs == 1 && n->outputs[0]->quant && n->op->lower)

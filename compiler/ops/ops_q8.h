@@ -11,6 +11,11 @@
 /* float -> int8 with the output's sm2c_qparam, int8 -> float with the input's. */
 extern const sm2c_opdef sm2c_op_quantize_s8;
 extern const sm2c_opdef sm2c_op_dequantize_s8;
+/* x * relu6(x + 3) / 6 on int8, by TFLite's table (pass_quantize.c finds the
+** pattern); its inputs are x and the table. */
+extern const sm2c_opdef sm2c_op_hard_swish_s8;
+/* int8 to int8 under the output's parameters (before a Concat input). */
+extern const sm2c_opdef sm2c_op_requantize_s8;
 
 /* Lower a node with n->q set to the int8 kernels. */
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n);

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "load/tensor_proto.h"
 #include "ops/opdefs.h"
 #include "ops/ops_q8.h"
 #include "passes.h"
@@ -36,9 +37,16 @@ typedef struct qstate {
     sm2c_node **order;          /* the node list being rebuilt */
     int32_t n_order;
     sm2c_quant_summary *sum;
+    unsigned char *propagated;  /* [n_ranges]: range set by same_scale_ranges */
+    sm2c_value *fixed_out;      /* the node just rewritten has fixed output parameters */
 } qstate;
 
 static const sm2c_qnode convert_q = { 0, NULL, NULL, -128, 127, { 0 } };
+
+static sm2c_qnode *new_qnode(qstate *q)
+{
+    return sm2c_arena_alloc(q->c->arena, sizeof(sm2c_qnode));
+}
 
 static int op_is(const sm2c_node *n, const char *name)
 {
@@ -179,6 +187,7 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     const sm2c_qparam *out = qparam_of(q, y);
     if (!out || !can_q8(q, x) || n->residual ||
+        (n->act != SM2C_RT_ACT_NONE && n->act != SM2C_RT_ACT_RELU && n->act != SM2C_RT_ACT_RELU6) ||
         (n->bias && (!n->bias->constant || n->bias->dtype != SM2C_DT_FLOAT ||
                      sm2c_value_elements(n->bias) != ct->n_ch)))
         return 0;
@@ -270,21 +279,68 @@ static int mul_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qpa
     return p[3] != 0 && p[4] <= 15;     /* |a * b| < 2^16: lifted by 2^15 at most, it fits int32 */
 }
 
-/* Add or Mul of two same-shaped computed values. */
+/* A float constant operand's per-tensor parameters, from its own min and max
+** (as TFLite's converter quantizes a constant operand); NULL if not finite. */
+static const sm2c_qparam *const_qparam(qstate *q, const sm2c_value *v)
+{
+    const sm2c_tensor *t = v->constant;
+    if (!t || t->dtype != SM2C_DT_FLOAT || t->nelem < 1)
+        return NULL;
+    const float *x = t->data;
+    float lo = x[0], hi = x[0];
+    for (int64_t i = 1; i < t->nelem; i++) {
+        lo = x[i] < lo ? x[i] : lo;
+        hi = x[i] > hi ? x[i] : hi;
+    }
+    sm2c_qparam p;
+    if (!sm2c_qparam_from_range(lo, hi, &p))
+        return NULL;
+    sm2c_qparam *out = sm2c_arena_alloc(q->c->arena, sizeof *out);
+    *out = p;
+    return out;
+}
+
+/* The operand's int8 parameters: its own, its range's, or a constant's. */
+static const sm2c_qparam *operand_qparam(qstate *q, const sm2c_value *v)
+{
+    if (v->quant)
+        return v->quant;
+    return v->constant ? const_qparam(q, v) : can_q8(q, v) ? qparam_of(q, v) : NULL;
+}
+
+/* Operand k of n as int8: a float constant becomes an int8 constant. */
+static void q8_operand(qstate *q, sm2c_node *n, int32_t k, const sm2c_qparam *qp)
+{
+    sm2c_value *v = n->inputs[k];
+    if (!v->constant) {
+        set_input(n, k, q8_input(q, v));
+        return;
+    }
+    const float *x = v->constant->data;
+    int8_t *d = sm2c_arena_alloc(q->c->arena, (size_t)v->constant->nelem);
+    for (int64_t i = 0; i < v->constant->nelem; i++)
+        d[i] = (int8_t)sm2c_quantize_one(x[i], qp);
+    set_input(n, k, new_const(q, SM2C_DT_INT8, &v->shape, d, v->name));
+    n->inputs[k]->uses--;   /* new_const counted the use set_input counts */
+    n->inputs[k]->quant = qp;
+}
+
+/* Add or Mul of two values, broadcasting; a constant operand is quantized
+** per tensor.  Two constants were folded. */
 static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
 {
     sm2c_value *a = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
     const sm2c_qparam *out = qparam_of(q, y);
-    if (n->n_inputs != 2 || !out || n->act || n->bias || !can_q8(q, a) || !can_q8(q, b) ||
-        !sm2c_shape_equal(&a->shape, &y->shape) || !sm2c_shape_equal(&b->shape, &y->shape))
+    if (n->n_inputs != 2 || !out || n->act || n->bias || (a->constant && b->constant))
+        return 0;
+    const sm2c_qparam *pa = operand_qparam(q, a), *pb = operand_qparam(q, b);
+    if (!pa || !pb)
         return 0;
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
-    const sm2c_qparam *pa = a->quant ? a->quant : qparam_of(q, a);
-    const sm2c_qparam *pb = b->quant ? b->quant : qparam_of(q, b);
     if (!(mul ? mul_params(pa, pb, out, qn->elt) : add_params(pa, pb, out, qn->elt)))
         return 0;
-    set_input(n, 0, q8_input(q, a));
-    set_input(n, 1, q8_input(q, b));
+    q8_operand(q, n, 0, pa);
+    q8_operand(q, n, 1, pb);
     y->dtype = SM2C_DT_INT8;
     y->quant = out;
     n->q = qn;
@@ -310,13 +366,65 @@ static int same_qparam(const sm2c_qparam *a, const sm2c_qparam *b)
     return a && b && a->scale == b->scale && a->zero_point == b->zero_point;
 }
 
+/* v (int8) under the parameters out: a RequantizeS8 node, as TFLite's
+** converter puts an int8 QUANTIZE before such a Concat input. */
+static sm2c_value *requantize(qstate *q, sm2c_value *v, const sm2c_qparam *out)
+{
+    sm2c_node_new(q->c, q->g, &sm2c_op_requantize_s8, NULL, "", 1, &v, 1);
+    sm2c_node *r = take_new(q);
+    r->name = sm2c_arena_printf(q->c->arena, "%s/requantize", v->name);
+    r->function = v->node ? v->node->function : "";
+    sm2c_qnode *qn = new_qnode(q);
+    sm2c_quantize_multiplier((double)v->quant->scale / (double)out->scale, &qn->elt[0], &qn->elt[1]);
+    r->q = qn;
+    sm2c_value *y = r->outputs[0];
+    y->dtype = SM2C_DT_INT8;
+    y->shape = v->shape;
+    y->quant = out;
+    y->name = r->name;
+    return y;
+}
+
+/* A Softmax, Sigmoid or Tanh output, whose parameters are fixed, that a
+** Concat after it wants under other ones: as TFLite's converter does, one
+** requantization right after the op, which every reader reads. */
+static void requantize_fixed_output(qstate *q, sm2c_value *y)
+{
+    const sm2c_qparam *want = y->id < q->n_ranges && q->propagated[y->id] ? qparam_of(q, y) : NULL;
+    if (!want || same_qparam(want, y->quant))
+        return;
+    sm2c_value *r = requantize(q, y, want);
+    sm2c_replace_uses(q->g, y, r);   /* the requantization itself is no longer in g->nodes */
+    y->uses = 1;
+}
+
+/* A Concat of inputs with different parameters: each takes the output's
+** calibrated ones, through a requantization where they differ. */
+static int q8_concat_requantized(qstate *q, sm2c_node *n)
+{
+    const sm2c_qparam *out = qparam_of(q, n->outputs[0]);
+    if (!out || !n->inputs[n->n_inputs - 1]->constant)
+        return 0;
+    for (int32_t k = 0; k + 1 < n->n_inputs; k++)
+        if (!can_q8(q, n->inputs[k]))
+            return 0;
+    for (int32_t k = 0; k + 1 < n->n_inputs; k++) {
+        sm2c_value *v = q8_input(q, n->inputs[k]);
+        set_input(n, k, same_qparam(v->quant, out) ? v : requantize(q, v, out));
+    }
+    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->quant = out;
+    n->q = &convert_q;
+    return 1;
+}
+
 static int q8_movement(qstate *q, sm2c_node *n)
 {
     int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;
     const sm2c_qparam *qp = n->inputs[0]->quant;
     for (int32_t k = 0; k < n_data; k++)
         if (!same_qparam(n->inputs[k]->quant, qp))
-            return 0;
+            return op_is(n, "ConcatV2") ? q8_concat_requantized(q, n) : 0;
     for (int32_t k = n_data; k < n->n_inputs; k++)
         if (!n->inputs[k]->constant)
             return 0;
@@ -362,6 +470,192 @@ static int q8_same_scale(qstate *q, sm2c_node *n)
     return 1;
 }
 
+/* ---- activations and reductions with int8 kernels of their own -------------------- */
+
+/* Output parameters TFLite fixes for an op, whatever the calibration saw. */
+static const sm2c_qparam *fixed_qparam(qstate *q, float scale, int32_t zero_point)
+{
+    sm2c_qparam *p = sm2c_arena_alloc(q->c->arena, sizeof *p);
+    p->scale = scale;
+    p->zero_point = zero_point;
+    p->min = scale * (float)(-128 - zero_point);
+    p->max = scale * (float)(127 - zero_point);
+    return p;
+}
+
+/* Softmax along the last axis: TFLite's reference int8 Softmax, output 1/256
+** zero point -128.  Rows of 512 or more would overflow its Q12.19 sum's
+** reciprocal, so they stay float. */
+static int q8_softmax(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (!can_q8(q, x) || y->shape.rank < 1 || y->shape.dims[y->shape.rank - 1] >= 512)
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    sm2c_qnode *qn = new_qnode(q);
+    if (!sm2c_softmax_params(in->scale, &qn->elt[0], &qn->elt[1], &qn->elt[2]))
+        return 0;
+    set_input(n, 0, q8_input(q, x));
+    y->dtype = SM2C_DT_INT8;
+    y->quant = fixed_qparam(q, 1.0f / 256.0f, -128);
+    n->q = qn;
+    q->fixed_out = y;
+    return 1;
+}
+
+/* n (its input 0 already int8) computes y = table[x]: the table is an int8
+** constant appended as its second input. */
+static void attach_table(qstate *q, sm2c_node *n, int8_t *table, const sm2c_qparam *out)
+{
+    sm2c_shape ts = { 1, (int64_t[]){ 256 } };
+    sm2c_value **inputs = sm2c_arena_array(q->c->arena, 2, sizeof *inputs);
+    inputs[0] = n->inputs[0];
+    inputs[1] = new_const(q, SM2C_DT_INT8, &ts, table, sm2c_arena_printf(q->c->arena, "%s/table", n->name));
+    n->inputs = inputs, n->n_inputs = 2;
+    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->quant = out;
+    n->q = new_qnode(q);
+}
+
+/* Sigmoid and Tanh: TFLite's int8 table of the float function, outputs 1/256
+** zero point -128 and 1/128 zero point 0.  The table is an int8 constant
+** appended as the node's second input. */
+static int q8_lut(qstate *q, sm2c_node *n, int fn)
+{
+    sm2c_value *x = n->inputs[0];
+    if (!can_q8(q, x))
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    const sm2c_qparam *out = fn == SM2C_LUT_TANH ? fixed_qparam(q, 1.0f / 128.0f, 0)
+                                                 : fixed_qparam(q, 1.0f / 256.0f, -128);
+    set_input(n, 0, q8_input(q, x));
+    int8_t *table = sm2c_arena_alloc(q->c->arena, 256);
+    sm2c_lut_table(fn, in, out, table);
+    attach_table(q, n, table, out);
+    q->fixed_out = n->outputs[0];
+    return 1;
+}
+
+/* ---- hard-swish ------------------------------------------------------------------ */
+
+static int scalar_is(const sm2c_value *v, float want)
+{
+    const sm2c_tensor *t = v->constant;
+    return t && t->dtype == SM2C_DT_FLOAT && t->nelem == 1 &&
+           fabsf(*(const float *)t->data - want) <= 1e-6f * want;
+}
+
+/* The operand of a two-input node beside the constant scalar c, or NULL. */
+static sm2c_value *beside_scalar(const sm2c_node *n, float c)
+{
+    if (n->n_inputs != 2)
+        return NULL;
+    return scalar_is(n->inputs[1], c) ? n->inputs[0] : scalar_is(n->inputs[0], c) ? n->inputs[1] : NULL;
+}
+
+/* The node computing v, when v is read only once (by the pattern). */
+static sm2c_node *sole_producer(const qstate *q, const sm2c_value *v, const char *op)
+{
+    sm2c_node *p = v->node;
+    return p && !p->dead && op_is(p, op) && p->n_outputs == 1 && sm2c_uses_of(q->g, v) == 1 ? p : NULL;
+}
+
+/* Keras' hard_silu, x * (relu6(x + 3) / 6) (or * (1/6)), the operands in
+** either order: x, and the three nodes before the Mul in chain[]. */
+static sm2c_value *hard_swish_of(const qstate *q, const sm2c_node *mul, sm2c_node **chain)
+{
+    for (int32_t k = 0; mul->n_inputs == 2 && k < 2; k++) {
+        sm2c_value *x = mul->inputs[k], *r = NULL;
+        sm2c_node *d = sole_producer(q, mul->inputs[1 - k], "RealDiv");
+        if (d && scalar_is(d->inputs[1], 6.0f))
+            r = d->inputs[0];
+        if (!d && (d = sole_producer(q, mul->inputs[1 - k], "Mul")) != NULL)
+            r = beside_scalar(d, 1.0f / 6.0f);
+        sm2c_node *relu = r ? sole_producer(q, r, "Relu6") : NULL;
+        sm2c_node *add = relu ? sole_producer(q, relu->inputs[0], "AddV2") : NULL;
+        if (relu && !add)
+            add = sole_producer(q, relu->inputs[0], "Add");
+        if (!add || relu->act || add->act || beside_scalar(add, 3.0f) != x)
+            continue;
+        chain[0] = add, chain[1] = relu, chain[2] = d;
+        return x;
+    }
+    return NULL;
+}
+
+/* Each hard-swish whose ends have ranges becomes one HardSwishS8 node reading
+** x (before the int8 rewrite, which visits it like any other node). */
+static void find_hard_swish(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        sm2c_node *n = q->g->nodes[i], *chain[3];
+        int8_t table[256];
+        if (n->dead || !op_is(n, "Mul") || n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT)
+            continue;
+        sm2c_value *x = hard_swish_of(q, n, chain);
+        const sm2c_qparam *in = x && can_q8(q, x) ? qparam_of(q, x) : NULL, *out = qparam_of(q, n->outputs[0]);
+        if (!in || !out || !sm2c_hard_swish_table(in, out, table))
+            continue;
+        for (int32_t k = 0; k < 3; k++)
+            chain[k]->dead = 1;
+        n->inputs[0]->uses--, n->inputs[1]->uses--;
+        n->inputs = sm2c_arena_array(q->c->arena, 1, sizeof *n->inputs);
+        n->inputs[0] = x, n->n_inputs = 1;   /* x keeps the use the dead Add had */
+        n->op = &sm2c_op_hard_swish_s8;
+    }
+}
+
+static int q8_hard_swish(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0];
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x), *out = qparam_of(q, n->outputs[0]);
+    int8_t *table = sm2c_arena_alloc(q->c->arena, 256);
+    if (!in || !out || !sm2c_hard_swish_table(in, out, table))
+        return 0;   /* find_hard_swish checked both */
+    set_input(n, 0, q8_input(q, x));
+    attach_table(q, n, table, out);
+    return 1;
+}
+
+/* Mean over one run of adjacent axes (global average pooling: H and W), as
+** TFLite's int8 Mean: elt[] = { mult, shift, outer, reduced, inner }. */
+static int q8_mean(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    const sm2c_tensor *axes = n->inputs[1]->constant;
+    const sm2c_qparam *out = qparam_of(q, y);
+    int32_t rank = x->shape.rank;
+    if (!out || !can_q8(q, x) || !axes || rank < 1 || rank > 8 || axes->nelem < 1)
+        return 0;
+    unsigned char red[8] = { 0 };
+    for (int64_t i = 0; i < axes->nelem; i++) {
+        int64_t a = sm2c_tensor_get_i64(axes, i);
+        if (a < -rank || a >= rank)
+            return 0;
+        red[a < 0 ? a + rank : a] = 1;
+    }
+    int64_t part[3] = { 1, 1, 1 };   /* outer, reduced, inner */
+    int32_t at = 0;
+    for (int32_t i = 0; i < rank; i++) {
+        if ((at == 0 && red[i]) || (at == 1 && !red[i]))
+            at++;
+        if (at > 2 || (at == 2 && red[i]))
+            return 0;   /* more than one run of reduced axes */
+        part[at] *= x->shape.dims[i];
+    }
+    if (part[1] < 1 || part[1] >= (1 << 23) || part[0] * part[2] > INT32_MAX)
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    sm2c_qnode *qn = new_qnode(q);
+    sm2c_mean_params(in->scale, out->scale, part[1], &qn->elt[0], &qn->elt[1]);
+    qn->elt[2] = (int32_t)part[0], qn->elt[3] = (int32_t)part[1], qn->elt[4] = (int32_t)part[2];
+    set_input(n, 0, q8_input(q, x));
+    y->dtype = SM2C_DT_INT8;
+    y->quant = out;
+    n->q = qn;
+    return 1;
+}
+
 static int quantize_node(qstate *q, sm2c_node *n)
 {
     if (n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT || n->outputs[0]->constant ||
@@ -377,6 +671,14 @@ static int quantize_node(qstate *q, sm2c_node *n)
         return q8_same_scale(q, n);
     if (is_movement(n))
         return q8_movement(q, n);
+    if (op_is(n, "Softmax"))
+        return q8_softmax(q, n);
+    if (op_is(n, "Sigmoid") || op_is(n, "Tanh"))
+        return q8_lut(q, n, op_is(n, "Tanh") ? SM2C_LUT_TANH : SM2C_LUT_LOGISTIC);
+    if (op_is(n, "Mean"))
+        return q8_mean(q, n);
+    if (n->op == &sm2c_op_hard_swish_s8)
+        return q8_hard_swish(q, n);
     return 0;
 }
 
@@ -435,11 +737,77 @@ static void take_fake_quant_ranges(qstate *q)
     }
 }
 
+/* ---- TFLite's choice of ranges ---------------------------------------------------- */
+
+/* TFLite runs an Add or Mul in place over an input of the output's shape that
+** nothing else reads, and its calibrator logs that input after the op ran: the
+** input's range becomes the union with the output's.  Doing the same gives
+** that value TFLite's parameters (the first such input, as TFLite picks). */
+static int shares_output(const qstate *q, const sm2c_node *n, const sm2c_value *v)
+{
+    const sm2c_value *y = n->outputs[0];
+    return v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && v->node &&
+           sm2c_shape_equal(&v->shape, &y->shape) && sm2c_uses_of(q->g, v) == 1;
+}
+
+static void inplace_ranges(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        const sm2c_node *n = q->g->nodes[i];
+        if (n->dead || n->n_inputs != 2 || n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT ||
+            !(op_is(n, "Add") || op_is(n, "AddV2") || op_is(n, "Mul")) || n->inputs[0] == n->inputs[1])
+            continue;
+        const sm2c_range *out = range_of(q, n->outputs[0]);
+        for (int32_t k = 0; out && k < 2; k++) {
+            const sm2c_value *v = n->inputs[k];
+            if (!shares_output(q, n, v) || !range_of(q, v))
+                continue;
+            sm2c_range *r = &q->ranges[v->id];
+            r->min = out->min < r->min ? out->min : r->min;
+            r->max = out->max > r->max ? out->max : r->max;
+            break;
+        }
+    }
+}
+
+/* Whether v's int8 parameters are fixed by the op computing it (TFLite's). */
+static int fixed_output(const sm2c_value *v)
+{
+    const sm2c_node *p = v->node;
+    return p && (op_is(p, "Softmax") || op_is(p, "Sigmoid") || op_is(p, "Tanh"));
+}
+
+/* TFLite's converter gives the ops that must keep their input's parameters
+** (pools, Pad, Concat, Reshape and the like) one set, taken downstream: the
+** last such op's calibrated range goes back up the chain to the value that
+** starts it.  Walking the nodes backwards does the same. */
+static void same_scale_ranges(qstate *q)
+{
+    for (int32_t i = q->g->n_nodes - 1; i >= 0; i--) {
+        const sm2c_node *n = q->g->nodes[i];
+        if (n->dead || n->n_outputs != 1 || !(is_movement(n) || op_is(n, "MaxPool") || op_is(n, "AvgPool")))
+            continue;
+        const sm2c_range *out = range_of(q, n->outputs[0]);
+        int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;
+        for (int32_t k = 0; out && k < n_data; k++) {
+            const sm2c_value *v = n->inputs[k];
+            /* One input with fixed parameters keeps them (they go forward);
+            ** a Concat's own parameters win over its inputs'. */
+            if (fixed_output(v) && !op_is(n, "ConcatV2"))
+                continue;
+            if (v->dtype == SM2C_DT_FLOAT && !v->constant && !v->state && range_of(q, v)) {
+                q->ranges[v->id] = *out;
+                q->propagated[v->id] = 1;
+            }
+        }
+    }
+}
+
 /* ---- the pass -------------------------------------------------------------------- */
 
 static int is_convert(const sm2c_node *n)
 {
-    return n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8;
+    return n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8 || n->op == &sm2c_op_requantize_s8;
 }
 
 /* --io int8: each float graph input with a range is int8 itself; the
@@ -523,8 +891,15 @@ static void count(qstate *q)
 sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
                                int io_int8, sm2c_quant_summary *sum)
 {
-    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum };
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL };
+    q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
+    memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);
+    if (!sum->fake_quant) {
+        inplace_ranges(&q);
+        same_scale_ranges(&q);
+    }
+    find_hard_swish(&q);
     int32_t n_old = g->n_nodes;
     /* Each node gains at most one converter per input and output. */
     int32_t cap = 0;
@@ -539,6 +914,9 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
         if (!old[i]->dead)
             quantize_node(&q, old[i]);
         q.order[q.n_order++] = old[i];
+        if (q.fixed_out)
+            requantize_fixed_output(&q, q.fixed_out);   /* after the node, before its readers */
+        q.fixed_out = NULL;
     }
     install_order(&q);
     if (io_int8)

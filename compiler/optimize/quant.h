@@ -33,6 +33,27 @@ void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_
 /* The quantized value of real x under p, saturated to int8. */
 int32_t sm2c_quantize_one(float x, const sm2c_qparam *p);
 
+/* TFLite's int8 Mean over r values (reduce.cc Prepare, reduce.h): in_scale /
+** out_scale as a multiplier, 1 / r folded in. */
+void sm2c_mean_params(float in_scale, float out_scale, int64_t r, int32_t *m, int32_t *shift);
+
+/* TFLite's reference int8 Softmax parameters for beta 1 (activations.cc
+** Prepare: PreprocessSoftmaxScaling, CalculateInputRadius); 0 when the input
+** scale gives no valid left shift. */
+int sm2c_softmax_params(float in_scale, int32_t *m, int32_t *left_shift, int32_t *diff_min);
+
+/* TFLite's int8 lookup table of an elementwise function (LUTPopulate): for
+** each q in [-128, 127], table[q + 128] = the output quantization of f(the
+** input's real value of q), all in float as TFLite computes it. */
+enum { SM2C_LUT_LOGISTIC, SM2C_LUT_TANH };
+void sm2c_lut_table(int fn, const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table);
+
+/* TFLite's reference int8 HardSwish (hard_swish.h, with activations.cc's
+** Prepare) evaluated at compile time on every input value into a table as
+** sm2c_lut_table's; 0 when TFLite would refuse the scales (output multiplier
+** above 1). */
+int sm2c_hard_swish_table(const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table);
+
 /* What pass_quantize.c did, for the compile report. */
 typedef struct sm2c_quant_summary {
     int32_t int8_nodes, float_nodes, fake_quant;

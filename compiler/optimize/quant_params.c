@@ -71,3 +71,113 @@ int32_t sm2c_quantize_one(float x, const sm2c_qparam *p)
     v += p->zero_point;
     return v < -128 ? -128 : v > 127 ? 127 : v;
 }
+
+void sm2c_mean_params(float in_scale, float out_scale, int64_t r, int32_t *m, int32_t *shift)
+{
+    sm2c_quantize_multiplier((double)in_scale / (double)out_scale, m, shift);
+    if (r <= 0)
+        return;
+    int32_t bits = 0;   /* floor(log2(r)), at most 32 and 31 + shift */
+    while (bits < 62 && (INT64_C(1) << (bits + 1)) <= r)
+        bits++;
+    bits = bits < 32 ? bits : 32;
+    bits = bits < 31 + *shift ? bits : 31 + *shift;
+    *m = (int32_t)(((int64_t)*m * (INT64_C(1) << bits)) / r);
+    *shift -= bits;
+}
+
+int sm2c_softmax_params(float in_scale, int32_t *m, int32_t *left_shift, int32_t *diff_min)
+{
+    const int integer_bits = 5;
+    double real = (double)in_scale * (double)(INT64_C(1) << (31 - integer_bits));
+    if (real > (double)INT32_MAX)
+        real = (double)INT32_MAX;
+    sm2c_quantize_multiplier(real, m, left_shift);
+    if (*left_shift < 0 || *left_shift > 31 || *m == 0)
+        return 0;
+    /* The largest |x - max| whose rescaled value fits Q5.26. */
+    double radius = (double)((1 << integer_bits) - 1) * (double)(INT64_C(1) << (31 - integer_bits)) /
+                    (double)(INT64_C(1) << *left_shift);
+    *diff_min = -(int32_t)floor(radius);
+    return 1;
+}
+
+static float lut_fn(int fn, float x)
+{
+    return fn == SM2C_LUT_TANH ? tanhf(x) : 1.0f / (1.0f + expf(-x));
+}
+
+void sm2c_lut_table(int fn, const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table)
+{
+    const float inverse_scale = 1.0f / out->scale;
+    for (int32_t q = -128; q <= 127; q++) {
+        const float real = in->scale * (float)(q - in->zero_point);
+        const float r = roundf(lut_fn(fn, real) * inverse_scale);
+        float v = r + (float)out->zero_point;
+        v = v < -128.0f ? -128.0f : v > 127.0f ? 127.0f : v;
+        table[q + 128] = (int8_t)(int32_t)v;
+    }
+}
+
+/* ---- HardSwish: TFLite's 16-bit fixed point, one input value at a time ---------- */
+
+static int32_t q15_mul_round(int32_t a, int32_t b)   /* gemmlowp's int16 SaturatingRoundingDoublingHighMul */
+{
+    if (a == INT16_MIN && b == INT16_MIN)
+        return INT16_MAX;
+    int32_t ab = a * b;
+    return (ab + (ab >= 0 ? (1 << 14) : 1 - (1 << 14))) / (1 << 15);
+}
+
+static int32_t q15_mul_trunc(int32_t a, int32_t b)   /* SaturatingDoublingHighMul: rounds toward zero */
+{
+    if (a == INT16_MIN && b == INT16_MIN)
+        return INT16_MAX;
+    return (int16_t)((a * b) / (1 << 15));
+}
+
+static int32_t shl16_sat(int32_t v, int32_t amount)
+{
+    int64_t r = (int64_t)v * ((int64_t)1 << amount);
+    return r > INT16_MAX ? INT16_MAX : r < INT16_MIN ? INT16_MIN : (int32_t)r;
+}
+
+static int32_t rdbpot(int32_t x, int32_t e)
+{
+    const int32_t mask = (int32_t)((UINT32_C(1) << e) - 1u);
+    const int32_t threshold = (mask >> 1) + (x < 0 ? 1 : 0);
+    return (x >> e) + ((x & mask) > threshold ? 1 : 0);
+}
+
+/* TFLite's DownScaleInt32ToInt16Multiplier. */
+static int32_t q31_to_q15(int32_t m)
+{
+    return m >= INT32_MAX - (1 << 15) ? INT16_MAX : (m + (1 << 15)) >> 16;
+}
+
+int sm2c_hard_swish_table(const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table)
+{
+    const float hires_scale = (1.0f / 128.0f) * in->scale;
+    int32_t out_m, out_exp, relu_m, relu_exp;
+    sm2c_quantize_multiplier((double)(hires_scale / out->scale), &out_m, &out_exp);
+    sm2c_quantize_multiplier((double)(hires_scale / (3.0f / 32768.0f)), &relu_m, &relu_exp);
+    if (out_exp > 0 || out_exp < -15 || relu_exp < -15 || relu_exp > 16)   /* int16 shifts */
+        return 0;
+    out_m = q31_to_q15(out_m), relu_m = q31_to_q15(relu_m);
+    for (int32_t q = -128; q <= 127; q++) {
+        const int32_t hires = (int16_t)((q - in->zero_point) * 128);
+        const int32_t preshift = q15_mul_round(hires, out_m);
+        int32_t relu = hires;
+        if (relu_exp > 0)
+            relu = shl16_sat(relu, relu_exp - 1);
+        relu = q15_mul_round(relu, relu_m);
+        if (relu_exp > 0)
+            relu = shl16_sat(relu, 1);
+        if (relu_exp < 0)
+            relu = rdbpot(relu, -relu_exp);
+        relu = (int16_t)((relu + (1 << 15)) >> 1);
+        int32_t v = rdbpot(q15_mul_trunc(relu, preshift), -out_exp) + out->zero_point;
+        table[q + 128] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
+    }
+    return 1;
+}

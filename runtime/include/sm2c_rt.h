@@ -475,6 +475,24 @@ void sm2c_rt_avg_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
 void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
 void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
 void sm2c_rt_clamp_s8(const int8_t *x, int8_t *y, int32_t n, int32_t lo, int32_t hi);
+/* Add and Mul broadcasting as the float binary kernels (rank, dims, sa, sb), q[] as above. */
+void sm2c_rt_add_bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank, const int32_t *dims,
+                          const int32_t *sa, const int32_t *sb, const int32_t *q);
+void sm2c_rt_mul_bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank, const int32_t *dims,
+                          const int32_t *sa, const int32_t *sb, const int32_t *q);
+/* Mean of x viewed as [outer, r, inner] over r, requantized by (mult, shift),
+** 1 / r folded in (mean_s8.c). */
+void sm2c_rt_mean_s8(const int8_t *x, int8_t *y, int32_t outer, int32_t r, int32_t inner, int32_t in_zp,
+                     int32_t out_zp, int32_t mult, int32_t shift);
+/* Softmax along rows of depth values (depth < 512), output scale 1/256 zero
+** point -128; mult, left_shift, diff_min as TFLite's Prepare (softmax_s8.c). */
+void sm2c_rt_softmax_s8(const int8_t *x, int8_t *y, int32_t rows, int32_t depth, int32_t mult,
+                        int32_t left_shift, int32_t diff_min);
+/* x under other parameters: in_scale / out_scale as (mult, shift) (requantize_s8.c). */
+void sm2c_rt_requantize_s8(const int8_t *x, int8_t *y, int32_t n, int32_t in_zp, int32_t out_zp, int32_t mult,
+                           int32_t shift);
+/* y = table[x + 128]: Logistic, Tanh (lut_s8.c). */
+void sm2c_rt_lut_s8(const int8_t *x, const int8_t *table, int8_t *y, int32_t n);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);

@@ -135,8 +135,19 @@ static void test_fully_connected_s8(void **state)
             int32_t acc = bias[o];
             for (int k = 0; k < 20; k++)
                 acc += w[o * 20 + k] * (x[i * 20 + k] - 3);
-            assert_int_equal(clamp8(ref_requant(acc, mult[o], shift[o]) - 9, -128, 127), y[i * 5 + o]);
+            /* one rounding of acc * real, halves away from zero, real = mult * 2^(shift - 31) */
+            double real = ldexp((double)mult[o], shift[o] - 31), v = (double)acc * real;
+            int32_t want = (int32_t)(v >= 0 ? floor(v + 0.5) : -floor(-v + 0.5));
+            assert_int_equal(clamp8(want - 9, -128, 127), y[i * 5 + o]);
         }
+    /* Exact halves round away from zero: 2 * 2^30 * 2^-32 = 0.5 -> 1, and -0.5 -> -1. */
+    int8_t one[1] = { 2 }, wone[1] = { 1 }, yy[1];
+    int32_t m1[1] = { 1 << 30 }, s1[1] = { -1 };
+    sm2c_rt_fully_connected_s8(one, wone, NULL, yy, 1, 1, 1, m1, s1, 0, 0, -128, 127);
+    assert_int_equal(1, yy[0]);
+    one[0] = -2;
+    sm2c_rt_fully_connected_s8(one, wone, NULL, yy, 1, 1, 1, m1, s1, 0, 0, -128, 127);
+    assert_int_equal(-1, yy[0]);
 }
 
 /* Both roundings on halves: the doubling high multiply rounds 1.5 to 2 and
@@ -144,16 +155,16 @@ static void test_fully_connected_s8(void **state)
 static void test_requant_halves(void **state)
 {
     (void)state;
-    int8_t x[4] = { 3, -3, 1, -1 }, w[1] = { 1 }, y[4];
-    int32_t mult[1] = { 1 << 30 }, shift[1] = { -1 };
+    /* Through Mean over one value (r = 1), which requantizes as the convolutions do. */
+    int8_t x[4] = { 3, -3, 1, -1 }, y[4];
     /* x * 0.5 -> 2, -1, 1, 0; then / 2 -> 1, -1 (-0.5 away from zero), 1 (0.5), 0 */
-    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, mult, shift, 0, 0, -128, 127);
+    sm2c_rt_mean_s8(x, y, 4, 1, 1, 0, 0, 1 << 30, -1);
     assert_true(y[0] == 1 && y[1] == -1 && y[2] == 1 && y[3] == 0);
-    int32_t shift0[1] = { 0 };   /* x * 0.5: 1.5 -> 2 and -1.5 -> -1 (halves toward +inf) */
-    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, mult, shift0, 0, 0, -128, 127);
+    /* x * 0.5: 1.5 -> 2 and -1.5 -> -1 (halves toward +inf) */
+    sm2c_rt_mean_s8(x, y, 4, 1, 1, 0, 0, 1 << 30, 0);
     assert_true(y[0] == 2 && y[1] == -1 && y[2] == 1 && y[3] == 0);
-    int32_t big[1] = { INT32_MAX }, left[1] = { 3 };  /* x * ~8, saturated by the clamp */
-    sm2c_rt_fully_connected_s8(x, w, NULL, y, 4, 1, 1, big, left, 0, 0, -128, 127);
+    /* x * ~8, saturated by the clamp */
+    sm2c_rt_mean_s8(x, y, 4, 1, 1, 0, 0, INT32_MAX, 3);
     assert_true(y[0] == 24 && y[1] == -24 && y[2] == 8 && y[3] == -8);
 }
 
@@ -226,6 +237,110 @@ static void test_quantize_s8(void **state)
     assert_true(back[0] == 0.5f && back[3] == 32.5f && back[4] == -31.25f && back[8] == 0.0f);
 }
 
+/* Broadcasting Add and Mul: a [4, 1, 3] with b [1, 5, 3] gives each pair the
+** flat kernels' result. */
+static void test_bcast_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 5 };
+    int8_t a[12], b[15], y[60], want[1];
+    fill8(&r, a, 12);
+    fill8(&r, b, 15);
+    const int32_t dims[3] = { 4, 5, 3 }, sa[3] = { 3, 0, 1 }, sb[3] = { 0, 3, 1 };
+    const int32_t qa[12] = { 3, -10, 4, 20, 1717986918, -2, 1073741824, 0, 1789569707, -19, -128, 127 };
+    const int32_t qm[7] = { 3, -10, -5, 1717986918, -3, -120, 120 };
+    for (int mul = 0; mul < 2; mul++) {
+        (mul ? sm2c_rt_mul_bcast_s8 : sm2c_rt_add_bcast_s8)(a, b, y, 3, dims, sa, sb, mul ? qm : qa);
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 5; j++)
+                for (int k = 0; k < 3; k++) {
+                    (mul ? sm2c_rt_mul_s8 : sm2c_rt_add_s8)(&a[i * 3 + k], &b[j * 3 + k], want, 1, mul ? qm : qa);
+                    assert_int_equal(want[0], y[(i * 5 + j) * 3 + k]);
+                }
+    }
+}
+
+/* Mean of [2, 6, 5] over the middle axis: the shifted sum requantized. */
+static void test_mean_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 7 };
+    int8_t x[60], y[10];
+    fill8(&r, x, 60);
+    /* in 0.05 / out 0.02 with 1/6 folded in, as the compiler computes it */
+    const int32_t mult = 894784853, shift = 0, in_zp = -3, out_zp = 5;
+    sm2c_rt_mean_s8(x, y, 2, 6, 5, in_zp, out_zp, mult, shift);
+    for (int o = 0; o < 2; o++)
+        for (int i = 0; i < 5; i++) {
+            int32_t sum = 0;
+            for (int k = 0; k < 6; k++)
+                sum += x[(o * 6 + k) * 5 + i];
+            int8_t want = clamp8(ref_requant(sum - in_zp * 6, mult, shift) + out_zp, -128, 127);
+            assert_int_equal(want, y[o * 5 + i]);
+            double real = 0.05 * (sum - in_zp * 6) / 6.0;   /* within a quantum of the real mean */
+            if (want > -128 && want < 127)
+                assert_true(fabs(real - 0.02 * (want - out_zp)) <= 0.02);
+        }
+}
+
+/* Softmax: each output within a quantum (1/256) of the real softmax of the
+** dequantized row; values far below the max give -128. */
+static void test_softmax_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 11 };
+    const double in_scale = 0.1;
+    /* TFLite's parameters for input scale 0.1, beta 1: 0.1 * 2^26 as a Q31
+    ** multiplier with left shift 23; diff_min = -floor(31 * 2^26 / 2^23). */
+    const int32_t mult = 1717986918, left_shift = 23, diff_min = -248;
+    int8_t x[3 * 10], y[3 * 10];
+    fill8(&r, x, 30);
+    for (int c = 0; c < 10; c++)
+        x[20 + c] = (int8_t)(c == 3 ? 127 : -128);   /* one row with a difference below diff_min */
+    sm2c_rt_softmax_s8(x, y, 3, 10, mult, left_shift, diff_min);
+    for (int row = 0; row < 3; row++) {
+        int max = -128;
+        double sum = 0;
+        for (int c = 0; c < 10; c++)
+            max = x[row * 10 + c] > max ? x[row * 10 + c] : max;
+        for (int c = 0; c < 10; c++)
+            sum += exp(in_scale * (x[row * 10 + c] - max));
+        for (int c = 0; c < 10; c++) {
+            double p = exp(in_scale * (x[row * 10 + c] - max)) / sum;
+            int got = y[row * 10 + c] + 128;
+            assert_true(fabs(p * 256.0 - got) <= 1.0);
+        }
+    }
+    assert_int_equal(127, y[23]);
+    assert_int_equal(-128, y[20]);
+}
+
+/* Requantize: scale 0.05 zero point 3 to scale 0.02 zero point -10 (2.5 = 1342177280 * 2^(2-31)). */
+static void test_requantize_s8(void **state)
+{
+    (void)state;
+    int8_t x[256], y[256];
+    for (int i = 0; i < 256; i++)
+        x[i] = (int8_t)(i - 128);
+    sm2c_rt_requantize_s8(x, y, 256, 3, -10, 1342177280, 2);
+    for (int i = 0; i < 256; i++) {
+        assert_int_equal(clamp8(ref_requant(x[i] - 3, 1342177280, 2) - 10, -128, 127), y[i]);
+        if (y[i] > -128 && y[i] < 127)   /* within half a quantum of the real value */
+            assert_true(fabs(0.05 * (x[i] - 3) - 0.02 * (y[i] + 10)) <= 0.0100001);
+    }
+}
+
+static void test_lut_s8(void **state)
+{
+    (void)state;
+    int8_t table[256], x[256], y[256];
+    for (int i = 0; i < 256; i++)
+        table[i] = (int8_t)(127 - i), x[i] = (int8_t)(i - 128);
+    sm2c_rt_lut_s8(x, table, y, 256);
+    for (int i = 0; i < 256; i++)
+        assert_int_equal(127 - i, y[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -235,6 +350,11 @@ int main(void)
         cmocka_unit_test(test_pool_s8),
         cmocka_unit_test(test_add_and_clamp_s8),
         cmocka_unit_test(test_quantize_s8),
+        cmocka_unit_test(test_bcast_s8),
+        cmocka_unit_test(test_mean_s8),
+        cmocka_unit_test(test_softmax_s8),
+        cmocka_unit_test(test_lut_s8),
+        cmocka_unit_test(test_requantize_s8),
     };
     return cmocka_run_group_tests_name("q8", tests, NULL, NULL);
 }

@@ -1,18 +1,23 @@
-"""Writes tests/data/q8/cnn for --quantize int8 (issue 16): a small Keras CNN
-(Conv2D, DepthwiseConv2D, Dense, Add, zero Pad, MaxPool, AvgPool, Concatenate,
-ReLU6), fixed seed,
+"""Writes tests/data/q8/cnn and tests/data/q8/head for --quantize int8 (issue
+16).  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
+MaxPool, AvgPool, Concatenate, ReLU6); head: a classifier head with the int8
+kernels of their own (Conv2D, hard-swish, global average pooling as Mean,
+Dense with Tanh and Sigmoid, a squeeze-excite Mul and an Add that broadcast,
+a Concat of inputs with different scales, Softmax).  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
 model with the same calibration data as representative dataset, float I/O,
-run with TFLite's reference kernels (tflite_int8.npy).  meta.json records the
-TFLite model's output scale, to count disagreements in output quanta.
+run with TFLite's reference kernels (tflite_int8.npy; ai_edge_litert's
+interpreter, tf.lite's when it is missing).  meta.json records the TFLite
+model's output scale, to count disagreements in output quanta.
 
-usage: .venv/bin/python tests/models/gen_q8.py   (needs the pinned TensorFlow)
+usage: .venv/bin/python tests/models/gen_q8.py [cnn|head ...]   (needs the pinned TensorFlow)
 """
 import json
 import os
 import shutil
+import sys
 
 import numpy as np
 import tensorflow as tf
@@ -38,6 +43,24 @@ def build_model():
     return keras.Model(inp, out)
 
 
+def build_head():
+    import keras
+    keras.utils.set_random_seed(1)
+    inp = keras.Input(shape=(8, 8, 3), name="image")
+    c = keras.layers.Conv2D(16, 3, padding="same", name="conv")(inp)
+    c = keras.layers.Activation("hard_silu", name="hswish")(c)
+    g = keras.layers.GlobalAveragePooling2D(name="gap")(c)
+    t = keras.layers.Dense(16, activation="tanh", name="fc_tanh")(g)
+    s = keras.layers.Dense(16, activation="sigmoid", name="fc_sigmoid")(t)
+    se = keras.layers.Multiply(name="excite")([c, keras.layers.Reshape((1, 1, 16), name="s4")(s)])
+    h = keras.layers.Add(name="shift")([se, keras.layers.Reshape((1, 1, 16), name="t4")(t)])
+    h = keras.layers.GlobalAveragePooling2D(name="gap2")(h)
+    h = keras.layers.Concatenate(name="concat")([h, t, s])
+    h = keras.layers.Dense(10, name="logits")(h)
+    out = keras.layers.Softmax(name="probs")(h)
+    return keras.Model(inp, out)
+
+
 def tflite_int8(model_dir, calib):
     conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
@@ -46,9 +69,16 @@ def tflite_int8(model_dir, calib):
     return conv.convert()
 
 
+def interpreter(blob):
+    try:
+        from ai_edge_litert.interpreter import Interpreter, OpResolverType
+    except ImportError:
+        Interpreter, OpResolverType = tf.lite.Interpreter, tf.lite.experimental.OpResolverType
+    return Interpreter(model_content=blob, experimental_op_resolver_type=OpResolverType.BUILTIN_REF)
+
+
 def run_tflite(blob, xs):
-    interp = tf.lite.Interpreter(
-        model_content=blob, experimental_op_resolver_type=tf.lite.experimental.OpResolverType.BUILTIN_REF)
+    interp = interpreter(blob)
     interp.allocate_tensors()
     i, o = interp.get_input_details()[0], interp.get_output_details()[0]
     outs = []
@@ -56,18 +86,18 @@ def run_tflite(blob, xs):
         interp.set_tensor(i["index"], x[None])
         interp.invoke()
         outs.append(interp.get_tensor(o["index"])[0].copy())
+    details = {d["index"]: d for d in interp.get_tensor_details()}
     out_scale = None
-    for d in interp.get_tensor_details():     # the int8 tensor the output Dequantize reads
-        if d["dtype"] == np.int8 and d["quantization"][0] > 0 and list(d["shape"]) == [1, 10]:
-            out_scale = float(d["quantization"][0])
+    for op in interp._get_ops_details():      # the int8 tensor the output Dequantize reads
+        if op["op_name"] == "DEQUANTIZE" and list(op["outputs"]) == [o["index"]]:
+            out_scale = float(details[op["inputs"][0]]["quantization"][0])
     return np.stack(outs), out_scale, [(d["name"], d["quantization"]) for d in interp.get_tensor_details()]
 
 
-def main():
-    d = os.path.join(ROOT, "cnn")
+def write_case(name, model):
+    d = os.path.join(ROOT, name)
     shutil.rmtree(d, ignore_errors=True)
     os.makedirs(d)
-    model = build_model()
     model_dir = os.path.join(d, "model")
     model.export(model_dir, verbose=False)
     rng = np.random.default_rng(16)
@@ -90,6 +120,12 @@ def main():
     for name, qp in params:
         print(name, qp)
     print(meta)
+
+
+def main():
+    cases = {"cnn": build_model, "head": build_head}
+    for name in sys.argv[1:] or cases:
+        write_case(name, cases[name]())
 
 
 if __name__ == "__main__":
