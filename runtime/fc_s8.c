@@ -15,12 +15,14 @@
 #include <stdint.h>
 
 #include "q8_math.h"
+#include "simd_f32.h" /* SM2C_RT_VECTORISE: gcc -O2 then vectorises the dot products */
 #include "sm2c_rt.h"
 
-void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
-                                int32_t rows, int32_t k, int32_t n, const int32_t *mult,
-                                const int32_t *shift, int32_t in_zp, int32_t out_zp, int32_t act_min,
-                                int32_t act_max)
+SM2C_RT_VECTORISE void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w,
+                                                  const int32_t *bias, int8_t *y, int32_t rows,
+                                                  int32_t k, int32_t n, const int32_t *mult,
+                                                  const int32_t *shift, int32_t in_zp,
+                                                  int32_t out_zp, int32_t act_min, int32_t act_max)
 {
     for (int32_t r = 0; r < rows; r++) {
         const int8_t *xr = x + (ptrdiff_t)r * k;
