@@ -411,7 +411,8 @@ static void mlp_runs(void **state)
     char *out = fs_path(root, "out");
     const char *want[] = { "mlp.h", "mlp.c", "sm2c_rt.h", "rt_select.h", "act_f32.h",
                            "matmul_f32.inc", "sm2c_rt_matmul_f32.c", "unary_f32.inc", "sm2c_rt_relu_f32.c",
-                           "vmath_f32.h", "simd_f32.h", "simd_act_f32.h", "rt_target.h" };
+                           "vmath_f32.h", "vmath_x86_f32.h", "simd_f32.h", "simd_act_f32.h",
+                           "rt_target.h" };
     for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
         char *f = fs_path(out, want[i]);
         if (access(f, F_OK) != 0)
