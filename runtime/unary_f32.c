@@ -92,17 +92,7 @@ void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
 #endif
 
 #if SM2C_RT_WANT(sigmoid_f32)
-/* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
-** where hi = 16.6355324 is the first x at which the result rounds to 1, and
-** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
-** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not. */
-static SM2C_RT_ALWAYS_INLINE float sigmoid(float v)
-{
-    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
-    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
-}
-
-SM2C_RT__MAP16(sigmoid_f32, sigmoid)
+SM2C_RT__MAP16(sigmoid_f32, sm2c_rt__sigmoid)
 #endif
 
 #if SM2C_RT_WANT(tanh_f32)

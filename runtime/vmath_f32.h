@@ -1,5 +1,5 @@
 /*
-** vmath_f32.h: exp and tanh as branch-free polynomials (private to the
+** vmath_f32.h: exp, tanh and sigmoid as branch-free polynomials (private to the
 ** runtime), so that loops over them vectorise; libm's expf and tanhf are
 ** calls the compiler cannot vectorise.
 **
@@ -66,6 +66,17 @@ static SM2C_RT_ALWAYS_INLINE float sm2c_rt__tanh(float x)
     const float big = a < 9.0f ? 1.0f - 2.0f / (e + 1.0f) : 1.0f;
     /* a == 0 returns x itself: tanh(-0) is -0 */
     return isnan(x) || a == 0.0f ? x : a < 0.625f ? small : x < 0.0f ? -big : big;
+}
+
+/* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
+** where hi = 16.6355324 is the first x at which the result rounds to 1, and
+** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
+** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not.  The
+** Sigmoid kernel and the fused sigmoid activation share it. */
+static SM2C_RT_ALWAYS_INLINE float sm2c_rt__sigmoid(float v)
+{
+    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
+    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
 }
 
 #endif

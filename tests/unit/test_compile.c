@@ -124,7 +124,7 @@ static void fuses_dense_relu(void **state)
     assert_int_equal(count_kernel(e, "sm2c_rt_matvec_small_f32"), 0);
     mm = first_step(e, "sm2c_rt_matmul_f32");
     assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
-    assert_int_equal(mm->args[10].kind, SM2C_ARG_NULL);  /* pack */
+    assert_int_equal(mm->args[12].kind, SM2C_ARG_NULL);  /* pack */
     done(&r);
 }
 
