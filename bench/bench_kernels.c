@@ -131,12 +131,12 @@ int main(int argc, char **argv)
         for (double t0 = now(); now() - t0 < 0.03; calls *= 2)
             for (int k = 0; k < calls; k++)
                 (l->depthwise ? sm2c_rt_depthwise_conv2d_f32 : sm2c_rt_conv2d_f32)(
-                    x, w, b, y, p, SM2C_RT_ACT_RELU);
+                    x, w, b, y, p, SM2C_RT_ACT_RELU, 0.0f, 0.0f);
         for (s = 0; s < samples && s < 64; s++) {
             double t0 = now();
             for (int k = 0; k < calls; k++)
                 (l->depthwise ? sm2c_rt_depthwise_conv2d_f32 : sm2c_rt_conv2d_f32)(
-                    x, w, b, y, p, SM2C_RT_ACT_RELU);
+                    x, w, b, y, p, SM2C_RT_ACT_RELU, 0.0f, 0.0f);
             t[s] = (now() - t0) / calls;
         }
         qsort(t, (size_t)s, sizeof t[0], cmp);

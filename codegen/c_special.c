@@ -9,13 +9,13 @@
 
 static const sm2c_c_special specials[] = {
     { "sm2c_rt_avg_pool_f32", "pool_f32.inc", "cm-" },
-    { "sm2c_rt_conv2d_add_f32", "conv_f32.inc", "ccccm--" },
-    { "sm2c_rt_conv2d_f32", "conv_f32.inc", "cccm--" },
-    { "sm2c_rt_depthwise_conv2d_f32", "conv_f32.inc", "cccm--" },
-    { "sm2c_rt_matvec_f32", "matvec_f32.inc", "cccm---" },
-    { "sm2c_rt_matvec_small_f32", "matvec_f32.inc", "cccm---" },
-    { "sm2c_rt_matvec_t_f32", "matvec_f32.inc", "cccm---" },
-    { "sm2c_rt_matvec_t_small_f32", "matvec_f32.inc", "cccm---" },
+    { "sm2c_rt_conv2d_add_f32", "conv_f32.inc", "ccccm----" },
+    { "sm2c_rt_conv2d_f32", "conv_f32.inc", "cccm----" },
+    { "sm2c_rt_depthwise_conv2d_f32", "conv_f32.inc", "cccm----" },
+    { "sm2c_rt_matvec_f32", "matvec_f32.inc", "cccm-----" },
+    { "sm2c_rt_matvec_small_f32", "matvec_f32.inc", "cccm-----" },
+    { "sm2c_rt_matvec_t_f32", "matvec_f32.inc", "cccm-----" },
+    { "sm2c_rt_matvec_t_small_f32", "matvec_f32.inc", "cccm-----" },
     { "sm2c_rt_max_pool_f32", "pool_f32.inc", "cm-" },
 };
 

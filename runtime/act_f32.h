@@ -5,6 +5,9 @@
 ** (tensorflow/core/kernels/relu_op_functor.h): NaN stays NaN, Relu(-0) is +0,
 ** Relu(+Inf) is +Inf, Relu6(+Inf) is 6.  fmaxf/fminf would drop the NaN
 ** (reliability.md rule 7); comparisons written so that NaN fails them keep it.
+** LeakyRelu is the functor's select (x > 0 ? x : x * alpha), clip is
+** ClipByValue's min-then-max (clip.c), Sigmoid is unary_f32.c's and
+** hard-swish is Keras's x * (relu6(x + 3) / 6), each rounded as TF does.
 */
 #ifndef SM2C_RT_ACT_F32_H
 #define SM2C_RT_ACT_F32_H
@@ -13,6 +16,16 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "vmath_f32.h"
+
+/* A kernel's activation inside the runtime: the kind and its two float
+** parameters travel together so that helpers keep one `act` argument, a
+** pointer (by value, gcc -O0 copies it at every call site of the unrolled
+** blocks: 2 KB more stack in the AVX-512 convolution). */
+typedef struct sm2c_rt__act {
+    int32_t kind;   /* SM2C_RT_ACT_* */
+    float a, b;     /* LeakyRelu: alpha; clip: lo, hi; else unused */
+} sm2c_rt__act;
 
 /* One comparison each: NaN fails every comparison, so it falls through to v;
 ** -0 <= 0 gives +0. */
@@ -26,27 +39,76 @@ static inline float sm2c_rt__relu6(float v)
     return v <= 0.0f ? 0.0f : v > 6.0f ? 6.0f : v;
 }
 
-/* act(v) for one value; act is one of SM2C_RT_ACT_*. */
-static inline float sm2c_rt__act1(float v, int32_t act)
+static inline float sm2c_rt__leaky_relu(float v, float alpha)
 {
-    if (act == SM2C_RT_ACT_RELU)
-        return sm2c_rt__relu(v);
-    if (act == SM2C_RT_ACT_RELU6)
-        return sm2c_rt__relu6(v);
-    return v;
+    return v > 0.0f ? v : v * alpha;
 }
 
-/* y[0..n) = act(y[0..n)); act is one of SM2C_RT_ACT_*. */
-static inline void sm2c_rt__act_f32(float *y, int32_t n, int32_t act)
+/* lo <= hi (the compiler fuses only such bounds); NaN fails both tests. */
+static inline float sm2c_rt__clip(float v, float lo, float hi)
 {
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+static inline float sm2c_rt__hard_swish(float v)
+{
+    return v * (sm2c_rt__relu6(v + 3.0f) / 6.0f);
+}
+
+/* act(v) for one value. */
+static inline float sm2c_rt__act1(float v, const sm2c_rt__act *act)
+{
+    switch (act->kind) {
+    case SM2C_RT_ACT_RELU:
+        return sm2c_rt__relu(v);
+    case SM2C_RT_ACT_RELU6:
+        return sm2c_rt__relu6(v);
+    case SM2C_RT_ACT_LEAKY_RELU:
+        return sm2c_rt__leaky_relu(v, act->a);
+    case SM2C_RT_ACT_CLIP:
+        return sm2c_rt__clip(v, act->a, act->b);
+    case SM2C_RT_ACT_SIGMOID:
+        return sm2c_rt__sigmoid(v);
+    case SM2C_RT_ACT_HARD_SWISH:
+        return sm2c_rt__hard_swish(v);
+    default:
+        return v;
+    }
+}
+
+/* y[0..n) = act(y[0..n)): one loop per kind, so each vectorises. */
+static inline void sm2c_rt__act_f32(float *y, int32_t n, const sm2c_rt__act *act)
+{
+    const float a = act->a, b = act->b; /* y cannot change them: loops vectorise */
     int32_t i;
 
-    if (act == SM2C_RT_ACT_RELU) {
+    switch (act->kind) {
+    case SM2C_RT_ACT_RELU:
         for (i = 0; i < n; i++)
             y[i] = sm2c_rt__relu(y[i]);
-    } else if (act == SM2C_RT_ACT_RELU6) {
+        break;
+    case SM2C_RT_ACT_RELU6:
         for (i = 0; i < n; i++)
             y[i] = sm2c_rt__relu6(y[i]);
+        break;
+    case SM2C_RT_ACT_LEAKY_RELU:
+        for (i = 0; i < n; i++)
+            y[i] = sm2c_rt__leaky_relu(y[i], a);
+        break;
+    case SM2C_RT_ACT_CLIP:
+        for (i = 0; i < n; i++)
+            y[i] = sm2c_rt__clip(y[i], a, b);
+        break;
+    case SM2C_RT_ACT_SIGMOID:
+        for (i = 0; i < n; i++)
+            y[i] = sm2c_rt__sigmoid(y[i]);
+        break;
+    case SM2C_RT_ACT_HARD_SWISH:
+        for (i = 0; i < n; i++)
+            y[i] = sm2c_rt__hard_swish(y[i]);
+        break;
+    default:
+        break;
     }
 }
 

@@ -83,7 +83,7 @@ void sm2c_rt_conv3d_f32(const float *x, const float *w, const float *bias, float
                     if (bias)
                         for (o = 0; o < v.OC; o++)
                             yp[o] += bias[o];
-                    sm2c_rt__act_f32(yp, v.OC, act);
+                    sm2c_rt__act_f32(yp, v.OC, &(const sm2c_rt__act){ act, 0.0f, 0.0f });
                 }
 }
 #endif

@@ -49,7 +49,7 @@ typedef struct {
     int64_t ih0;    /* depthwise: input row of kh = 0 of the current output row */
     int32_t kh0, kh1; /* depthwise: filter rows inside the input */
     int32_t H, W, C, KH, KW, SH, SW, DH, DW, PT, PL, OW, OC;
-    int32_t act;    /* SM2C_RT_ACT_*, applied as each block is stored */
+    sm2c_rt__act act;    /* SM2C_RT_ACT_*, applied as each block is stored */
 } cb_geom;
 
 /* Input rows and columns of tap (0, 0) of the n pixels of a block of `rows`
@@ -139,7 +139,7 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
 #if SM2C_RT_AVX512
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
 SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, const float *r,
-                                                     __mmask16 m, int32_t act)
+                                                     __mmask16 m, const sm2c_rt__act *act)
 {
     acc = _mm512_add_ps(acc, bias);
     if (r)
@@ -163,9 +163,9 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
 #define CB_STORE(i)                                                                        \
     if (i < rows) {                                                                        \
         const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
-        _mm512_mask_storeu_ps(y + o, m0, cb_out512(c##i##0, bias0, r ? r + o : r, m0, g->act)); \
+        _mm512_mask_storeu_ps(y + o, m0, cb_out512(c##i##0, bias0, r ? r + o : r, m0, &g->act)); \
         _mm512_mask_storeu_ps(y + o + 16, m1,                                              \
-                              cb_out512(c##i##1, bias1, r ? r + o + 16 : r, m1, g->act));  \
+                              cb_out512(c##i##1, bias1, r ? r + o + 16 : r, m1, &g->act));  \
     }
     const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);
     __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
@@ -208,7 +208,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
 #define CB_STORE(i)                                                                        \
     if (i < rows)                                                                          \
         _mm512_mask_storeu_ps(y + i * (ptrdiff_t)g->OC, m0,                               \
-                              cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, g->act));
+                              cb_out512(c##i, bias0, r ? r + i * (ptrdiff_t)g->OC : r, m0, &g->act));
     const __mmask16 m0 = sm2c_rt__mask16(nr);
     __m512 bias0 = _mm512_setzero_ps();
     int32_t kh, kw, kh0, kh1, steps, len, ic;
@@ -240,7 +240,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
 #if SM2C_RT_AVX2
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
 SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, const float *r,
-                                                   __m256i m, int32_t act)
+                                                   __m256i m, const sm2c_rt__act *act)
 {
     acc = _mm256_add_ps(acc, bias);
     if (r)
@@ -264,9 +264,9 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
 #define CB_STORE(i)                                                                        \
     if (i < rows) {                                                                        \
         const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
-        _mm256_maskstore_ps(y + o, m0, cb_out256(c##i##0, bias0, r ? r + o : r, m0, g->act)); \
+        _mm256_maskstore_ps(y + o, m0, cb_out256(c##i##0, bias0, r ? r + o : r, m0, &g->act)); \
         _mm256_maskstore_ps(y + o + 8, m1,                                                 \
-                            cb_out256(c##i##1, bias1, r ? r + o + 8 : r, m1, g->act));     \
+                            cb_out256(c##i##1, bias1, r ? r + o + 8 : r, m1, &g->act));     \
     }
     const __m256i m0 = sm2c_rt__mask8(nr), m1 = sm2c_rt__mask8(nr - 8);
     __m256 bias0 = _mm256_setzero_ps(), bias1 = _mm256_setzero_ps();
@@ -302,7 +302,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
 #if SM2C_RT_NEON
 /* act(acc + bias (+ the residual's first n lanes)), in that order. */
 static inline float32x4_t cb_out128(float32x4_t acc, float32x4_t bias, const float *r, int32_t n,
-                                    int32_t act)
+                                    const sm2c_rt__act *act)
 {
     acc = vaddq_f32(acc, bias);
     if (r)
@@ -348,7 +348,7 @@ static inline float32x4_t cb_out128(float32x4_t acc, float32x4_t bias, const flo
 #define CB_NSTORE1(i, v)                                                                   \
     {                                                                                      \
         const ptrdiff_t o = i * (ptrdiff_t)g->OC + 4 * v;                                  \
-        sm2c_rt__store128(y + o, cb_out128(c##i##v, bias##v, r ? r + o : r, nr - 4 * v, g->act), \
+        sm2c_rt__store128(y + o, cb_out128(c##i##v, bias##v, r ? r + o : r, nr - 4 * v, &g->act), \
                           nr - 4 * v);                                                     \
     }
 #define CB_NSTORE(i)                                                                       \
@@ -466,7 +466,7 @@ static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32
             if (r)
                 yi[j] = yi[j] + r[i * (ptrdiff_t)g->OC + j];
         }
-        sm2c_rt__act_f32(yi, nr, g->act);
+        sm2c_rt__act_f32(yi, nr, &g->act);
     }
 }
 
@@ -508,7 +508,7 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 ** A block's pixels run on across output rows (row-major over OH x OW), so
 ** narrow images fill whole blocks; each pixel finds its own taps. */
 static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
-                                 const float *r, float *y, const int32_t *p, int32_t act)
+                                 const float *r, float *y, const int32_t *p, const sm2c_rt__act *act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -528,7 +528,7 @@ static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const fl
     g.w = w, g.bias = bias, g.H = H, g.W = W, g.C = C, g.KH = KH, g.KW = KW;
     g.SH = p[SM2C_RT_WIN_SH], g.SW = p[SM2C_RT_WIN_SW], g.DH = p[SM2C_RT_WIN_DH];
     g.DW = p[SM2C_RT_WIN_DW], g.PT = p[SM2C_RT_WIN_PT], g.PL = p[SM2C_RT_WIN_PL];
-    g.OW = OW, g.OC = OC, g.act = act;
+    g.OW = OW, g.OC = OC, g.act = *act;
     for (n = 0; n < N; n++) {
         float *yn = y + (ptrdiff_t)n * y_image;
         const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;

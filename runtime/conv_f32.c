@@ -56,7 +56,7 @@ static inline int32_t block_start(int32_t o0, int32_t og)
 }
 
 /* y[o] = act(s + bias[o] + r[o]), in that order (BiasAdd, Add, activation). */
-static inline void put(float *y, const float *bias, const float *r, int32_t o, float s, int32_t act)
+static inline void put(float *y, const float *bias, const float *r, int32_t o, float s, const sm2c_rt__act *act)
 {
     if (bias)
         s += bias[o];
@@ -68,7 +68,7 @@ static inline void put(float *y, const float *bias, const float *r, int32_t o, f
 /* Conv2D (groups too) on a scalar FPU: per output pixel, blocks of four
 ** output channels of a group, summed in kh, kw, ic order as the reference. */
 static SM2C_RT_ALWAYS_INLINE void conv_scalar(const float *x, const float *w, const float *bias, const float *r,
-                               float *y, const int32_t *p, int32_t act)
+                               float *y, const int32_t *p, const sm2c_rt__act *act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -121,7 +121,7 @@ static SM2C_RT_ALWAYS_INLINE void conv_scalar(const float *x, const float *w, co
 /* DepthwiseConv2dNative on a scalar FPU: per output pixel, blocks of four
 ** output channels c*M + m summed over the taps in kh, kw order. */
 static SM2C_RT_ALWAYS_INLINE void depthwise_scalar(const float *x, const float *w, const float *bias, float *y,
-                                    const int32_t *p, int32_t act)
+                                    const int32_t *p, const sm2c_rt__act *act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -184,7 +184,7 @@ static inline void axpy(float *restrict y, float s, const float *restrict w, int
 
 /* Any Conv2D (groups included), one output pixel at a time. */
 static inline void conv_direct(const float *x, const float *w, const float *bias, float *y,
-                        const int32_t *p, int32_t act)
+                        const int32_t *p, const sm2c_rt__act *act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -233,7 +233,7 @@ static inline void conv_direct(const float *x, const float *w, const float *bias
 
 /* Any DepthwiseConv2dNative, one output pixel at a time. */
 static inline void depthwise_direct(const float *x, const float *w, const float *bias, float *y,
-                             const int32_t *p, int32_t act)
+                             const int32_t *p, const sm2c_rt__act *act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -303,14 +303,16 @@ static int conv_is_matmul(const int32_t *p)
 #endif
 
 void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                        const int32_t *p, int32_t act)
+                        const int32_t *p, int32_t kind, float act_a, float act_b)
 {
+    const sm2c_rt__act av = { kind, act_a, act_b }, *act = &av;
+
 #if SM2C_RT_SCALAR_CORE
     conv_scalar(x, w, bias, NULL, y, p, act);
 #else
     if (conv_is_matmul(p)) {
         sm2c_rt_matmul_f32(x, w, bias, y, p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W],
-                           p[SM2C_RT_WIN_C], p[SM2C_RT_WIN_OC], 0, 0, act, NULL);
+                           p[SM2C_RT_WIN_C], p[SM2C_RT_WIN_OC], 0, 0, kind, act_a, act_b, NULL);
         return;
     }
     if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act))
@@ -321,8 +323,10 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
 
 #if SM2C_RT_WANT(conv2d_add_f32)
 void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
-                            float *y, const int32_t *p, int32_t act)
+                            float *y, const int32_t *p, int32_t kind, float act_a, float act_b)
 {
+    const sm2c_rt__act av = { kind, act_a, act_b }, *act = &av;
+
 #if SM2C_RT_SCALAR_CORE
     conv_scalar(x, w, bias, r, y, p, act);
 #else
@@ -333,7 +337,7 @@ void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, c
     if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act))
         return;
     /* Groups: the direct path, then the residual and the activation. */
-    conv_direct(x, w, bias, y, p, SM2C_RT_ACT_NONE);
+    conv_direct(x, w, bias, y, p, &(const sm2c_rt__act){ SM2C_RT_ACT_NONE, 0.0f, 0.0f });
     for (i = 0; i < n; i++)
         y[i] = y[i] + r[i];
     for (i = 0; i < n; i += 1 << 20)
@@ -344,8 +348,10 @@ void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, c
 
 #if SM2C_RT_WANT(depthwise_conv2d_f32)
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                                  const int32_t *p, int32_t act)
+                                  const int32_t *p, int32_t kind, float act_a, float act_b)
 {
+    const sm2c_rt__act av = { kind, act_a, act_b }, *act = &av;
+
 #if SM2C_RT_SCALAR_CORE
     depthwise_scalar(x, w, bias, y, p, act);
 #else
@@ -356,7 +362,10 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
 #endif
 
 #if SM2C_RT_SCALAR_CORE
-#define SM2C_RT_SPECIAL_conv2d_f32(x, w, bias, y, p, act) conv_scalar(x, w, bias, NULL, y, p, act)
-#define SM2C_RT_SPECIAL_conv2d_add_f32 conv_scalar
-#define SM2C_RT_SPECIAL_depthwise_conv2d_f32 depthwise_scalar
+#define SM2C_RT_SPECIAL_conv2d_f32(x, w, bias, y, p, act, a, b) \
+    conv_scalar(x, w, bias, NULL, y, p, &(const sm2c_rt__act){ (act), (a), (b) })
+#define SM2C_RT_SPECIAL_conv2d_add_f32(x, w, bias, r, y, p, act, a, b) \
+    conv_scalar(x, w, bias, r, y, p, &(const sm2c_rt__act){ (act), (a), (b) })
+#define SM2C_RT_SPECIAL_depthwise_conv2d_f32(x, w, bias, y, p, act, a, b) \
+    depthwise_scalar(x, w, bias, y, p, &(const sm2c_rt__act){ (act), (a), (b) })
 #endif

@@ -83,7 +83,8 @@ static inline const float *db_input(const cb_geom *g, int32_t ow, int32_t kw, in
         enum { V = VV };                                                                   \
         const MASK m0 = MK(nc), m1 = MK(nc - LANES);                                       \
         const ptrdiff_t py = s->py, px = s->px, tap_w = s->tap_w, tap_h = s->tap_h;          \
-        const int32_t act = g->act, kh0 = g->kh0, kh1 = g->kh1;                            \
+        const sm2c_rt__act *act = &g->act;                                                   \
+        const int32_t kh0 = g->kh0, kh1 = g->kh1;                                          \
         VEC b0 = ZERO(), b1 = ZERO();                                                      \
         int32_t kh, kw;                                                                    \
         ROWS(DB_ACC_ZERO)                                                                  \
@@ -200,7 +201,7 @@ static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_zero(void)
     return v;
 }
 
-static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_act(db_neon8 v, int32_t act)
+static SM2C_RT_ALWAYS_INLINE db_neon8 db_neon_act(db_neon8 v, const sm2c_rt__act *act)
 {
     v.lo = sm2c_rt__act128(v.lo, act);
     v.hi = sm2c_rt__act128(v.hi, act);
@@ -276,7 +277,7 @@ static inline void db_portable(const cb_geom *g, const db_span *s, const float *
     }
     for (j = 0; j < nc; j++)
         y[j] = acc[j] + (g->bias ? g->bias[c0 + j] : 0.0f);
-    sm2c_rt__act_f32(y, nc, g->act);
+    sm2c_rt__act_f32(y, nc, &g->act);
 }
 
 typedef void (*db_kernel)(const cb_geom *, const db_span *, const float *, int32_t, int32_t,
@@ -434,7 +435,7 @@ static inline void db_column_tiles(const cb_geom *g, const db_span *down, const 
 
 /* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
 static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
-                                             float *y, const int32_t *p, int32_t act)
+                                             float *y, const int32_t *p, const sm2c_rt__act *act)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
@@ -447,7 +448,7 @@ static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, con
     g.w = w, g.bias = bias, g.H = H, g.W = W, g.C = C, g.KH = p[SM2C_RT_WIN_KH], g.KW = p[SM2C_RT_WIN_KW];
     g.SW = p[SM2C_RT_WIN_SW], g.SH = p[SM2C_RT_WIN_SH], g.PT = p[SM2C_RT_WIN_PT], g.OW = OW;
     g.DW = p[SM2C_RT_WIN_DW], g.PL = p[SM2C_RT_WIN_PL], g.DH = p[SM2C_RT_WIN_DH], g.OC = C;
-    g.act = act;
+    g.act = *act;
     across = down = db_interior(&g, OW);
     down.px = (ptrdiff_t)p[SM2C_RT_WIN_SH] * W * C;
     down.py = (ptrdiff_t)OW * C;

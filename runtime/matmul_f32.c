@@ -117,7 +117,7 @@ static inline void mm_tile(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
 
 /* bias and the activation on one tile's columns j0..j0+nb of every row. */
 static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, int32_t j0,
-                             int32_t nb, int32_t act)
+                             int32_t nb, const sm2c_rt__act *act)
 {
     int32_t i, j;
 
@@ -148,7 +148,7 @@ static inline void mm_finish(const float *bias, float *y, int32_t m, int32_t n, 
 */
 typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
                            ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb,
-                           int32_t nb, int first, int finish, const float *bias, int32_t act);
+                           int32_t nb, int first, int finish, const float *bias, const sm2c_rt__act *act);
 
 #define MM_V4(M, r) M(r, 0) M(r, 1) M(r, 2) M(r, 3)
 #define MM_V2(M, r) M(r, 0) M(r, 1)
@@ -166,7 +166,7 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
     TARGET static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt, \
                             ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb,  \
                             int32_t nb, int first, int finish, const float *bias,           \
-                            int32_t act)                                                    \
+                            const sm2c_rt__act *act)                                                  \
     {                                                                                      \
         int32_t i, kk;                                                                     \
         V(P##_MASK, 0)                                                                     \
@@ -214,7 +214,7 @@ SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptr
                                              const float *bt, ptrdiff_t ldb, float *y,
                                              ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
                                              int first, int finish, const float *bias,
-                                             int32_t act)
+                                             const sm2c_rt__act *act)
 {
 #if defined(__OPTIMIZE__)
     const mm_tile_fn f = nb > 32 ? mm_tile512_4 : nb > 16 ? mm_tile512_2 : mm_tile512_1;
@@ -257,7 +257,7 @@ SM2C_RT_TARGET_AVX2 static void mm_tile256(const float *a, ptrdiff_t a_rs, ptrdi
                                            const float *bt, ptrdiff_t ldb, float *y,
                                            ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
                                            int first, int finish, const float *bias,
-                                           int32_t act)
+                                           const sm2c_rt__act *act)
 {
     int32_t j;
 
@@ -307,7 +307,7 @@ MM_TILE(MM128, mm_tile128_1, , MM_V1)
 /* A tile in strips of 16 columns; the last strip's lanes past nb are 0. */
 static void mm_tile128(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt,
                        ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb, int32_t nb,
-                       int first, int finish, const float *bias, int32_t act)
+                       int first, int finish, const float *bias, const sm2c_rt__act *act)
 {
     int32_t j;
 
@@ -360,8 +360,9 @@ static inline void mm_dot_tb(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, con
 #if SM2C_RT_WANT(matmul_f32)
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
-                        int32_t act, float *pack)
+                        int32_t kind, float act_a, float act_b, float *pack)
 {
+    const sm2c_rt__act av = { kind, act_a, act_b }, *act = &av;
     /* A(i, kk) = a[i*a_rs + kk*a_cs] */
     const ptrdiff_t a_rs = transpose_a ? 1 : k;
     const ptrdiff_t a_cs = transpose_a ? m : 1;
@@ -423,6 +424,6 @@ void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t 
 
     for (j = 0; j < batch; j++)
         sm2c_rt_matmul_f32(a + a_off[j], b + b_off[j], NULL, y + (ptrdiff_t)j * y_step, m, k,
-                           n, adj_a, adj_b, SM2C_RT_ACT_NONE, pack);
+                           n, adj_a, adj_b, SM2C_RT_ACT_NONE, 0.0f, 0.0f, pack);
 }
 #endif

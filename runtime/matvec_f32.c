@@ -33,7 +33,7 @@
 ** (w[k*n]: js = 1, ks = n; transposed: js = k, ks = 1); each sum runs in a
 ** register, then takes the bias and the activation.  The loops stop on a
 ** pointer bound: gcc -Os reloads a count from the stack on every step. */
-static inline float mv_out(float s, const float *bias, int32_t j, int32_t act)
+static inline float mv_out(float s, const float *bias, int32_t j, const sm2c_rt__act *act)
 {
     if (bias)
         s += bias[j];
@@ -42,7 +42,7 @@ static inline float mv_out(float s, const float *bias, int32_t j, int32_t act)
 
 /* The smallest loop: one column at a time (the _small kernels). */
 static SM2C_RT_ALWAYS_INLINE void mv_scalar(const float *x, const float *w, const float *bias, float *y,
-                             int32_t k, int32_t n, int32_t js, int32_t ks, int32_t act)
+                             int32_t k, int32_t n, int32_t js, int32_t ks, const sm2c_rt__act *act)
 {
     const float *xe = x + k;
     int32_t j;
@@ -63,7 +63,7 @@ static SM2C_RT_ALWAYS_INLINE void mv_scalar(const float *x, const float *w, cons
 ** same values) instead of a tail loop; below 4 columns the lanes repeat the
 ** last one. */
 static SM2C_RT_ALWAYS_INLINE void mv_scalar4(const float *x, const float *w, const float *bias, float *y,
-                              int32_t k, int32_t n, int32_t js, int32_t ks, int32_t act)
+                              int32_t k, int32_t n, int32_t js, int32_t ks, const sm2c_rt__act *act)
 {
     const float *xe = x + k;
     const int32_t l1 = n > 1 ? 1 : n - 1, l2 = n > 2 ? 2 : n - 1, l3 = n > 3 ? 3 : n - 1;
@@ -160,7 +160,8 @@ static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, 
 #define MV_R1(M) M(0)
 #define MV_STRIP(P, name, TARGET, R)                                                       \
     TARGET static inline void name(const float *x, const float *w, const float *bias,      \
-                                   float *y, int32_t k, int32_t n, int32_t nc, int32_t act) \
+                                   float *y, int32_t k, int32_t n, int32_t nc,            \
+                                   const sm2c_rt__act *act)                               \
     {                                                                                      \
         int32_t kk;                                                                        \
         R(MV_ZERO##P)                                                                      \
@@ -190,7 +191,7 @@ MV_STRIP(512, mv_strip512_1, SM2C_RT_TARGET_AVX512, MV_R1)
 /* Strips of 128 columns while more than 64 remain, then 64, 32 and 16 (a
 ** strip's last vectors may be partly or wholly masked). */
 SM2C_RT_TARGET_AVX512 static void mv_rows512(const float *x, const float *w, const float *bias,
-                                             float *y, int32_t k, int32_t n, int32_t act)
+                                             float *y, int32_t k, int32_t n, const sm2c_rt__act *act)
 {
     int32_t j = 0;
 
@@ -222,7 +223,7 @@ MV_STRIP(256, mv_strip256_1, SM2C_RT_TARGET_AVX2, MV_R1)
 
 /* Strips of 64 columns while more than 32 remain, then 32, 16 and 8. */
 SM2C_RT_TARGET_AVX2 static void mv_rows256(const float *x, const float *w, const float *bias,
-                                           float *y, int32_t k, int32_t n, int32_t act)
+                                           float *y, int32_t k, int32_t n, const sm2c_rt__act *act)
 {
     int32_t j = 0;
 
@@ -266,7 +267,7 @@ MV_STRIP(128, mv_strip128_tail, , MV_R1)
 
 /* Strips of 32 columns, then 16, 8 and 4, then the last few. */
 static void mv_rows128(const float *x, const float *w, const float *bias, float *y, int32_t k,
-                       int32_t n, int32_t act)
+                       int32_t n, const sm2c_rt__act *act)
 {
     int32_t j = 0;
 
@@ -291,7 +292,7 @@ static void mv_rows128(const float *x, const float *w, const float *bias, float 
 
 /* W as stored through a vector path this CPU has; 0 when there is none. */
 static inline int mv_rows_simd(const float *x, const float *w, const float *bias, float *y,
-                               int32_t k, int32_t n, int32_t act)
+                               int32_t k, int32_t n, const sm2c_rt__act *act)
 {
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
@@ -314,7 +315,7 @@ static inline int mv_rows_simd(const float *x, const float *w, const float *bias
 }
 
 /* bias (may be NULL) and the activation, in place. */
-static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act)
+static inline void mv_finish(const float *bias, float *y, int32_t n, const sm2c_rt__act *act)
 {
     int32_t j;
 
@@ -331,7 +332,7 @@ static inline void mv_finish(const float *bias, float *y, int32_t n, int32_t act
 ** at a time or, for the _small kernels, one (on a scalar FPU; vector units
 ** take the same path for both).  Every flag is a constant where it is called. */
 static SM2C_RT_ALWAYS_INLINE void matvec(const float *x, const float *w, const float *bias, float *y,
-                                         int32_t k, int32_t n, int32_t act, int transposed,
+                                         int32_t k, int32_t n, const sm2c_rt__act *act, int transposed,
                                          int small)
 {
 #if SM2C_RT_SCALAR_CORE
@@ -354,41 +355,45 @@ static SM2C_RT_ALWAYS_INLINE void matvec(const float *x, const float *w, const f
 
 #if SM2C_RT_WANT(matvec_f32)
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
-                        int32_t n, int32_t act)
+                        int32_t n, int32_t act, float act_a, float act_b)
 {
-    matvec(x, w, bias, y, k, n, act, 0, 0);
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ act, act_a, act_b }, 0, 0);
 }
 #endif
 
 #if SM2C_RT_WANT(matvec_t_f32)
 void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
-                          int32_t k, int32_t n, int32_t act)
+                          int32_t k, int32_t n, int32_t act, float act_a, float act_b)
 {
-    matvec(x, w, bias, y, k, n, act, 1, 0);
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ act, act_a, act_b }, 1, 0);
 }
 #endif
 
 #if SM2C_RT_WANT(matvec_small_f32)
 void sm2c_rt_matvec_small_f32(const float *x, const float *w, const float *bias, float *y,
-                              int32_t k, int32_t n, int32_t act)
+                              int32_t k, int32_t n, int32_t act, float act_a, float act_b)
 {
-    matvec(x, w, bias, y, k, n, act, 0, 1);
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ act, act_a, act_b }, 0, 1);
 }
 #endif
 
 #if SM2C_RT_WANT(matvec_t_small_f32)
 void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bias, float *y,
-                                int32_t k, int32_t n, int32_t act)
+                                int32_t k, int32_t n, int32_t act, float act_a, float act_b)
 {
-    matvec(x, w, bias, y, k, n, act, 1, 1);
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ act, act_a, act_b }, 1, 1);
 }
 #endif
 
 /* Shape-specialised layers (conv_f32.c): on a scalar FPU the loop with the
 ** layer's k, n and activation folded in. */
 #if SM2C_RT_SCALAR_CORE
-#define SM2C_RT_SPECIAL_matvec_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 0, 0)
-#define SM2C_RT_SPECIAL_matvec_t_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 1, 0)
-#define SM2C_RT_SPECIAL_matvec_small_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 0, 1)
-#define SM2C_RT_SPECIAL_matvec_t_small_f32(x, w, bias, y, k, n, act) matvec(x, w, bias, y, k, n, act, 1, 1)
+#define SM2C_RT_SPECIAL_matvec_f32(x, w, bias, y, k, n, act, a, b) \
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ (act), (a), (b) }, 0, 0)
+#define SM2C_RT_SPECIAL_matvec_t_f32(x, w, bias, y, k, n, act, a, b) \
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ (act), (a), (b) }, 1, 0)
+#define SM2C_RT_SPECIAL_matvec_small_f32(x, w, bias, y, k, n, act, a, b) \
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ (act), (a), (b) }, 0, 1)
+#define SM2C_RT_SPECIAL_matvec_t_small_f32(x, w, bias, y, k, n, act, a, b) \
+    matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ (act), (a), (b) }, 1, 1)
 #endif

@@ -38,7 +38,7 @@
 #if SM2C_RT_WANT(bias_add_f32)
 static SM2C_RT_ALWAYS_INLINE void bias_add_body(const float *x, const float *bias, float *y,
                                                 int32_t outer, int32_t channels, int32_t inner,
-                                                int32_t act)
+                                                const sm2c_rt__act *act)
 {
     int32_t o, c, i;
 
@@ -65,13 +65,15 @@ static SM2C_RT_ALWAYS_INLINE void bias_add_body(const float *x, const float *bia
 }
 
 SM2C_RT_CLONES(bias_add, (const float *x, const float *bias, float *y, int32_t outer,
-                          int32_t channels, int32_t inner, int32_t act),
+                          int32_t channels, int32_t inner, const sm2c_rt__act *act),
                (x, bias, y, outer, channels, inner, act))
 
 SM2C_RT_VECTORISE void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y,
                                             int32_t outer, int32_t channels, int32_t inner,
-                                            int32_t act)
+                                            int32_t kind, float act_a, float act_b)
 {
+    const sm2c_rt__act av = { kind, act_a, act_b }, *act = &av;
+
     SM2C_RT_PICK(bias_add, (x, bias, y, outer, channels, inner, act))
     bias_add_body(x, bias, y, outer, channels, inner, act);
 }

@@ -121,50 +121,7 @@ void sm2c_rt_relu6_f32(const float *x, float *y, int32_t n)
 #endif
 
 #if SM2C_RT_WANT(sigmoid_f32)
-/* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
-** where hi = 16.6355324 is the first x at which the result rounds to 1, and
-** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
-** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not. */
-static SM2C_RT_ALWAYS_INLINE float sigmoid(float v)
-{
-    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
-    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
-}
-
-#if SM2C_RT_NEON
-static SM2C_RT_ALWAYS_INLINE float32x4_t sigmoid128(float32x4_t v)
-{
-    const float32x4_t hi = vdupq_n_f32(16.6355324f), one = vdupq_n_f32(1.0f);
-    const float32x4_t e = sm2c_rt__exp128(vbslq_f32(vcltq_f32(v, hi), v, hi));
-    const float32x4_t y = vbslq_f32(vcltq_f32(v, vdupq_n_f32(-104.0f)), vdupq_n_f32(0.0f),
-                                    vdivq_f32(e, vaddq_f32(one, e)));
-    return vbslq_f32(vceqq_f32(v, v), y, v);
-}
-#endif
-
-#if SM2C_RT_AVX512
-SM2C_RT_TARGET_AVX512 static inline __m512 sigmoid512(__m512 v)
-{
-    const __m512 hi = _mm512_set1_ps(16.6355324f), one = _mm512_set1_ps(1.0f);
-    const __m512 e = sm2c_rt__exp512(_mm512_mask_mov_ps(hi, _mm512_cmp_ps_mask(v, hi, _CMP_LT_OQ), v));
-    __m512 y = _mm512_div_ps(e, _mm512_add_ps(one, e));
-    y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, _mm512_set1_ps(-104.0f), _CMP_LT_OQ),
-                           _mm512_setzero_ps());
-    return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
-}
-#endif
-#if SM2C_RT_AVX2
-SM2C_RT_TARGET_AVX2 static inline __m256 sigmoid256(__m256 v)
-{
-    const __m256 hi = _mm256_set1_ps(16.6355324f), one = _mm256_set1_ps(1.0f);
-    const __m256 e = sm2c_rt__exp256(_mm256_blendv_ps(hi, v, _mm256_cmp_ps(v, hi, _CMP_LT_OQ)));
-    __m256 y = _mm256_div_ps(e, _mm256_add_ps(one, e));
-    y = _mm256_blendv_ps(y, _mm256_setzero_ps(), _mm256_cmp_ps(v, _mm256_set1_ps(-104.0f), _CMP_LT_OQ));
-    return _mm256_blendv_ps(y, v, _mm256_cmp_ps(v, v, _CMP_UNORD_Q));
-}
-#endif
-
-SM2C_RT__MAP16(sigmoid_f32, sigmoid)
+SM2C_RT__MAP16(sigmoid_f32, sm2c_rt__sigmoid)
 #endif
 
 #if SM2C_RT_WANT(tanh_f32)

@@ -1,5 +1,5 @@
 /*
-** vmath_f32.h: exp and tanh as branch-free polynomials (private to the
+** vmath_f32.h: exp, tanh and sigmoid as branch-free polynomials (private to the
 ** runtime), so that loops over them vectorise; libm's expf and tanhf are
 ** calls the compiler cannot vectorise.
 **
@@ -91,6 +91,17 @@ static SM2C_RT_ALWAYS_INLINE float sm2c_rt__tanh(float x)
     return isnan(x) || a == 0.0f ? x : a < 0.625f ? small : x < 0.0f ? -big : big;
 }
 
+/* Eigen's scalar_logistic_op<float>: e / (1 + e) with e = exp(min(x, hi)),
+** where hi = 16.6355324 is the first x at which the result rounds to 1, and
+** exactly 0 below -104 (Eigen's vectorised cut-off).  Between -104 and about
+** -87 the result is subnormal; TF flushes it to zero (FTZ), we do not.  The
+** Sigmoid kernel and the fused sigmoid activation share it. */
+static SM2C_RT_ALWAYS_INLINE float sm2c_rt__sigmoid(float v)
+{
+    const float e = sm2c_rt__exp(v < 16.6355324f ? v : 16.6355324f);
+    return isnan(v) ? v : v < -104.0f ? 0.0f : e / (1.0f + e);
+}
+
 #if SM2C_RT_NEON
 /*
 ** The same on four lanes in NEON: gcc does not vectorise the scalar forms
@@ -170,6 +181,14 @@ static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__tanh128(float32x4_t x)
     y = vbslq_f32(vcltq_f32(a, vdupq_n_f32(0.625f)), small, y);
     /* NaN, and a == 0 (tanh(-0) is -0), return x itself */
     return vbslq_f32(vandq_u32(vceqq_f32(x, x), vmvnq_u32(vceqzq_f32(a))), y, x);
+}
+static SM2C_RT_ALWAYS_INLINE float32x4_t sm2c_rt__sigmoid128(float32x4_t v)
+{
+    const float32x4_t hi = vdupq_n_f32(16.6355324f), one = vdupq_n_f32(1.0f);
+    const float32x4_t e = sm2c_rt__exp128(vbslq_f32(vcltq_f32(v, hi), v, hi));
+    const float32x4_t y = vbslq_f32(vcltq_f32(v, vdupq_n_f32(-104.0f)), vdupq_n_f32(0.0f),
+                                    vdivq_f32(e, vaddq_f32(one, e)));
+    return vbslq_f32(vceqq_f32(v, v), y, v);
 }
 #endif
 

@@ -1,5 +1,5 @@
 /*
-** vmath_x86_f32.h: vmath_f32.h's exp, tanh and erf, and Eigen's sigmoid, on
+** vmath_x86_f32.h: vmath_f32.h's exp, tanh, erf and sigmoid on
 ** 16 lanes (AVX-512) and on 8 (AVX2), for the x86 clones of the kernels
 ** (private to the runtime; vmath_f32.h includes it).
 **
@@ -89,6 +89,15 @@ SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__erf512(V16 x)
     return _mm512_mask_mov_ps(_mm512_div_ps(_mm512_mul_ps(xc, p), q),
                               _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x);
 }
+/* vmath_f32.h's sm2c_rt__sigmoid. */
+SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__sigmoid512(V16 v)
+{
+    const V16 hi = S16(16.6355324f), one = S16(1.0f);
+    const V16 e = sm2c_rt__exp512(_mm512_mask_mov_ps(hi, _mm512_cmp_ps_mask(v, hi, _CMP_LT_OQ), v));
+    V16 y = _mm512_div_ps(e, _mm512_add_ps(one, e));
+    y = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, S16(-104.0f), _CMP_LT_OQ), _mm512_setzero_ps());
+    return _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q), v);
+}
 #undef V16
 #undef S16
 #endif
@@ -170,6 +179,14 @@ SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__erf256(V8 x)
     q = sm2c_rt__mul_add256(q, x2, -7.37332916720468e-03f);
     q = sm2c_rt__mul_add256(q, x2, -1.42647390514189e-02f);
     return sm2c_rt__sel256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), x, _mm256_div_ps(_mm256_mul_ps(xc, p), q));
+}
+SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__sigmoid256(V8 v)
+{
+    const V8 hi = S8(16.6355324f), one = S8(1.0f);
+    const V8 e = sm2c_rt__exp256(sm2c_rt__sel256(_mm256_cmp_ps(v, hi, _CMP_LT_OQ), v, hi));
+    V8 y = _mm256_div_ps(e, _mm256_add_ps(one, e));
+    y = sm2c_rt__sel256(_mm256_cmp_ps(v, S8(-104.0f), _CMP_LT_OQ), _mm256_setzero_ps(), y);
+    return sm2c_rt__sel256(_mm256_cmp_ps(v, v, _CMP_UNORD_Q), v, y);
 }
 #undef V8
 #undef S8

@@ -88,6 +88,7 @@ typedef struct sm2c_node {
     sm2c_value **inputs;
     sm2c_value **outputs;
     int32_t act;                /* fused activation (SM2C_RT_ACT_*), set by fusion */
+    float act_a, act_b;         /* its parameters (sm2c_rt.h): LeakyRelu's alpha, clip's bounds */
     sm2c_value *bias;           /* fused bias, set by fusion */
     sm2c_value *residual;       /* fused residual Add after the bias, set by fusion */
     int64_t pad[4];             /* zeros of a Pad folded into a convolution's input:

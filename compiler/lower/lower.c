@@ -238,6 +238,13 @@ sm2c_arg sm2c_arg_float(float f)
     return a;
 }
 
+void sm2c_lower_act(sm2c_step *s, int32_t at, const sm2c_node *n)
+{
+    s->args[at] = sm2c_arg_int(n->act);
+    s->args[at + 1] = sm2c_arg_float(n->act_a);
+    s->args[at + 2] = sm2c_arg_float(n->act_b);
+}
+
 sm2c_arg sm2c_arg_null(void)
 {
     sm2c_arg a = { .kind = SM2C_ARG_NULL };

@@ -36,6 +36,8 @@ int32_t sm2c_lower_count(sm2c_lower *l, const sm2c_value *v);
 
 /* Append a call of `kernel` with room for n args, attributed to node n. */
 sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t n_args);
+/* args[at..at+3) = n's fused activation: act, act_a, act_b (sm2c_rt.h). */
+void sm2c_lower_act(sm2c_step *s, int32_t at, const sm2c_node *n);
 sm2c_arg sm2c_arg_buf(int32_t buf);
 sm2c_arg sm2c_arg_int(int64_t i);
 sm2c_arg sm2c_arg_float(float f);

@@ -251,13 +251,13 @@ sm2c_status lower_bias_add(sm2c_lower *l, const sm2c_node *n)
         for (int32_t i = 2; i < x->shape.rank; i++)
             inner *= x->shape.dims[i];
     int64_t outer = ch && inner ? total / (ch * inner) : 0;
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_bias_add_f32", 7);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_bias_add_f32", 9);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, y));
     s->args[3] = sm2c_arg_int(outer);
     s->args[4] = sm2c_arg_int(ch);
     s->args[5] = sm2c_arg_int(inner);
-    s->args[6] = sm2c_arg_int(n->act);
+    sm2c_lower_act(s, 6, n);
     return SM2C_OK;
 }

@@ -55,14 +55,14 @@ static void lower_matvec(sm2c_lower *l, const sm2c_node *n, int64_t k, int tb)
     };
     const sm2c_value *y = n->outputs[0];
     int small = k * y->shape.dims[1] <= MATVEC_SMALL_MACS;
-    sm2c_step *s = sm2c_lower_step(l, n, kernels[small][tb != 0], 7);
+    sm2c_step *s = sm2c_lower_step(l, n, kernels[small][tb != 0], 9);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, y));
     s->args[4] = sm2c_arg_int(k);
     s->args[5] = sm2c_arg_int(y->shape.dims[1]);
-    s->args[6] = sm2c_arg_int(n->act);
+    sm2c_lower_act(s, 6, n);
 }
 
 sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
@@ -78,7 +78,7 @@ sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
         return SM2C_OK;
     }
     int f32 = y->dtype == SM2C_DT_FLOAT;
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "matmul", y->dtype), f32 ? 11 : 10);
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "matmul", y->dtype), f32 ? 13 : 10);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
@@ -89,8 +89,10 @@ sm2c_status lower_matmul(sm2c_lower *l, const sm2c_node *n)
     s->args[7] = sm2c_arg_int(ta);
     s->args[8] = sm2c_arg_int(tb);
     s->args[9] = sm2c_arg_int(n->act);
-    if (f32)
-        s->args[10] = sm2c_lower_matmul_pack(l, y->dtype, tb);
+    if (f32) {  /* the float64 kernel takes no activation parameters */
+        sm2c_lower_act(s, 9, n);
+        s->args[12] = sm2c_lower_matmul_pack(l, y->dtype, tb);
+    }
     return SM2C_OK;
 }
 
@@ -373,23 +375,23 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
         x = sm2c_conv_pad_input(l, n, x, w.p);
     if (n->residual) {
         /* Conv2D + bias + a residual Add (pass_fuse.c), then the activation. */
-        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_add_f32", 7);
+        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_add_f32", 9);
         s->args[0] = sm2c_arg_buf(x);
         s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
         s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
         s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->residual));
         s->args[4] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
         s->args[5] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, w.p);
-        s->args[6] = sm2c_arg_int(n->act);
+        sm2c_lower_act(s, 6, n);
         return SM2C_OK;
     }
-    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32" : "sm2c_rt_conv2d_f32", 6);
+    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32" : "sm2c_rt_conv2d_f32", 8);
     s->args[0] = sm2c_arg_buf(x);
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, w.p);
-    s->args[5] = sm2c_arg_int(n->act);
+    sm2c_lower_act(s, 5, n);
     return SM2C_OK;
 }
 

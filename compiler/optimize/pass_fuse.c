@@ -1,10 +1,13 @@
 /*
 ** pass_fuse.c: fuse bias and activation into the op before them.
 ** requires: shape.  MatMul / Conv2D / DepthwiseConv2dNative followed by a
-** BiasAdd on their sole use, and then Relu / Relu6 on its sole use, become one
-** node with `bias` and `act`; BiasAdd + Relu likewise.  A Conv2D's bias may be
-** followed by a residual Add of a value computed before it (`residual`).  The
-** kernels apply bias, residual and activation in the same order TensorFlow does.
+** BiasAdd on their sole use, and then an activation on its sole use, become
+** one node with `bias` and `act`; BiasAdd + activation likewise.  A Conv2D's
+** bias may be followed by a residual Add of a value computed before it
+** (`residual`).  The kernels apply bias, residual and activation in the same
+** order TensorFlow does.  Activations (pass_fuse_act.c): Relu, Relu6,
+** LeakyRelu, Sigmoid, ClipByValue and Minimum/Maximum with constant scalar
+** bounds, and Keras's hard-swish subgraph.
 */
 #include <string.h>
 
@@ -100,11 +103,9 @@ static void fuse_one(sm2c_graph *g, sm2c_node *n, int residual)
         absorb(g, n, next);
         next = sm2c_sole_user(g, n->outputs[0]);
     }
-    if ((takes_bias(n) || op_is(n, "BiasAdd")) && n->act == SM2C_RT_ACT_NONE && next &&
-        n->outputs[0]->dtype == SM2C_DT_FLOAT && (op_is(next, "Relu") || op_is(next, "Relu6"))) {
-        n->act = op_is(next, "Relu") ? SM2C_RT_ACT_RELU : SM2C_RT_ACT_RELU6;
-        absorb(g, n, next);
-    }
+    if ((takes_bias(n) || op_is(n, "BiasAdd")) && n->act == SM2C_RT_ACT_NONE &&
+        n->outputs[0]->dtype == SM2C_DT_FLOAT)
+        sm2c_fuse_act(g, n, !residual); /* residual 0: --quantize int8 */
 }
 
 sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual)

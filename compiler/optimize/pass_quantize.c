@@ -160,8 +160,10 @@ static int32_t *quantize_bias(qstate *q, const sm2c_value *bias, float in_scale,
 
 /* ---- int8 nodes ---------------------------------------------------------------- */
 
-/* The output clamp of a fused activation, TFLite's CalculateActivationRangeQuantized. */
-static void act_range(int32_t act, const sm2c_qparam *out, int32_t *lo, int32_t *hi)
+/* The output clamp of a fused activation, TFLite's CalculateActivationRangeQuantized;
+** a clip is a clamp to its bounds. */
+static void act_range(int32_t act, float act_lo, float act_hi, const sm2c_qparam *out,
+                      int32_t *lo, int32_t *hi)
 {
     *lo = -128, *hi = 127;
     if (act == SM2C_RT_ACT_RELU || act == SM2C_RT_ACT_RELU6)
@@ -170,6 +172,19 @@ static void act_range(int32_t act, const sm2c_qparam *out, int32_t *lo, int32_t 
         int32_t six = sm2c_quantize_one(6.0f, out);
         *hi = six < 127 ? six : 127;
     }
+    if (act == SM2C_RT_ACT_CLIP) {
+        int32_t l = sm2c_quantize_one(act_lo, out), h = sm2c_quantize_one(act_hi, out);
+        *lo = l > -128 ? l : -128;
+        *hi = h < 127 ? h : 127;
+    }
+}
+
+/* Whether int8 can apply act: the clamps can; LeakyRelu, Sigmoid and
+** hard-swish are not clamps, so their kernel stays float. */
+static int act_is_clamp(int32_t act)
+{
+    return act == SM2C_RT_ACT_NONE || act == SM2C_RT_ACT_RELU || act == SM2C_RT_ACT_RELU6 ||
+           act == SM2C_RT_ACT_CLIP;
 }
 
 /* A contraction's weights, given as float w[n] with channel (i / inner) % n_ch. */
@@ -186,8 +201,7 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
 {
     sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     const sm2c_qparam *out = qparam_of(q, y);
-    if (!out || !can_q8(q, x) || n->residual ||
-        (n->act != SM2C_RT_ACT_NONE && n->act != SM2C_RT_ACT_RELU && n->act != SM2C_RT_ACT_RELU6) ||
+    if (!out || !can_q8(q, x) || n->residual || !act_is_clamp(n->act) ||
         (n->bias && (!n->bias->constant || n->bias->dtype != SM2C_DT_FLOAT ||
                      sm2c_value_elements(n->bias) != ct->n_ch)))
         return 0;
@@ -206,7 +220,7 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     for (int32_t o = 0; o < ct->n_ch; o++)
         sm2c_quantize_multiplier((double)in->scale * (double)scales[o] / (double)out->scale,
                                  &qn->multiplier[o], &qn->shift[o]);
-    act_range(n->act, out, &qn->act_min, &qn->act_max);
+    act_range(n->act, n->act_a, n->act_b, out, &qn->act_min, &qn->act_max);
     set_input(n, 0, q8_input(q, x));
     const char *wname = n->inputs[1]->name;
     set_input(n, 1, new_const(q, SM2C_DT_INT8, ct->w_shape, wq, wname));
@@ -463,7 +477,7 @@ static int q8_same_scale(qstate *q, sm2c_node *n)
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
     const sm2c_qparam *in = n->inputs[0]->quant;
     int32_t act = op_is(n, "Relu") ? SM2C_RT_ACT_RELU : op_is(n, "Relu6") ? SM2C_RT_ACT_RELU6 : SM2C_RT_ACT_NONE;
-    act_range(act, in, &qn->act_min, &qn->act_max);
+    act_range(act, 0.0f, 0.0f, in, &qn->act_min, &qn->act_max);
     y->dtype = SM2C_DT_INT8;
     y->quant = in;
     n->q = qn;

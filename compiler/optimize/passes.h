@@ -23,10 +23,16 @@ sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g);
 sm2c_status sm2c_pass_affinefold(sm2c_ctx *c, sm2c_graph *g);
 /* A zero Pad into the padding of the convolution reading it (pass_padfold.c). */
 sm2c_status sm2c_pass_padfold(sm2c_ctx *c, sm2c_graph *g);
-/* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + Relu/Relu6 into one node;
-** BiasAdd + Relu/Relu6 likewise (pass_fuse.c).  residual 0 leaves a Conv2D's
+/* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + an activation into one node;
+** BiasAdd + an activation likewise (pass_fuse.c).  residual 0 leaves a Conv2D's
 ** residual Add alone (--quantize int8: it is an int8 Add of its own, as in TFLite). */
 sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual);
+/* pass_fuse_act.c: the activation computed from n's float output alone, if
+** any, becomes n's `act` (n has none yet); 1 when one was fused.
+** clamps_only (--quantize int8): only Relu, Relu6 and clip, which the int8
+** kernels apply as clamps; Sigmoid and hard-swish stay nodes of their own,
+** which have int8 kernels (TFLite's tables), and LeakyRelu stays too. */
+int sm2c_fuse_act(sm2c_graph *g, sm2c_node *n, int clamps_only);
 /* Mark nodes that no output needs, and nodes computed at compile time (pass_dce.c). */
 sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
 

@@ -65,8 +65,21 @@ typedef char sm2c_string_is_16_bytes[sizeof(sm2c_string) == 16 ? 1 : -1];
 ** optimised, and on a Cortex-M, an entry point needs a few hundred bytes. */
 #define SM2C_RT_STACK_BYTES 8192
 
-/* Fused activations (MatMul, Conv2D, DepthwiseConv2d, BiasAdd). */
-enum { SM2C_RT_ACT_NONE = 0, SM2C_RT_ACT_RELU = 1, SM2C_RT_ACT_RELU6 = 2 };
+/* Fused activations (MatMul, Conv2D, DepthwiseConv2d, BiasAdd): a float32
+** kernel takes `int32_t act, float act_a, float act_b`, the kind and its
+** parameters: LeakyRelu's alpha in act_a; clip's lo and hi in act_a and
+** act_b (lo <= hi, neither NaN; ClipByValue's min-then-max); the others
+** ignore them (pass 0).  Why two scalars rather than a parameter array or a
+** struct: every kernel and backend already passes float32 literals by value
+** (no new argument kind, no static array to plan or fold), the codes
+** 0..2 keep their meaning, and any later activation of at most two
+** parameters (hard sigmoid's slope and offset, ELU's alpha) fits without
+** another signature change.  Sigmoid is Sigmoid's (unary_f32.c); hard-swish
+** is x * (relu6(x + 3) / 6) as Keras writes it.  The float64 MatMul and
+** Conv3D take only NONE, RELU and RELU6 and no parameters. */
+enum { SM2C_RT_ACT_NONE = 0, SM2C_RT_ACT_RELU = 1, SM2C_RT_ACT_RELU6 = 2,
+       SM2C_RT_ACT_LEAKY_RELU = 3, SM2C_RT_ACT_CLIP = 4, SM2C_RT_ACT_SIGMOID = 5,
+       SM2C_RT_ACT_HARD_SWISH = 6 };
 
 /* ---- data movement (movement.c) -------------------------------------------
 ** One kernel moves data for Transpose, Slice, StridedSlice, Concat, Pack, Pad,
@@ -328,7 +341,7 @@ SM2C_RT_REDUCE(sum, int64_t, i64) SM2C_RT_REDUCE(mean, int64_t, i64)
 #define SM2C_RT_MATMUL_PACK_F32 2048
 void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float *y, int32_t m,
                         int32_t k, int32_t n, int32_t transpose_a, int32_t transpose_b,
-                        int32_t act, float *pack);
+                        int32_t act, float act_a, float act_b, float *pack);
 /* Batched: for each batch index j, a matmul of a + a_off[j] and b + b_off[j]
 ** into y + j*m*n; a_off/b_off (batch entries, in elements) express broadcasting.
 ** pack as for sm2c_rt_matmul_f32. */
@@ -338,19 +351,20 @@ void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t 
 /* One row: y[n] = act(x[k] . W + bias[n]), W is w[k*n] (matvec) or, transposed,
 ** w[n*k] (matvec_t); bias may be NULL.  Same sums as sm2c_rt_matmul_f32, m = 1. */
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
-                        int32_t n, int32_t act);
+                        int32_t n, int32_t act, float act_a, float act_b);
 void sm2c_rt_matvec_t_f32(const float *x, const float *w, const float *bias, float *y,
-                          int32_t k, int32_t n, int32_t act);
+                          int32_t k, int32_t n, int32_t act, float act_a, float act_b);
 /* The same for layers of few multiply-adds: the least code on a scalar FPU. */
 void sm2c_rt_matvec_small_f32(const float *x, const float *w, const float *bias, float *y,
-                              int32_t k, int32_t n, int32_t act);
+                              int32_t k, int32_t n, int32_t act, float act_a, float act_b);
 void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bias, float *y,
-                                int32_t k, int32_t n, int32_t act);
+                                int32_t k, int32_t n, int32_t act, float act_a, float act_b);
 
 /* ---- neural network (nn_f32.c, conv_f32.c, pool_f32.c) ----------------------- */
 /* y[o, c, i] = act(x[o, c, i] + bias[c]); NHWC is inner = 1. y may equal x. */
 void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t outer,
-                          int32_t channels, int32_t inner, int32_t act);
+                          int32_t channels, int32_t inner, int32_t act, float act_a,
+                          float act_b);
 /* Over the last axis of [rows, cols]. */
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
 void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
@@ -387,15 +401,15 @@ enum { SM2C_RT_WIN_N, SM2C_RT_WIN_H, SM2C_RT_WIN_W, SM2C_RT_WIN_C, SM2C_RT_WIN_K
        SM2C_RT_WIN_PARAMS };
 /* Filter HWIO [KH, KW, FC, OC]; grouped when C != FC.  bias may be NULL. */
 void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                        const int32_t *p, int32_t act);
+                        const int32_t *p, int32_t act, float act_a, float act_b);
 /* The same plus a residual r of y's shape: y = act(conv + bias + r), summed in
 ** that order (Conv2D, BiasAdd, Add, then the activation).  r and y must not
 ** overlap. */
 void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
-                            float *y, const int32_t *p, int32_t act);
+                            float *y, const int32_t *p, int32_t act, float act_a, float act_b);
 /* Filter [KH, KW, C, multiplier]; OC = C * multiplier. */
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
-                                  const int32_t *p, int32_t act);
+                                  const int32_t *p, int32_t act, float act_a, float act_b);
 /* Padding cells are ignored: max over valid cells, average divided by the
 ** number of valid cells (TensorFlow's SAME semantics). */
 void sm2c_rt_max_pool_f32(const float *x, float *y, const int32_t *p);

@@ -134,16 +134,65 @@ static inline void kwin_params(int32_t *p, int32_t n, int32_t h, int32_t w, int3
     kwin_dim(w, kw, sw, dw, same, &p[SM2C_RT_WIN_OW], &p[SM2C_RT_WIN_PL]);
 }
 
+/* The fused activations the tests sweep, indexed by kind (SM2C_RT_ACT_*),
+** each with the parameters it is tested with: LeakyRelu's alpha, clip's
+** bounds (inside the data's range so both clamp). */
+typedef struct kact_params {
+    int32_t kind;
+    float a, b;
+} kact_params;
+static const kact_params kacts[] = {
+    {SM2C_RT_ACT_NONE, 0.0f, 0.0f},       {SM2C_RT_ACT_RELU, 0.0f, 0.0f},
+    {SM2C_RT_ACT_RELU6, 0.0f, 0.0f},      {SM2C_RT_ACT_LEAKY_RELU, 0.2f, 0.0f},
+    {SM2C_RT_ACT_CLIP, -0.5f, 0.75f},     {SM2C_RT_ACT_SIGMOID, 0.0f, 0.0f},
+    {SM2C_RT_ACT_HARD_SWISH, 0.0f, 0.0f},
+};
+#define KACT_LAST SM2C_RT_ACT_HARD_SWISH
+/* A kernel's act arguments for kind k: act, act_a, act_b. */
+#define KACT(k) kacts[k].kind, kacts[k].a, kacts[k].b
+
 /* Activation in double, TensorFlow's NaN semantics. */
 static inline double kact(double v, int32_t act)
 {
+    const double a = kacts[act].a, b = kacts[act].b;
+    double r;
     if (isnan(v) || act == SM2C_RT_ACT_NONE)
         return v;
+    switch (act) {
+    case SM2C_RT_ACT_LEAKY_RELU:
+        return v > 0.0 ? v : v * a;
+    case SM2C_RT_ACT_CLIP:
+        return v < a ? a : v > b ? b : v;
+    case SM2C_RT_ACT_SIGMOID:
+        return 1.0 / (1.0 + exp(-v));
+    case SM2C_RT_ACT_HARD_SWISH:
+        r = v + 3.0 < 0.0 ? 0.0 : v + 3.0 > 6.0 ? 6.0 : v + 3.0;
+        return v * r / 6.0;
+    default:
+        break;
+    }
     if (v < 0.0)
         v = 0.0;
     if (act == SM2C_RT_ACT_RELU6 && v > 6.0)
         v = 6.0;
     return v;
+}
+
+/* The same in float, as the kernels round it, for the bit-exact checks of
+** every kind but the sigmoid (a polynomial: checked within tolerance). */
+static inline float kactf(float v, int32_t act)
+{
+    float r;
+    switch (act) {
+    case SM2C_RT_ACT_LEAKY_RELU:
+        return v > 0.0f ? v : v * kacts[act].a;
+    case SM2C_RT_ACT_HARD_SWISH:
+        r = v + 3.0f;
+        r = r <= 0.0f ? 0.0f : r > 6.0f ? 6.0f : r;
+        return v * (r / 6.0f);
+    default:
+        return (float)kact(v, act);
+    }
 }
 
 #endif

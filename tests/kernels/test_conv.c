@@ -98,11 +98,11 @@ static void check_window(int kind, const wcase *t, uint64_t seed, int32_t act, i
     ref_window(kind, x, w, with_bias ? bias : NULL, want, p, act);
     switch (kind) {
     case KIND_CONV:
-        sm2c_rt_conv2d_f32(x, w, with_bias ? bias : NULL, y, p, act);
+        sm2c_rt_conv2d_f32(x, w, with_bias ? bias : NULL, y, p, KACT(act));
         tol = ktol_contraction((long)t->kh * t->kw * t->fc);
         break;
     case KIND_DEPTHWISE:
-        sm2c_rt_depthwise_conv2d_f32(x, w, with_bias ? bias : NULL, y, p, act);
+        sm2c_rt_depthwise_conv2d_f32(x, w, with_bias ? bias : NULL, y, p, KACT(act));
         tol = ktol_contraction((long)t->kh * t->kw);
         break;
     case KIND_MAXPOOL:
@@ -156,7 +156,7 @@ static void test_conv2d(void **state)
     int32_t act;
     (void)state;
     for (i = 0; i < sizeof conv_cases / sizeof conv_cases[0]; i++)
-        for (act = SM2C_RT_ACT_NONE; act <= SM2C_RT_ACT_RELU6; act++)
+        for (act = SM2C_RT_ACT_NONE; act <= KACT_LAST; act++)
             check_window(KIND_CONV, &conv_cases[i], 300 + i, act, act != SM2C_RT_ACT_NONE,
                          "conv2d");
     /* no bias with an activation too */
@@ -180,6 +180,7 @@ static void test_conv2d_add(void **state)
         krng r = krng_new(500 + i);
         size_t nx, nw, ny;
         float *x, *w, *bias, *res, *y, *want;
+        double *wantd;
 
         kwin_params(p, t->n, t->h, t->w, t->c, t->kh, t->kw, t->oc, t->sh, t->sw, t->dh, t->dw,
                     t->same, t->fc);
@@ -189,20 +190,24 @@ static void test_conv2d_add(void **state)
         x = calloc(nx + 1, sizeof *x), w = calloc(nw + 1, sizeof *w);
         bias = calloc((size_t)t->oc + 1, sizeof *bias);
         res = calloc(ny + 1, sizeof *res), y = calloc(ny + 1, sizeof *y);
-        want = calloc(ny + 1, sizeof *want);
+        want = calloc(ny + 1, sizeof *want), wantd = calloc(ny + 1, sizeof *wantd);
         krng_fill(&r, x, nx, -1.0f, 1.0f);
         krng_fill(&r, w, nw, -1.0f, 1.0f);
         krng_fill(&r, bias, (size_t)t->oc, -0.5f, 0.5f);
         krng_fill(&r, res, ny, -2.0f, 2.0f);
-        for (act = SM2C_RT_ACT_NONE; act <= SM2C_RT_ACT_RELU6; act++) {
-            sm2c_rt_conv2d_f32(x, w, bias, want, p, SM2C_RT_ACT_NONE);
+        for (act = SM2C_RT_ACT_NONE; act <= KACT_LAST; act++) {
+            sm2c_rt_conv2d_f32(x, w, bias, want, p, KACT(SM2C_RT_ACT_NONE));
             for (k = 0; k < ny; k++) {
-                want[k] = (float)kact(want[k] + res[k], act);
+                wantd[k] = kact((double)(want[k] + res[k]), act);
+                want[k] = kactf(want[k] + res[k], act);
             }
-            sm2c_rt_conv2d_add_f32(x, w, bias, res, y, p, act);
-            kassert_same(want, y, ny, "conv2d_add");
+            sm2c_rt_conv2d_add_f32(x, w, bias, res, y, p, KACT(act));
+            if (act == SM2C_RT_ACT_SIGMOID) /* a polynomial: reliability.md's tolerance */
+                kassert_close(wantd, y, ny, 1e-6, 2.4e-6, "conv2d_add sigmoid");
+            else
+                kassert_same(want, y, ny, "conv2d_add");
         }
-        free(x), free(w), free(bias), free(res), free(y), free(want);
+        free(x), free(w), free(bias), free(res), free(y), free(want), free(wantd);
     }
 }
 
@@ -223,7 +228,7 @@ static void test_conv2d_explicit_pad(void **state)
     krng_fill(&r, x, sizeof x / sizeof x[0], -1.0f, 1.0f);
     krng_fill(&r, w, sizeof w / sizeof w[0], -1.0f, 1.0f);
     ref_window(KIND_CONV, x, w, NULL, want, p, SM2C_RT_ACT_NONE);
-    sm2c_rt_conv2d_f32(x, w, NULL, y, p, SM2C_RT_ACT_NONE);
+    sm2c_rt_conv2d_f32(x, w, NULL, y, p, KACT(SM2C_RT_ACT_NONE));
     kassert_close(want, y, 7 * 4 * OC, 1e-5, 1e-5, "conv2d explicit pad");
 }
 
@@ -251,7 +256,7 @@ static void test_depthwise_conv2d(void **state)
     int32_t act;
     (void)state;
     for (i = 0; i < sizeof dw_cases / sizeof dw_cases[0]; i++)
-        for (act = SM2C_RT_ACT_NONE; act <= SM2C_RT_ACT_RELU6; act++)
+        for (act = SM2C_RT_ACT_NONE; act <= KACT_LAST; act++)
             check_window(KIND_DEPTHWISE, &dw_cases[i], 500 + i, act, act != SM2C_RT_ACT_RELU,
                          "depthwise");
 }
@@ -373,10 +378,60 @@ static void test_conv_act_special(void **state)
     (void)state;
 
     kwin_params(p, 1, 1, 5, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1);
-    sm2c_rt_conv2d_f32(x, w, NULL, y, p, SM2C_RT_ACT_RELU6);
+    sm2c_rt_conv2d_f32(x, w, NULL, y, p, KACT(SM2C_RT_ACT_RELU6));
     kassert_same(want, y, 5, "conv relu6 special");
-    sm2c_rt_depthwise_conv2d_f32(x, w, NULL, y, p, SM2C_RT_ACT_RELU6);
+    sm2c_rt_depthwise_conv2d_f32(x, w, NULL, y, p, KACT(SM2C_RT_ACT_RELU6));
     kassert_same(want, y, 5, "depthwise relu6 special");
+}
+
+/* The new kinds on special values, on a 1x1 convolution (y = act(x)) wide
+** enough for the vector paths' full and masked lanes: NaN stays NaN,
+** LeakyRelu scales -Inf, clip clamps the infinities, sigmoid
+** saturates to exactly 0 and 1, hard-swish is NaN at -Inf (Inf * 0) as TF's
+** x * (relu6(x + 3) / 6) is. */
+static void test_conv_new_act_special(void **state)
+{
+    enum { N = 21 };
+    const float base[7] = {NAN, -INFINITY, INFINITY, 0.0f, -200.0f, 40.0f, -1.5f};
+    const float want[4][7] = {
+        {NAN, -INFINITY, INFINITY, 0.0f, -40.0f, 40.0f, -0.3f},      /* leaky 0.2 */
+        {NAN, -0.5f, 0.75f, 0.0f, -0.5f, 0.75f, -0.5f},              /* clip */
+        {NAN, 0.0f, 1.0f, 0.5f, 0.0f, 1.0f, 0.182425523806f},        /* sigmoid */
+        {NAN, NAN, INFINITY, 0.0f, -0.0f, 40.0f, -0.375f},           /* hard-swish */
+    };
+    const float w[1] = {1.0f};
+    float x[N], y[N], wk[N];
+    int32_t p[SM2C_RT_WIN_PARAMS], act, i;
+    (void)state;
+
+    for (i = 0; i < N; i++)
+        x[i] = base[i % 7];
+    kwin_params(p, 1, 1, N, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1);
+    for (act = SM2C_RT_ACT_LEAKY_RELU; act <= KACT_LAST; act++) {
+        for (i = 0; i < N; i++)
+            wk[i] = want[act - SM2C_RT_ACT_LEAKY_RELU][i % 7];
+        sm2c_rt_conv2d_f32(x, w, NULL, y, p, KACT(act));
+        for (i = 0; i < N; i++)
+            if (act == SM2C_RT_ACT_SIGMOID && i % 7 == 6)
+                assert_true(fabsf(y[i] - wk[i]) <= 1e-6f);
+            else
+                kassert_same(wk + i, y + i, 1, "conv new act special");
+        kwin_params(p, 1, 1, 1, N, 1, 1, N, 1, 1, 1, 1, 0, 1);
+        for (i = 0; i < N; i++)
+            y[i] = 7.0f;
+        {
+            float wd[N];
+            for (i = 0; i < N; i++)
+                wd[i] = 1.0f;
+            sm2c_rt_depthwise_conv2d_f32(x, wd, NULL, y, p, KACT(act));
+        }
+        for (i = 0; i < N; i++)
+            if (act == SM2C_RT_ACT_SIGMOID && i % 7 == 6)
+                assert_true(fabsf(y[i] - wk[i]) <= 1e-6f);
+            else
+                kassert_same(wk + i, y + i, 1, "depthwise new act special");
+        kwin_params(p, 1, 1, N, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1);
+    }
 }
 
 int main(void)
@@ -392,6 +447,7 @@ int main(void)
         cmocka_unit_test(test_conv2d_add),
         cmocka_unit_test(test_depthwise_conv2d),
         cmocka_unit_test(test_conv_act_special),
+        cmocka_unit_test(test_conv_new_act_special),
         cmocka_unit_test(test_pools),
         cmocka_unit_test(test_avg_pool_same_tf),
         cmocka_unit_test(test_pool_special),

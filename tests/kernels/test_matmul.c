@@ -78,7 +78,7 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
     krng_fill(&r, b, sb, -1.0f, 1.0f);
     krng_fill(&r, bias, (size_t)n, -0.5f, 0.5f);
     for (with_bias = 0; with_bias < 2; with_bias++) {
-        for (act = SM2C_RT_ACT_NONE; act <= SM2C_RT_ACT_RELU6; act++) {
+        for (act = SM2C_RT_ACT_NONE; act <= KACT_LAST; act++) {
             for (ta = 0; ta < 2; ta++) {
                 for (tb = 0; tb < 2; tb++) {
                     /* Same numbers, stored transposed when asked. */
@@ -91,7 +91,7 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
                         for (j = 0; j < n; j++)
                             bt[tb ? (size_t)j * k + i : (size_t)i * n + j] = b[(size_t)i * n + j];
                     ref_matmul(at, bt, with_bias ? bias : NULL, want, m, k, n, ta, tb, act);
-                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, act,
+                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, KACT(act),
                                        pack);
                     snprintf(what, sizeof what, "matmul m=%d k=%d n=%d ta=%d tb=%d bias=%d act=%d",
                              (int)m, (int)k, (int)n, ta, tb, with_bias, act);
@@ -103,23 +103,23 @@ static void check_matmul(int32_t m, int32_t k, int32_t n, uint64_t seed)
                         klayouts_agree(want, y0, y, sy, tol, what);
                     /* A transposed B read in place (no scratch): the same bits. */
                     memset(y, 0x7f, sy * sizeof *y);
-                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, act,
+                    sm2c_rt_matmul_f32(at, bt, with_bias ? bias : NULL, y, m, k, n, ta, tb, KACT(act),
                                        NULL);
                     klayouts_agree(want, y0, y, sy, tol, what);
                     /* One row: the matrix-vector kernel, the same bits again. */
                     if (m == 1) {
                         memset(y, 0x7f, sy * sizeof *y);
                         if (tb)
-                            sm2c_rt_matvec_t_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                            sm2c_rt_matvec_t_f32(at, bt, with_bias ? bias : NULL, y, k, n, KACT(act));
                         else
-                            sm2c_rt_matvec_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                            sm2c_rt_matvec_f32(at, bt, with_bias ? bias : NULL, y, k, n, KACT(act));
                         klayouts_agree(want, y0, y, sy, tol, what);
                         /* and its _small form (one column at a time on a scalar FPU) */
                         memset(y, 0x7f, sy * sizeof *y);
                         if (tb)
-                            sm2c_rt_matvec_t_small_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                            sm2c_rt_matvec_t_small_f32(at, bt, with_bias ? bias : NULL, y, k, n, KACT(act));
                         else
-                            sm2c_rt_matvec_small_f32(at, bt, with_bias ? bias : NULL, y, k, n, act);
+                            sm2c_rt_matvec_small_f32(at, bt, with_bias ? bias : NULL, y, k, n, KACT(act));
                         klayouts_agree(want, y0, y, sy, tol, what);
                     }
                     free(at);
@@ -154,14 +154,14 @@ static void test_matmul_empty_k(void **state)
     (void)state;
 
     memset(y, 0x7f, sizeof y);
-    sm2c_rt_matmul_f32(NULL, NULL, bias, y, 2, 0, 3, 0, 0, SM2C_RT_ACT_RELU6, NULL);
+    sm2c_rt_matmul_f32(NULL, NULL, bias, y, 2, 0, 3, 0, 0, KACT(SM2C_RT_ACT_RELU6), NULL);
     kassert_same(want_relu6, y, 6, "k=0 relu6");
     memset(y, 0x7f, sizeof y);
-    sm2c_rt_matmul_f32(NULL, NULL, NULL, y, 2, 0, 3, 1, 1, SM2C_RT_ACT_NONE, pack);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, y, 2, 0, 3, 1, 1, KACT(SM2C_RT_ACT_NONE), pack);
     kassert_same(zeros, y, 6, "k=0");
     /* m = 0 and n = 0 touch nothing. */
-    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 0, 4, 3, 0, 0, SM2C_RT_ACT_NONE, NULL);
-    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 3, 4, 0, 0, 0, SM2C_RT_ACT_NONE, NULL);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 0, 4, 3, 0, 0, KACT(SM2C_RT_ACT_NONE), NULL);
+    sm2c_rt_matmul_f32(NULL, NULL, NULL, NULL, 3, 4, 0, 0, 0, KACT(SM2C_RT_ACT_NONE), NULL);
 }
 
 /*
@@ -182,12 +182,51 @@ static void test_matmul_act_special(void **state)
     (void)state;
 
     /* [7,1] x [1,1]: y = 0 + a*1 = a, except -0. */
-    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_NONE, NULL);
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, KACT(SM2C_RT_ACT_NONE), NULL);
     kassert_same(want_none, y, 7, "none");
-    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, SM2C_RT_ACT_RELU, NULL);
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 0, 0, KACT(SM2C_RT_ACT_RELU), NULL);
     kassert_same(want_relu, y, 7, "relu");
-    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 1, 1, SM2C_RT_ACT_RELU6, pack);
+    sm2c_rt_matmul_f32(a, &one, NULL, y, 7, 1, 1, 1, 1, KACT(SM2C_RT_ACT_RELU6), pack);
     kassert_same(want_relu6, y, 7, "relu6");
+}
+
+/* The newer kinds on special values, through the tiles (a [21,1] column) and
+** the one-row kernels (a [1,21] row, past a vector's lanes): LeakyRelu(0.2)
+** scales -Inf, clip(-0.5, 0.75) clamps the infinities, sigmoid saturates to
+** 0 and 1, hard-swish is NaN at -Inf (Inf * 0), as TF's ops compute them. */
+static void test_matmul_new_act_special(void **state)
+{
+    enum { N = 21 };
+    const float base[7] = {NAN, -INFINITY, INFINITY, 0.0f, -200.0f, 40.0f, -1.5f};
+    const float want[4][7] = {
+        {NAN, -INFINITY, INFINITY, 0.0f, -40.0f, 40.0f, -0.3f},
+        {NAN, -0.5f, 0.75f, 0.0f, -0.5f, 0.75f, -0.5f},
+        {NAN, 0.0f, 1.0f, 0.5f, 0.0f, 1.0f, 0.182425523806f},
+        {NAN, NAN, INFINITY, 0.0f, -0.0f, 40.0f, -0.375f},
+    };
+    float a[N], y[N], wk[N], ones[N];
+    int32_t act, i, path;
+    (void)state;
+
+    for (i = 0; i < N; i++)
+        a[i] = base[i % 7], ones[i] = 1.0f;
+    for (act = SM2C_RT_ACT_LEAKY_RELU; act <= KACT_LAST; act++) {
+        for (i = 0; i < N; i++)
+            wk[i] = want[act - SM2C_RT_ACT_LEAKY_RELU][i % 7];
+        for (path = 0; path < 3; path++) {
+            if (path == 0)
+                sm2c_rt_matmul_f32(a, ones, NULL, y, N, 1, 1, 0, 0, KACT(act), NULL);
+            else if (path == 1) /* x = [1], W = a as a [1, N] row: y = a */
+                sm2c_rt_matvec_f32(ones, a, NULL, y, 1, N, KACT(act));
+            else
+                sm2c_rt_matvec_small_f32(ones, a, NULL, y, 1, N, KACT(act));
+            for (i = 0; i < N; i++)
+                if (act == SM2C_RT_ACT_SIGMOID && i % 7 == 6)
+                    assert_true(fabsf(y[i] - wk[i]) <= 1e-6f);
+                else
+                    kassert_same(wk + i, y + i, 1, "matmul new act special");
+        }
+    }
 }
 
 /* A NaN in A poisons its row; Inf*0 is NaN; Inf sums stay Inf. */
@@ -198,7 +237,7 @@ static void test_matmul_nan_inf(void **state)
     float y[4];
     (void)state;
 
-    sm2c_rt_matmul_f32(a, b, NULL, y, 2, 2, 2, 0, 0, SM2C_RT_ACT_RELU, NULL);
+    sm2c_rt_matmul_f32(a, b, NULL, y, 2, 2, 2, 0, 0, KACT(SM2C_RT_ACT_RELU), NULL);
     assert_true(isnan(y[0]) && isnan(y[1]));
     assert_true(isnan(y[2])); /* inf*0 + 1 */
     assert_true(isinf(y[3]) && y[3] > 0);
@@ -251,6 +290,7 @@ int main(void)
         cmocka_unit_test(test_matmul_random),
         cmocka_unit_test(test_matmul_empty_k),
         cmocka_unit_test(test_matmul_act_special),
+        cmocka_unit_test(test_matmul_new_act_special),
         cmocka_unit_test(test_matmul_nan_inf),
         cmocka_unit_test(test_batch_matmul),
     };

@@ -9,6 +9,7 @@
 #include "driver/pipeline.h"
 #include "lower/lower.h"
 #include "saved_model.pb-c.h"
+#include "sm2c_rt.h"
 
 #define E2E SM2C_TEST_DATA "/data/e2e"
 
@@ -124,7 +125,7 @@ static void fuses_dense_relu(void **state)
     assert_int_equal(count_kernel(e, "sm2c_rt_matvec_small_f32"), 0);
     mm = first_step(e, "sm2c_rt_matmul_f32");
     assert_int_equal(mm->args[9].i, 1);                  /* SM2C_RT_ACT_RELU */
-    assert_int_equal(mm->args[10].kind, SM2C_ARG_NULL);  /* pack */
+    assert_int_equal(mm->args[12].kind, SM2C_ARG_NULL);  /* pack */
     done(&r);
 }
 
@@ -182,6 +183,46 @@ static void folds_batch_norm(void **state)
     assert_int_equal(first_step(e, "sm2c_rt_conv2d_f32")->args[5].i, 1);
     assert_int_equal(first_step(e, "sm2c_rt_depthwise_conv2d_f32")->args[5].i, 2);
     done(&r);
+}
+
+/* Issue 14: each activation after a kernel and its BiasAdd becomes the
+** kernel's act and parameters, leaving one step (the cases of
+** tests/models/ops_fused.py). */
+static void fuses_new_activations(void **state)
+{
+    static const struct {
+        const char *name, *kernel;
+        int32_t at, act;
+        float a, b;
+    } cases[] = {
+        { "Conv2D_fused_leaky_relu", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_LEAKY_RELU, 0.1f, 0.0f },
+        { "Conv2D_fused_clip_by_value", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_CLIP, -0.5f, 0.75f },
+        { "Conv2D_fused_min_max", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_CLIP, -0.5f, 0.75f },
+        { "Conv2D_fused_max_min", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_CLIP, -1.0f, 0.5f },
+        { "Conv2D_fused_sigmoid", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_SIGMOID, 0.0f, 0.0f },
+        { "Conv2D_fused_hard_swish", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_HARD_SWISH, 0.0f, 0.0f },
+        { "Conv2D_fused_hard_swish_tf", "sm2c_rt_conv2d_f32", 5, SM2C_RT_ACT_HARD_SWISH, 0.0f, 0.0f },
+        { "DepthwiseConv2dNative_fused_hard_swish", "sm2c_rt_depthwise_conv2d_f32", 5,
+          SM2C_RT_ACT_HARD_SWISH, 0.0f, 0.0f },
+        { "MatMul_fused_min_max", "sm2c_rt_matmul_f32", 9, SM2C_RT_ACT_CLIP, -0.5f, 0.75f },
+        { "BiasAdd_fused_sigmoid", "sm2c_rt_bias_add_f32", 6, SM2C_RT_ACT_SIGMOID, 0.0f, 0.0f },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s/data/ops/%s/model", SM2C_TEST_DATA, cases[i].name);
+        compiled r = compile(dir, "serving_default", NULL, 0);
+        if (r.st)
+            fail_msg("%s: %s", cases[i].name, r.t->diag.first);
+        const sm2c_entry *e = &r.p->entries[0];
+        const sm2c_step *s = first_step(e, cases[i].kernel);
+        if (e->n_steps != 1 || !s)
+            fail_msg("%s: %d steps", cases[i].name, (int)e->n_steps);
+        assert_int_equal(s->args[cases[i].at].i, cases[i].act);
+        assert_true(s->args[cases[i].at + 1].f == cases[i].a);
+        assert_true(s->args[cases[i].at + 2].f == cases[i].b);
+        done(&r);
+    }
 }
 
 /* Keras' Flatten computes its target shape from Shape/StridedSlice/Pack:
@@ -478,6 +519,7 @@ int main(void)
         cmocka_unit_test(folds_keras3_batch_norm),
         cmocka_unit_test(batched_ports),
         cmocka_unit_test(folds_batch_norm),
+        cmocka_unit_test(fuses_new_activations),
         cmocka_unit_test(folds_shape_arithmetic),
         cmocka_unit_test(unknown_dims),
         cmocka_unit_test(deterministic),

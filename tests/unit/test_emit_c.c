@@ -94,9 +94,9 @@ static sm2c_program *mlp(sm2c_arena *a, const char *name)
     e->n_steps = 2;
     e->steps = sm2c_arena_array(a, 2, sizeof *e->steps);
     sm2c_arg mm[] = { A_BUF(0), A_BUF(2), A_BUF(3), A_BUF(4), A_INT(2), A_INT(3), A_INT(4),
-                      A_INT(0), A_INT(0), A_INT(0), A_NULL() };
+                      A_INT(0), A_INT(0), A_INT(0), A_FLT(0.0f), A_FLT(0.0f), A_NULL() };
     e->steps[0] = step(a, "sm2c_rt_matmul_f32", "sequential/dense/MatMul*/", "MatMul",
-                       "__inference_serve_12", 11, mm);
+                       "__inference_serve_12", 13, mm);
     sm2c_arg relu[] = { A_BUF(4), A_BUF(1), A_INT(8) };
     e->steps[1] = step(a, "sm2c_rt_relu_f32", "sequential/dense/Relu", "Relu", "", 3, relu);
     e->arena_bytes = 128;
