@@ -48,13 +48,34 @@
 ** the same bits, and gcc does not vectorise f) are compiled for AVX-512 and
 ** for AVX2+FMA (simd_f32.h) and picked at run time, in native and portable
 ** builds alike. */
+/* Unoptimised builds (-O0) keep every intrinsic's result in the frame: the
+** vector tanh (with its exp) took 8.5 KB of stack there, over
+** SM2C_RT_STACK_BYTES, so they map the scalar form (the same bits). */
+#if defined(__OPTIMIZE__)
+#define SM2C_RT__LANES(w, f, v) f##w(v)
+#else
+#define SM2C_RT__LANES(w, f, v) sm2c_rt__lanes##w(f, v)
+#endif
+
 #if SM2C_RT_AVX512
+#if !defined(__OPTIMIZE__)
+#define sm2c_rt__lanes512(f, v) sm2c_rt__map_scalar512(f, v)
+SM2C_RT_TARGET_AVX512 static inline __m512 sm2c_rt__map_scalar512(float (*f)(float), __m512 v)
+{
+    float t[16];
+    int32_t j;
+    _mm512_storeu_ps(t, v);
+    for (j = 0; j < 16; j++)
+        t[j] = f(t[j]);
+    return _mm512_loadu_ps(t);
+}
+#endif
 #define SM2C_RT__MAP_AVX512(name, f)                                                       \
     SM2C_RT_TARGET_AVX512 static void name##_avx512(const float *x, float *y, int32_t n)    \
     {                                                                                      \
         int32_t i = 0;                                                                     \
         for (; i + 16 <= n; i += 16)                                                       \
-            _mm512_storeu_ps(y + i, f##512(_mm512_loadu_ps(x + i)));                       \
+            _mm512_storeu_ps(y + i, SM2C_RT__LANES(512, f, _mm512_loadu_ps(x + i)));       \
         for (; i < n; i++)                                                                 \
             y[i] = f(x[i]);                                                                \
     }
@@ -68,12 +89,24 @@
 #define SM2C_RT__CALL_AVX512(name)
 #endif
 #if SM2C_RT_AVX2
+#if !defined(__OPTIMIZE__)
+#define sm2c_rt__lanes256(f, v) sm2c_rt__map_scalar256(f, v)
+SM2C_RT_TARGET_AVX2 static inline __m256 sm2c_rt__map_scalar256(float (*f)(float), __m256 v)
+{
+    float t[8];
+    int32_t j;
+    _mm256_storeu_ps(t, v);
+    for (j = 0; j < 8; j++)
+        t[j] = f(t[j]);
+    return _mm256_loadu_ps(t);
+}
+#endif
 #define SM2C_RT__MAP_AVX2(name, f)                                                         \
     SM2C_RT_TARGET_AVX2 static void name##_avx2(const float *x, float *y, int32_t n)        \
     {                                                                                      \
         int32_t i = 0;                                                                     \
         for (; i + 8 <= n; i += 8)                                                         \
-            _mm256_storeu_ps(y + i, f##256(_mm256_loadu_ps(x + i)));                       \
+            _mm256_storeu_ps(y + i, SM2C_RT__LANES(256, f, _mm256_loadu_ps(x + i)));       \
         for (; i < n; i++)                                                                 \
             y[i] = f(x[i]);                                                                \
     }
