@@ -216,7 +216,10 @@ static void fuses_new_activations(void **state)
             fail_msg("%s: %s", cases[i].name, r.t->diag.first);
         const sm2c_entry *e = &r.p->entries[0];
         const sm2c_step *s = first_step(e, cases[i].kernel);
-        if (e->n_steps != 1 || !s)
+        /* one step, and for a small-channel Conv2D the zero-padded copy of
+        ** its input ahead of it (conv_pad.c: a fill and a copy) */
+        int32_t copy = count_kernel(e, "sm2c_rt_fill") + count_kernel(e, "sm2c_rt_copy_strided");
+        if (e->n_steps - copy != 1 || !s)
             fail_msg("%s: %d steps", cases[i].name, (int)e->n_steps);
         assert_int_equal(s->args[cases[i].at].i, cases[i].act);
         assert_true(s->args[cases[i].at + 1].f == cases[i].a);
