@@ -34,13 +34,6 @@ static inline int32_t cs8_row_base(const int32_t *p, int32_t o, int32_t k, int32
     return o * p[s] + k * p[d] - p[pad];
 }
 
-/*
-** acc[j] += sum over the taps inside, channels ic < nc, of
-**     w[tap, ic, o0 + j] * (x[tap, ic0 + ic] - in_zp)        (j < ob)
-** The innermost loop runs over ob contiguous filter values, which compilers
-** vectorise (int8 widened to int32).  Integer sums are exact, so any order
-** gives TFLite's result.
-*/
 /* acc[j] += w[j] * xv for j < ob; restrict: int8 filter values may alias
 ** anything as far as C knows, and the compiler must not fear they are sums. */
 static inline void cs8_axpy(int32_t *restrict acc, const int8_t *restrict w, int32_t xv, int32_t ob)
@@ -54,9 +47,26 @@ static inline void cs8_axpy(int32_t *restrict acc, const int8_t *restrict w, int
         acc[j] += (int32_t)w[j] * xv;
 }
 
+/* acc[j] += w[j] * (x[j] - in_zp) for j < cb: multiplier-1 depthwise, where
+** output channel c reads input channel c alone. */
+static inline void cs8_mac(int32_t *restrict acc, const int8_t *restrict w, const int8_t *x,
+                           int32_t in_zp, int32_t cb)
+{
+    for (int32_t j = 0; j < cb; j++)
+        acc[j] += (int32_t)w[j] * ((int32_t)x[j] - in_zp);
+}
+
+/*
+** acc[j] = sum over the taps inside of, for j < ob,
+**     conv:      sum over ic < nc of w[tap, ic, o0 + j] * (x[tap, ic0 + ic] - in_zp)
+**     depthwise: w[tap, o0 + j] * (x[tap, ic0 + j] - in_zp)   (multiplier 1)
+** The innermost loops run over contiguous filter values, which compilers
+** vectorise (int8 widened to int32).  Integer sums are exact, so any order
+** gives TFLite's result.
+*/
 SM2C_RT_VECTORISE static void cs8_block(const int8_t *x, const int8_t *w, const int32_t *p, int32_t n,
                                         int32_t oh, int32_t ow, int32_t ic0, int32_t nc, int32_t o0,
-                                        int32_t ob, int32_t in_zp, int32_t *acc)
+                                        int32_t ob, int32_t in_zp, int depthwise, int32_t *acc)
 {
     const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
     const int32_t KW = p[SM2C_RT_WIN_KW], OC = p[SM2C_RT_WIN_OC];
@@ -72,6 +82,10 @@ SM2C_RT_VECTORISE static void cs8_block(const int8_t *x, const int8_t *w, const 
                 continue;
             const int8_t *xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C + ic0;
             const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * nc * OC + o0;
+            if (depthwise) {
+                cs8_mac(acc, wp, xp, in_zp, ob);
+                continue;
+            }
             for (int32_t ic = 0; ic < nc; ic++)
                 cs8_axpy(acc, wp + (ptrdiff_t)ic * OC, (int32_t)xp[ic] - in_zp, ob);
         }
@@ -106,7 +120,7 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
                 for (int32_t g = 0; g < G; g++)
                     for (int32_t o0 = g * OG; o0 < (g + 1) * OG; o0 += CS8_OB) {
                         const int32_t ob = (g + 1) * OG - o0 < CS8_OB ? (g + 1) * OG - o0 : CS8_OB;
-                        cs8_block(x, w, p, n, oh, ow, g * FC, FC, o0, ob, in_zp, acc);
+                        cs8_block(x, w, p, n, oh, ow, g * FC, FC, o0, ob, in_zp, 0, acc);
                         cs8_store(acc, o0, ob, bias, mult, shift, out_zp, act_min, act_max, yp);
                     }
             }
@@ -114,32 +128,6 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
 #endif
 
 #if SM2C_RT_WANT(depthwise_conv2d_s8)
-/* Multiplier 1: output channel c reads input channel c, so a block of
-** channels is one contiguous run of input and of filter values per tap. */
-SM2C_RT_VECTORISE static void dw8_block(const int8_t *x, const int8_t *w, const int32_t *p, int32_t n,
-                                        int32_t oh, int32_t ow, int32_t c0, int32_t cb, int32_t in_zp,
-                                        int32_t *acc)
-{
-    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
-    const int32_t KW = p[SM2C_RT_WIN_KW];
-    for (int32_t j = 0; j < cb; j++)
-        acc[j] = 0;
-    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
-        const int32_t ih = cs8_row_base(p, oh, kh, SM2C_RT_WIN_SH, SM2C_RT_WIN_DH, SM2C_RT_WIN_PT);
-        if ((uint32_t)ih >= (uint32_t)H)
-            continue;
-        for (int32_t kw = 0; kw < KW; kw++) {
-            const int32_t iw = cs8_row_base(p, ow, kw, SM2C_RT_WIN_SW, SM2C_RT_WIN_DW, SM2C_RT_WIN_PL);
-            if ((uint32_t)iw >= (uint32_t)W)
-                continue;
-            const int8_t *xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C + c0;
-            const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * C + c0;
-            for (int32_t j = 0; j < cb; j++)
-                acc[j] += (int32_t)wp[j] * ((int32_t)xp[j] - in_zp);
-        }
-    }
-}
-
 void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                  int32_t out_zp, int32_t act_min, int32_t act_max)
@@ -152,10 +140,10 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
                 int8_t *yp = y + (((ptrdiff_t)n * p[SM2C_RT_WIN_OH] + oh) * p[SM2C_RT_WIN_OW] + ow) * OC;
                 for (int32_t o0 = 0; o0 < OC; o0 += M == 1 ? CS8_OB : 1) {
                     const int32_t ob = M > 1 ? 1 : OC - o0 < CS8_OB ? OC - o0 : CS8_OB;
-                    if (M == 1)
-                        dw8_block(x, w, p, n, oh, ow, o0, ob, in_zp, acc);
-                    else /* output o = c*M + m reads input channel c alone: filter column o */
-                        cs8_block(x, w, p, n, oh, ow, o0 / M, 1, o0, 1, in_zp, acc);
+                    /* Multiplier 1: a block of channels against themselves.  Else output
+                    ** o = c*M + m reads input channel c alone: filter column o of the
+                    ** [KH, KW, C*M] view, one "input channel". */
+                    cs8_block(x, w, p, n, oh, ow, M == 1 ? o0 : o0 / M, 1, o0, ob, in_zp, M == 1, acc);
                     cs8_store(acc, o0, ob, bias, mult, shift, out_zp, act_min, act_max, yp);
                 }
             }

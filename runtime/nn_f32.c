@@ -115,6 +115,8 @@ static SM2C_RT_ALWAYS_INLINE float softmax_exp(float d, int poly)
 
 enum { SM_L = 16 }; /* lanes of the vector form */
 
+#include "softmax_simd_f32.h" /* the lane maxima and sums finished, and the x86 rows */
+
 /* yr[i] = softmax_exp(xr[i] - mx), and ls[i] += yr[i], for i < SM_L.  NEON
 ** runs vmath_f32.h's four-lane exp, which gives the same bits: gcc does not
 ** vectorise the scalar one. */
@@ -154,35 +156,23 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
         for (; j + SM_L <= cols; j += SM_L)
             for (i = 0; i < SM_L; i++)
                 lm[i] = xr[j + i] > lm[i] ? xr[j + i] : lm[i];
-        for (i = 0; i < SM_L; i++)
-            if (lm[i] > mx)
-                mx = lm[i];
-        for (; j < cols; j++)
-            if (xr[j] > mx)
-                mx = xr[j];
+        mx = softmax_tail_max(xr, j, cols, lm);
         for (j = 0; j + SM_L <= cols; j += SM_L)
             softmax_exp16(xr + j, yr + j, mx, ls);
-        for (i = 0; i < SM_L; i++)
-            sum += ls[i];
-        for (; j < cols; j++) {
-            yr[j] = softmax_exp(xr[j] - mx, 1);
-            sum += yr[j];
-        }
-    } else {
-        for (j = 0; j < cols; j++)
-            if (xr[j] > mx)
-                mx = xr[j];        /* NaN never compares greater: skipped */
-        for (j = 0; j < cols; j++) {
-            yr[j] = softmax_exp(xr[j] - mx, 0);
-            sum += yr[j];
-        }
+        softmax_row_finish(xr, yr, cols, j, mx, ls);
+        return;
+    }
+    for (j = 0; j < cols; j++)
+        if (xr[j] > mx)
+            mx = xr[j];        /* NaN never compares greater: skipped */
+    for (j = 0; j < cols; j++) {
+        yr[j] = softmax_exp(xr[j] - mx, 0);
+        sum += yr[j];
     }
     inv = 1.0f / sum;
     for (j = 0; j < cols; j++)
         yr[j] *= inv;
 }
-
-#include "softmax_simd_f32.h"
 
 SM2C_RT_VECTORISE void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
 {
