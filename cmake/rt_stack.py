@@ -173,49 +173,62 @@ DW_WINDOWS = ["1,25,5,64,3,3,25,5,64,1,1,1,1,1,1,1", "1,8,8,8,3,3,8,8,16,1,1,1,1
 POOL_WINDOWS = ["1,8,8,16,2,2,4,4,16,2,2,1,1,0,0,1", "1,25,5,64,25,5,1,1,64,25,5,1,1,0,0,1",
                 "1,7,7,8,3,3,7,7,8,1,1,1,1,1,1,1"]
 MATVECS = ["16,16", "1,16", "16,1", "64,32", "32,10", "784,32", "3,5", "128,640"]
+# Each probe file fuses one activation (sm2c_rt.h's SM2C_RT_ACT_*, ACT in the
+# calls), and each activation gets its own bound: sigmoid inlines exp, and
+# relu6 changes -Os's unrolling.  One file mixing the kinds would make -Os
+# keep the loop nest out of line, which no generated layer does.
+ACT_KINDS = range(7)
 LAYERS = {  # kernel: family source; per probe its window (or None) and call arguments
-    "conv2d_f32": ("conv_f32.c", [(k, "x, w, %s, y, WIN, %d" % (b, a)) for k in CONV_WINDOWS
-                                  for b, a in (("w", 1), ("NULL", 0), ("w", 2))]),
-    "conv2d_add_f32": ("conv_f32.c", [(k, "x, w, %s, x, y, WIN, %d" % (b, a)) for k in CONV_WINDOWS
-                                      for b, a in (("w", 1), ("NULL", 0))]),
-    "depthwise_conv2d_f32": ("conv_f32.c", [(k, "x, w, %s, y, WIN, %d" % (b, a)) for k in DW_WINDOWS
-                                            for b, a in (("w", 1), ("NULL", 2))]),
+    "conv2d_f32": ("conv_f32.c", [(k, "x, w, %s, y, WIN, ACT, 0.0f, 0.0f" % b) for k in CONV_WINDOWS
+                                  for b in ("w", "NULL")]),
+    "conv2d_add_f32": ("conv_f32.c", [(k, "x, w, %s, x, y, WIN, ACT, 0.0f, 0.0f" % b)
+                                      for k in CONV_WINDOWS for b in ("w", "NULL")]),
+    "depthwise_conv2d_f32": ("conv_f32.c", [(k, "x, w, %s, y, WIN, ACT, 0.0f, 0.0f" % b)
+                                            for k in DW_WINDOWS for b in ("w", "NULL")]),
     "max_pool_f32": ("pool_f32.c", [(k, "x, y, WIN") for k in POOL_WINDOWS]),
     "avg_pool_f32": ("pool_f32.c", [(k, "x, y, WIN") for k in POOL_WINDOWS]),
 }
 for _k in ("matvec_f32", "matvec_t_f32", "matvec_small_f32", "matvec_t_small_f32"):
-    LAYERS[_k] = ("matvec_f32.c", [(None, "x, w, %s, y, %s, %d" % (b, kn, a)) for kn in MATVECS
-                                   for b, a in (("w", 1), ("NULL", 0))])
+    LAYERS[_k] = ("matvec_f32.c", [(None, "x, w, %s, y, %s, ACT, 0.0f, 0.0f" % (b, kn))
+                                   for kn in MATVECS for b in ("w", "NULL")])
 
 
 def layers(cc, flags, rt, include, tmp, extern, leaf):
-    """Per specialisable kernel, the deepest frame of its sample layers."""
+    """Per specialisable kernel, the deepest frame of its sample layers per activation."""
     work = os.path.join(tmp, "layers")
     os.makedirs(work)
     files, probes = [], {}
     for k, (src, calls) in LAYERS.items():
-        lines = ['#define SM2C_RT_ONLY 1', '#include "%s"' % os.path.join(rt, src)]
-        for i, (win, call) in enumerate(calls):
-            fn = "sm2c_rt_probe_%s_%d" % (k, i)
-            if win:
-                lines.append("static const int32_t win%d[16] = {%s};" % (i, win))
-                call = call.replace("WIN", "win%d" % i)
-            lines += ["void %s(const float *x, const float *w, float *y);" % fn,
-                      "void %s(const float *x, const float *w, float *y)" % fn,
-                      "{", "    (void)w;", "    SM2C_RT_SPECIAL_%s(%s);" % (k, call), "}"]
-            probes.setdefault(k, []).append(fn)
-        path = os.path.join(work, "probe_%s.c" % k)
-        with open(path, "w") as f:
-            f.write("\n".join(lines) + "\n")
-        files.append(path)
+        kinds = ACT_KINDS if any("ACT" in c for _, c in calls) else [0]
+        for kind in kinds:
+            name = "probe_%s_%d" % (k, kind)
+            lines = ['#define SM2C_RT_ONLY 1', '#include "%s"' % os.path.join(rt, src)]
+            for i, (win, call) in enumerate(calls):
+                fn = "sm2c_rt_%s_%d" % (name, i)
+                call = call.replace("ACT", str(kind))
+                if win:
+                    lines.append("static const int32_t win%d[16] = {%s};" % (i, win))
+                    call = call.replace("WIN", "win%d" % i)
+                lines += ["void %s(const float *x, const float *w, float *y);" % fn,
+                          "void %s(const float *x, const float *w, float *y)" % fn,
+                          "{", "    (void)w;", "    SM2C_RT_SPECIAL_%s(%s);" % (k, call), "}"]
+                probes.setdefault(k, []).append((name, fn))
+            path = os.path.join(work, name + ".c")
+            with open(path, "w") as f:
+                f.write("\n".join(lines) + "\n")
+            files.append(path)
     if not compile_all(cc, flags + ["-I" + rt], files, include, work):
         return {}
     out = {}
     for k in LAYERS:
-        got = chains([os.path.join(work, "probe_%s.ci" % k)], extern, leaf) or {}
-        frames = [got[f] for f in probes[k] if f in got]
-        if len(frames) == len(probes[k]):
-            out["sm2c_rt_" + k] = max(frames)
+        kinds = sorted({n for n, _ in probes[k]}, key=lambda n: int(n.rsplit("_", 1)[1]))
+        frames = []
+        for name in kinds:
+            got = chains([os.path.join(work, name + ".ci")], extern, leaf) or {}
+            mine = [got[f] for n, f in probes[k] if n == name and f in got]
+            frames.append(max(mine) if len(mine) == len(LAYERS[k][1]) else -1)
+        # A family without an activation (pooling) has one bound for every kind.
+        out["sm2c_rt_" + k] = frames if len(frames) > 1 else frames * len(ACT_KINDS)
     return out
 
 
@@ -257,12 +270,14 @@ def main():
     lines = ["/* Generated by cmake/rt_stack.py: worst-case stack of each runtime kernel,",
              " * its callees included, x86-64 at -O2 and Cortex-M4F at -Os, and its",
              " * Cortex-M4F code with what it reaches, and for kernels with a",
-             " * shape-specialised form the Cortex-M4F stack of that form (-1: unknown). */",
+             " * shape-specialised form the Cortex-M4F stack of that form per fused",
+             " * activation (-1: unknown). */",
              '#include "codegen/rt_stack.h"', "",
              "const sm2c_rt_stack_use sm2c_rt_stack_uses[] = {"]
     for n in names:
-        lines.append('    { "%s", %d, %d, %d, %d },' % (n, host.get(n, -1), arm.get(n, -1),
-                                                     arm_code.get(n, -1), LAYER_STACK.get(n, -1)))
+        layer = LAYER_STACK.get(n, [-1] * len(ACT_KINDS))
+        lines.append('    { "%s", %d, %d, %d, { %s } },' % (
+            n, host.get(n, -1), arm.get(n, -1), arm_code.get(n, -1), ", ".join(map(str, layer))))
     lines += ["};", "const int32_t sm2c_rt_stack_n_uses = %d;" % len(names), ""]
     text = "\n".join(lines)
     if not os.path.exists(out) or open(out).read() != text:

@@ -7,16 +7,18 @@
 
 #include <string.h>
 
+#include "sm2c_rt.h"
+
 static const sm2c_c_special specials[] = {
-    { "sm2c_rt_avg_pool_f32", "pool_f32.inc", "cm-" },
-    { "sm2c_rt_conv2d_add_f32", "conv_f32.inc", "ccccm----" },
-    { "sm2c_rt_conv2d_f32", "conv_f32.inc", "cccm----" },
-    { "sm2c_rt_depthwise_conv2d_f32", "conv_f32.inc", "cccm----" },
-    { "sm2c_rt_matvec_f32", "matvec_f32.inc", "cccm-----" },
-    { "sm2c_rt_matvec_small_f32", "matvec_f32.inc", "cccm-----" },
-    { "sm2c_rt_matvec_t_f32", "matvec_f32.inc", "cccm-----" },
-    { "sm2c_rt_matvec_t_small_f32", "matvec_f32.inc", "cccm-----" },
-    { "sm2c_rt_max_pool_f32", "pool_f32.inc", "cm-" },
+    { "sm2c_rt_avg_pool_f32", "pool_f32.inc", "cm-", -1 },
+    { "sm2c_rt_conv2d_add_f32", "conv_f32.inc", "ccccm----", 5 },
+    { "sm2c_rt_conv2d_f32", "conv_f32.inc", "cccm----", 4 },
+    { "sm2c_rt_depthwise_conv2d_f32", "conv_f32.inc", "cccm----", 4 },
+    { "sm2c_rt_matvec_f32", "matvec_f32.inc", "cccm-----", 6 },
+    { "sm2c_rt_matvec_small_f32", "matvec_f32.inc", "cccm-----", 6 },
+    { "sm2c_rt_matvec_t_f32", "matvec_f32.inc", "cccm-----", 6 },
+    { "sm2c_rt_matvec_t_small_f32", "matvec_f32.inc", "cccm-----", 6 },
+    { "sm2c_rt_max_pool_f32", "pool_f32.inc", "cm-", -1 },
 };
 
 const sm2c_c_special *sm2c_c_special_of(const char *kernel)
@@ -54,6 +56,13 @@ int sm2c_c_special_same_layer(const sm2c_step *a, const sm2c_step *b)
             return 0;
     }
     return 1;
+}
+
+int32_t sm2c_c_special_act(const sm2c_step *st, const sm2c_c_special *sp)
+{
+    if (sp->act_arg < 0 || sp->act_arg >= st->n_args || st->args[sp->act_arg].kind != SM2C_ARG_INT)
+        return SM2C_RT_ACT_NONE;
+    return (int32_t)st->args[sp->act_arg].i;
 }
 
 const sm2c_c_special *sm2c_c_special_table(size_t *n)

@@ -17,6 +17,7 @@ typedef struct sm2c_c_special {
     const char *kernel; /* sm2c_rt_* name */
     const char *family; /* the runtime family file model.c includes */
     const char *params; /* per argument: 'c' const float *, 'm' float *, '-' not a buffer */
+    int act_arg;        /* the argument holding the fused SM2C_RT_ACT_* kind, or -1 */
 } sm2c_c_special;
 
 /* The entry for kernel, or NULL when it has no specialised form. */
@@ -30,6 +31,10 @@ const sm2c_c_special *sm2c_c_special_form(const sm2c_step *st);
 /* Whether two such steps share one layer function: the same kernel and the
 ** same arguments wherever these are not buffers. */
 int sm2c_c_special_same_layer(const sm2c_step *a, const sm2c_step *b);
+
+/* The activation (SM2C_RT_ACT_*) a specialised step fuses: SM2C_RT_ACT_NONE
+** when its kernel fuses none. */
+int32_t sm2c_c_special_act(const sm2c_step *st, const sm2c_c_special *sp);
 
 /* The whole table (*n entries), for the tests. */
 const sm2c_c_special *sm2c_c_special_table(size_t *n);

@@ -39,12 +39,15 @@ static int32_t step_use(const sm2c_step *st, int target, int c_layers)
     int32_t args = st->n_args;
     if (use < 0)
         return -1;
-    if (c_layers && sm2c_c_special_form(st)) {
+    const sm2c_c_special *sp = c_layers ? sm2c_c_special_form(st) : NULL;
+    if (sp) {
+        int32_t act = sm2c_c_special_act(st, sp);
+        int32_t layer = act >= 0 && act < SM2C_STACK_ACTS ? u->cortex_m4_layer[act] : -1;
         args = 0;
         for (int32_t a = 0; a < st->n_args; a++)
             args += st->args[a].kind == SM2C_ARG_BUF;
-        if (target == SM2C_STACK_CORTEX_M4 && u->cortex_m4_layer >= 0)
-            use = u->cortex_m4_layer;
+        if (target == SM2C_STACK_CORTEX_M4 && layer >= 0)
+            use = layer;
         else
             use += 32;
     }

@@ -9,14 +9,19 @@
 #include <stdint.h>
 
 #include "lower/program.h"
+#include "sm2c_rt.h"
+
+enum { SM2C_STACK_ACTS = SM2C_RT_ACT_HARD_SWISH + 1 };
 
 typedef struct sm2c_rt_stack_use {
     const char *kernel;     /* "sm2c_rt_matmul_f32" */
     int32_t x86_64;         /* bytes, callees included, gcc -O2; -1 when unknown */
     int32_t cortex_m4;      /* bytes, callees included, arm-none-eabi-gcc -Os; -1 when unknown */
     int32_t cortex_m4_code; /* Thumb code bytes, with the runtime functions it reaches; -1 */
-    int32_t cortex_m4_layer; /* bytes of its shape-specialised form (c_special.h), the most
-                             ** of sample layers, gcc -Os; -1 when it has none or unknown */
+    /* Bytes of its shape-specialised form (c_special.h) per fused activation
+    ** (SM2C_RT_ACT_*: sigmoid inlines exp, relu6 changes -Os's unrolling), the
+    ** most of sample layers, gcc -Os; -1 when it has none or unknown. */
+    int32_t cortex_m4_layer[SM2C_STACK_ACTS];
 } sm2c_rt_stack_use;
 
 extern const sm2c_rt_stack_use sm2c_rt_stack_uses[];

@@ -23,8 +23,10 @@ extern "C" {
 
 #define SM2C_RT_MAX_RANK 8
 
-/* "MAJOR.MINOR.PATCH" of the runtime the generated code was made for. */
-#define SM2C_RT_VERSION "0.1.0"
+/* "MAJOR.MINOR.PATCH" of the runtime the generated code was made for.  0.2:
+** the float conv, depthwise, matmul and matvec kernels take the fused
+** activation as (act, act_a, act_b). */
+#define SM2C_RT_VERSION "0.2.0"
 const char *sm2c_rt_version(void);
 
 /* Status codes.  Kernels that read data-dependent indices (Gather, OneHot,
