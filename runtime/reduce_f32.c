@@ -2,10 +2,9 @@
 ** reduce_f32.c: Sum, Mean, Max and Min over the middle axis of [outer, reduce, inner].
 **
 ** Sum along a contiguous row (inner == 1) keeps eight lane-wise partial sums
-** over blocks of 256 elements and adds the block sums in order, so the error
-** grows like (32 + reduce/256) eps rather than reduce eps; Eigen's own tree
-** reduction is comparable.  With inner > 1 each output accumulates down its
-** column in order, vectorised across the inner axis.
+** over blocks of 256 elements (row_sum_f32.h, shared with the layer norm).
+** With inner > 1 each output accumulates down its column in order,
+** vectorised across the inner axis.
 **
 ** Max/Min follow TensorFlow: a NaN anywhere gives NaN (the first one met);
 ** the identities -Inf/+Inf come out for reduce == 0.  Mean is Sum / reduce,
@@ -17,30 +16,7 @@
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
-
-#define SM2C_RT__LANES 8
-#define SM2C_RT__BLOCK 256
-
-static float sm2c_rt__row_sum_f32(const float *x, int32_t n)
-{
-    float total = 0.0f;
-    int32_t b, j, k;
-
-    for (b = 0; b < n; b += SM2C_RT__BLOCK) {
-        const int32_t len = n - b < SM2C_RT__BLOCK ? n - b : SM2C_RT__BLOCK;
-        const float *p = x + b;
-        float acc[SM2C_RT__LANES] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f};
-        float tail = 0.0f;
-        for (k = 0; k + SM2C_RT__LANES <= len; k += SM2C_RT__LANES)
-            for (j = 0; j < SM2C_RT__LANES; j++)
-                acc[j] += p[k + j];
-        for (; k < len; k++)
-            tail += p[k];
-        total += ((acc[0] + acc[4]) + (acc[2] + acc[6])) + ((acc[1] + acc[5]) + (acc[3] + acc[7])) +
-                 tail;
-    }
-    return total;
-}
+#include "row_sum_f32.h"
 
 static inline void sm2c_rt__sum_f32(const float *x, float *y, int32_t outer, int32_t reduce,
                              int32_t inner)

@@ -201,6 +201,31 @@ static int has_own_labels(const einsum *e)
     return any;
 }
 
+/* Elements copied to multiply A (labels a, free fa) by B (labels b, free
+** fb): each operand not already [batch, free, contracted] or [batch,
+** contracted, free], and the product if [batch, fa, fb] is not the output. */
+static int64_t copy_cost(const einsum *e, const char *a, const char *b, const char *batch,
+                         const char *fa, const char *fb, const char *con)
+{
+    char la[3 * EIN_MAX + 1], lb[3 * EIN_MAX + 1], lz[3 * EIN_MAX + 1];
+    snprintf(la, sizeof la, "%s%s%s", batch, fa, con);
+    snprintf(lb, sizeof lb, "%s%s%s", batch, con, fb);
+    snprintf(lz, sizeof lz, "%s%s%s", batch, fa, fb);
+    return (strcmp(a, la) ? label_product(e, a) : 0) + (strcmp(b, lb) ? label_product(e, b) : 0) +
+           (strcmp(lz, e->out) ? label_product(e, lz) : 0);
+}
+
+/* Whether B times A copies fewer elements than A times B: attention's
+** "aecd,abcd->acbe" (keys, queries) gives its scores [a, c, b, e] directly
+** from queries times keys, where keys times queries needs a transposing copy
+** of the whole score tensor.  Each output element is the same sum of the
+** same products (in the same order), so the results do not change. */
+static int swap_pays(const einsum *e, const char *batch, const char *fa, const char *fb, const char *con)
+{
+    return copy_cost(e, e->in[1], e->in[0], batch, fb, fa, con) <
+           copy_cost(e, e->in[0], e->in[1], batch, fa, fb, con);
+}
+
 sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
 {
     einsum e;
@@ -239,6 +264,13 @@ sm2c_status lower_einsum(sm2c_lower *l, const sm2c_node *n)
     for (const char *p = e.in[1]; *p; p++)
         if (!strchr(e.in[0], *p))
             add_label(fb, *p);
+    if (swap_pays(&e, batch, fa, fb, con)) {
+        char t[EIN_MAX + 1];
+        int32_t tb = in0;
+        in0 = in1, in1 = tb;
+        memcpy(t, e.in[0], sizeof t), memcpy(e.in[0], e.in[1], sizeof t), memcpy(e.in[1], t, sizeof t);
+        memcpy(t, fa, sizeof t), memcpy(fa, fb, sizeof t), memcpy(fb, t, sizeof t);
+    }
     /* Each is at most one operand's labels (EIN_MAX); sized for the three
     ** parts so that gcc sees no truncation. */
     char la[3 * EIN_MAX + 1], lb[3 * EIN_MAX + 1], lz[3 * EIN_MAX + 1];

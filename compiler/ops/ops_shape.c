@@ -155,11 +155,30 @@ sm2c_status shape_transpose(sm2c_ctx *c, sm2c_node *n)
     return SM2C_OK;
 }
 
+/* Whether transposing x by perm moves no element: the dims larger than 1
+** keep their order (Keras's Tensordot transposes by the identity). */
+static int moves_nothing(const sm2c_shape *x, const int64_t *perm)
+{
+    int64_t last = -1;
+    for (int32_t i = 0; i < x->rank; i++) {
+        if (x->dims[perm[i]] == 1)
+            continue;
+        if (perm[i] < last)
+            return 0;
+        last = perm[i];
+    }
+    return 1;
+}
+
 sm2c_status lower_transpose(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     int64_t *perm = sm2c_op_ints(l->c, n->inputs[1]->constant);
     int64_t xs[SM2C_RT_MAX_RANK], ys[SM2C_RT_MAX_RANK], src[SM2C_RT_MAX_RANK];
+    if (moves_nothing(&x->shape, perm)) {     /* the same bytes: y is x */
+        sm2c_lower_alias(l, y, x);
+        return SM2C_OK;
+    }
     sm2c_op_strides(&x->shape, xs);
     sm2c_op_strides(&y->shape, ys);
     for (int32_t i = 0; i < y->shape.rank; i++)

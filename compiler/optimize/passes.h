@@ -16,6 +16,9 @@ sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g);
 struct sm2c_import_opts;
 sm2c_status sm2c_pass_batch(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_import_opts *io,
                             int32_t *n_batched);
+/* Keras 3's LayerNormalization over the last axis into one LayerNorm node
+** (pass_lnorm.c). */
+sm2c_status sm2c_pass_lnorm(sm2c_ctx *c, sm2c_graph *g);
 /* Inference batch norm after a convolution into its filter and bias (pass_bnfold.c). */
 sm2c_status sm2c_pass_bnfold(sm2c_ctx *c, sm2c_graph *g);
 /* A per-channel Mul and Add after a convolution or MatMul (Keras 3's batch

@@ -103,6 +103,8 @@ static int in_place_args(const char *kernel, int *in, int *out)
             return *in = 0, *out = 1, 1;
     if (strcmp(k, "bias_add_f32") == 0)
         return *in = 0, *out = 2, 1;
+    if (strcmp(k, "layer_norm_f32") == 0)
+        return *in = 0, *out = 4, 1;
     return 0;
 }
 

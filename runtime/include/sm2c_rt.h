@@ -385,6 +385,11 @@ int32_t sm2c_rt_sparse_softmax_xent_f32_i64(const float *logits, const int64_t *
 void sm2c_rt_batch_norm_train_f32(const float *x, const float *scale, const float *offset,
                                   float epsilon, float *y, int32_t outer, int32_t channels,
                                   int32_t inner);
+/* Layer normalization over the last axis of [rows, cols] (layer_norm_f32.c),
+** as Keras 3 writes it: mean and variance of each row, inv = rsqrt(var +
+** epsilon) * gamma, y = x * inv + (-mean * inv + beta).  y may equal x. */
+void sm2c_rt_layer_norm_f32(const float *x, const float *gamma, const float *beta, float epsilon,
+                            float *y, int32_t rows, int32_t cols);
 /* Inference batch norm, channels last: y = (x - mean) * scale / sqrt(var + eps) + offset. */
 void sm2c_rt_batch_norm_f32(const float *x, const float *scale, const float *offset,
                             const float *mean, const float *var, float epsilon, float *y,

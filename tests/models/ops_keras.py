@@ -215,6 +215,16 @@ LAYERS = {
                               "BatchNormalization(epsilon 1e-3) (inference) on [N, 8]"),
     "LayerNormalization": (_x(5, 8), _layer(lambda L: L.LayerNormalization()), E2E,
                            "LayerNormalization over the last axis of [N, 5, 8]"),
+    "LayerNormalization_eps": (_x(4, 37), _layer(lambda L: L.LayerNormalization(epsilon=1e-2)), E2E,
+                               "LayerNormalization(epsilon 1e-2) over a last axis of 37 "
+                               "(sum lanes and a tail)"),
+    "LayerNormalization_nocenter": (_x(3, 24), _layer(lambda L: L.LayerNormalization(center=False)),
+                                    E2E, "LayerNormalization(center False): no beta"),
+    "LayerNormalization_noscale": (_x(3, 24), _layer(lambda L: L.LayerNormalization(scale=False)),
+                                   E2E, "LayerNormalization(scale False): no gamma"),
+    "LayerNormalization_plain": (_x(2, 3, 16), _layer(
+        lambda L: L.LayerNormalization(center=False, scale=False, epsilon=1e-6)), E2E,
+        "LayerNormalization(center False, scale False, epsilon 1e-6) on rank 4"),
     "GroupNormalization": (_x(4, 4, 8), _layer(lambda L: L.GroupNormalization(groups=4)), E2E,
                            "GroupNormalization(groups 4) on [N, 4, 4, 8]"),
     "Dropout": (_x(8), lambda K, x: K.layers.Dense(4)(K.layers.Dropout(0.5)(x)), E2E,
@@ -304,7 +314,7 @@ def activation_cases():
 
 # ---- the real export paths --------------------------------------------------------------
 
-EXPORTED = ["Dense", "Conv2D"]
+EXPORTED = ["Dense", "Conv2D", "LayerNormalization"]
 
 
 def export_cases():

@@ -169,6 +169,49 @@ static void folds_keras3_batch_norm(void **state)
     done(&r);
 }
 
+/* Keras 3 LayerNormalization (Mean, SquaredDifference, Mean, AddV2, Rsqrt,
+** Mul, Neg, Mul, AddV2, Mul, AddV2) is one layer-norm step over the last
+** axis, with or without gamma and beta; the small transformer encoder's two
+** layer norms go from 22 steps to 2.  tf_keras's form (FusedBatchNormV3 on
+** a reshaped tensor) is not matched. */
+static void fuses_layer_norm(void **state)
+{
+    (void)state;
+    static const char *const one_step[] = { "keras_LayerNormalization", "keras_LayerNormalization_eps",
+                                            "keras_LayerNormalization_nocenter",
+                                            "keras_LayerNormalization_noscale",
+                                            "keras_LayerNormalization_plain" };
+    for (size_t i = 0; i < sizeof one_step / sizeof one_step[0]; i++) {
+        char dir[256];
+        snprintf(dir, sizeof dir, "%s/data/ops/%s/model", SM2C_TEST_DATA, one_step[i]);
+        compiled r = compile(dir, "serving_default", NULL, 0);
+        if (r.st)
+            fail_msg("%s: %s", one_step[i], r.t->diag.first);
+        const sm2c_entry *e = &r.p->entries[0];
+        assert_int_equal(e->n_steps, 1);
+        assert_string_equal(e->steps[0].kernel, "sm2c_rt_layer_norm_f32");
+        if (i == 0) {   /* [3, 5, 8], epsilon 1e-3 */
+            assert_true(e->steps[0].args[3].f == 1e-3f);
+            assert_int_equal(e->steps[0].args[5].i, 15);
+            assert_int_equal(e->steps[0].args[6].i, 8);
+        }
+        done(&r);
+    }
+    compiled r = compile(SM2C_TEST_DATA "/data/ops/arch_transformer_encoder/model", "serving_default", NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    const sm2c_entry *e = &r.p->entries[0];
+    assert_int_equal(count_kernel(e, "sm2c_rt_layer_norm_f32"), 2);
+    assert_int_equal(count_kernel(e, "sm2c_rt_reduce_mean_f32") + count_kernel(e, "sm2c_rt_rsqrt_f32"), 0);
+    assert_int_equal(e->n_steps, 24);
+    done(&r);
+    r = compile(SM2C_TEST_DATA "/data/ops/keras_LayerNormalization/model", "tfkeras", NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    assert_int_equal(count_kernel(&r.p->entries[0], "sm2c_rt_layer_norm_f32"), 0);
+    done(&r);
+}
+
 /* Conv + BiasAdd + FusedBatchNormV3 + ReLU and DepthwiseConv + BN + ReLU6:
 ** no batch norm and no separate activation remain. */
 static void folds_batch_norm(void **state)
@@ -520,6 +563,7 @@ int main(void)
         cmocka_unit_test(fuses_dense_relu),
         cmocka_unit_test(fuses_add_bias),
         cmocka_unit_test(folds_keras3_batch_norm),
+        cmocka_unit_test(fuses_layer_norm),
         cmocka_unit_test(batched_ports),
         cmocka_unit_test(folds_batch_norm),
         cmocka_unit_test(fuses_new_activations),
