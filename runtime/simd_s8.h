@@ -11,13 +11,17 @@
 ** x86-64 ELF both are compiled with target attributes and the caller asks the
 ** CPU; SM2C_RT_PORTABLE_ONLY (and SM2C_RT_SCALAR_ONLY) leaves the C path
 ** alone.  Integer sums are exact, so every path gives the C path's bits.
+**
+** Unoptimised builds (-O0) take the C path too: they keep every intrinsic's
+** result in the frame, and the VNNI convolution's chain took 25 KB of stack
+** there, over SM2C_RT_STACK_BYTES (the kernel tests build the paths at -O2).
 */
 #ifndef SM2C_RT_SIMD_S8_H
 #define SM2C_RT_SIMD_S8_H
 
 #include "simd_f32.h"
 
-#if defined(SM2C_RT_PORTABLE_ONLY) || !defined(__x86_64__)
+#if defined(SM2C_RT_PORTABLE_ONLY) || !defined(__x86_64__) || !defined(__OPTIMIZE__)
 #define SM2C_RT_VNNI 0
 #define SM2C_RT_S8_AVX2 0
 #elif defined(__AVX512VNNI__) && defined(__AVX512BW__)
