@@ -66,7 +66,7 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_requant512(__m512i x, __m512i m, __
     return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
-/* Channels o0 .. o0 + n - 1 (n <= 16) of the sums v: bias, requantization,
+/* Channels o0 .. o0 + min(n, 16) - 1 of the sums v: bias, requantization,
 ** zero point, clamp and store. */
 SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t n, const q8_out *q,
                                                  int8_t *y)
@@ -128,13 +128,14 @@ SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_load256(const int32_t *p, int32_
     return _mm256_loadu_si256((const __m256i *)(const void *)t);
 }
 
-/* q8_out512 on 8 lanes. */
+/* q8_out512 on 8 lanes: the first min(n, 8). */
 SM2C_RT_TARGET_S8_AVX2 static inline void q8_out256(__m256i v, int32_t o0, int32_t n, const q8_out *q,
                                                     int8_t *y)
 {
     const __m256i bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     int8_t t[32];
+    n = n < 8 ? n : 8;
     if (q->bias)
         v = _mm256_add_epi32(v, q8_load256(q->bias + o0, n));
     v = q8_requant256(v, q8_load256(q->mult + o0, n), q8_load256(q->shift + o0, n));
