@@ -14,11 +14,19 @@
 ** input channels), depthwise [KH, KW, C, M] with output c*M + m.  The
 ** compiler proves that acc fits in int32 (reliability.md, section 6.5), and
 ** every partial sum is bounded by the same proof.
+**
+** On x86-64, Conv2D without groups runs on conv_block_s8.h's register-blocked
+** AVX-512 VNNI or AVX2 kernels, depthwise of multiplier 1 on dw_block_s8.h's,
+** and every path requantizes a block of sums on vectors where it can
+** (q8_vec.h); all give the C path's bits.
 */
 #include <stddef.h>
 #include <stdint.h>
 
+#include "conv_block_s8.h"
+#include "dw_block_s8.h"
 #include "q8_math.h"
+#include "q8_vec.h"
 #include "rt_select.h"
 #include "simd_f32.h" /* SM2C_RT_VECTORISE */
 #include "sm2c_rt.h"
@@ -92,18 +100,6 @@ SM2C_RT_VECTORISE static void cs8_block(const int8_t *x, const int8_t *w, const 
     }
 }
 
-/* y[o0 + j] from the sums: bias, requantization, zero point and clamp. */
-static inline void cs8_store(const int32_t *acc, int32_t o0, int32_t ob, const int32_t *bias,
-                             const int32_t *mult, const int32_t *shift, int32_t out_zp, int32_t act_min,
-                             int32_t act_max, int8_t *y)
-{
-    for (int32_t j = 0; j < ob; j++) {
-        const int32_t o = o0 + j;
-        const int32_t a = acc[j] + (bias ? bias[o] : 0);
-        y[o] = sm2c_rt__clamp_s8(sm2c_rt__requant(a, mult[o], shift[o]) + out_zp, act_min, act_max);
-    }
-}
-
 #if SM2C_RT_WANT(conv2d_s8)
 void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
                        const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
@@ -111,7 +107,10 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
 {
     const int32_t C = p[SM2C_RT_WIN_C], OC = p[SM2C_RT_WIN_OC], FC = p[SM2C_RT_WIN_FC];
     const int32_t G = FC > 0 && C / FC > 0 ? C / FC : 1, OG = OC / G;
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max};
     int32_t acc[CS8_OB];
+    if (sm2c_rt__conv_s8_blocked(x, w, y, p, in_zp, &q))
+        return;
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
@@ -121,7 +120,7 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
                     for (int32_t o0 = g * OG; o0 < (g + 1) * OG; o0 += CS8_OB) {
                         const int32_t ob = (g + 1) * OG - o0 < CS8_OB ? (g + 1) * OG - o0 : CS8_OB;
                         cs8_block(x, w, p, n, oh, ow, g * FC, FC, o0, ob, in_zp, 0, acc);
-                        cs8_store(acc, o0, ob, bias, mult, shift, out_zp, act_min, act_max, yp);
+                        q8_store(acc, o0, ob, &q, yp + o0);
                     }
             }
 }
@@ -133,7 +132,10 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
                                  int32_t out_zp, int32_t act_min, int32_t act_max)
 {
     const int32_t OC = p[SM2C_RT_WIN_OC], M = p[SM2C_RT_WIN_FC] > 0 ? p[SM2C_RT_WIN_FC] : 1;
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max};
     int32_t acc[CS8_OB];
+    if (M == 1 && sm2c_rt__dw_s8_blocked(x, w, y, p, in_zp, &q))
+        return;
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
@@ -144,7 +146,7 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
                     ** o = c*M + m reads input channel c alone: filter column o of the
                     ** [KH, KW, C*M] view, one "input channel". */
                     cs8_block(x, w, p, n, oh, ow, M == 1 ? o0 : o0 / M, 1, o0, ob, in_zp, M == 1, acc);
-                    cs8_store(acc, o0, ob, bias, mult, shift, out_zp, act_min, act_max, yp);
+                    q8_store(acc, o0, ob, &q, yp + o0);
                 }
             }
 }

@@ -38,6 +38,12 @@ static void fill8(ktest_rng *r, int8_t *v, int n)
         v[i] = (int8_t)ktest_int(r, -128, 127);
 }
 
+/* bias on odd seeds, none on even ones */
+static const int32_t *o_bias(const int32_t *bias, uint64_t seed)
+{
+    return seed % 2 ? bias : NULL;
+}
+
 /* 1x5x6xC input, 3x3 window, strides 2/1, padding top 1 left 1, dilation 1. */
 static void make_window(int32_t *p, int32_t c, int32_t fc, int32_t oc)
 {
@@ -118,6 +124,85 @@ static void test_conv_s8(void **state)
     check_conv(1, 3, 3, 9);     /* depthwise, multiplier 3 */
 }
 
+/* The sum over the taps of output (n, oh, ow, o) of a Conv2D without groups,
+** any window p[]. */
+static int32_t ref_conv_taps(const int8_t *x, const int8_t *w, const int32_t *p, int32_t n, int32_t oh,
+                             int32_t ow, int32_t o, int32_t in_zp)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t KW = p[SM2C_RT_WIN_KW], OC = p[SM2C_RT_WIN_OC];
+    int32_t acc = 0;
+    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++)
+        for (int32_t kw = 0; kw < KW; kw++) {
+            int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+            int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
+            if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                continue;
+            for (int32_t ic = 0; ic < C; ic++)
+                acc += w[((kh * KW + kw) * C + ic) * OC + o] * (x[((n * H + ih) * W + iw) * C + ic] - in_zp);
+        }
+    return acc;
+}
+
+/* Conv2D of shape {N, H, W, C, KH, KW, OC, SH, SW, DH, DW, PT, PL} against
+** the reference: the SIMD kernels' blocks of pixels and channels, their
+** tails, runs of KW * C values and taps in the padding. */
+static void check_conv_shape(const int32_t *s, int32_t in_zp, uint64_t seed)
+{
+    ktest_rng r = { seed };
+    int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
+    p[SM2C_RT_WIN_N] = s[0], p[SM2C_RT_WIN_H] = s[1], p[SM2C_RT_WIN_W] = s[2], p[SM2C_RT_WIN_C] = s[3];
+    p[SM2C_RT_WIN_KH] = s[4], p[SM2C_RT_WIN_KW] = s[5], p[SM2C_RT_WIN_OC] = s[6], p[SM2C_RT_WIN_FC] = s[3];
+    p[SM2C_RT_WIN_SH] = s[7], p[SM2C_RT_WIN_SW] = s[8], p[SM2C_RT_WIN_DH] = s[9], p[SM2C_RT_WIN_DW] = s[10];
+    p[SM2C_RT_WIN_PT] = s[11], p[SM2C_RT_WIN_PL] = s[12];
+    /* SAME-like extents: the last tap of the last output may reach one pad past the end */
+    p[SM2C_RT_WIN_OH] = (s[1] + 2 * s[11] - s[9] * (s[4] - 1) - 1) / s[7] + 1;
+    p[SM2C_RT_WIN_OW] = (s[2] + 2 * s[12] - s[10] * (s[5] - 1) - 1) / s[8] + 1;
+    const int32_t N = s[0], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = s[6];
+    const int nx = s[0] * s[1] * s[2] * s[3], nw = s[4] * s[5] * s[3] * OC, ny = N * OH * OW * OC;
+    int32_t *bias = malloc((size_t)OC * sizeof *bias), *mult = malloc((size_t)OC * sizeof *mult);
+    int32_t *shift = malloc((size_t)OC * sizeof *shift);
+    int8_t *x = malloc((size_t)nx), *w = malloc((size_t)nw), *y = malloc((size_t)ny);
+    fill8(&r, x, nx);
+    fill8(&r, w, nw);
+    for (int o = 0; o < OC; o++) {
+        bias[o] = ktest_int(&r, -40000, 40000);
+        mult[o] = ktest_int(&r, 1 << 30, INT32_MAX);
+        shift[o] = ktest_int(&r, -14, 2);
+    }
+    const int32_t out_zp = -3, lo = -128, hi = 100;
+    sm2c_rt_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
+    for (int32_t n = 0; n < N; n++)
+        for (int32_t oh = 0; oh < OH; oh++)
+            for (int32_t ow = 0; ow < OW; ow++)
+                for (int32_t o = 0; o < OC; o++) {
+                    int32_t acc = ref_conv_taps(x, w, p, n, oh, ow, o, in_zp) + (seed % 2 ? bias[o] : 0);
+                    int8_t want = clamp8(ref_requant(acc, mult[o], shift[o]) + out_zp, lo, hi);
+                    assert_int_equal(want, y[((n * OH + oh) * OW + ow) * OC + o]);
+                }
+    free(bias), free(mult), free(shift), free(x), free(w), free(y);
+}
+
+static void test_conv_s8_shapes(void **state)
+{
+    (void)state;
+    /* N  H   W  C   KH KW OC  SH SW DH DW PT PL */
+    const int32_t pointwise[] = { 1, 5, 5, 64, 1, 1, 64, 1, 1, 1, 1, 0, 0 };
+    const int32_t c3[] = { 1, 7, 9, 3, 3, 3, 70, 1, 1, 1, 1, 1, 1 };
+    const int32_t first[] = { 1, 13, 6, 1, 10, 4, 64, 2, 2, 1, 1, 4, 1 };
+    const int32_t dilated[] = { 2, 8, 7, 8, 3, 2, 20, 1, 2, 2, 2, 2, 1 };
+    const int32_t narrow[] = { 1, 4, 4, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1 };
+    const int32_t wide[] = { 1, 3, 3, 130, 1, 1, 150, 1, 1, 1, 1, 0, 0 };
+    check_conv_shape(pointwise, -7, 1);
+    check_conv_shape(c3, 12, 2);
+    check_conv_shape(first, -128, 3);
+    check_conv_shape(dilated, 127, 4);
+    check_conv_shape(narrow, 0, 5);
+    check_conv_shape(wide, -1, 7);
+    check_conv_shape(c3, -128, 9);
+    check_conv_shape(first, 127, 10);
+}
+
 static void test_fully_connected_s8(void **state)
 {
     (void)state;
@@ -148,6 +233,35 @@ static void test_fully_connected_s8(void **state)
     one[0] = -2;
     sm2c_rt_fully_connected_s8(one, wone, NULL, yy, 1, 1, 1, m1, s1, 0, 0, -128, 127);
     assert_int_equal(-1, yy[0]);
+}
+
+/* Longer rows than a vector, with a tail, and output counts not a multiple
+** of four, at both extremes of the input zero point. */
+static void test_fully_connected_s8_long(void **state)
+{
+    (void)state;
+    ktest_rng r = { 17 };
+    enum { R = 2, K = 203, N = 7 };
+    static int8_t x[R * K], w[N * K], y[R * N];
+    int32_t bias[N], mult[N], shift[N];
+    const int32_t zps[3] = { -128, 127, 5 };
+    fill8(&r, x, R * K);
+    fill8(&r, w, N * K);
+    for (int o = 0; o < N; o++)
+        bias[o] = ktest_int(&r, -5000, 5000), mult[o] = ktest_int(&r, 1 << 30, INT32_MAX),
+        shift[o] = ktest_int(&r, -14, -6);
+    for (int z = 0; z < 3; z++) {
+        sm2c_rt_fully_connected_s8(x, w, bias, y, R, K, N, mult, shift, zps[z], 4, -128, 127);
+        for (int i = 0; i < R; i++)
+            for (int o = 0; o < N; o++) {
+                int32_t acc = bias[o];
+                for (int k = 0; k < K; k++)
+                    acc += w[o * K + k] * (x[i * K + k] - zps[z]);
+                double real = ldexp((double)mult[o], shift[o] - 31), v = (double)acc * real;
+                int32_t want = (int32_t)(v >= 0 ? floor(v + 0.5) : -floor(-v + 0.5));
+                assert_int_equal(clamp8(want + 4, -128, 127), y[i * N + o]);
+            }
+    }
 }
 
 /* Both roundings on halves: the doubling high multiply rounds 1.5 to 2 and
@@ -343,9 +457,16 @@ static void test_lut_s8(void **state)
 
 int main(void)
 {
+#ifdef SM2C_TEST_CPU
+    /* A build of the kernels for one vector ISA (tests/CMakeLists.txt). */
+    if (!__builtin_cpu_supports(SM2C_TEST_CPU))
+        return 77;
+#endif
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_s8),
+        cmocka_unit_test(test_conv_s8_shapes),
         cmocka_unit_test(test_fully_connected_s8),
+        cmocka_unit_test(test_fully_connected_s8_long),
         cmocka_unit_test(test_requant_halves),
         cmocka_unit_test(test_pool_s8),
         cmocka_unit_test(test_add_and_clamp_s8),

@@ -1,0 +1,352 @@
+/*
+** conv_block_s8.h: int8 Conv2D without groups through register-blocked
+** micro-kernels on x86-64 (private to the runtime; conv_s8.c includes it).
+** Everything is static inline.
+**
+** As conv_block_f32.h: a GEMM whose rows are output pixels (row-major over
+** OH x OW, so a block runs on across output rows), whose columns are output
+** channels and whose reduction runs over the taps and the input channels; a
+** filter row whose taps all lie inside the input for every pixel of a block
+** is one run of KW * C values, in the input as in the filter.  The filter
+** keeps TensorFlow's layout [KH, KW, C, OC]: the kernels interleave four (or
+** two) consecutive filter rows in registers into the layout their dot-product
+** instructions read, once per block of pixels.
+**
+**   VNNI (6 pixels x 64 channels): vpdpbusd multiplies unsigned by signed
+**     bytes, so the input goes in as x + 128 and a tap in the padding as
+**     in_zp + 128; what that adds, (in_zp + 128) * (the sum of the filter
+**     column), is summed once per block of channels (a pixel wholly in the
+**     padding) and subtracted.  Sums wrap exactly as int32, and the true sum
+**     fits (reliability.md 6.5), so the result is the C path's.
+**   AVX2 (4 pixels x 16 channels): vpmaddwd on int16 pairs (x - in_zp, and
+**     the filter widened); a tap in the padding is a pair of zeros.
+**
+** Sums are exact, so both give the C path's bits; requantization is q8_vec.h.
+*/
+#ifndef SM2C_RT_CONV_BLOCK_S8_H
+#define SM2C_RT_CONV_BLOCK_S8_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "q8_vec.h"
+#include "simd_s8.h"
+#include "sm2c_rt.h"
+
+#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
+
+/* A layer's geometry for one image. */
+typedef struct {
+    const int8_t *x; /* image n */
+    const int8_t *w; /* [KH, KW, C, OC] */
+    int32_t H, W, C, KH, KW, SH, SW, DH, DW, PT, PL, OW, OC;
+    int32_t in_zp;
+} c8_geom;
+
+/* Each pixel's input row and column of tap (0, 0), for a block of `rows`
+** pixels from p0; entries past `rows` repeat the last (computed, never stored). */
+static inline void c8_positions(const c8_geom *g, int32_t p0, int32_t rows, int32_t n, int64_t *ih,
+                                int64_t *iw)
+{
+    int32_t oh = p0 / g->OW, ow = p0 % g->OW;
+    for (int32_t r = 0; r < n; r++) {
+        ih[r] = (int64_t)oh * g->SH - g->PT;
+        iw[r] = (int64_t)ow * g->SW - g->PL;
+        if (r + 1 < rows && ++ow == g->OW)
+            ow = 0, oh++;
+    }
+}
+
+/* The kw loop of a block: *steps runs of *len values (conv_block_f32.h). */
+static inline void c8_kw_steps(const c8_geom *g, const int64_t *iw, int32_t n, int32_t *steps, int32_t *len)
+{
+    int64_t lo = iw[0], hi = iw[0];
+    for (int32_t r = 1; r < n; r++) {
+        lo = iw[r] < lo ? iw[r] : lo;
+        hi = iw[r] > hi ? iw[r] : hi;
+    }
+    if (g->DW == 1 && lo >= 0 && hi + g->KW <= g->W) {
+        *steps = 1, *len = g->KW * g->C;
+        return;
+    }
+    *steps = g->KW, *len = g->C;
+}
+
+/* Where pixel (ih, iw) reads tap (kh, kw): the input and a step of 1, or, in
+** the padding, `pad` (in_zp repeated) and a step of 0. */
+static inline const int8_t *c8_tap(const c8_geom *g, int64_t ih, int64_t iw, const int8_t *pad,
+                                   int32_t *step)
+{
+    if ((uint64_t)ih >= (uint64_t)g->H || (uint64_t)iw >= (uint64_t)g->W) {
+        *step = 0;
+        return pad;
+    }
+    *step = 1;
+    return g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
+}
+
+/* Up to 4 bytes from p (n of them, the rest zero) as a little-endian word. */
+static inline uint32_t c8_word(const int8_t *p, int32_t n)
+{
+    uint8_t b[4] = {0, 0, 0, 0};
+    memcpy(b, p, (size_t)(n < 4 ? n : 4));
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+#define C8_R4(M) M(0) M(1) M(2) M(3)
+#define C8_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
+#endif
+
+#if SM2C_RT_VNNI
+/* Rows k .. k + 3 of the filter (those at or past `left` as zeros), channels
+** from wt: four vectors whose dword 4L + i holds the four rows' values of
+** channel 16L + 4j + i (vector j), as vpdpbusd reads them. */
+SM2C_RT_TARGET_VNNI static inline void c8_pack4(const int8_t *wt, ptrdiff_t OC, int32_t left, __mmask64 m,
+                                                __m512i *p)
+{
+    const __m512i z = _mm512_setzero_si512();
+    const __m512i r0 = _mm512_maskz_loadu_epi8(m, wt);
+    const __m512i r1 = left > 1 ? _mm512_maskz_loadu_epi8(m, wt + OC) : z;
+    const __m512i r2 = left > 2 ? _mm512_maskz_loadu_epi8(m, wt + 2 * OC) : z;
+    const __m512i r3 = left > 3 ? _mm512_maskz_loadu_epi8(m, wt + 3 * OC) : z;
+    const __m512i a = _mm512_unpacklo_epi8(r0, r1), b = _mm512_unpackhi_epi8(r0, r1);
+    const __m512i c = _mm512_unpacklo_epi8(r2, r3), d = _mm512_unpackhi_epi8(r2, r3);
+    p[0] = _mm512_unpacklo_epi16(a, c);
+    p[1] = _mm512_unpackhi_epi16(a, c);
+    p[2] = _mm512_unpacklo_epi16(b, d);
+    p[3] = _mm512_unpackhi_epi16(b, d);
+}
+
+/* c8_pack4's channel order back to channels 0-15, 16-31, 32-47, 48-63. */
+SM2C_RT_TARGET_VNNI static inline void c8_unpermute(__m512i *v)
+{
+    const __m512i t0 = _mm512_shuffle_i32x4(v[0], v[1], 0x44), t1 = _mm512_shuffle_i32x4(v[2], v[3], 0x44);
+    const __m512i t2 = _mm512_shuffle_i32x4(v[0], v[1], 0xEE), t3 = _mm512_shuffle_i32x4(v[2], v[3], 0xEE);
+    v[0] = _mm512_shuffle_i32x4(t0, t1, 0x88);
+    v[1] = _mm512_shuffle_i32x4(t0, t1, 0xDD);
+    v[2] = _mm512_shuffle_i32x4(t2, t3, 0x88);
+    v[3] = _mm512_shuffle_i32x4(t2, t3, 0xDD);
+}
+
+/* (in_zp + 128) times the sum of every filter column oc0 + j, j < nr, in
+** c8_pack4's order: what the padding words add to a pixel's sums. */
+SM2C_RT_TARGET_VNNI static inline void c8_vnni_pad(const c8_geom *g, int32_t oc0, __mmask64 m, __m512i *s)
+{
+    const int32_t K = g->KH * g->KW * g->C;
+    const __m512i a = _mm512_set1_epi32((int32_t)(0x01010101u * (uint32_t)(g->in_zp + 128)));
+    const int8_t *wt = g->w + oc0;
+    __m512i p[4];
+    s[0] = s[1] = s[2] = s[3] = _mm512_setzero_si512();
+    for (int32_t k = 0; k < K; k += 4, wt += 4 * (ptrdiff_t)g->OC) {
+        c8_pack4(wt, g->OC, K - k, m, p);
+        for (int j = 0; j < 4; j++)
+            s[j] = _mm512_dpbusd_epi32(s[j], a, p[j]);
+    }
+}
+
+/* 6 pixels x up to 64 channels: 24 accumulators.  bc[j] is bias - padding
+** sum of channel oc0 + j, in natural order. */
+SM2C_RT_TARGET_VNNI static inline void c8_vnni_64(const c8_geom *g, int32_t p0, int32_t rows, int32_t oc0,
+                                                  int32_t nr, const __m512i *pad_sum, const q8_out *q,
+                                                  int8_t *y)
+{
+#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z, c##r##2 = z, c##r##3 = z;
+#define C8_PTR(r) const int8_t *x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
+#define C8_DOT(r)                                                                          \
+    {                                                                                      \
+        const __m512i a = _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, 4) ^ flip)); \
+        c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, p[0]);                                   \
+        c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, p[1]);                                   \
+        c##r##2 = _mm512_dpbusd_epi32(c##r##2, a, p[2]);                                   \
+        c##r##3 = _mm512_dpbusd_epi32(c##r##3, a, p[3]);                                   \
+    }
+#define C8_DOT_TAIL(r)                                                                     \
+    {                                                                                      \
+        const __m512i a = _mm512_set1_epi32(                                               \
+            (int32_t)(c8_word(x##r + k * s##r, s##r ? len - k : 4) ^ flip));              \
+        c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, p[0]);                                   \
+        c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, p[1]);                                   \
+        c##r##2 = _mm512_dpbusd_epi32(c##r##2, a, p[2]);                                   \
+        c##r##3 = _mm512_dpbusd_epi32(c##r##3, a, p[3]);                                   \
+    }
+#define C8_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        __m512i v[4] = {_mm512_sub_epi32(c##r##0, pad_sum[0]), _mm512_sub_epi32(c##r##1, pad_sum[1]), \
+                        _mm512_sub_epi32(c##r##2, pad_sum[2]), _mm512_sub_epi32(c##r##3, pad_sum[3])}; \
+        c8_unpermute(v);                                                                   \
+        for (int j = 0; j * 16 < nr; j++)                                                  \
+            q8_out512(v[j], oc0 + 16 * j, nr - 16 * j, q, y + r * (ptrdiff_t)g->OC + 16 * j); \
+    }
+    const uint32_t flip = 0x80808080u;
+    const __mmask64 m = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
+    const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
+    const __m512i z = _mm512_setzero_si512();
+    int32_t s0, s1, s2, s3, s4, s5, steps, len;
+    int64_t ih[6], iw[6];
+    __m512i p[4];
+    C8_R6(C8_ZERO)
+
+    c8_positions(g, p0, rows, 6, ih, iw);
+    c8_kw_steps(g, iw, 6, &steps, &len);
+    for (int32_t kh = 0; kh < g->KH; kh++) {
+        for (int32_t kw = 0; kw < steps; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
+            const int8_t *wt = g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
+            int32_t k = 0;
+            C8_R6(C8_PTR)
+            for (; k + 4 <= len; k += 4, wt += 4 * (ptrdiff_t)g->OC) {
+                c8_pack4(wt, g->OC, 4, m, p);
+                C8_R6(C8_DOT)
+            }
+            if (k < len) {
+                c8_pack4(wt, g->OC, len - k, m, p);
+                C8_R6(C8_DOT_TAIL)
+            }
+        }
+    }
+    C8_R6(C8_STORE)
+#undef C8_ZERO
+#undef C8_PTR
+#undef C8_DOT
+#undef C8_DOT_TAIL
+#undef C8_STORE
+}
+
+/* The layer on the VNNI kernel: blocks of 64 channels, 6 pixels each. */
+SM2C_RT_TARGET_VNNI static inline void c8_vnni(const c8_geom *g, int32_t M, const q8_out *q, int8_t *y)
+{
+    for (int32_t oc0 = 0; oc0 < g->OC; oc0 += 64) {
+        const int32_t nr = g->OC - oc0 < 64 ? g->OC - oc0 : 64;
+        const __mmask64 m = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
+        __m512i pad_sum[4];
+        c8_vnni_pad(g, oc0, m, pad_sum);
+        for (int32_t p0 = 0; p0 < M; p0 += 6)
+            c8_vnni_64(g, p0, M - p0 < 6 ? M - p0 : 6, oc0, nr, pad_sum, q, y + (ptrdiff_t)p0 * g->OC + oc0);
+    }
+}
+#endif
+
+#if SM2C_RT_S8_AVX2
+/* Up to 16 bytes (n of them, the rest zero) as a vector; whole when n is 16. */
+SM2C_RT_TARGET_S8_AVX2 static inline __m128i c8_load16(const int8_t *p, int32_t n)
+{
+    int8_t t[16] = {0};
+    if (n >= 16)
+        return _mm_loadu_si128((const __m128i *)(const void *)p);
+    memcpy(t, p, (size_t)n);
+    return _mm_loadu_si128((const __m128i *)(const void *)t);
+}
+
+/* (p[0] - zp, p[1] - zp) as an int16 pair (the second 0 when n is 1). */
+static inline int32_t c8_pair(const int8_t *p, int32_t n, int32_t zp)
+{
+    const uint32_t lo = (uint16_t)(p[0] - zp), hi = n > 1 ? (uint16_t)(p[1] - zp) : 0u;
+    return (int32_t)(lo | hi << 16);
+}
+
+/* 4 pixels x up to 16 channels: 8 accumulators. */
+SM2C_RT_TARGET_S8_AVX2 static inline void c8_avx2_16(const c8_geom *g, int32_t p0, int32_t rows, int32_t oc0,
+                                                     int32_t nr, const q8_out *q, int8_t *y)
+{
+#define C8_ZERO(r) __m256i c##r##0 = z, c##r##1 = z;
+#define C8_PTR(r) const int8_t *x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
+#define C8_MADD(r)                                                                         \
+    {                                                                                      \
+        const __m256i a = _mm256_set1_epi32(c8_pair(x##r + k * s##r, s##r ? len - k : 2, g->in_zp)); \
+        c##r##0 = _mm256_add_epi32(c##r##0, _mm256_madd_epi16(a, w0));                     \
+        c##r##1 = _mm256_add_epi32(c##r##1, _mm256_madd_epi16(a, w1));                     \
+    }
+#define C8_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        q8_out256(c##r##0, oc0, nr, q, y + r * (ptrdiff_t)g->OC);                          \
+        if (nr > 8)                                                                        \
+            q8_out256(c##r##1, oc0 + 8, nr - 8, q, y + r * (ptrdiff_t)g->OC + 8);          \
+    }
+    const int8_t pad[2] = {(int8_t)g->in_zp, (int8_t)g->in_zp};
+    const __m256i z = _mm256_setzero_si256();
+    int32_t s0, s1, s2, s3, steps, len;
+    int64_t ih[4], iw[4];
+    C8_R4(C8_ZERO)
+
+    c8_positions(g, p0, rows, 4, ih, iw);
+    c8_kw_steps(g, iw, 4, &steps, &len);
+    for (int32_t kh = 0; kh < g->KH; kh++) {
+        for (int32_t kw = 0; kw < steps; kw++) {
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
+            const int8_t *wt = g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
+            C8_R4(C8_PTR)
+            for (int32_t k = 0; k < len; k += 2, wt += 2 * (ptrdiff_t)g->OC) {
+                const __m128i r0 = c8_load16(wt, nr);
+                const __m128i r1 = k + 1 < len ? c8_load16(wt + g->OC, nr) : _mm_setzero_si128();
+                const __m256i w0 = _mm256_cvtepi8_epi16(_mm_unpacklo_epi8(r0, r1));
+                const __m256i w1 = _mm256_cvtepi8_epi16(_mm_unpackhi_epi8(r0, r1));
+                C8_R4(C8_MADD)
+            }
+        }
+    }
+    C8_R4(C8_STORE)
+#undef C8_ZERO
+#undef C8_PTR
+#undef C8_MADD
+#undef C8_STORE
+}
+
+/* The layer on the AVX2 kernel: blocks of 16 channels, 4 pixels each. */
+SM2C_RT_TARGET_S8_AVX2 static inline void c8_avx2(const c8_geom *g, int32_t M, const q8_out *q, int8_t *y)
+{
+    for (int32_t oc0 = 0; oc0 < g->OC; oc0 += 16) {
+        const int32_t nr = g->OC - oc0 < 16 ? g->OC - oc0 : 16;
+        for (int32_t p0 = 0; p0 < M; p0 += 4)
+            c8_avx2_16(g, p0, M - p0 < 4 ? M - p0 : 4, oc0, nr, q, y + (ptrdiff_t)p0 * g->OC + oc0);
+    }
+}
+#endif
+
+/* Conv2D without groups on a SIMD kernel; 0 when there is none for this
+** CPU or shape, and nothing is written then. */
+static inline int sm2c_rt__conv_s8_blocked(const int8_t *x, const int8_t *w, int8_t *y, const int32_t *p,
+                                           int32_t in_zp, const q8_out *q)
+{
+#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t M = p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
+    int vnni = 0;
+    c8_geom g;
+#if SM2C_RT_VNNI
+    vnni = sm2c_rt__have_vnni();
+#endif
+    if (p[SM2C_RT_WIN_FC] != C || C <= 0)
+        return 0;
+#if SM2C_RT_S8_AVX2
+    if (!vnni && !sm2c_rt__have_s8_avx2())
+        return 0;
+#else
+    if (!vnni)
+        return 0;
+#endif
+    g.w = w, g.H = H, g.W = W, g.C = C, g.KH = p[SM2C_RT_WIN_KH], g.KW = p[SM2C_RT_WIN_KW];
+    g.SH = p[SM2C_RT_WIN_SH], g.SW = p[SM2C_RT_WIN_SW], g.DH = p[SM2C_RT_WIN_DH];
+    g.DW = p[SM2C_RT_WIN_DW], g.PT = p[SM2C_RT_WIN_PT], g.PL = p[SM2C_RT_WIN_PL];
+    g.OW = p[SM2C_RT_WIN_OW], g.OC = OC, g.in_zp = in_zp;
+    for (int32_t n = 0; n < N; n++) {
+        int8_t *yn = y + (ptrdiff_t)n * M * OC;
+        g.x = x + (ptrdiff_t)n * H * W * C;
+#if SM2C_RT_VNNI
+        if (vnni) {
+            c8_vnni(&g, M, q, yn);
+            continue;
+        }
+#endif
+#if SM2C_RT_S8_AVX2
+        c8_avx2(&g, M, q, yn);
+#endif
+    }
+    return 1;
+#else
+    (void)x, (void)w, (void)y, (void)p, (void)in_zp, (void)q;
+    return 0;
+#endif
+}
+
+#endif

@@ -1,0 +1,141 @@
+/*
+** dw_block_s8.h: int8 DepthwiseConv2dNative of multiplier 1 with its sums in
+** vector registers on x86-64 (private to the runtime; conv_s8.c includes it).
+** Everything is static inline.
+**
+** Per output pixel and block of channels (64 on AVX-512 VNNI, 32 on AVX2),
+** each tap inside the input adds w * (x - in_zp) lane by lane: int8 widened
+** to int32, vpmulld, vpaddd; taps in the padding are skipped, as the C path
+** skips them.  The sums are exact, so the result is the C path's bits; the
+** block is requantized on the vectors it was summed in (q8_vec.h).
+*/
+#ifndef SM2C_RT_DW_BLOCK_S8_H
+#define SM2C_RT_DW_BLOCK_S8_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "q8_vec.h"
+#include "simd_s8.h"
+#include "sm2c_rt.h"
+
+#if SM2C_RT_VNNI
+/* Channels c0 .. c0 + nr - 1 (nr <= 64) of output pixel (oh, ow) of image x. */
+SM2C_RT_TARGET_VNNI static inline void dw8_vnni_64(const int8_t *x, const int8_t *w, const int32_t *p,
+                                                   int32_t oh, int32_t ow, int32_t c0, int32_t nr,
+                                                   int32_t in_zp, const q8_out *q, int8_t *y)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
+    const __mmask64 m = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
+    const __m512i zp = _mm512_set1_epi32(in_zp);
+    __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
+                      _mm512_setzero_si512()};
+    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
+        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+        if ((uint32_t)ih >= (uint32_t)H)
+            continue;
+        for (int32_t kw = 0; kw < KW; kw++) {
+            const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
+            if ((uint32_t)iw >= (uint32_t)W)
+                continue;
+            const __m512i xb = _mm512_maskz_loadu_epi8(m, x + ((ptrdiff_t)ih * W + iw) * C + c0);
+            const __m512i wb = _mm512_maskz_loadu_epi8(m, w + ((ptrdiff_t)kh * KW + kw) * C + c0);
+#define DW8_MAC(j)                                                                         \
+    acc[j] = _mm512_add_epi32(                                                             \
+        acc[j], _mm512_mullo_epi32(                                                        \
+                    _mm512_sub_epi32(_mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(xb, j)), zp), \
+                    _mm512_cvtepi8_epi32(_mm512_extracti32x4_epi32(wb, j))));
+            DW8_MAC(0) DW8_MAC(1) DW8_MAC(2) DW8_MAC(3)
+#undef DW8_MAC
+        }
+    }
+    for (int j = 0; j * 16 < nr; j++)
+        q8_out512(acc[j], c0 + 16 * j, nr - 16 * j, q, y + 16 * j);
+}
+#endif
+
+#if SM2C_RT_S8_AVX2
+/* n (<= 8) int8 values from p widened to int32; a whole load when n is 8. */
+SM2C_RT_TARGET_S8_AVX2 static inline __m256i dw8_widen8(const int8_t *p, int32_t n)
+{
+    int8_t t[8] = {0};
+    memcpy(t, p, (size_t)(n < 8 ? n : 8));
+    return _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)t));
+}
+
+/* dw8_vnni_64 on AVX2: up to 32 channels. */
+SM2C_RT_TARGET_S8_AVX2 static inline void dw8_avx2_32(const int8_t *x, const int8_t *w, const int32_t *p,
+                                                      int32_t oh, int32_t ow, int32_t c0, int32_t nr,
+                                                      int32_t in_zp, const q8_out *q, int8_t *y)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
+    const __m256i zp = _mm256_set1_epi32(in_zp);
+    __m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
+                      _mm256_setzero_si256()};
+    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
+        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+        if ((uint32_t)ih >= (uint32_t)H)
+            continue;
+        for (int32_t kw = 0; kw < KW; kw++) {
+            const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
+            if ((uint32_t)iw >= (uint32_t)W)
+                continue;
+            const int8_t *xp = x + ((ptrdiff_t)ih * W + iw) * C + c0;
+            const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * C + c0;
+            for (int j = 0; j * 8 < nr; j++) {
+                const __m256i xv = _mm256_sub_epi32(dw8_widen8(xp + 8 * j, nr - 8 * j), zp);
+                acc[j] = _mm256_add_epi32(acc[j], _mm256_mullo_epi32(xv, dw8_widen8(wp + 8 * j, nr - 8 * j)));
+            }
+        }
+    }
+    for (int j = 0; j * 8 < nr; j++)
+        q8_out256(acc[j], c0 + 8 * j, nr - 8 * j, q, y + 8 * j);
+}
+#endif
+
+/* Depthwise of multiplier 1 on a SIMD kernel; 0 when there is none for this
+** CPU, and nothing is written then. */
+static inline int sm2c_rt__dw_s8_blocked(const int8_t *x, const int8_t *w, int8_t *y, const int32_t *p,
+                                         int32_t in_zp, const q8_out *q)
+{
+#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
+    int32_t nb = 0;
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni())
+        nb = 64;
+#endif
+#if SM2C_RT_S8_AVX2
+    if (!nb && sm2c_rt__have_s8_avx2())
+        nb = 32;
+#endif
+    if (!nb)
+        return 0;
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
+    for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
+        for (int32_t oh = 0; oh < OH; oh++)
+            for (int32_t ow = 0; ow < OW; ow++) {
+                const int8_t *xn = x + (ptrdiff_t)n * H * W * C;
+                int8_t *yp = y + (((ptrdiff_t)n * OH + oh) * OW + ow) * C;
+                for (int32_t c0 = 0; c0 < C; c0 += nb) {
+                    const int32_t nr = C - c0 < nb ? C - c0 : nb;
+#if SM2C_RT_VNNI
+                    if (nb == 64) {
+                        dw8_vnni_64(xn, w, p, oh, ow, c0, nr, in_zp, q, yp + c0);
+                        continue;
+                    }
+#endif
+#if SM2C_RT_S8_AVX2
+                    dw8_avx2_32(xn, w, p, oh, ow, c0, nr, in_zp, q, yp + c0);
+#endif
+                }
+            }
+    return 1;
+#else
+    (void)x, (void)w, (void)y, (void)p, (void)in_zp, (void)q;
+    return 0;
+#endif
+}
+
+#endif

@@ -1,0 +1,179 @@
+/*
+** q8_vec.h: q8_math.h's requantization on 16 lanes (AVX-512) and 8 lanes
+** (AVX2), bit for bit, and the store of a block of int32 sums through it
+** (private to the runtime).  Everything is static inline.
+**
+** sm2c_rt__requant(x, m, shift) in vector form: the left shift saturates as
+** the int64 product does; SaturatingRoundingDoublingHighMul is
+** floor((a * b + 2^30) / 2^31), which is gemmlowp's nudged truncation in one
+** form for both signs (for a * b < 0, trunc((ab + 1 - 2^30) / 2^31) equals
+** floor((ab + 2^30) / 2^31)), taken from the 64-bit products of the even and
+** the odd lanes; RoundingDivideByPOT as in q8_math.h.
+*/
+#ifndef SM2C_RT_Q8_VEC_H
+#define SM2C_RT_Q8_VEC_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "q8_math.h"
+#include "simd_s8.h"
+
+/* What the store of one output pixel's block needs besides the sums. */
+typedef struct {
+    const int32_t *bias; /* may be NULL */
+    const int32_t *mult, *shift;
+    int32_t out_zp, act_min, act_max;
+} q8_out;
+
+/* y[j] for j < n from the sums acc[j] of output channels o0 + j, in C. */
+static inline void q8_store_c(const int32_t *acc, int32_t o0, int32_t n, const q8_out *q, int8_t *y)
+{
+    for (int32_t j = 0; j < n; j++) {
+        const int32_t o = o0 + j;
+        const int32_t a = acc[j] + (q->bias ? q->bias[o] : 0);
+        y[j] = sm2c_rt__clamp_s8(sm2c_rt__requant(a, q->mult[o], q->shift[o]) + q->out_zp, q->act_min,
+                                 q->act_max);
+    }
+}
+
+#if SM2C_RT_VNNI
+SM2C_RT_TARGET_VNNI static inline __m512i q8_requant512(__m512i x, __m512i m, __m512i shift)
+{
+    const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
+    const __m512i imax = _mm512_set1_epi32(INT32_MAX), imin = _mm512_set1_epi32(INT32_MIN);
+    const __m512i left = _mm512_min_epi32(_mm512_max_epi32(shift, zero), _mm512_set1_epi32(31));
+    const __m512i right = _mm512_max_epi32(
+        _mm512_sub_epi32(zero, _mm512_max_epi32(shift, _mm512_set1_epi32(-31))), zero);
+    /* x * 2^left, saturated */
+    const __m512i sh = _mm512_sllv_epi32(x, left);
+    const __mmask16 ovf = _mm512_cmpneq_epi32_mask(_mm512_srav_epi32(sh, left), x);
+    const __m512i sat = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(x, zero), imax, imin);
+    const __m512i a = _mm512_mask_blend_epi32(ovf, sh, sat);
+    /* the doubling high multiply */
+    const __m512i nudge = _mm512_set1_epi64(INT64_C(1) << 30);
+    const __m512i ev = _mm512_srli_epi64(_mm512_add_epi64(_mm512_mul_epi32(a, m), nudge), 31);
+    const __m512i od = _mm512_slli_epi64(
+        _mm512_add_epi64(_mm512_mul_epi32(_mm512_srli_epi64(a, 32), _mm512_srli_epi64(m, 32)), nudge), 1);
+    __m512i h = _mm512_mask_blend_epi32(0xAAAA, ev, od);
+    h = _mm512_mask_mov_epi32(h, _mm512_cmpeq_epi32_mask(a, imin) & _mm512_cmpeq_epi32_mask(m, imin), imax);
+    /* the rounding shift right */
+    const __m512i mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, right), one);
+    const __m512i rem = _mm512_and_si512(h, mask);
+    __m512i thr = _mm512_srai_epi32(mask, 1);
+    thr = _mm512_mask_add_epi32(thr, _mm512_cmplt_epi32_mask(h, zero), thr, one);
+    const __m512i r = _mm512_srav_epi32(h, right);
+    return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
+}
+
+/* Channels o0 .. o0 + min(n, 16) - 1 of the sums v: bias, requantization,
+** zero point, clamp and store. */
+SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t n, const q8_out *q,
+                                                 int8_t *y)
+{
+    const __mmask16 k = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
+    if (q->bias)
+        v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, q->bias + o0));
+    v = q8_requant512(v, _mm512_maskz_loadu_epi32(k, q->mult + o0),
+                      _mm512_maskz_loadu_epi32(k, q->shift + o0));
+    v = _mm512_add_epi32(v, _mm512_set1_epi32(q->out_zp));
+    v = _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+    _mm512_mask_cvtepi32_storeu_epi8(y, k, v);
+}
+
+SM2C_RT_TARGET_VNNI static inline void q8_store512(const int32_t *acc, int32_t o0, int32_t n, const q8_out *q,
+                                                   int8_t *y)
+{
+    for (int32_t j = 0; j < n; j += 16) {
+        const int32_t m = n - j < 16 ? n - j : 16;
+        const __mmask16 k = (__mmask16)(m >= 16 ? 0xFFFFu : (1u << m) - 1u);
+        q8_out512(_mm512_maskz_loadu_epi32(k, acc + j), o0 + j, m, q, y + j);
+    }
+}
+#endif
+
+#if SM2C_RT_S8_AVX2
+SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_requant256(__m256i x, __m256i m, __m256i shift)
+{
+    const __m256i zero = _mm256_setzero_si256(), one = _mm256_set1_epi32(1);
+    const __m256i imax = _mm256_set1_epi32(INT32_MAX), imin = _mm256_set1_epi32(INT32_MIN);
+    const __m256i left = _mm256_min_epi32(_mm256_max_epi32(shift, zero), _mm256_set1_epi32(31));
+    const __m256i right = _mm256_max_epi32(
+        _mm256_sub_epi32(zero, _mm256_max_epi32(shift, _mm256_set1_epi32(-31))), zero);
+    const __m256i sh = _mm256_sllv_epi32(x, left);
+    const __m256i same = _mm256_cmpeq_epi32(_mm256_srav_epi32(sh, left), x);
+    const __m256i sat = _mm256_blendv_epi8(imax, imin, _mm256_cmpgt_epi32(zero, x));
+    const __m256i a = _mm256_blendv_epi8(sat, sh, same);
+    const __m256i nudge = _mm256_set1_epi64x(INT64_C(1) << 30);
+    const __m256i ev = _mm256_srli_epi64(_mm256_add_epi64(_mm256_mul_epi32(a, m), nudge), 31);
+    const __m256i od = _mm256_slli_epi64(
+        _mm256_add_epi64(_mm256_mul_epi32(_mm256_srli_epi64(a, 32), _mm256_srli_epi64(m, 32)), nudge), 1);
+    __m256i h = _mm256_blend_epi32(ev, od, 0xAA);
+    h = _mm256_blendv_epi8(h, imax,
+                           _mm256_and_si256(_mm256_cmpeq_epi32(a, imin), _mm256_cmpeq_epi32(m, imin)));
+    const __m256i mask = _mm256_sub_epi32(_mm256_sllv_epi32(one, right), one);
+    const __m256i rem = _mm256_and_si256(h, mask);
+    const __m256i thr = _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_cmpgt_epi32(zero, h));
+    const __m256i r = _mm256_srav_epi32(h, right);
+    return _mm256_sub_epi32(r, _mm256_cmpgt_epi32(rem, thr));
+}
+
+/* The first n (<= 8) lanes of a vector, whole when n is 8 (no read past). */
+SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_load256(const int32_t *p, int32_t n)
+{
+    int32_t t[8] = {0};
+    if (n >= 8)
+        return _mm256_loadu_si256((const __m256i *)(const void *)p);
+    memcpy(t, p, (size_t)n * sizeof *t);
+    return _mm256_loadu_si256((const __m256i *)(const void *)t);
+}
+
+/* q8_out512 on 8 lanes: the first min(n, 8). */
+SM2C_RT_TARGET_S8_AVX2 static inline void q8_out256(__m256i v, int32_t o0, int32_t n, const q8_out *q,
+                                                    int8_t *y)
+{
+    const __m256i bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
+                                           0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    int8_t t[32];
+    n = n < 8 ? n : 8;
+    if (q->bias)
+        v = _mm256_add_epi32(v, q8_load256(q->bias + o0, n));
+    v = q8_requant256(v, q8_load256(q->mult + o0, n), q8_load256(q->shift + o0, n));
+    v = _mm256_add_epi32(v, _mm256_set1_epi32(q->out_zp));
+    v = _mm256_max_epi32(_mm256_min_epi32(v, _mm256_set1_epi32(q->act_max)), _mm256_set1_epi32(q->act_min));
+    _mm256_storeu_si256((__m256i *)(void *)t, _mm256_shuffle_epi8(v, bytes));
+    memcpy(y, t, (size_t)(n < 4 ? n : 4));
+    if (n > 4)
+        memcpy(y + 4, t + 16, (size_t)(n - 4));
+}
+
+SM2C_RT_TARGET_S8_AVX2 static inline void q8_store256(const int32_t *acc, int32_t o0, int32_t n,
+                                                      const q8_out *q, int8_t *y)
+{
+    for (int32_t j = 0; j < n; j += 8) {
+        const int32_t m = n - j < 8 ? n - j : 8;
+        q8_out256(q8_load256(acc + j, m), o0 + j, m, q, y + j);
+    }
+}
+#endif
+
+/* y[j] for j < n from the sums acc[j] of output channels o0 + j, on the
+** widest path this CPU runs. */
+static inline void q8_store(const int32_t *acc, int32_t o0, int32_t n, const q8_out *q, int8_t *y)
+{
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni()) {
+        q8_store512(acc, o0, n, q, y);
+        return;
+    }
+#endif
+#if SM2C_RT_S8_AVX2
+    if (sm2c_rt__have_s8_avx2()) {
+        q8_store256(acc, o0, n, q, y);
+        return;
+    }
+#endif
+    q8_store_c(acc, o0, n, q, y);
+}
+
+#endif

@@ -1,0 +1,66 @@
+/*
+** q8_lanes.c: q8_vec.h's 16- and 8-lane requantization gives the bits of
+** q8_math.h's sm2c_rt__requant on every combination of edge values and
+** random ones: sums near 0 and at both int32 limits, multipliers of either
+** sign (INT32_MIN among them), shifts from -40 to 40 (counts past 31
+** included).  Built for one ISA (tests/CMakeLists.txt): AVX-512 with VNNI, or
+** AVX2; exits 77 on a CPU without it.
+*/
+#include <stdio.h>
+
+#include "q8_vec.h"
+
+#if SM2C_RT_VNNI
+enum { LANES = 16 };
+#define HAVE_ISA() sm2c_rt__have_vnni()
+#define VEC_REQUANT(x, m, s, y)                                                            \
+    _mm512_storeu_si512((void *)(y), q8_requant512(_mm512_loadu_si512((const void *)(x)),  \
+                                                   _mm512_loadu_si512((const void *)(m)),  \
+                                                   _mm512_loadu_si512((const void *)(s))))
+#elif SM2C_RT_S8_AVX2
+enum { LANES = 8 };
+#define HAVE_ISA() sm2c_rt__have_s8_avx2()
+#define VEC_REQUANT(x, m, s, y)                                                            \
+    _mm256_storeu_si256((__m256i *)(void *)(y),                                            \
+                        q8_requant256(_mm256_loadu_si256((const __m256i *)(const void *)(x)), \
+                                      _mm256_loadu_si256((const __m256i *)(const void *)(m)), \
+                                      _mm256_loadu_si256((const __m256i *)(const void *)(s))))
+#else
+#error "q8_lanes.c: build for AVX-512 VNNI or AVX2"
+#endif
+
+static uint64_t rng = 0x9E3779B97F4A7C15ULL;
+
+static int32_t next(void)
+{
+    rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+    return (int32_t)(uint32_t)rng;
+}
+
+static const int32_t EDGE[] = {0, 1, -1, 2, -2, 3, 1 << 15, -(1 << 15), (1 << 30) - 1, 1 << 30, -(1 << 30),
+                               INT32_MAX, INT32_MAX - 1, INT32_MIN, INT32_MIN + 1, 12345, -54321};
+enum { NEDGE = sizeof EDGE / sizeof EDGE[0] };
+
+int main(void)
+{
+    static int32_t x[LANES], m[LANES], s[LANES], y[LANES];
+    long checked = 0, bad = 0;
+    if (!HAVE_ISA())
+        return 77;
+    for (int round = 0; round < 200000; round++) {
+        for (int i = 0; i < LANES; i++) {
+            const int pick = next() & 3;
+            x[i] = pick == 0 ? EDGE[(uint32_t)next() % NEDGE] : pick == 1 ? next() % 4096 : next();
+            m[i] = (next() & 1) ? EDGE[(uint32_t)next() % NEDGE] : next();
+            s[i] = (int32_t)((uint32_t)next() % 81) - 40;
+        }
+        VEC_REQUANT(x, m, s, y);
+        for (int i = 0; i < LANES; i++, checked++) {
+            const int32_t want = sm2c_rt__requant(x[i], m[i], s[i]);
+            if (y[i] != want && bad++ < 10)
+                printf("requant(%d, %d, %d): got %d want %d\n", x[i], m[i], s[i], y[i], want);
+        }
+    }
+    printf("q8_lanes: %ld values, %ld differ\n", checked, bad);
+    return bad != 0;
+}
