@@ -204,15 +204,42 @@ sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
         return SM2C_OK;
     }
     sm2c_status st = dyn_rule(c, n, root);
-    /* A hook that folded its result from the static shape saw the bound. */
-    for (int32_t k = 0; !st && k < n->n_outputs; k++)
+    /* A hook that folded its result from the static shape saw the bound
+    ** (SparseReshape's output_shape comes from its shape inputs). */
+    for (int32_t k = 0; !st && n->op->lower != lower_sparse_reshape && k < n->n_outputs; k++)
         if (n->outputs[k]->constant)
             st = refuse(c, n, "its result would be computed from the bound");
     return st;
 }
 
+/* SparseSegment*: data (Unique's gather) and the index/id pair may have
+** counts of their own; the kernel reads each up to its count. */
+static sm2c_status sparse_segment_rule(sm2c_ctx *c, sm2c_node *n)
+{
+    const sm2c_value *x = n->inputs[0], *ix = n->inputs[1], *ids = n->inputs[2];
+    if ((x->dyn && x->dyn_dim != 0) || ix->dyn != ids->dyn || (ix->dyn && (ix->dyn_dim || ids->dyn_dim)))
+        return refuse(c, n, "its indices and segment_ids must share their data-dependent size");
+    return SM2C_OK;     /* its result: static, or sized by a count of its own (the hook) */
+}
+
+/* SparseReshape (index rows, shapes static) and SparseFillEmptyRows (index
+** rows and values with one count; its outputs are set by its hook). */
+static sm2c_status sparse_rows_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
+{
+    const sm2c_value *x = n->inputs[0];
+    int fill = n->op->lower == lower_sparse_fill_empty_rows;
+    if (!x->dyn || x->dyn_dim != 0 || n->inputs[2]->dyn || (fill && n->inputs[3]->dyn) ||
+        (fill ? !n->inputs[1]->dyn || n->inputs[1]->dyn_dim != 0 : n->inputs[1]->dyn != NULL))
+        return refuse(c, n, "only its index rows (and values) may have the data-dependent size");
+    if (!fill)
+        set_dyn(n, 0, root, 0);
+    return SM2C_OK;
+}
+
 static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
 {
+    if (n->op->lower == lower_sparse_segment)
+        return sparse_segment_rule(c, n);
     for (int32_t i = 0; i < n->n_inputs; i++)
         if (n->inputs[i]->dyn && n->inputs[i]->dyn != root)
             return refuse(c, n, "two different data-dependent sizes meet");
@@ -224,6 +251,8 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
             return refuse(c, n, "only its index rows and values may have the data-dependent size");
         return SM2C_OK;     /* its result: static, or sized by a bounded output_shape */
     }
+    if (op->lower == lower_sparse_reshape || op->lower == lower_sparse_fill_empty_rows)
+        return sparse_rows_rule(c, n, root);
     if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
         return refuse(c, n, "its input has a data-dependent size");
     if (op->lower == lower_unary || op->lower == lower_cast || op->lower == lower_logic_unary ||
