@@ -81,6 +81,10 @@ void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides
 ** SM2C_RT_ERR_INDEX.  Called before kernels that index with run-time data. */
 int32_t sm2c_rt_check_indices_i32(const int32_t *idx, int32_t n, int32_t lo, int32_t hi);
 int32_t sm2c_rt_check_indices_i64(const int64_t *idx, int32_t n, int32_t lo, int32_t hi);
+/* The same for the first *n_count (or n) indices against [0, *hi): a
+** GatherV2 along a dim whose size is a run-time count. */
+int32_t sm2c_rt_check_indices_dyn_i32(const int32_t *idx, int32_t n, const int64_t *n_count, const int64_t *hi);
+int32_t sm2c_rt_check_indices_dyn_i64(const int64_t *idx, int32_t n, const int64_t *n_count, const int64_t *hi);
 /* check.c: CheckNumerics (SM2C_RT_ERR_NUMERICS on a NaN or an infinity; f16
 ** and bf16 as their uint16_t bits) and Assert (SM2C_RT_ERR_ASSERT on a false
 ** element of the condition). */
@@ -725,13 +729,20 @@ void sm2c_rt_where_i32(const int32_t *x, int64_t *y, int64_t *count, int32_t n, 
 void sm2c_rt_where_i64(const int64_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
 void sm2c_rt_where_b(const uint8_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
 /* Unique(x): y the distinct values of x[n] in order of first occurrence
-** (compared with ==), idx[i] the position of x[i] in y. */
-void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_f32_i64(const float *x, float *y, int64_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n);
+** (compared with ==), idx[i] the position of x[i] in y; only the first
+** *x_count elements when x_count is not NULL (idx past them 0). */
+void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_f32_i64(const float *x, float *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
 /* NonMaxSuppression V2-V5 (nms.c): boxes [n][4], scores [n]; score_threshold
 ** and soft_nms_sigma may be NULL (-inf, 0).  selected (and selected_scores,
 ** may be NULL) get at most min(*max_output_size, bound) entries in TensorFlow's

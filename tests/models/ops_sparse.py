@@ -114,7 +114,38 @@ def segment_cases():
            "SparseSegmentSum/Mean (a static result of dense_shape[0] rows): some, all and no rows empty")
 
 
+def embedding_cases():
+    r = rng_for("SparseEmbedding")
+    emb = tf.Variable(r.uniform(-1, 1, [7, 2]).astype(np.float32))
+
+    def lookup(x, combiner):
+        idx = tf.where(tf.not_equal(x, -1))
+        sp = tf.SparseTensor(idx, tf.gather_nd(x, idx), tf.shape(x, out_type=tf.int64))
+        return tf.nn.safe_embedding_lookup_sparse(emb, sp, combiner=combiner)
+
+    def fn(x):
+        return {"sum": lookup(x, "sum"), "mean": lookup(x, "mean"), "sqrtn": lookup(x, "sqrtn")}
+    xi = np.array([[1, -1, 5], [-1, -1, -1], [0, 3, 3], [-2, 6, -1]], np.int64)
+    feeds = {"serving_default": {"x": xi}, "empty": {"x": np.full([4, 3], -1, np.int64)},
+             "full": {"x": np.array([[1, 2, 3], [4, 5, 0], [0, 0, 0], [6, 4, 3]], np.int64)}}
+    yield ("SparseEmbedding_safe", fn, feeds, contraction(3),
+           "tf.nn.safe_embedding_lookup_sparse (sum, mean, sqrtn) of Where-made ids from a variable: "
+           "SparseReshape, the negative ids dropped (Where of a data-dependent value, GatherV2 along it), "
+           "SparseFillEmptyRows, Unique of a data-dependent value, ResourceGather, SparseSegment*, empty rows "
+           "zeroed; some, all and no rows empty", {"track": emb})
+
+    def uniq(x):
+        idx = tf.where(x > 0)
+        u = tf.unique(tf.gather_nd(x, idx), out_idx=tf.int64)
+        return {"y": u.y, "idx": u.idx}
+    feeds_u = {"serving_default": {"x": np.array([[3, 0, 3], [1, 3, 0]], np.int32)},
+               "none": {"x": np.zeros([2, 3], np.int32)}}
+    yield ("Unique_where", uniq, feeds_u, EXACT,
+           "Unique of Where-selected values (a data-dependent input: idx shares its count): some and none")
+
+
 def cases():
+    yield from embedding_cases()
     yield from sparse_reshape_cases()
     yield from fill_empty_rows_cases()
     yield from segment_cases()
