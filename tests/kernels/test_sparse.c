@@ -131,6 +131,27 @@ static void test_segment_bad(void **state)
     assert_memory_equal(y, untouched, sizeof y);
 }
 
+static void test_dyn_gather_and_unique(void **state)
+{
+    const int64_t idx[4] = {1, 0, 2, 7}, three = 3, two = 2, big = 99;
+    const int32_t x[5] = {4, 2, 4, 9, 9};
+    const int32_t want_y[5] = {4, 2, 0, 0, 0};
+    const int64_t want_idx[5] = {0, 1, 0, 0, 0};
+    int32_t y[5];
+    int64_t ix[5], count = -1;
+    (void)state;
+    /* the first 3 indices below a count of 3; the 4th (7) is past the index count */
+    assert_int_equal(sm2c_rt_check_indices_dyn_i64(idx, 4, &three, &three), SM2C_RT_OK);
+    assert_int_equal(sm2c_rt_check_indices_dyn_i64(idx, 4, &three, &two), SM2C_RT_ERR_INDEX);
+    assert_int_equal(sm2c_rt_check_indices_dyn_i64(idx, 4, NULL, &three), SM2C_RT_ERR_INDEX);
+    assert_int_equal(sm2c_rt_check_indices_dyn_i64(idx, 4, &big, &big), SM2C_RT_OK);
+    /* Unique reads 3 of 5 elements */
+    sm2c_rt_unique_i32_i64(x, y, ix, &count, 5, &three);
+    assert_int_equal(count, 2);
+    assert_memory_equal(y, want_y, sizeof want_y);
+    assert_memory_equal(ix, want_idx, sizeof want_idx);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -140,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_fill_bad),
         cmocka_unit_test(test_segment),
         cmocka_unit_test(test_segment_bad),
+        cmocka_unit_test(test_dyn_gather_and_unique),
     };
     return cmocka_run_group_tests_name("sparse", tests, NULL, NULL);
 }
