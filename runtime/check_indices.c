@@ -19,5 +19,21 @@
         return SM2C_RT_OK;                                                               \
     })
 
+#define CHECK_INDICES_DYN(T, sfx)                                                        \
+    SM2C_RT_DEFINE(check_indices_dyn_##sfx, int32_t sm2c_rt_check_indices_dyn_##sfx(const T *idx, int32_t n, \
+                                                                                const int64_t *n_count, \
+                                                                                const int64_t *hi) \
+    {                                                                                    \
+        int32_t k = n;                                                                   \
+        if (n_count && *n_count >= 0 && *n_count < n)                                    \
+            k = (int32_t)*n_count;                                                       \
+        for (int32_t i = 0; i < k; i++)                                                  \
+            if (idx[i] < 0 || (int64_t)idx[i] >= *hi)                                    \
+                return SM2C_RT_ERR_INDEX;                                                \
+        return SM2C_RT_OK;                                                               \
+    })
+
 CHECK_INDICES(int32_t, i32)
 CHECK_INDICES(int64_t, i64)
+CHECK_INDICES_DYN(int32_t, i32)
+CHECK_INDICES_DYN(int64_t, i64)

@@ -77,13 +77,19 @@ WHERE(i64, int64_t)
 WHERE(b, uint8_t)
 
 /* Unique: the distinct values of x in order of first occurrence, and for
-** each element the position of its value among them (idx). */
+** each element the position of its value among them (idx); x_count, when
+** not NULL, says how many elements of x are there (idx past them is 0). */
 #define UNIQUE(sfx, T, ix, I)                                                            \
     SM2C_RT_DEFINE(unique_##sfx##_##ix, void sm2c_rt_unique_##sfx##_##ix(const T *x, T *y, I *idx, \
-                                                                       int64_t *count, int32_t n) \
+                                                                       int64_t *count, int32_t n, \
+                                                                       const int64_t *x_count) \
     {                                                                                    \
-        int32_t k = 0, i, j;                                                             \
-        for (i = 0; i < n; i++) {                                                        \
+        int32_t k = 0, i, j, m = n;                                                      \
+        if (x_count && *x_count >= 0 && *x_count < n)                                    \
+            m = (int32_t)*x_count;                                                       \
+        for (i = m; i < n; i++)                                                          \
+            idx[i] = 0;                                                                  \
+        for (i = 0; i < m; i++) {                                                        \
             for (j = 0; j < k && !(y[j] == x[i]); j++)                                   \
                 ;                                                                        \
             if (j == k)                                                                  \

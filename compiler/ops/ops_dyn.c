@@ -1,7 +1,9 @@
 /*
 ** ops_dyn.c: values whose size depends on the data (issue 17).
 **
-** Where, Unique and NonMaxSuppression make a value with one data-dependent dim:
+** Where, Unique and NonMaxSuppression make a value with one data-dependent dim
+** (Where and Unique also of one: Where zeroes the rows past its input's count
+** first, Unique reads up to it and its idx shares it):
 ** its static shape holds the bound (Where of N elements: [N, rank]), and at run
 ** time the op writes the actual size to an int64 count buffer
 ** (sm2c_lower_count).  The value's `dyn` points at the value that owns the
@@ -116,15 +118,22 @@ static sm2c_status gather_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
         axis += params->shape.rank;
     if (batch_dims < 0)
         batch_dims += idx->shape.rank;
-    if (params->dyn && idx->dyn)
+    /* Rows picked along params' data-dependent dim: the indices are checked
+    ** against its count (sm2c_dyn_lower_inputs). */
+    int along = params->dyn && params->dyn_dim == axis;
+    if (params->dyn && idx->dyn && !along)
         return refuse(c, n, "both params and indices are data-dependent");
+    if (along && (batch_dims || (idx->dyn && idx->shape.rank != 1)))
+        return refuse(c, n, "it gathers along the data-dependent dim with batch dims or a matrix of indices");
     if (idx->dyn) {
         if (idx->dyn_dim < batch_dims)
             return refuse(c, n, "the data-dependent dim is a batch dim");
-        set_dyn(n, 0, root, (int32_t)(axis + idx->dyn_dim - batch_dims));
+        set_dyn(n, 0, idx->dyn, (int32_t)(axis + idx->dyn_dim - batch_dims));
         return SM2C_OK;
     }
-    if (params->dyn_dim == axis || params->dyn_dim < batch_dims)
+    if (along)
+        return SM2C_OK;     /* as many rows as the indices: static */
+    if (params->dyn_dim < batch_dims)
         return refuse(c, n, "it gathers along the data-dependent dim");
     set_dyn(n, 0, root, params->dyn_dim < axis ? params->dyn_dim
                                                : (int32_t)(params->dyn_dim - 1 + idx->shape.rank - batch_dims));
@@ -204,15 +213,46 @@ sm2c_status sm2c_dyn_node(sm2c_ctx *c, sm2c_node *n)
         return SM2C_OK;
     }
     sm2c_status st = dyn_rule(c, n, root);
-    /* A hook that folded its result from the static shape saw the bound. */
-    for (int32_t k = 0; !st && k < n->n_outputs; k++)
+    /* A hook that folded its result from the static shape saw the bound
+    ** (SparseReshape's output_shape comes from its shape inputs). */
+    for (int32_t k = 0; !st && n->op->lower != lower_sparse_reshape && k < n->n_outputs; k++)
         if (n->outputs[k]->constant)
             st = refuse(c, n, "its result would be computed from the bound");
     return st;
 }
 
+/* SparseSegment*: data (Unique's gather) and the index/id pair may have
+** counts of their own; the kernel reads each up to its count. */
+static sm2c_status sparse_segment_rule(sm2c_ctx *c, sm2c_node *n)
+{
+    const sm2c_value *x = n->inputs[0], *ix = n->inputs[1], *ids = n->inputs[2];
+    if ((x->dyn && x->dyn_dim != 0) || ix->dyn != ids->dyn || (ix->dyn && (ix->dyn_dim || ids->dyn_dim)))
+        return refuse(c, n, "its indices and segment_ids must share their data-dependent size");
+    return SM2C_OK;     /* its result: static, or sized by a count of its own (the hook) */
+}
+
+/* SparseReshape (index rows, shapes static) and SparseFillEmptyRows (index
+** rows and values with one count; its outputs are set by its hook). */
+static sm2c_status sparse_rows_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
+{
+    const sm2c_value *x = n->inputs[0];
+    int fill = n->op->lower == lower_sparse_fill_empty_rows;
+    if (!x->dyn || x->dyn_dim != 0 || n->inputs[2]->dyn || (fill && n->inputs[3]->dyn) ||
+        (fill ? !n->inputs[1]->dyn || n->inputs[1]->dyn_dim != 0 : n->inputs[1]->dyn != NULL))
+        return refuse(c, n, "only its index rows (and values) may have the data-dependent size");
+    if (!fill)
+        set_dyn(n, 0, root, 0);
+    return SM2C_OK;
+}
+
 static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
 {
+    if (n->op->lower == lower_sparse_segment)
+        return sparse_segment_rule(c, n);
+    if (n->op->lower == lower_gather)
+        return gather_rule(c, n, root);
+    if (n->op->lower == lower_where || n->op->lower == lower_unique)
+        return SM2C_OK;     /* read up to the count; results with counts of their own (the hooks) */
     for (int32_t i = 0; i < n->n_inputs; i++)
         if (n->inputs[i]->dyn && n->inputs[i]->dyn != root)
             return refuse(c, n, "two different data-dependent sizes meet");
@@ -224,6 +264,8 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
             return refuse(c, n, "only its index rows and values may have the data-dependent size");
         return SM2C_OK;     /* its result: static, or sized by a bounded output_shape */
     }
+    if (op->lower == lower_sparse_reshape || op->lower == lower_sparse_fill_empty_rows)
+        return sparse_rows_rule(c, n, root);
     if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
         return refuse(c, n, "its input has a data-dependent size");
     if (op->lower == lower_unary || op->lower == lower_cast || op->lower == lower_logic_unary ||
@@ -254,8 +296,6 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
     }
     if (op->lower == lower_alias && x->dyn)
         return reshape_rule(c, n, root);
-    if (op->lower == lower_gather)
-        return gather_rule(c, n, root);
     if (op->lower == lower_slice && x->dyn) {
         int32_t d = sm2c_slice_keeps_dim(c, n, x->dyn_dim);
         if (d < 0)
@@ -337,11 +377,35 @@ static void clear_tail(sm2c_lower *l, const sm2c_node *n, int32_t buf, const sm2
     s->args[5] = sm2c_arg_int(fill);
 }
 
+/* GatherV2 along params' data-dependent dim: the indices (up to their own
+** count) below params' count, as TensorFlow checks them. */
+static void check_gather_rows(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *params = n->inputs[0], *idx = n->inputs[1];
+    const sm2c_tensor *t = n->n_inputs > 2 ? n->inputs[2]->constant : NULL;
+    if (!params->dyn || !t || t->nelem != 1)
+        return;
+    int64_t axis = sm2c_op_ints(l->c, t)[0];
+    if ((axis < 0 ? axis + params->shape.rank : axis) != params->dyn_dim)
+        return;
+    const char *kernel = sm2c_op_kernel(l->c, "check_indices_dyn", idx->dtype);
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 4);
+    s->checked = 1;
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, idx));
+    s->args[1] = sm2c_arg_int(sm2c_value_elements(idx));
+    s->args[2] = idx->dyn ? sm2c_arg_buf(sm2c_lower_count(l, idx)) : sm2c_arg_null();
+    s->args[3] = sm2c_arg_buf(sm2c_lower_count(l, params));
+}
+
 void sm2c_dyn_lower_inputs(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_opdef *op = n->op;
     if ((op->lower == lower_gather || op->lower == lower_gather_nd) && n->n_inputs > 1 && n->inputs[1]->dyn)
         clear_tail(l, n, sm2c_lower_buf(l, n->inputs[1]), n->inputs[1], 0);
+    if (op->lower == lower_gather)
+        check_gather_rows(l, n);
+    if (op->lower == lower_where && n->inputs[0]->dyn)     /* rows past the count are not there */
+        clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0], 0);
     if (reduces_zero_padded(n))
         clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0], strcmp(op->name, "All") == 0);
 }
@@ -404,8 +468,6 @@ sm2c_status shape_where(sm2c_ctx *c, sm2c_node *n)
     if (st)
         return st;
     const sm2c_value *x = n->inputs[0];
-    if (x->dyn)
-        return refuse(c, n, "its input has a data-dependent size");
     if (x->shape.rank < 1)
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "Where of a scalar is not supported");
     int64_t dims[2] = { sm2c_value_elements(x), x->shape.rank };
@@ -436,8 +498,6 @@ sm2c_status shape_unique(sm2c_ctx *c, sm2c_node *n)
     if (st)
         return st;
     const sm2c_value *x = n->inputs[0];
-    if (x->dyn)
-        return refuse(c, n, "its input has a data-dependent size");
     if (x->shape.rank != 1)
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "x must be 1-D, not rank %d", x->shape.rank);
     if (n->n_inputs > 1) {  /* UniqueV2: axis [] or [0] (or [-1]) of a 1-D x */
@@ -455,6 +515,8 @@ sm2c_status shape_unique(sm2c_ctx *c, sm2c_node *n)
     sm2c_op_set(c, n, 0, x->dtype, 1, x->shape.dims);
     sm2c_op_set(c, n, 1, idx_dt, 1, x->shape.dims);
     set_dyn(n, 0, n->outputs[0], 0);
+    if (x->dyn)     /* idx: one per element of x, up to x's count */
+        set_dyn(n, 1, x->dyn, 0);
     return SM2C_OK;
 }
 
@@ -463,11 +525,12 @@ sm2c_status lower_unique(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *x = n->inputs[0];
     const char *kernel = sm2c_arena_printf(l->c->arena, "sm2c_rt_unique_%s_%s", sm2c_kernel_suffix(x->dtype),
                                            sm2c_kernel_suffix(n->outputs[1]->dtype));
-    sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 6);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[1]));
     s->args[3] = sm2c_arg_buf(sm2c_lower_count(l, n->outputs[0]));
     s->args[4] = sm2c_arg_int(x->shape.dims[0]);
+    s->args[5] = x->dyn ? sm2c_arg_buf(sm2c_lower_count(l, x)) : sm2c_arg_null();
     return SM2C_OK;
 }

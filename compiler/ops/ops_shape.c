@@ -395,6 +395,33 @@ static sm2c_status slicing_of(sm2c_ctx *c, const sm2c_node *n, slicing *s)
     return strcmp(n->op->name, "Slice") == 0 ? plain_slice(c, n, s) : strided_slice(c, n, s);
 }
 
+/* A slice of a run-time vector within a bound (a sparse feature's
+** dense_shape, sm2c_value.bound): elements other than bound_dim are known
+** exactly, so a slice of them only is a constant (tf.Transform's
+** [dense_shape[0], 1]); one keeping bound_dim keeps the bound. */
+static void slice_bound(sm2c_ctx *c, sm2c_node *n, const slicing *s)
+{
+    const sm2c_value *x = n->inputs[0];
+    sm2c_value *y = n->outputs[0];
+    if (x->constant || !x->bound || x->shape.rank != 1 || s->out_rank > 1 ||
+        (x->dtype != SM2C_DT_INT32 && x->dtype != SM2C_DT_INT64))
+        return;
+    int64_t k = s->keep[0] ? s->size[0] : 1, *vals = sm2c_arena_array(c->arena, (size_t)k + 1, sizeof *vals);
+    int32_t at = -1;
+    for (int64_t i = 0; i < k; i++) {
+        int64_t e = s->begin[0] + i * s->step[0];
+        vals[i] = x->bound[e];
+        if (e == x->bound_dim)
+            at = (int32_t)i;
+    }
+    if (at < 0) {
+        y->constant = sm2c_op_int_tensor(c, x->dtype, s->out_rank, vals, k);
+    } else if (s->out_rank == 1) {
+        y->bound = vals;
+        y->bound_dim = at;
+    }
+}
+
 static sm2c_status shape_any_slice(sm2c_ctx *c, sm2c_node *n)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);
@@ -402,6 +429,7 @@ static sm2c_status shape_any_slice(sm2c_ctx *c, sm2c_node *n)
     if (st || (st = slicing_of(c, n, &s)))
         return st;
     sm2c_op_set(c, n, 0, n->inputs[0]->dtype, s.out_rank, s.out_dims);
+    slice_bound(c, n, &s);
     return SM2C_OK;
 }
 

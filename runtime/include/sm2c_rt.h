@@ -96,6 +96,10 @@ void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides
 ** SM2C_RT_ERR_INDEX.  Called before kernels that index with run-time data. */
 int32_t sm2c_rt_check_indices_i32(const int32_t *idx, int32_t n, int32_t lo, int32_t hi);
 int32_t sm2c_rt_check_indices_i64(const int64_t *idx, int32_t n, int32_t lo, int32_t hi);
+/* The same for the first *n_count (or n) indices against [0, *hi): a
+** GatherV2 along a dim whose size is a run-time count. */
+int32_t sm2c_rt_check_indices_dyn_i32(const int32_t *idx, int32_t n, const int64_t *n_count, const int64_t *hi);
+int32_t sm2c_rt_check_indices_dyn_i64(const int64_t *idx, int32_t n, const int64_t *n_count, const int64_t *hi);
 /* check.c: CheckNumerics (SM2C_RT_ERR_NUMERICS on a NaN or an infinity; f16
 ** and bf16 as their uint16_t bits) and Assert (SM2C_RT_ERR_ASSERT on a false
 ** element of the condition). */
@@ -746,13 +750,20 @@ void sm2c_rt_where_i32(const int32_t *x, int64_t *y, int64_t *count, int32_t n, 
 void sm2c_rt_where_i64(const int64_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
 void sm2c_rt_where_b(const uint8_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
 /* Unique(x): y the distinct values of x[n] in order of first occurrence
-** (compared with ==), idx[i] the position of x[i] in y. */
-void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_f32_i64(const float *x, float *y, int64_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n);
-void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n);
+** (compared with ==), idx[i] the position of x[i] in y; only the first
+** *x_count elements when x_count is not NULL (idx past them 0). */
+void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_f32_i64(const float *x, float *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i32_i32(const int32_t *x, int32_t *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
 /* NonMaxSuppression V2-V5 (nms.c): boxes [n][4], scores [n]; score_threshold
 ** and soft_nms_sigma may be NULL (-inf, 0).  selected (and selected_scores,
 ** may be NULL) get at most min(*max_output_size, bound) entries in TensorFlow's
@@ -789,6 +800,37 @@ int32_t sm2c_rt_sparse_to_dense_bounded_i64(const int64_t *idx, const void *valu
                                             const void *dflt, void *y, int32_t n, const int64_t *count,
                                             int32_t ndims, const int64_t *shape, const int32_t *dims, int32_t dim,
                                             int64_t *out_count, int32_t total, int32_t elem_size, int32_t validate);
+/* SparseReshape (sparse_reshape.c): the first *count (or n) index rows of in
+** [n][r_in] (in in_dims) as rows of out [n][r_out] (in out_dims, of the same
+** element count), the rest zeroed.  SM2C_RT_ERR_INDEX, before writing, for a
+** coordinate outside in_dims. */
+int32_t sm2c_rt_sparse_reshape(const int64_t *in, int64_t *out, int32_t n, const int64_t *count, int32_t r_in,
+                               const int32_t *in_dims, int32_t r_out, const int32_t *out_dims);
+/* SparseFillEmptyRows (sparse_fill_rows.c): the first *count (or n) entries
+** (idx [n][ndims], values of elem_size bytes) grouped by row, each empty row
+** of dense_rows given (row, 0, ...) and *dflt; out_idx, out_values hold the
+** bound n + dense_rows, *out_count used; empty[dense_rows] bool, reverse[n]
+** where each entry went.  scratch: 2 * dense_rows int64.  SM2C_RT_ERR_INDEX,
+** before writing, for a row outside [0, dense_rows). */
+int32_t sm2c_rt_sparse_fill_empty_rows(const int64_t *idx, const void *values, int32_t n, const int64_t *count,
+                                       int32_t ndims, int32_t dense_rows, const void *dflt, int32_t elem_size,
+                                       int64_t *out_idx, void *out_values, int64_t *out_count, uint8_t *empty,
+                                       int64_t *reverse, int64_t *scratch);
+/* SparseSegmentSum/Mean/SqrtN (sparse_segment.c, mode 0/1/2): y[n_seg][row]
+** gets rows idx[i] of x (x_rows rows, *x_count there when not NULL) summed
+** into rows ids[i], for the first *count (or n) entries; ids non-negative
+** and non-decreasing.  With y_count, n_seg is a bound and *y_count = last id
+** + 1; without, the last id + 1 must equal n_seg.  SM2C_RT_ERR_INDEX, before
+** writing, for an index out of range or ids that break the rules. */
+#define SM2C_RT_SPARSE_SEGMENT(ix, I, sx, S)                                                              \
+    int32_t sm2c_rt_sparse_segment_f32_##ix##_##sx(const float *x, int32_t x_rows, const int64_t *x_count, \
+                                                   const I *idx, const S *ids, int32_t n, const int64_t *count, \
+                                                   float *y, int32_t n_seg, int64_t *y_count, int32_t row, \
+                                                   int32_t mode);
+SM2C_RT_SPARSE_SEGMENT(i32, int32_t, i32, int32_t)
+SM2C_RT_SPARSE_SEGMENT(i32, int32_t, i64, int64_t)
+SM2C_RT_SPARSE_SEGMENT(i64, int64_t, i32, int32_t)
+SM2C_RT_SPARSE_SEGMENT(i64, int64_t, i64, int64_t)
 /* ==== complex64 and signal processing (complex.c, fft.c) ====
 ** A complex64 tensor is float pairs (re, im), interleaved; its kernels take
 ** float pointers, and n, dims and strides count complex elements.

@@ -169,8 +169,10 @@ def gather_cases():
     yield case("GatherNd", lambda x, i: tf.gather_nd(x, i),
                {"serving_default": {"x": f32(r, [3, 4, 2]), "i": np.array([[2, 3], [0, 0], [1, 2]], np.int32)},
                 "int64": {"x": f32(r, [3, 4, 2]), "i": np.array([[[1, 1]], [[2, 0]]], np.int64)},
-                "int32_params": {"x": ints(r, [3, 4, 2], "int32"), "i": np.array([[0, 3], [2, 1]], np.int32)}},
-               "GatherNd of slices (index depth 2 of rank 3)")
+                "int32_params": {"x": ints(r, [3, 4, 2], "int32"), "i": np.array([[0, 3], [2, 1]], np.int32)},
+                "int64_params": {"x": ints(rng_for("GatherNd_i64"), [3, 4, 2], "int64"),
+                                 "i": np.array([[1, 0], [2, 3]], np.int64)}},
+               "GatherNd of slices (index depth 2 of rank 3): float32, int32 and int64 params")
     yield case("GatherNd_full", lambda x, i: tf.gather_nd(x, i),
                {"serving_default": {"x": f32(r, [3, 4]), "i": np.array([[2, 3], [0, 1], [2, 0], [1, 1]], np.int32)}},
                "GatherNd of single elements")

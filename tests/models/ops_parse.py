@@ -160,6 +160,23 @@ def sparse_fn_v1(ex):
     return {"s_indices": si, "s_values": sv, "s_shape": ss, "t_values": tv, "t_shape": ts, "y": y}
 
 
+def fill_in_missing_batch():
+    """Four Examples with at most one value of f (float) and t (int64) each,
+    as tf.Transform's _fill_in_missing expects (the taxi pipeline)."""
+    return np.array([example(f=[1.5], t=[4]), example(u=[1]), example(t=[7]), example(f=[-2.0])], dtype="S")
+
+
+def fill_in_missing_fn(ex):
+    """tf.Transform's _fill_in_missing: a sparse feature of at most one value
+    per example to dense [batch, 1] with a default, squeezed to [batch]."""
+    feats = tf.io.parse_example(ex, {"f": tf.io.VarLenFeature(tf.float32), "t": tf.io.VarLenFeature(tf.int64)})
+
+    def fill(x, default):
+        dense = tf.sparse.to_dense(tf.SparseTensor(x.indices, x.values, [x.dense_shape[0], 1]), default)
+        return tf.squeeze(dense, axis=1)
+    return {"f": fill(feats["f"], 0.5), "t": fill(feats["t"], -1)}
+
+
 def export_open_batch(mdir):
     """dense_fn_v2 with an unknown batch ([None]), for --max-batch (tests/cli/parse_example.sh)."""
     m = tf.Module()
@@ -182,6 +199,10 @@ def cases():
                "tf.Examples (several values, none, an empty Feature, unpacked lists, a repeated key) "
                "as outputs of a data-dependent size, and through SparseToDense, OneHot and Sum "
                "(an indicator column)" % name.split("_")[0])
+    yield ("ParseExampleV2_fill_in_missing", fill_in_missing_fn,
+           {"serving_default": {"ex": fill_in_missing_batch()}}, EXACT,
+           "tf.Transform's _fill_in_missing: sparse float32 and int64 features of at most one value per "
+           "example to dense [batch, 1] (dense_shape[0] is the batch, known exactly), squeezed to [batch]")
     name = "ParseExampleV2_open_batch"
     yield (name, None, {"serving_default": {"ex": batch(rng_for(name))}}, EXACT,
            "ParseExampleV2 with an unknown batch ([None] serialized Examples), as TF Serving "
