@@ -212,6 +212,21 @@ static void fuses_layer_norm(void **state)
     done(&r);
 }
 
+/* Attention scores "aecd,abcd->acbe" (keys, queries): queries times keys
+** gives the output's order directly, so only the two operands are relaid
+** out (keys times queries also transposed the product). */
+static void einsum_picks_operand_order(void **state)
+{
+    (void)state;
+    compiled r = compile(SM2C_TEST_DATA "/data/ops/Einsum_aecd_abcd/model", NULL, NULL, 0);
+    if (r.st)
+        fail_msg("%s", r.t->diag.first);
+    const sm2c_entry *e = &r.p->entries[0];
+    assert_int_equal(count_kernel(e, "sm2c_rt_batch_matmul_f32"), 1);
+    assert_int_equal(count_kernel(e, "sm2c_rt_copy_strided"), 2);
+    done(&r);
+}
+
 /* Conv + BiasAdd + FusedBatchNormV3 + ReLU and DepthwiseConv + BN + ReLU6:
 ** no batch norm and no separate activation remain. */
 static void folds_batch_norm(void **state)
@@ -564,6 +579,7 @@ int main(void)
         cmocka_unit_test(fuses_add_bias),
         cmocka_unit_test(folds_keras3_batch_norm),
         cmocka_unit_test(fuses_layer_norm),
+        cmocka_unit_test(einsum_picks_operand_order),
         cmocka_unit_test(batched_ports),
         cmocka_unit_test(folds_batch_norm),
         cmocka_unit_test(fuses_new_activations),
