@@ -9,6 +9,7 @@
 **                           Int64List int64_list = 3; } }
 **   FloatList { repeated float value = 1; }   (packed, wire type 2, or fixed32, 5)
 **   Int64List { repeated int64 value = 1; }   (packed, wire type 2, or varint, 0)
+**   BytesList { repeated bytes value = 1; }   (each length-delimited)
 **
 ** As TensorFlow's parser (example_proto_fast_parsing.cc, checked against TF
 ** 2.21): unknown fields of Example are skipped and several `features` fields
@@ -136,23 +137,46 @@ static inline int pe_find(pe_span ex, const int32_t *key, int32_t key_len, pe_sp
     return found;
 }
 
-/* Reads the list of Feature f, of TF dtype 1 (float) or 9 (int64), into
+/* Reads the list of Feature f, of TF dtype 1 (float), 9 (int64) or 7 (string,
+** sparse features only: sm2c_string values pointing into f), into
 ** out[0, *got), at most max values.  0 when the kind is not `dtype`, there are
 ** more than max values, or the data is malformed.  As TensorFlow reads a list:
 ** the Feature's first byte is the kind's tag and what follows the list is
 ** ignored; a list is one packed run (bytes after it ignored; a float run's
 ** length rounded down to whole floats) or unpacked values only (floats: as
 ** many 5-byte fields as fit). */
+/* BytesList { repeated bytes value = 1; }: each value a 0x0a field whose
+** payload becomes an sm2c_string pointing into the example (no copy). */
+static inline int pe_bytes_list(pe_span list, int32_t max, sm2c_string *out, int32_t *got)
+{
+    while (list.n) {
+        pe_span v;
+        if (list.p[0] != 0x0a || *got >= max)
+            return 0;
+        list.p++;
+        list.n--;
+        if (!pe_bytes(&list, &v))
+            return 0;
+        out[*got].data = v.p;
+        out[*got].len = (int64_t)v.n;
+        (*got)++;
+    }
+    return 1;
+}
+
 static inline int pe_list(pe_span f, int32_t dtype, int32_t max, void *out, int32_t *got)
 {
     pe_span list;
     *got = 0;
-    if (!f.n || f.p[0] != (dtype == 1 ? 0x12 : 0x1a))   /* float_list = 2, int64_list = 3 */
+    /* bytes_list = 1, float_list = 2, int64_list = 3 */
+    if (!f.n || f.p[0] != (dtype == 7 ? 0x0a : dtype == 1 ? 0x12 : 0x1a))
         return 0;
     f.p++;
     f.n--;
     if (!pe_bytes(&f, &list))
         return 0;
+    if (dtype == 7)
+        return pe_bytes_list(list, max, (sm2c_string *)out, got);
     if (list.n && list.p[0] == 0x0a) {          /* packed: field 1, wire type 2 */
         pe_span packed;
         list.p++;

@@ -1,6 +1,7 @@
 /*
 ** parse_example_sparse.c: ParseExample / ParseExampleV2 sparse features
-** (tf.io.VarLenFeature), read from a batch of serialized tf.Example protos
+** (tf.io.VarLenFeature: float32, int64 or string, whose values point into
+** the serialized example), read from a batch of serialized tf.Example protos
 ** (the wire format and TensorFlow's reading rules: example_wire.h).
 **
 ** Each example contributes its feature's values in order: a missing feature
@@ -24,11 +25,11 @@ int32_t sm2c_rt_parse_example_sparse(const sm2c_string *serialized, int32_t n, i
                                      const int32_t *key, int32_t key_len, int32_t dtype, int32_t max_per,
                                      int64_t *indices, void *values, int64_t *count, int64_t *dense_shape)
 {
-    size_t es = dtype == 1 ? sizeof(float) : sizeof(int64_t);
+    size_t es = dtype == 1 ? sizeof(float) : dtype == 7 ? sizeof(sm2c_string) : sizeof(int64_t);
     int32_t i, j, got, most = 0, width = rank + 1;
     int64_t total = 0, bound = (int64_t)n * max_per;
     *count = 0;
-    if ((dtype != 1 && dtype != 9) || n < 0 || max_per < 0 || key_len < 0 || (rank != 0 && rank != 1) ||
+    if ((dtype != 1 && dtype != 7 && dtype != 9) || n < 0 || max_per < 0 || key_len < 0 || (rank != 0 && rank != 1) ||
         (rank == 0 && n != 1))
         return SM2C_RT_ERR_EXAMPLE;
     for (i = 0; i < n; i++) {

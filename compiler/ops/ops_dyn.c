@@ -269,7 +269,7 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
     if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
         return refuse(c, n, "its input has a data-dependent size");
     if (op->lower == lower_unary || op->lower == lower_cast || op->lower == lower_logic_unary ||
-        (op->lower == lower_fill && n->n_inputs == 1)) {
+        op->lower == lower_string_to_hash_bucket || (op->lower == lower_fill && n->n_inputs == 1)) {
         set_dyn(n, 0, root, x->dyn_dim);
         return SM2C_OK;
     }

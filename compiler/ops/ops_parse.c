@@ -7,7 +7,8 @@
 ** runtime/parse_example.c, which returns SM2C_RT_ERR_EXAMPLE on a malformed
 ** proto or a feature TensorFlow would reject.
 **
-** A sparse feature (tf.io.VarLenFeature, float32 or int64) has outputs whose
+** A sparse feature (tf.io.VarLenFeature, float32, int64 or string: its values
+** point into the serialized input) has outputs whose
 ** size depends on the data (ops_dyn.c): indices [B * M, rank + 1] and values
 ** [B * M] hold at most M = --limit sparse-values values per example (B the
 ** batch), with a run-time count; dense_shape [rank + 1] is (B, the most values
@@ -157,8 +158,9 @@ static sm2c_status sparse_of(sm2c_ctx *c, const sm2c_node *n, const parse_cfg *p
     const sm2c_shape *ser = &n->inputs[0]->shape;
     *dtype = (int)p->sparse_types->type[j];
     *max_per = c->limits->sparse_values;
-    if (*dtype != SM2C_DT_FLOAT && *dtype != SM2C_DT_INT64)
-        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "sparse feature '%.*s' is %s: float32 and int64 compile",
+    if (*dtype != SM2C_DT_FLOAT && *dtype != SM2C_DT_INT64 && *dtype != SM2C_DT_STRING)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "sparse feature '%.*s' is %s: float32, int64 and string "
+                             "compile",
                              (int)p->sparse_keys[j]->len, (const char *)p->sparse_keys[j]->data,
                              sm2c_dtype_name(*dtype));
     if (ser->rank > 1)

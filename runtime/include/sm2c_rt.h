@@ -118,7 +118,8 @@ int32_t sm2c_rt_check_true_b(const uint8_t *cond, int32_t n);
 int32_t sm2c_rt_parse_example_dense(const sm2c_string *serialized, int32_t n, const int32_t *key,
                                     int32_t key_len, int32_t dtype, int32_t count,
                                     const void *deflt, void *out);
-/* parse_example_sparse.c: one sparse feature (float, dtype 1, or int64, 9) of
+/* parse_example_sparse.c: one sparse feature (float, dtype 1, int64, 9, or
+** string, 7: sm2c_string values pointing into serialized) of
 ** ParseExample / ParseExampleV2 from n serialized protos (rank 1; rank 0: one
 ** scalar proto), at most max_per values per example: indices
 ** [n * max_per][rank + 1], values [n * max_per], *count the number there (rows

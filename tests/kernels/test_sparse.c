@@ -1,7 +1,8 @@
 /* test_sparse.c: the sparse-tensor kernels of feature columns (SparseReshape,
 ** SparseFillEmptyRows, SparseSegment*) on bad data: every index, row or id out
 ** of range or out of order must give SM2C_RT_ERR_INDEX and leave the outputs
-** untouched; counts past the bound are clamped to it. */
+** untouched; counts past the bound are clamped to it.  String sparse
+** features: malformed BytesLists are SM2C_RT_ERR_EXAMPLE. */
 #include "sm2c_test.h"
 #include "sm2c_rt.h"
 #include "ktest.h"
@@ -152,6 +153,37 @@ static void test_dyn_gather_and_unique(void **state)
     assert_memory_equal(ix, want_idx, sizeof want_idx);
 }
 
+/* A string sparse feature "w": Example{features{feature{key "w" value{bytes_list{value "ab" value ""}}}}}. */
+#define EX_HEAD 0x0a, 0x0f, 0x0a, 0x0d, 0x0a, 0x01, 'w', 0x12, 0x08, 0x0a, 0x06, 0x0a, 0x02, 'a', 'b'
+
+static void test_parse_strings(void **state)
+{
+    static const uint8_t good[] = {EX_HEAD, 0x0a, 0x00};
+    static const uint8_t truncated[] = {EX_HEAD, 0x0a, 0x05};   /* "" says 5 bytes: past the list */
+    static const uint8_t bad_tag[] = {EX_HEAD, 0x12, 0x00};     /* a field other than value = 1 */
+    const int32_t key[1] = {'w'};
+    const int64_t want_idx[4] = {0, 0, 0, 1}, want_shape[2] = {1, 2};
+    sm2c_string ex[1], vals[2];
+    int64_t idx[4], count, shape[2];
+    (void)state;
+    ex[0].data = good;
+    ex[0].len = (int64_t)sizeof good;
+    assert_int_equal(sm2c_rt_parse_example_sparse(ex, 1, 1, key, 1, 7, 2, idx, vals, &count, shape), SM2C_RT_OK);
+    assert_int_equal(count, 2);
+    assert_memory_equal(idx, want_idx, sizeof want_idx);
+    assert_memory_equal(shape, want_shape, sizeof want_shape);
+    assert_true(vals[0].len == 2 && vals[0].data == good + 13 && vals[1].len == 0);
+    /* over the bound of one value per example */
+    assert_int_equal(sm2c_rt_parse_example_sparse(ex, 1, 1, key, 1, 7, 1, idx, vals, &count, shape),
+                     SM2C_RT_ERR_EXAMPLE);
+    ex[0].data = truncated;
+    assert_int_equal(sm2c_rt_parse_example_sparse(ex, 1, 1, key, 1, 7, 2, idx, vals, &count, shape),
+                     SM2C_RT_ERR_EXAMPLE);
+    ex[0].data = bad_tag;
+    assert_int_equal(sm2c_rt_parse_example_sparse(ex, 1, 1, key, 1, 7, 2, idx, vals, &count, shape),
+                     SM2C_RT_ERR_EXAMPLE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -162,6 +194,7 @@ int main(void)
         cmocka_unit_test(test_segment),
         cmocka_unit_test(test_segment_bad),
         cmocka_unit_test(test_dyn_gather_and_unique),
+        cmocka_unit_test(test_parse_strings),
     };
     return cmocka_run_group_tests_name("sparse", tests, NULL, NULL);
 }

@@ -177,6 +177,31 @@ def fill_in_missing_fn(ex):
     return {"f": fill(feats["f"], 0.5), "t": fill(feats["t"], -1)}
 
 
+def string_sparse_batch():
+    """Five Examples for a string sparse feature: several values (one empty
+    string, one with a NUL inside), none, one, an unused float feature."""
+    exs = [example(w=b"taxi", f=[1.0]) + example(w=b"cash"),
+           _bytes_example([b"a", b"", b"Credit Card", b"x\0y"]),
+           example(f=[2.0]),
+           _bytes_example([b"Flash Cab"]),
+           _bytes_example([b"cash", b"cash"])]
+    assert not any(e.endswith(b"\0") for e in exs)
+    return np.array(exs, dtype="S")
+
+
+def _bytes_example(values):
+    return tf.train.Example(features=tf.train.Features(feature={
+        "w": tf.train.Feature(bytes_list=tf.train.BytesList(value=values))})).SerializeToString(deterministic=True)
+
+
+def string_sparse_fn(ex):
+    """A string VarLenFeature (the taxi model's company and payment_type),
+    its values hashed into buckets as a categorical column does."""
+    w = tf.io.parse_example(ex, {"w": tf.io.VarLenFeature(tf.string)})["w"]
+    return {"indices": w.indices, "shape": w.dense_shape,
+            "buckets": tf.strings.to_hash_bucket_fast(w.values, 1000)}
+
+
 def export_open_batch(mdir):
     """dense_fn_v2 with an unknown batch ([None]), for --max-batch (tests/cli/parse_example.sh)."""
     m = tf.Module()
@@ -203,6 +228,11 @@ def cases():
            {"serving_default": {"ex": fill_in_missing_batch()}}, EXACT,
            "tf.Transform's _fill_in_missing: sparse float32 and int64 features of at most one value per "
            "example to dense [batch, 1] (dense_shape[0] is the batch, known exactly), squeezed to [batch]")
+    yield ("ParseExampleV2_sparse_string", string_sparse_fn,
+           {"serving_default": {"ex": string_sparse_batch()}}, EXACT,
+           "a string sparse feature (tf.io.VarLenFeature(tf.string)) of five serialized tf.Examples (a "
+           "repeated key, an empty string and one with a NUL, a missing feature): indices, dense_shape and "
+           "the values through StringToHashBucketFast")
     name = "ParseExampleV2_open_batch"
     yield (name, None, {"serving_default": {"ex": batch(rng_for(name))}}, EXACT,
            "ParseExampleV2 with an unknown batch ([None] serialized Examples), as TF Serving "
