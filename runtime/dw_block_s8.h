@@ -20,27 +20,40 @@
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
+/* Tap t (kh * KW + kw) of output pixel (oh, ow): its offset into the image
+** (x) and the filter (w) at channel 0, or 0 when the tap lies in the padding.
+** Both ISA blocks walk the window through it. */
+#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
+static inline int dw8_tap(const int32_t *p, int32_t oh, int32_t ow, int32_t kh, int32_t kw,
+                          ptrdiff_t *x_at, ptrdiff_t *w_at)
+{
+    const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+    const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
+    if ((uint32_t)ih >= (uint32_t)p[SM2C_RT_WIN_H] || (uint32_t)iw >= (uint32_t)p[SM2C_RT_WIN_W])
+        return 0;
+    *x_at = ((ptrdiff_t)ih * p[SM2C_RT_WIN_W] + iw) * p[SM2C_RT_WIN_C];
+    *w_at = ((ptrdiff_t)kh * p[SM2C_RT_WIN_KW] + kw) * p[SM2C_RT_WIN_C];
+    return 1;
+}
+#endif
+
 #if SM2C_RT_VNNI
 /* Channels c0 .. c0 + nr - 1 (nr <= 64) of output pixel (oh, ow) of image x. */
 SM2C_RT_TARGET_VNNI static inline void dw8_vnni_64(const int8_t *x, const int8_t *w, const int32_t *p,
                                                    int32_t oh, int32_t ow, int32_t c0, int32_t nr,
                                                    int32_t in_zp, const q8_out *q, int8_t *y)
 {
-    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
     const __mmask64 m = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
     const __m512i zp = _mm512_set1_epi32(in_zp);
     __m512i acc[4] = {_mm512_setzero_si512(), _mm512_setzero_si512(), _mm512_setzero_si512(),
                       _mm512_setzero_si512()};
+    ptrdiff_t xa, wa;
     for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
-        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
-        if ((uint32_t)ih >= (uint32_t)H)
-            continue;
-        for (int32_t kw = 0; kw < KW; kw++) {
-            const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
-            if ((uint32_t)iw >= (uint32_t)W)
+        for (int32_t kw = 0; kw < p[SM2C_RT_WIN_KW]; kw++) {
+            if (!dw8_tap(p, oh, ow, kh, kw, &xa, &wa))
                 continue;
-            const __m512i xb = _mm512_maskz_loadu_epi8(m, x + ((ptrdiff_t)ih * W + iw) * C + c0);
-            const __m512i wb = _mm512_maskz_loadu_epi8(m, w + ((ptrdiff_t)kh * KW + kw) * C + c0);
+            const __m512i xb = _mm512_maskz_loadu_epi8(m, x + xa + c0);
+            const __m512i wb = _mm512_maskz_loadu_epi8(m, w + wa + c0);
 #define DW8_MAC(j)                                                                         \
     acc[j] = _mm512_add_epi32(                                                             \
         acc[j], _mm512_mullo_epi32(                                                        \
@@ -69,20 +82,16 @@ SM2C_RT_TARGET_S8_AVX2 static inline void dw8_avx2_32(const int8_t *x, const int
                                                       int32_t oh, int32_t ow, int32_t c0, int32_t nr,
                                                       int32_t in_zp, const q8_out *q, int8_t *y)
 {
-    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
     const __m256i zp = _mm256_set1_epi32(in_zp);
     __m256i acc[4] = {_mm256_setzero_si256(), _mm256_setzero_si256(), _mm256_setzero_si256(),
                       _mm256_setzero_si256()};
+    ptrdiff_t xa, wa;
     for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++) {
-        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
-        if ((uint32_t)ih >= (uint32_t)H)
-            continue;
-        for (int32_t kw = 0; kw < KW; kw++) {
-            const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
-            if ((uint32_t)iw >= (uint32_t)W)
+        for (int32_t kw = 0; kw < p[SM2C_RT_WIN_KW]; kw++) {
+            if (!dw8_tap(p, oh, ow, kh, kw, &xa, &wa))
                 continue;
-            const int8_t *xp = x + ((ptrdiff_t)ih * W + iw) * C + c0;
-            const int8_t *wp = w + ((ptrdiff_t)kh * KW + kw) * C + c0;
+            const int8_t *xp = x + xa + c0;
+            const int8_t *wp = w + wa + c0;
             for (int j = 0; j * 8 < nr; j++) {
                 const __m256i xv = _mm256_sub_epi32(dw8_widen8(xp + 8 * j, nr - 8 * j), zp);
                 acc[j] = _mm256_add_epi32(acc[j], _mm256_mullo_epi32(xv, dw8_widen8(wp + 8 * j, nr - 8 * j)));
