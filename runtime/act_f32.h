@@ -15,6 +15,8 @@
 #include <math.h>
 #include <stdint.h>
 
+#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE */
+#include "rt_target.h" /* SM2C_RT_SCALAR_CORE */
 #include "sm2c_rt.h"
 #include "vmath_f32.h"
 
@@ -76,8 +78,19 @@ static inline float sm2c_rt__act1(float v, const sm2c_rt__act *act)
     }
 }
 
+/* Forced inline on optimised vector-core builds: a portable build's target
+** clones (simd_f32.h) could not inline it, and its out-of-line copy, built
+** for the baseline ISA at -O2, ran Relu as a branch per element (26% of the
+** transformer's portable time).  Scalar cores keep a plain inline for code
+** size, and -O0 builds for their stack. */
+#if SM2C_RT_SCALAR_CORE || !defined(__OPTIMIZE__)
+#define SM2C_RT__ACT_INLINE inline
+#else
+#define SM2C_RT__ACT_INLINE SM2C_RT_ALWAYS_INLINE
+#endif
+
 /* y[0..n) = act(y[0..n)): one loop per kind, so each vectorises. */
-static inline void sm2c_rt__act_f32(float *y, int32_t n, const sm2c_rt__act *act)
+static SM2C_RT__ACT_INLINE void sm2c_rt__act_f32(float *y, int32_t n, const sm2c_rt__act *act)
 {
     const float a = act->a, b = act->b; /* y cannot change them: loops vectorise */
     int32_t i;
