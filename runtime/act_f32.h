@@ -57,14 +57,15 @@ static inline float sm2c_rt__hard_swish(float v)
     return v * (sm2c_rt__relu6(v + 3.0f) / 6.0f);
 }
 
-/* act(v) for one value. */
-static inline float sm2c_rt__act1(float v, const sm2c_rt__act *act)
+/* act(v) for the kinds of more than a comparison or two. */
+#if SM2C_RT_SCALAR_CORE && defined(__GNUC__)
+__attribute__((noinline, unused)) static float /* see sm2c_rt__act1 */
+#else
+static inline float
+#endif
+sm2c_rt__act1_other(float v, const sm2c_rt__act *act)
 {
     switch (act->kind) {
-    case SM2C_RT_ACT_RELU:
-        return sm2c_rt__relu(v);
-    case SM2C_RT_ACT_RELU6:
-        return sm2c_rt__relu6(v);
     case SM2C_RT_ACT_LEAKY_RELU:
         return sm2c_rt__leaky_relu(v, act->a);
     case SM2C_RT_ACT_CLIP:
@@ -75,6 +76,24 @@ static inline float sm2c_rt__act1(float v, const sm2c_rt__act *act)
         return sm2c_rt__hard_swish(v);
     default:
         return v;
+    }
+}
+
+/* act(v) for one value.  Relu and Relu6 inline, the others a call on a
+** scalar core: with Sigmoid's exp inside, gcc -Os no longer inlined the
+** whole switch, so every output of a specialised layer paid a call and the
+** switch (DS-CNN's firmware: 1.5 KB more code, issue 15's goal lost). */
+static inline float sm2c_rt__act1(float v, const sm2c_rt__act *act)
+{
+    switch (act->kind) {
+    case SM2C_RT_ACT_NONE:
+        return v;
+    case SM2C_RT_ACT_RELU:
+        return sm2c_rt__relu(v);
+    case SM2C_RT_ACT_RELU6:
+        return sm2c_rt__relu6(v);
+    default:
+        return sm2c_rt__act1_other(v, act);
     }
 }
 

@@ -56,7 +56,7 @@ static inline int32_t block_start(int32_t o0, int32_t og)
 }
 
 /* y[o] = act(s + bias[o] + r[o]), in that order (BiasAdd, Add, activation). */
-static inline void put(float *y, const float *bias, const float *r, int32_t o, float s, const sm2c_rt__act *act)
+static SM2C_RT_ALWAYS_INLINE void put(float *y, const float *bias, const float *r, int32_t o, float s, const sm2c_rt__act *act)
 {
     if (bias)
         s += bias[o];

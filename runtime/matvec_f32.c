@@ -33,7 +33,7 @@
 ** (w[k*n]: js = 1, ks = n; transposed: js = k, ks = 1); each sum runs in a
 ** register, then takes the bias and the activation.  The loops stop on a
 ** pointer bound: gcc -Os reloads a count from the stack on every step. */
-static inline float mv_out(float s, const float *bias, int32_t j, const sm2c_rt__act *act)
+static SM2C_RT_ALWAYS_INLINE float mv_out(float s, const float *bias, int32_t j, const sm2c_rt__act *act)
 {
     if (bias)
         s += bias[j];

@@ -65,7 +65,7 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
   out=$tmp/sm2c/$case
   mkdir -p "$tmp/sm2c"
   "$build/sm2c" compile "$root/$model" -o "$out" --name "$case" --signature serving_default \
-    --shape "$input=$shape" 2>/dev/null
+    --shape "$input=$shape" --opt Os 2>/dev/null
   python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
   "$fw/build_fw.sh" "$out/fw.elf" "$out" "$out"/*.c
   run_one sm2c "$dir" "$out"

@@ -23,7 +23,7 @@ typedef struct sm2c_compile_opts {
     int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
     int32_t size_level;          /* --opt Os (1), Oz (2): no rewrite that buys speed with
-                                    arena (pass_hoist.c) */
+                                    arena or code (pass_hoist.c, conv_pad.c) */
     int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
     const sm2c_calibration *calibration;
 } sm2c_compile_opts;

@@ -21,6 +21,8 @@ typedef struct sm2c_lower {
     sm2c_step *string_fills;    /* the string_const steps of the string constants read so far,
                                    kept apart until sm2c_lower_finish_strings puts them first */
     int32_t n_string_fills;
+    int32_t size_level;         /* --opt Os/Oz: no lowering that buys speed with code or
+                                   arena (the padded copy of conv_pad.c) */
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a

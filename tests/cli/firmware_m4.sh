@@ -24,7 +24,7 @@ for dir in "$root"/tests/data/firmware/*/; do
   read -r model input shape <<<"$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))
 print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")"
   if ! "$sm2c" compile "$root/$model" -o "$out" --name "$case" --signature serving_default \
-      --shape "$input=$shape" --report "$out/report.txt" 2>"$tmp/log"; then
+      --shape "$input=$shape" --opt Os --report "$out/report.txt" 2>"$tmp/log"; then
     echo "FAIL: $case: compile"; cat "$tmp/log"; fail=$((fail + 1)); continue
   fi
   python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
