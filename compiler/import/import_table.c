@@ -511,8 +511,8 @@ static sm2c_status init_from_text_file(importer *im, scope *s, int32_t i, sm2c_v
         return sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "%s",
                                "its key_index or value_index does not fit the table's key and value types");
     sm2c_buf b;
-    pair *p;
-    int64_t n;
+    pair *p = NULL;
+    int64_t n = 0;
     sm2c_status st = read_asset(im, file, where, &b);
     const char *display = sm2c_arena_printf(im->c->arena, "%s/assets/%s", im->m->dir, file);
     if (st || (st = text_pairs(im, t, &ti, &b, display, where, &p, &n)))

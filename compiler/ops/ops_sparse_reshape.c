@@ -64,7 +64,7 @@ static sm2c_status reshape_dims(sm2c_ctx *c, const sm2c_node *n, int64_t **in, i
                                 int32_t *r_out)
 {
     const sm2c_value *ix = n->inputs[0];
-    int64_t *ns;
+    int64_t *ns = NULL;
     sm2c_status st = shape_input(c, n, 1, "input_shape", in, r_in);
     if (st || (st = shape_input(c, n, 2, "new_shape", &ns, r_out)))
         return st;
