@@ -267,6 +267,21 @@ static int q8_matmul(qstate *q, sm2c_node *n)
     return q8_contraction(q, n, &ct);
 }
 
+/* The Relu or Relu6 that alone reads an Add's output, or NULL.  TFLite's
+** converter fuses such an activation into the ADD: the ADD's output takes
+** the activation's range (half of it or less, for a Relu after a residual
+** Add), and its calibrator logs an in-place input after the fused op ran. */
+static sm2c_node *fused_relu_of(const qstate *q, const sm2c_node *add)
+{
+    if (add->dead || add->act || add->n_outputs != 1 || !(op_is(add, "Add") || op_is(add, "AddV2")))
+        return NULL;
+    sm2c_node *r = sm2c_sole_user(q->g, add->outputs[0]);
+    if (!r || r->act || r->n_inputs != 1 || r->n_outputs != 1 || !(op_is(r, "Relu") || op_is(r, "Relu6")) ||
+        !range_of(q, r->outputs[0]) || add->outputs[0]->id >= q->n_ranges)
+        return NULL;
+    return r;
+}
+
 /* TFLite's int8 Add parameters (add.cc, Prepare), its float and double steps kept. */
 static int add_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qparam *y, int32_t *p)
 {
@@ -339,6 +354,21 @@ static void q8_operand(qstate *q, sm2c_node *n, int32_t k, const sm2c_qparam *qp
     n->inputs[k]->quant = qp;
 }
 
+/* The Relu or Relu6 after an int8 Add, whose range the Add took
+** (fused_relu_ranges), becomes the Add's output clamp (elt[10], elt[11]):
+** the activation's readers read the Add. */
+static void fuse_relu(qstate *q, sm2c_node *add, sm2c_qnode *qn)
+{
+    sm2c_node *r = q->sum->fake_quant ? NULL : fused_relu_of(q, add);
+    if (!r)
+        return;
+    act_range(op_is(r, "Relu6") ? SM2C_RT_ACT_RELU6 : SM2C_RT_ACT_RELU, 0.0f, 0.0f, add->outputs[0]->quant,
+              &qn->elt[10], &qn->elt[11]);
+    r->dead = 1;
+    add->outputs[0]->uses--;
+    sm2c_replace_uses(q->g, r->outputs[0], add->outputs[0]);
+}
+
 /* Add or Mul of two values, broadcasting; a constant operand is quantized
 ** per tensor.  Two constants were folded. */
 static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
@@ -358,6 +388,7 @@ static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
     y->dtype = SM2C_DT_INT8;
     y->quant = out;
     n->q = qn;
+    fuse_relu(q, n, qn);
     return 1;
 }
 
@@ -753,6 +784,16 @@ static void take_fake_quant_ranges(qstate *q)
 
 /* ---- TFLite's choice of ranges ---------------------------------------------------- */
 
+/* Each Add read only by a Relu or Relu6 takes the activation's range. */
+static void fused_relu_ranges(qstate *q)
+{
+    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+        const sm2c_node *n = q->g->nodes[i], *r = fused_relu_of(q, n);
+        if (r)
+            q->ranges[n->outputs[0]->id] = *range_of(q, r->outputs[0]);
+    }
+}
+
 /* TFLite runs an Add or Mul in place over an input of the output's shape that
 ** nothing else reads, and its calibrator logs that input after the op ran: the
 ** input's range becomes the union with the output's.  Doing the same gives
@@ -910,6 +951,7 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
     memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);
     if (!sum->fake_quant) {
+        fused_relu_ranges(&q);
         inplace_ranges(&q);
         same_scale_ranges(&q);
     }

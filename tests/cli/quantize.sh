@@ -13,6 +13,9 @@
 #     a Concat of differently scaled inputs (requantized), Softmax, all int8 (no node left in float); both backends agree bit for
 #     bit and are within 1 output quantum (1/256) of TFLite's int8 outputs
 #     (all equal today).
+#  1c. tests/data/q8/resid (gen_q8.py): residual Adds followed by ReLU and
+#     ReLU6, which become the Adds' output clamps with the activations' ranges
+#     (TFLite's fusion); within 1 output quantum of TFLite's int8 outputs.
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
 #  3. --io int8: int8 ports, their scale and zero point in the header and the
@@ -53,6 +56,22 @@ if grep -q "^int8 serving_default: .* 0 nodes in float" "$tmp/head.txt" &&
    grep -q "sm2c_rt_mean_s8" "$tmp/headc/model.c" && grep -q "sm2c_rt_softmax_s8" "$tmp/headc/model.c" &&
    [ "$(grep -c "sm2c_rt_lut_s8(" "$tmp/headc/model.c")" -eq 3 ]; then ok
 else cat "$tmp/head.txt"; no "head: not all int8"; fi
+
+# 1c. A residual Add that a ReLU or ReLU6 follows takes the activation's range,
+# as TFLite fuses it (pass_quantize.c: fused_relu_ranges): with the Add's own
+# range its outputs were several quanta from TFLite's.
+rd="$root/tests/data/q8/resid"
+for emit in c obj; do
+  if "$sm2c" run "$rd/model" --signature serving_default --input image="$rd/heldout.npy" --outdir "$tmp/resid_$emit" \
+       --quantize int8 --calibration image="$rd/calib.npy" --emit $emit 2>"$tmp/log"; then ok
+  else cat "$tmp/log"; no "resid: run --emit $emit"; fi
+done
+if python3 "$root/tests/cli/q8_check.py" "$rd" 1 0.25 "$tmp/resid_c/output_0.npy" "$tmp/resid_obj/output_0.npy"; then ok
+else no "resid outputs"; fi
+"$sm2c" compile "$rd/model" -o "$tmp/residc" --signature serving_default --quantize int8 \
+  --calibration image="$rd/calib.npy" 2>/dev/null
+if ! grep -q "sm2c_rt_relu" "$tmp/residc/model.c" && [ "$(grep -c "sm2c_rt_add_s8" "$tmp/residc/model.c")" -ge 2 ]; then ok
+else no "resid: the ReLUs after the Adds are not the Adds' clamps"; fi
 
 # Weights: int8 filters are a quarter of the float ones.
 "$sm2c" compile "$d/model" -o "$tmp/f32" --signature serving_default 2>"$tmp/f32.log"

@@ -1,9 +1,12 @@
-"""Writes tests/data/q8/cnn and tests/data/q8/head for --quantize int8 (issue
-16).  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
+"""Writes tests/data/q8/cnn, tests/data/q8/head and tests/data/q8/resid for
+--quantize int8 (issue 16).  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
 MaxPool, AvgPool, Concatenate, ReLU6); head: a classifier head with the int8
 kernels of their own (Conv2D, hard-swish, global average pooling as Mean,
 Dense with Tanh and Sigmoid, a squeeze-excite Mul and an Add that broadcast,
-a Concat of inputs with different scales, Softmax).  Each, fixed seed, writes
+a Concat of inputs with different scales, Softmax); resid: ResNet blocks whose
+residual Add a ReLU or ReLU6 follows (TFLite fuses the activation into the ADD
+and gives its output the activation's range), with a 1x1 and an identity
+shortcut.  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -12,7 +15,7 @@ run with TFLite's reference kernels (tflite_int8.npy; ai_edge_litert's
 interpreter, tf.lite's when it is missing).  meta.json records the TFLite
 model's output scale, to count disagreements in output quanta.
 
-usage: .venv/bin/python tests/models/gen_q8.py [cnn|head ...]   (needs the pinned TensorFlow)
+usage: .venv/bin/python tests/models/gen_q8.py [cnn|head|resid ...]   (needs the pinned TensorFlow)
 """
 import json
 import os
@@ -58,6 +61,25 @@ def build_head():
     h = keras.layers.Concatenate(name="concat")([h, t, s])
     h = keras.layers.Dense(10, name="logits")(h)
     out = keras.layers.Softmax(name="probs")(h)
+    return keras.Model(inp, out)
+
+
+def build_resid():
+    import keras
+    keras.utils.set_random_seed(2)
+    L = keras.layers
+    inp = keras.Input(shape=(8, 8, 3), name="image")
+    h = L.Conv2D(8, 3, padding="same", activation="relu", name="stem")(inp)
+    b = L.Conv2D(16, 3, strides=2, padding="same", activation="relu", name="b1_conv1")(h)
+    b = L.Conv2D(16, 3, padding="same", name="b1_conv2")(b)
+    s = L.Conv2D(16, 1, strides=2, name="b1_short")(h)
+    h = L.ReLU(name="b1_relu")(L.Add(name="b1_add")([b, s]))
+    b = L.Conv2D(16, 3, padding="same", activation="relu", name="b2_conv1")(h)
+    b = L.Conv2D(16, 3, padding="same", name="b2_conv2")(b)
+    h = L.ReLU(max_value=6.0, name="b2_relu6")(L.Add(name="b2_add")([h, b]))
+    h = L.AveragePooling2D(4, name="pool")(h)
+    h = L.Flatten(name="flatten")(h)
+    out = L.Dense(10, name="logits")(h)
     return keras.Model(inp, out)
 
 
@@ -123,7 +145,7 @@ def write_case(name, model):
 
 
 def main():
-    cases = {"cnn": build_model, "head": build_head}
+    cases = {"cnn": build_model, "head": build_head, "resid": build_resid}
     for name in sys.argv[1:] or cases:
         write_case(name, cases[name]())
 
