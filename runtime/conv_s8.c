@@ -18,7 +18,8 @@
 ** On x86-64, Conv2D without groups runs on conv_block_s8.h's register-blocked
 ** AVX-512 VNNI or AVX2 kernels, depthwise of multiplier 1 on dw_block_s8.h's,
 ** and every path requantizes a block of sums on vectors where it can
-** (q8_vec.h); on a scalar core (Cortex-M) both run conv_m_s8.h's loops,
+** (q8_vec.h); on AArch64 with DotProd, Conv2D runs on conv_sdot_s8.h's SDOT
+** blocks; on a scalar core (Cortex-M) both run conv_m_s8.h's loops,
 ** sums in registers, with SMLAD where the core has the DSP extension.  All
 ** give the C path's bits.
 */
@@ -27,6 +28,7 @@
 
 #include "conv_block_s8.h"
 #include "conv_m_s8.h"
+#include "conv_sdot_s8.h"
 #include "dw_block_s8.h"
 #include "q8_math.h"
 #include "q8_vec.h"
@@ -117,7 +119,7 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
         cm8_conv(x, w, y, p, in_zp, &q);
         return;
     }
-    if (sm2c_rt__conv_s8_blocked(x, w, y, p, in_zp, &q))
+    if (sm2c_rt__conv_s8_blocked(x, w, y, p, in_zp, &q) || sm2c_rt__conv_s8_sdot(x, w, y, p, in_zp, &q))
         return;
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)

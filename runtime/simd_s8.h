@@ -5,6 +5,11 @@
 **
 **     SM2C_RT_VNNI     AVX-512 with VNNI and BW (vpdpbusd, byte masks)
 **     SM2C_RT_S8_AVX2  AVX2 (vpmaddwd on int16)
+**     SM2C_RT_SDOT     AArch64's DotProd (sdot), when the compiler targets it
+**                      (__ARM_FEATURE_DOTPROD: -march=armv8.2-a+dotprod, or
+**                      -mcpu of such a core); chosen at compile time only, so
+**                      other AArch64 builds run the C path, which compilers
+**                      vectorise with NEON
 **
 ** each 1 when compiled.  Built with -march that enables the ISA, the path is
 ** called directly (have() is 1); in the portable build of GCC or clang on
@@ -48,6 +53,14 @@
 
 #if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
 #include <immintrin.h>
+#endif
+
+#if defined(__aarch64__) && defined(__ARM_FEATURE_DOTPROD) && defined(__OPTIMIZE__) && \
+    !defined(SM2C_RT_PORTABLE_ONLY)
+#define SM2C_RT_SDOT 1
+#include <arm_neon.h>
+#else
+#define SM2C_RT_SDOT 0
 #endif
 
 #endif

@@ -4,7 +4,9 @@
 # test_matmul.c, test_nn.c, test_unary.c and test_lstm_cell.c are cross-compiled for AArch64
 # (-static) with standalone/sm2c_test.h in place of cmocka, once with NEON and
 # once with -DSM2C_RT_PORTABLE_ONLY, and run under qemu-aarch64; so is
-# vmath_lanes.c.  The runtime files build with -Werror, as
+# vmath_lanes.c.  test_q8.c runs on the int8 kernels built three ways: Armv8.0
+# NEON (the C path, vectorised), Armv8.2 with DotProd (the SDOT paths of
+# conv_sdot_s8.h and fc_s8.c, which must be compiled in) and portable.  The runtime files build with -Werror, as
 # cmake/runtime_map.py builds them on x86-64.
 # Usage: rt_neon.sh SOURCE_DIR WORK_DIR; exits 77 (skipped) without
 # aarch64-linux-gnu-gcc or qemu-aarch64 (scripts/setup.sh installs both).
@@ -52,4 +54,28 @@ for b in "neon:" "portable:-DSM2C_RT_PORTABLE_ONLY"; do
     qemu-aarch64 "$out/$tag/test_$fam" || status=1
   done
 done
+# The int8 kernels: every *_s8.c, and test_q8 against its reference.
+q8flags=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -pedantic -I"$src/runtime" -I"$src/runtime/include")
+for b in "q8_neon:" "q8_dotprod:-march=armv8.2-a+dotprod" "q8_portable:-DSM2C_RT_PORTABLE_ONLY"; do
+  tag=${b%%:*} def=${b#*:} objs=()
+  mkdir -p "$out/$tag"
+  for f in "$src"/runtime/*_s8.c; do
+    o=$out/$tag/$(basename "${f%.c}").o
+    $cc "${q8flags[@]}" -Werror $def -c "$f" -o "$o"
+    objs+=("$o")
+  done
+  $cc "${q8flags[@]}" $def -static -I"$src/tests/kernels/standalone" -I"$src/tests/kernels" \
+    "$src/tests/kernels/test_q8.c" "${objs[@]}" -lm -o "$out/$tag/test_q8"
+  echo "== $tag test_q8"
+  qemu-aarch64 "$out/$tag/test_q8" || status=1
+done
+objdump=${cc%gcc}objdump
+if command -v "$objdump" >/dev/null; then
+  for f in conv_s8 fc_s8; do
+    "$objdump" -d "$out/q8_dotprod/$f.o" >"$out/q8_dotprod/$f.s"
+    if ! grep -q sdot "$out/q8_dotprod/$f.s"; then
+      echo "FAIL: $f.o built with DotProd has no sdot"; status=1
+    fi
+  done
+fi
 exit $status
