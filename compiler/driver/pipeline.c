@@ -45,9 +45,9 @@ char *sm2c_c_ident(sm2c_arena *a, const char *s)
 /* Lowering: every live node that is not a compile-time constant, in order.
 ** *buf_of_out (may be NULL) gets the value id -> buffer id map. */
 static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e,
-                               const int32_t **buf_of_out)
+                               const int32_t **buf_of_out, int32_t cortex_m)
 {
-    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g };
+    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g, .cortex_m = cortex_m };
     l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
     for (int32_t i = 0; i <= g->n_values; i++)
         l.buf_of[i] = -1;
@@ -236,7 +236,7 @@ static sm2c_status lower_scratch(sm2c_ctx *c, sm2c_graph *g, const char *key, sc
     uint64_t *lowered = c->lowered;
     c->lowered = NULL;      /* the report counts what the real program lowers */
     fill_ports(c, g, &s->e);
-    sm2c_status st = lower_graph(c, g, &s->p, &s->e, &s->buf_of);
+    sm2c_status st = lower_graph(c, g, &s->p, &s->e, &s->buf_of, 0); /* run on this machine */
     c->lowered = lowered;
     return st;
 }
@@ -367,7 +367,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
                           "--max-batch: an output has a data-dependent shape");
     if (n_batched && (st = batch_ports(c, g, e, o->max_batch)))
         return st;
-    if ((st = lower_graph(c, g, p, e, NULL)))
+    if ((st = lower_graph(c, g, p, e, NULL, o->cortex_m)))
         return st;
     return sm2c_pass_plan(c, e);
 }

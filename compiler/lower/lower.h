@@ -21,6 +21,8 @@ typedef struct sm2c_lower {
     sm2c_step *string_fills;    /* the string_const steps of the string constants read so far,
                                    kept apart until sm2c_lower_finish_strings puts them first */
     int32_t n_string_fills;
+    int32_t cortex_m;           /* the program is for a Cortex-M (--target thumbv*m, --cpu
+                                   cortex-m*): int8 kernels in its forms (ops_q8.c) */
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a
