@@ -201,6 +201,15 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
             int32_t s[4];
             s[0] = s[1] = bias ? bias[o] : 0;
             s[2] = s[3] = no == 2 && bias ? bias[o + 1] : 0;
+            if (np == 2 && no == 2 && mode == 2) { /* the common block, unrolled */
+                co8_dot22(wo, col, K, s);
+                const int32_t m0 = mult[o], e0 = -shift[o], m1 = mult[o + 1], e1 = -shift[o + 1];
+                yp[o] = sm2c_rt__clamp_s8(q8m_fast(s[0], m0, e0) + out_zp, act_min, act_max);
+                yp[OC + o] = sm2c_rt__clamp_s8(q8m_fast(s[1], m0, e0) + out_zp, act_min, act_max);
+                yp[o + 1] = sm2c_rt__clamp_s8(q8m_fast(s[2], m1, e1) + out_zp, act_min, act_max);
+                yp[OC + o + 1] = sm2c_rt__clamp_s8(q8m_fast(s[3], m1, e1) + out_zp, act_min, act_max);
+                continue;
+            }
             if (np == 2 && no == 2)
                 co8_dot22(wo, col, K, s);
             else

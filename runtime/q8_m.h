@@ -25,6 +25,7 @@
 
 #include "dsp_s8.h"
 #include "q8_math.h"
+#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE */
 
 typedef struct {
     int32_t m, shift;   /* the channel's Q31 multiplier and shift */
@@ -58,7 +59,7 @@ static inline int q8m_mode(int64_t k, const int32_t *bias, const int32_t *mult, 
 }
 
 /* sm2c_rt__requant(x, m, -e) for e in [1, 31], m > INT32_MIN, |x| < 2^30. */
-static inline int32_t q8m_fast(int32_t x, int32_t m, int32_t e)
+static SM2C_RT_ALWAYS_INLINE int32_t q8m_fast(int32_t x, int32_t m, int32_t e)
 {
 #if SM2C_RT_DSP_S8
     int32_t h;
