@@ -15,8 +15,10 @@
 ** in_zp; the filter's words of terms 0 and 2 (1 and 3) give each output's
 ** matching pair by PKHBT/PKHTB.  Depthwise multiplies channel by channel,
 ** so it takes SMLABB/SMLATT, one product each, but loads four channels'
-** x and w in one word each.  Integer sums are exact: every path gives the
-** C path's bits (tests/kernels/q8_m4.sh runs test_q8.c both ways).
+** x and w in one word each.  Sums are requantized through q8_m.h (SMMULR
+** where it is exact).  Integer sums are exact: every path gives the
+** C path's bits (tests/kernels/q8_m4.sh runs test_q8.c both ways).  With a
+** Cortex-M --target the compiler sends Conv2D to conv_ohwi_s8.c instead.
 */
 #ifndef SM2C_RT_CONV_M_S8_H
 #define SM2C_RT_CONV_M_S8_H
@@ -25,9 +27,26 @@
 #include <stdint.h>
 
 #include "dsp_s8.h"
+#include "q8_m.h"
 #include "q8_vec.h"
 #include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE */
 #include "sm2c_rt.h"
+
+/* q8_store_c's bits: y[j] for j < n from the sums s[j] of channels o0 + j,
+** through q8_m.h (mode: q8m_mode of the layer). */
+static inline void cm8_store(const int32_t *s, int32_t o0, int32_t n, const q8_out *q, int mode, int8_t *y)
+{
+    for (int32_t j = 0; j < n; j++) {
+        const int32_t o = o0 + j, a = s[j] + (q->bias ? q->bias[o] : 0);
+        if (mode == 2) {
+            y[j] = sm2c_rt__clamp_s8(q8m_fast(a, q->mult[o], -q->shift[o]) + q->out_zp, q->act_min, q->act_max);
+            continue;
+        }
+        q8m_rq r;
+        q8m_prep(&r, q->mult[o], q->shift[o], mode);
+        y[j] = q8m_out(&r, a, q->out_zp, q->act_min, q->act_max);
+    }
+}
 
 /* s[j] = sum over rows r < R, i < L of w[r*wrow + i*OC + j] * (x[r*xrow + i] - zp),
 ** for j < 4: a window's filter rows, each L contiguous terms of x. */
@@ -128,7 +147,7 @@ static inline void cm8_taps(const int8_t *x, const int8_t *w, const int32_t *p, 
 ** [kh0, kh1), each a run of L = (kw1 - kw0) * C terms; x from xc (the
 ** pixel's first inside column, row 0), the filter from wc (tap kw0, row 0). */
 static inline void cm8_pixel(const int8_t *xc, const int8_t *wc, const int32_t *p, int32_t oh, int32_t L,
-                             int32_t in_zp, const q8_out *q, int8_t *yp)
+                             int32_t in_zp, const q8_out *q, int mode, int8_t *yp)
 {
     const int32_t OC = p[SM2C_RT_WIN_OC];
     const ptrdiff_t xrow = (ptrdiff_t)p[SM2C_RT_WIN_W] * p[SM2C_RT_WIN_C];
@@ -141,7 +160,7 @@ static inline void cm8_pixel(const int8_t *xc, const int8_t *wc, const int32_t *
         const int32_t ob = OC - o0 < 4 ? OC - o0 : 4;
         s[0] = s[1] = s[2] = s[3] = 0;
         cm8_terms(xc + ih0 * xrow, wc + kh0 * wrow + o0, R, L, xrow, wrow, OC, in_zp, ob, s);
-        q8_store_c(s, o0, ob, q, yp + o0);
+        cm8_store(s, o0, ob, q, mode, yp + o0);
     }
 }
 
@@ -154,6 +173,7 @@ static inline void cm8_conv(const int8_t *x, const int8_t *w, int8_t *y, const i
     /* One group, dilation 1: a row's inside taps are contiguous in x, and the
 ** inside rows are one span. */
     const int rows = FC == C && p[SM2C_RT_WIN_DW] == 1 && p[SM2C_RT_WIN_DH] == 1;
+    const int mode = q8m_mode((int64_t)p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * FC, q->bias, q->mult, q->shift, OC);
     int32_t s[4];
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
@@ -164,7 +184,7 @@ static inline void cm8_conv(const int8_t *x, const int8_t *w, int8_t *y, const i
                     cm8_axis(ow, p[SM2C_RT_WIN_SW], p[SM2C_RT_WIN_PL], p[SM2C_RT_WIN_KW], W, &kw0, &kw1);
                     const int32_t iw0 = ow * p[SM2C_RT_WIN_SW] + kw0 - p[SM2C_RT_WIN_PL];
                     cm8_pixel(x + ((ptrdiff_t)n * H * W + iw0) * C, w + (ptrdiff_t)kw0 * C * OC, p, oh,
-                              (kw1 - kw0) * C, in_zp, q, yp);
+                              (kw1 - kw0) * C, in_zp, q, mode, yp);
                     continue;
                 }
                 for (int32_t g = 0; g < G; g++)
@@ -172,7 +192,7 @@ static inline void cm8_conv(const int8_t *x, const int8_t *w, int8_t *y, const i
                         const int32_t ob = (g + 1) * OG - o0 < 4 ? (g + 1) * OG - o0 : 4;
                         s[0] = s[1] = s[2] = s[3] = 0;
                         cm8_taps(x, w, p, n, oh, ow, g, o0, ob, in_zp, s);
-                        q8_store_c(s, o0, ob, q, yp + o0);
+                        cm8_store(s, o0, ob, q, mode, yp + o0);
                     }
             }
 }
@@ -189,23 +209,42 @@ static SM2C_RT_NOINLINE void cm8_dw_quad(const int8_t *xp, const int8_t *wp, int
 #endif
     for (int32_t r = 0; r < rows; r++, xp += xrow, wp += wrow) {
         const int8_t *xk = xp, *wk = wp;
-        for (int32_t k = cols; k > 0; k--, xk += C, wk += C) {
 #if SM2C_RT_DSP_S8
-            /* One product per channel: SMLABB and SMLATT on the even and odd pairs. */
-            const uint32_t xw = dsp8_load(xk), ww = dsp8_load(wk);
-            const int16x2_t xe = __sadd16(dsp8_even(xw), off), we = dsp8_even(ww);
-            s0 = __smlabb(xe, we, s0);
-            s2 = __smlatt(xe, we, s2);
-            const int16x2_t xo = __sadd16(dsp8_odd(xw), off), wo = dsp8_odd(ww);
-            s1 = __smlabb(xo, wo, s1);
-            s3 = __smlatt(xo, wo, s3);
+        /* One product per channel: SMLABB and SMLATT on the even and odd
+        ** pairs; the loop in assembly, where gcc 12 at -Os spills. */
+        int32_t k = cols;
+        if (k <= 0)
+            continue;
+        uint32_t xw, ww, t, u;
+        __asm__("1:\n\t"
+                "ldr %[xw], [%[xk]]\n\t"
+                "ldr %[ww], [%[wk]]\n\t"
+                "add %[xk], %[xk], %[C]\n\t"
+                "add %[wk], %[wk], %[C]\n\t"
+                "sxtb16 %[t], %[xw]\n\t" /* x of channels 0, 2 */
+                "sadd16 %[t], %[t], %[off]\n\t"
+                "sxtb16 %[u], %[ww]\n\t"
+                "smlabb %[s0], %[t], %[u], %[s0]\n\t"
+                "smlatt %[s2], %[t], %[u], %[s2]\n\t"
+                "sxtb16 %[xw], %[xw], ror #8\n\t" /* channels 1, 3 */
+                "sadd16 %[xw], %[xw], %[off]\n\t"
+                "sxtb16 %[ww], %[ww], ror #8\n\t"
+                "smlabb %[s1], %[xw], %[ww], %[s1]\n\t"
+                "smlatt %[s3], %[xw], %[ww], %[s3]\n\t"
+                "subs %[k], %[k], #1\n\t"
+                "bne 1b"
+                : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [xk] "+r"(xk), [wk] "+r"(wk),
+                  [k] "+r"(k), [xw] "=&r"(xw), [ww] "=&r"(ww), [t] "=&r"(t), [u] "=&r"(u)
+                : [C] "r"(C), [off] "r"(off)
+                : "cc", "memory");
 #else
+        for (int32_t k = cols; k > 0; k--, xk += C, wk += C) {
             s0 += (int32_t)wk[0] * ((int32_t)xk[0] - zp);
             s1 += (int32_t)wk[1] * ((int32_t)xk[1] - zp);
             s2 += (int32_t)wk[2] * ((int32_t)xk[2] - zp);
             s3 += (int32_t)wk[3] * ((int32_t)xk[3] - zp);
-#endif
         }
+#endif
     }
     s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
@@ -229,6 +268,7 @@ static inline void cm8_depthwise(const int8_t *x, const int8_t *w, int8_t *y, co
                                  const q8_out *q)
 {
     const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
+    const int mode = q8m_mode((int64_t)p[SM2C_RT_WIN_KH] * KW, q->bias, q->mult, q->shift, C);
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
@@ -249,7 +289,7 @@ static inline void cm8_depthwise(const int8_t *x, const int8_t *w, int8_t *y, co
                     else
                         cm8_dw_tail(xp + c0, wp + c0, rows, cols, (ptrdiff_t)W * C, (ptrdiff_t)KW * C, C, cb, in_zp,
                                     s);
-                    q8_store_c(s, c0, cb, q, yp + c0);
+                    cm8_store(s, c0, cb, q, mode, yp + c0);
                 }
             }
 }

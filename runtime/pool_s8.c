@@ -13,12 +13,16 @@
 ** that is not an integer lies at least 1/d from one, more than the rounding
 ** error), so it is C's n / d, and it vectorises where integer division does
 ** not.  A scalar FPU (SM2C_RT_SCALAR_CORE: a Cortex-M has no double unit,
-** and its double division is a library call) divides the integers.  Every
-** path gives the same bits.
+** and its double division is a library call) divides the integers.  With
+** the Arm DSP extension (dsp_s8.h) MaxPool takes four channels a word:
+** SSUB8 sets each byte's GE flag where the cell's value is at least the
+** max so far, and SEL takes those bytes.  Every path gives the same bits.
 */
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
+#include "dsp_s8.h"
 #include "rt_select.h"
 #include "rt_target.h"
 #include "simd_f32.h" /* SM2C_RT_CLONES, SM2C_RT_VECTORISE */
@@ -105,10 +109,61 @@ static SM2C_RT_ALWAYS_INLINE void max_pool_s8_body(const int8_t *x, int8_t *y, c
 
 SM2C_RT_CLONES(max_pool_s8, (const int8_t *x, int8_t *y, const int32_t *p), (x, y, p))
 
+#if SM2C_RT_DSP_S8
+/* The bytewise max of two words of four int8. */
+static inline uint32_t ps8_max4(uint32_t a, uint32_t b)
+{
+    uint32_t r, t;
+    __asm__("ssub8 %1, %2, %3\n\tsel %0, %2, %3" : "=r"(r), "=&r"(t) : "r"(a), "r"(b) : "cc");
+    return r;
+}
+
+/* max_pool_s8_body with four channels a word: the maxima of a block's whole
+** words in m, the channels past them one by one. */
+static void max_pool_s8_dsp(const int8_t *x, int8_t *y, const int32_t *p)
+{
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], C = p[SM2C_RT_WIN_C];
+    uint32_t m[PS8_CB / 4];
+    for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
+        for (int32_t oh = 0; oh < OH; oh++)
+            for (int32_t ow = 0; ow < OW; ow++) {
+                int8_t *yp = y + (((ptrdiff_t)n * OH + oh) * OW + ow) * C;
+                for (int32_t c0 = 0; c0 < C; c0 += PS8_CB) {
+                    const int32_t cb = C - c0 < PS8_CB ? C - c0 : PS8_CB, nw = cb / 4;
+                    for (int32_t i = 0; i < nw; i++)
+                        m[i] = 0x80808080u; /* -128 in every byte */
+                    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++)
+                        for (int32_t kw = 0; kw < p[SM2C_RT_WIN_KW]; kw++) {
+                            ptrdiff_t at;
+                            if (!sm2c_rt__pool_cell(p, n, oh, ow, kh, kw, &at))
+                                continue;
+                            for (int32_t i = 0; i < nw; i++)
+                                m[i] = ps8_max4(dsp8_load(x + at + c0 + 4 * i), m[i]);
+                        }
+                    memcpy(yp + c0, m, (size_t)nw * 4);
+                    for (int32_t c = c0 + 4 * nw; c < c0 + cb; c++) {
+                        int32_t mx = -128;
+                        for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++)
+                            for (int32_t kw = 0; kw < p[SM2C_RT_WIN_KW]; kw++) {
+                                ptrdiff_t at;
+                                if (sm2c_rt__pool_cell(p, n, oh, ow, kh, kw, &at))
+                                    mx = x[at + c] > mx ? x[at + c] : mx;
+                            }
+                        yp[c] = (int8_t)mx;
+                    }
+                }
+            }
+}
+#endif
+
 SM2C_RT_VECTORISE void sm2c_rt_max_pool_s8(const int8_t *x, int8_t *y, const int32_t *p)
 {
+#if SM2C_RT_DSP_S8
+    max_pool_s8_dsp(x, y, p);
+#else
     SM2C_RT_PICK(max_pool_s8, (x, y, p))
     max_pool_s8_body(x, y, p);
+#endif
 }
 #endif
 

@@ -91,7 +91,8 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
     run_one onnx2c "$dir" "$out"
   fi
 done
-# int8 (issue 16): the convolution models compiled with --quantize int8,
+# int8 (issue 16): the convolution models compiled with --quantize int8
+# --target thumbv7em-none-eabihf (the Cortex-M filter layout),
 # calibrated on tests/firmware/fw.py's inputs (the case's input and seeded
 # shuffles of its values), built with the DSP extension's SMLAD paths (the
 # default for -mcpu=cortex-m4) and with the portable C paths; both must give
@@ -114,7 +115,7 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
     [ $v = portable ] && gen="sm2c int8 portable" def=(-DSM2C_RT_PORTABLE_ONLY)
     out=$q/$v
     "$build/sm2c" compile "$root/$model" -o "$out" --name "$case" --shape "$input=$shape" "${qflags[@]}" \
-      2>"$q/$v.log"
+      --target thumbv7em-none-eabihf 2>"$q/$v.log"
     python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
     "$fw/build_fw.sh" "$out/fw.elf" "$out" "$out"/*.c "${def[@]}"
     run_one "$gen" "$dir" "$out" "$q/host/output_0.npy"
@@ -245,8 +246,10 @@ below). Causes of the gaps: bench/embedded/README.md.
 $goals
 ## int8 (issue 16), sm2c \`--quantize int8\` against sm2c float
 
+Both int8 rows are compiled with \`--target thumbv7em-none-eabihf\`: Conv2D
+filters laid out at compile time for the Cortex-M kernel (runtime/conv_ohwi_s8.c).
 Rows "sm2c int8" use the Arm DSP extension's SMLAD paths (runtime/dsp_s8.h,
-conv_m_s8.h; \`-mcpu=cortex-m4\` defines \`__ARM_FEATURE_DSP\`), rows "sm2c int8
+conv_ohwi_s8.c, conv_m_s8.h; \`-mcpu=cortex-m4\` defines \`__ARM_FEATURE_DSP\`), rows "sm2c int8
 portable" the same program and runtime built with \`-DSM2C_RT_PORTABLE_ONLY\`.
 Calibration: the case's input and 15 seeded shuffles of its values
 (\`tests/firmware/fw.py calib\`). "sm2c int8's bits": the firmware's outputs

@@ -55,7 +55,9 @@ static const char usage[] =
     "        float entry points; activation ranges from running the float program on\n"
     "        --calibration KEY=FILE.npy (N samples stacked along the leading dim), or\n"
     "        from the model's FakeQuant ops when it has them; --io int8: int8 inputs and\n"
-    "        outputs (their scale and zero point in the header's _SCALE, _ZERO_POINT)\n"
+    "        outputs (their scale and zero point in the header's _SCALE, _ZERO_POINT);\n"
+    "        with a Cortex-M --target (thumbv7em-none-eabihf, ...) or --cpu cortex-m*,\n"
+    "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too)\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
     "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
@@ -536,6 +538,21 @@ static sm2c_status read_calibration(sm2c_ctx *c, const cli *o, sm2c_calibration 
     return SM2C_OK;
 }
 
+/* Whether --target or --cpu names a Cortex-M: a cortex-m* CPU, or a Thumb
+** triple of an M-profile architecture (thumbv6m, thumbv7m, thumbv7em,
+** thumbv8m.base, thumbv8m.main, thumbv8.1m.main). */
+static int32_t targets_cortex_m(const sm2c_llvm_opts *l)
+{
+    if (l->cpu && strncmp(l->cpu, "cortex-m", 8) == 0)
+        return 1;
+    if (!l->triple || strncmp(l->triple, "thumbv", 6) != 0)
+        return 0;
+    for (const char *t = l->triple + 6; *t && *t != '-'; t++)
+        if (*t == 'm')
+            return 1;
+    return 0;
+}
+
 static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
     sm2c_compile_opts co = { .name = o->name, .n_signatures = o->n_signatures,
@@ -548,6 +565,7 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     co.quantize_int8 = o->quantize_int8;
     co.io_int8 = o->io_int8;
     co.size_level = o->llvm.size_level;
+    co.cortex_m = targets_cortex_m(&o->llvm);
     co.n_calibration = o->n_calibration;
     sm2c_calibration *cal;
     sm2c_status cst = read_calibration(c, o, &cal);

@@ -45,9 +45,10 @@ char *sm2c_c_ident(sm2c_arena *a, const char *s)
 /* Lowering: every live node that is not a compile-time constant, in order.
 ** *buf_of_out (may be NULL) gets the value id -> buffer id map. */
 static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e,
-                               int32_t size_level, const int32_t **buf_of_out)
+                               const sm2c_compile_opts *o, const int32_t **buf_of_out)
 {
-    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g, .size_level = size_level };
+    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g, .size_level = o ? o->size_level : 0,
+                     .cortex_m = o ? o->cortex_m : 0 };
     l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
     for (int32_t i = 0; i <= g->n_values; i++)
         l.buf_of[i] = -1;
@@ -236,7 +237,7 @@ static sm2c_status lower_scratch(sm2c_ctx *c, sm2c_graph *g, const char *key, sc
     uint64_t *lowered = c->lowered;
     c->lowered = NULL;      /* the report counts what the real program lowers */
     fill_ports(c, g, &s->e);
-    sm2c_status st = lower_graph(c, g, &s->p, &s->e, 0, &s->buf_of);
+    sm2c_status st = lower_graph(c, g, &s->p, &s->e, NULL, &s->buf_of); /* run on this machine */
     c->lowered = lowered;
     return st;
 }
@@ -367,7 +368,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
                           "--max-batch: an output has a data-dependent shape");
     if (n_batched && (st = batch_ports(c, g, e, o->max_batch)))
         return st;
-    if ((st = lower_graph(c, g, p, e, o->size_level, NULL)))
+    if ((st = lower_graph(c, g, p, e, o, NULL)))
         return st;
     return sm2c_pass_plan(c, e);
 }

@@ -24,6 +24,9 @@ typedef struct sm2c_compile_opts {
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
     int32_t size_level;          /* --opt Os (1), Oz (2): no rewrite that buys speed with
                                     arena or code (pass_hoist.c, conv_pad.c) */
+    int32_t cortex_m;            /* --target thumbv*m or --cpu cortex-m*: int8 Conv2D
+                                    filters laid out for the SMLAD kernel (ops_q8.c),
+                                    no padded copy of a first layer's input (conv_pad.c) */
     int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
     const sm2c_calibration *calibration;
 } sm2c_compile_opts;

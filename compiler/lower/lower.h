@@ -23,6 +23,9 @@ typedef struct sm2c_lower {
     int32_t n_string_fills;
     int32_t size_level;         /* --opt Os/Oz: no lowering that buys speed with code or
                                    arena (the padded copy of conv_pad.c) */
+    int32_t cortex_m;           /* the program is for a Cortex-M (--target thumbv*m, --cpu
+                                   cortex-m*): int8 kernels in its forms (ops_q8.c), no
+                                   padded copy (conv_pad.c) */
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a

@@ -59,6 +59,57 @@ static void requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_
     s->args[at + 5] = sm2c_arg_int(n->q->act_max);
 }
 
+/* A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_ohwi_s8 reads it: rows
+** [OC, K], K = KH*KW*C, in [OC, KH, KW, C] order with the middle two of each
+** four values below K & ~3 swapped, so that SXTB16 makes the int16 pairs
+** (k, k+1) and (k+2, k+3) of a word.  Made at compile time, so the kernel
+** repacks nothing; the same bytes as the filter, in another order. */
+static sm2c_value *ohwi_filter(sm2c_lower *l, const sm2c_value *f)
+{
+    const sm2c_tensor *t = f->constant;
+    const int64_t oc = t->shape.dims[t->shape.rank - 1], k = oc > 0 ? t->nelem / oc : 0;
+    const int64_t quads = k & ~(int64_t)3, dims[2] = { oc, k };
+    sm2c_tensor *r = sm2c_arena_alloc(l->c->arena, sizeof *r);
+    r->dtype = SM2C_DT_INT8;
+    r->shape = sm2c_shape_make(l->c, 2, dims);
+    r->nelem = t->nelem;
+    r->nbytes = t->nbytes;
+    r->data = sm2c_arena_alloc(l->c->arena, t->nbytes + 1);
+    const int8_t *src = t->data;
+    int8_t *dst = r->data;
+    for (int64_t o = 0; o < oc; o++)
+        for (int64_t i = 0; i < k; i++) {
+            const int64_t at = i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i;
+            dst[o * k + at] = src[i * oc + o];
+        }
+    sm2c_value *v = sm2c_arena_alloc(l->c->arena, sizeof *v);
+    v->id = -1;
+    v->dtype = SM2C_DT_INT8;
+    v->shape = r->shape;
+    v->constant = r;
+    v->input = -1;
+    v->name = sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter");
+    return v;
+}
+
+/* The Cortex-M form of a Conv2D without groups: the filter laid out at
+** compile time and the two pixels' windows in arena scratch (never the
+** stack, which stays small). */
+static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
+{
+    const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], dims[1] = { 2 * k + 2 };
+    sm2c_shape cs = sm2c_shape_make(l->c, 1, dims);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_ohwi_s8", 12);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, ohwi_filter(l, n->inputs[1]));
+    s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[3] = buf_of(l, n->outputs[0]);
+    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    requant_args(l, n, s, 5);
+    s->args[11] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, "conv windows"));
+    return SM2C_OK;
+}
+
 static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
 {
     int64_t p[SM2C_RT_WIN_PARAMS];
@@ -66,6 +117,10 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     if (st)
         return st;
     int depthwise = op_is(n, "DepthwiseConv2dNative");
+    const sm2c_value *f = n->inputs[1];
+    if (l->cortex_m && !depthwise && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && f->constant &&
+        f->constant->dtype == SM2C_DT_INT8 && f->shape.rank == 4)
+        return lower_conv_ohwi(l, n, p);
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);

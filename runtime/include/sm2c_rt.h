@@ -518,6 +518,13 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
 void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                  int32_t out_zp, int32_t act_min, int32_t act_max);
+/* Conv2D without groups, the form for Cortex-M (conv_ohwi_s8.c): filter rows
+** [OC, KH*KW*C] in TFLite's [OC, KH, KW, C] order, the middle two of each four
+** values below (KH*KW*C) & ~3 swapped (SMLAD's order); col: scratch of
+** 2*KH*KW*C + 2 int16. */
+void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                            const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
+                            int32_t act_min, int32_t act_max, int16_t *col);
 /* y[rows, n] from x[rows, k] and the filter transposed, w[n, k] (fc_s8.c). */
 void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                                 int32_t rows, int32_t k, int32_t n, const int32_t *mult,

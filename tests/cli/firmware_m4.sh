@@ -5,7 +5,8 @@
 # painted stack not above the header's _STACK_SIZE, no double-precision
 # helper (__aeabi_d*) in the link; code, data, bss and stack are printed.
 # The cases whose case.json has "int8" (DS-CNN, cnn28) also run compiled with
-# --quantize int8 (issue 16), on the runtime's SMLAD paths (the Cortex-M4's
+# --quantize int8 --target thumbv7em-none-eabihf (issue 16; the Cortex-M
+# convolution, conv_ohwi_s8.c), on the runtime's SMLAD paths (the Cortex-M4's
 # DSP extension): outputs bit for bit those of the same int8 program on this
 # machine (sm2c run), within the int8 tolerance of TensorFlow's, stack within
 # its bound, no double helpers.
@@ -64,9 +65,13 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
       >"$tmp/log" 2>&1; then
     echo "FAIL: $case int8: host run"; cat "$tmp/log"; fail=$((fail + 1)); continue
   fi
+  # --target: the C for a Cortex-M, int8 Conv2D filters in its SMLAD kernel's layout.
   if ! "$sm2c" compile "$root/$model" -o "$out/c" --name "$case" --shape "$input=$shape" "${qflags[@]}" \
-      2>"$tmp/log"; then
+      --target thumbv7em-none-eabihf 2>"$tmp/log"; then
     echo "FAIL: $case int8: compile"; cat "$tmp/log"; fail=$((fail + 1)); continue
+  fi
+  if ! grep -q 'sm2c_rt_conv2d_ohwi_s8' "$out/c/$case.c"; then
+    echo "FAIL: $case int8: --target thumbv7em did not take the Cortex-M convolution"; fail=$((fail + 1))
   fi
   python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/c/fw_case.h"
   if ! "$fw/build_fw.sh" "$out/fw.elf" "$out/c" "$out"/c/*.c 2>"$tmp/log"; then

@@ -149,6 +149,23 @@ static int32_t ref_conv_taps(const int8_t *x, const int8_t *w, const int32_t *p,
     return acc;
 }
 
+/* sm2c_rt_conv2d_ohwi_s8's filter from w [KH, KW, C, OC] (sm2c_rt.h): rows of
+** K = KH*KW*C, the middle two of each four values below K & ~3 swapped. */
+static int8_t *ohwi_of(const int8_t *w, int32_t k, int32_t oc)
+{
+    int8_t *r = malloc((size_t)k * (size_t)oc);
+    for (int32_t o = 0; o < oc; o++)
+        for (int32_t i = 0; i < k; i++) {
+            int32_t at = i;
+            if (i < (k & ~3) && (i & 3) == 1)
+                at = i + 1;
+            else if (i < (k & ~3) && (i & 3) == 2)
+                at = i - 1;
+            r[o * k + at] = w[i * oc + o];
+        }
+    return r;
+}
+
 /* Conv2D of shape {N, H, W, C, KH, KW, OC, SH, SW, DH, DW, PT, PL} against
 ** the reference: the SIMD kernels' blocks of pixels and channels, their
 ** tails, runs of KW * C values and taps in the padding. */
@@ -157,14 +174,14 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
     ktest_rng r = { seed };
     int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
     p[SM2C_RT_WIN_N] = s[0], p[SM2C_RT_WIN_H] = s[1], p[SM2C_RT_WIN_W] = s[2], p[SM2C_RT_WIN_C] = s[3];
-    p[SM2C_RT_WIN_KH] = s[4], p[SM2C_RT_WIN_KW] = s[5], p[SM2C_RT_WIN_OC] = s[6], p[SM2C_RT_WIN_FC] = dw ? 1 : s[3];
+    p[SM2C_RT_WIN_KH] = s[4], p[SM2C_RT_WIN_KW] = s[5], p[SM2C_RT_WIN_OC] = s[6], p[SM2C_RT_WIN_FC] = dw == 1 ? 1 : s[3];
     p[SM2C_RT_WIN_SH] = s[7], p[SM2C_RT_WIN_SW] = s[8], p[SM2C_RT_WIN_DH] = s[9], p[SM2C_RT_WIN_DW] = s[10];
     p[SM2C_RT_WIN_PT] = s[11], p[SM2C_RT_WIN_PL] = s[12];
     /* SAME-like extents: the last tap of the last output may reach one pad past the end */
     p[SM2C_RT_WIN_OH] = (s[1] + 2 * s[11] - s[9] * (s[4] - 1) - 1) / s[7] + 1;
     p[SM2C_RT_WIN_OW] = (s[2] + 2 * s[12] - s[10] * (s[5] - 1) - 1) / s[8] + 1;
     const int32_t N = s[0], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = s[6];
-    const int nx = s[0] * s[1] * s[2] * s[3], nw = s[4] * s[5] * (dw ? 1 : s[3]) * OC, ny = N * OH * OW * OC;
+    const int nx = s[0] * s[1] * s[2] * s[3], nw = s[4] * s[5] * (dw == 1 ? 1 : s[3]) * OC, ny = N * OH * OW * OC;
     int32_t *bias = malloc((size_t)OC * sizeof *bias), *mult = malloc((size_t)OC * sizeof *mult);
     int32_t *shift = malloc((size_t)OC * sizeof *shift);
     int8_t *x = malloc((size_t)nx), *w = malloc((size_t)nw), *y = malloc((size_t)ny);
@@ -173,13 +190,22 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
     for (int o = 0; o < OC; o++) {
         bias[o] = ktest_int(&r, -40000, 40000);
         mult[o] = ktest_int(&r, 1 << 30, INT32_MAX);
-        shift[o] = ktest_int(&r, -14, 2);
+        /* every third seed: right shifts only, q8_m.h's short way for the whole layer */
+        shift[o] = seed % 3 ? ktest_int(&r, -14, 2) : ktest_int(&r, -14, -1);
     }
     const int32_t out_zp = -3, lo = -128, hi = 100;
-    if (dw)
+    if (dw == 1) {
         sm2c_rt_depthwise_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
-    else
+    } else if (dw == 2) { /* the Cortex-M form: the same sums over its filter layout */
+        const int32_t k = s[4] * s[5] * s[3];
+        int8_t *wo = ohwi_of(w, k, OC);
+        int16_t *col = malloc((size_t)(2 * k + 2) * sizeof *col);
+        sm2c_rt_conv2d_ohwi_s8(x, wo, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi, col);
+        free(wo), free(col);
+        dw = 0;
+    } else {
         sm2c_rt_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
+    }
     for (int32_t n = 0; n < N; n++)
         for (int32_t oh = 0; oh < OH; oh++)
             for (int32_t ow = 0; ow < OW; ow++)
@@ -194,6 +220,7 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
 static void check_conv_shape(const int32_t *s, int32_t in_zp, uint64_t seed)
 {
     check_shape(s, in_zp, seed, 0);
+    check_shape(s, in_zp, seed, 2);
 }
 
 static void test_conv_s8_shapes(void **state)
@@ -231,6 +258,10 @@ static void test_conv_s8_shapes(void **state)
     check_conv_shape(wide16, 5, 15);
     check_conv_shape(first32, -1, 16);
     check_conv_shape(pw20, 0, 17);
+    /* An odd number of output channels and of pixels: conv_ohwi_s8.c's pairs' tails. */
+    const int32_t odd[] = { 1, 5, 4, 7, 3, 2, 13, 2, 1, 1, 1, 1, 0 };
+    check_conv_shape(odd, 9, 18);
+    check_conv_shape(odd, -128, 19);
 }
 
 /* Depthwise of multiplier 1 (OC = C): blocks of 16 channels and their tails,

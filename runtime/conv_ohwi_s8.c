@@ -1,0 +1,235 @@
+/*
+** conv_ohwi_s8.c: int8 Conv2D without groups for a microcontroller, over a
+** filter the compiler laid out for SMLAD (ops_q8.c, for Cortex-M targets):
+** one row of K = KH*KW*C values per output channel, TFLite's [OC, KH, KW, C]
+** order, except that in each group of four values below K & ~3 the middle
+** two are swapped: bytes (k, k+2, k+1, k+3).  SXTB16 then turns a word of
+** a row into the int16 pairs (k, k+1) and (k+2, k+3) with no packing.
+**
+** Two output pixels at a time, each pixel's window is copied once into
+** col (arena scratch of 2*K + 2 int16, planned by the compiler; the two
+** columns interleave by pairs of values) as x - in_zp, taps in the padding
+** 0 (padding with the input's zero point); then every
+** pair of output channels takes the dot products of its two rows with the
+** two columns: four sums in registers, eight SMLADs per four terms
+** (CMSIS-NN's mat_mult_kernel_s8_s16 scheme), and the four values are
+** requantized through q8_m.h (SMMULR where it is exact).  Without the DSP extension the same loops run in C.
+**
+** The sums are TFLite's reference ConvPerChannel's (conv_s8.c): integer sums
+** are exact, and the compiler proves that every partial sum, the bias
+** included, fits int32 (reliability.md, section 6.5).
+*/
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "dsp_s8.h"
+#include "q8_m.h"
+#include "rt_select.h" /* SM2C_RT_NOINLINE */
+#include "sm2c_rt.h"
+
+/* Where column j's value k lies in col, relative to col + 2j: the columns
+** interleave by pairs, (k, k+1) of column 0 then of column 1 for even k, so
+** that one pointer walks both. */
+static inline int32_t co8_at(int32_t k)
+{
+    return 2 * k - (k & 1);
+}
+
+/* Values k .. k+n-1 of a column (colj = col + 2j): x[c] - zp as int16. */
+static inline void co8_widen(const int8_t *x, int32_t n, int32_t zp, int16_t *colj, int32_t k)
+{
+    int32_t c = 0;
+#if SM2C_RT_DSP_S8
+    const int16x2_t off = dsp8_splat(-zp);
+    for (; (k & 1) == 0 && c + 4 <= n; c += 4) {
+        const uint32_t v = dsp8_load(x + c);
+        const int16x2_t e = __sadd16(dsp8_even(v), off), o = __sadd16(dsp8_odd(v), off); /* (0, 2), (1, 3) */
+        const int16x2_t lo = dsp8_pack_lo(e, o), hi = dsp8_pack_hi(e, o);                /* (0, 1), (2, 3) */
+        memcpy(colj + co8_at(k + c), &lo, sizeof lo);
+        memcpy(colj + co8_at(k + c + 2), &hi, sizeof hi);
+    }
+#endif
+    for (; c < n; c++)
+        colj[co8_at(k + c)] = (int16_t)((int32_t)x[c] - zp);
+}
+
+static inline void co8_zero(int16_t *colj, int32_t k, int32_t n)
+{
+    for (int32_t i = k; i < k + n; i++)
+        colj[co8_at(i)] = 0;
+}
+
+/* Column j (colj = col + 2j) of output pixel i (n, oh, ow in row-major
+** order): value (kh*KW + kw)*C + c.  Without dilation along W a filter
+** row's taps inside the input are one run of x, widened at once. */
+static void co8_im2col(const int8_t *x, const int32_t *p, int32_t i, int32_t zp, int16_t *colj)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW], DW = p[SM2C_RT_WIN_DW];
+    const int32_t OW = p[SM2C_RT_WIN_OW], per_image = p[SM2C_RT_WIN_OH] * OW;
+    const int32_t n = i / per_image, oh = i % per_image / OW, ow = i % OW;
+    const int32_t iw0 = ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
+    /* the taps [kw0, kw1) inside the input, dilation 1 */
+    const int32_t kw0 = iw0 < 0 ? -iw0 : 0, kw1 = W - iw0 < KW ? W - iw0 : KW;
+    for (int32_t kh = 0, k = 0; kh < KH; kh++, k += KW * C) {
+        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+        if ((uint32_t)ih >= (uint32_t)H) {
+            co8_zero(colj, k, KW * C);
+            continue;
+        }
+        const int8_t *xr = x + ((ptrdiff_t)n * H + ih) * W * C;
+        if (DW == 1) {
+            if (kw1 <= kw0) {
+                co8_zero(colj, k, KW * C);
+                continue;
+            }
+            co8_zero(colj, k, kw0 * C);
+            co8_widen(xr + (ptrdiff_t)(iw0 + kw0) * C, (kw1 - kw0) * C, zp, colj, k + kw0 * C);
+            co8_zero(colj, k + kw1 * C, (KW - kw1) * C);
+            continue;
+        }
+        for (int32_t kw = 0; kw < KW; kw++) {
+            const int32_t iw = iw0 + kw * DW;
+            if ((uint32_t)iw < (uint32_t)W)
+                co8_widen(xr + (ptrdiff_t)iw * C, C, zp, colj, k + kw * C);
+            else
+                co8_zero(colj, k + kw * C, C);
+        }
+    }
+}
+
+/* s[2*r + j] += row r of the filter (w, w + K) . column j of col, for r,
+** j < 2: one pointer walks both columns, eight int16 per four terms. */
+static SM2C_RT_NOINLINE void co8_dot22(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
+{
+    const int8_t *w0 = w, *w1 = w + K, *const end = w + K;
+    const int16_t *c = col;
+    int32_t s00 = s[0], s01 = s[1], s10 = s[2], s11 = s[3];
+#if SM2C_RT_DSP_S8
+    /* The loop in assembly: gcc 12 at -Os spills its thirteen registers.
+    ** Per four terms: two filter words, each SXTB16'd into the pairs
+    ** (k, k+1) and (k+2, k+3); four column words; eight SMLADs. */
+    int32_t n = K >> 2;
+    if (n > 0) {
+        uint32_t a, b, alo, blo, xv;
+        __asm__("1:\n\t"
+                "ldr %[a], [%[w0]], #4\n\t"
+                "ldr %[b], [%[w1]], #4\n\t"
+                "ldr %[x], [%[c]], #4\n\t" /* column 0, terms k, k+1 */
+                "sxtb16 %[alo], %[a]\n\t"
+                "sxtb16 %[blo], %[b]\n\t"
+                "smlad %[s00], %[alo], %[x], %[s00]\n\t"
+                "smlad %[s10], %[blo], %[x], %[s10]\n\t"
+                "ldr %[x], [%[c]], #4\n\t" /* column 1 */
+                "smlad %[s01], %[alo], %[x], %[s01]\n\t"
+                "smlad %[s11], %[blo], %[x], %[s11]\n\t"
+                "sxtb16 %[a], %[a], ror #8\n\t"
+                "sxtb16 %[b], %[b], ror #8\n\t"
+                "ldr %[x], [%[c]], #4\n\t" /* column 0, terms k+2, k+3 */
+                "smlad %[s00], %[a], %[x], %[s00]\n\t"
+                "smlad %[s10], %[b], %[x], %[s10]\n\t"
+                "ldr %[x], [%[c]], #4\n\t" /* column 1 */
+                "smlad %[s01], %[a], %[x], %[s01]\n\t"
+                "smlad %[s11], %[b], %[x], %[s11]\n\t"
+                "subs %[n], %[n], #1\n\t"
+                "bne 1b"
+                : [s00] "+r"(s00), [s01] "+r"(s01), [s10] "+r"(s10), [s11] "+r"(s11), [w0] "+r"(w0),
+                  [w1] "+r"(w1), [c] "+r"(c), [n] "+r"(n), [a] "=&r"(a), [b] "=&r"(b), [alo] "=&r"(alo),
+                  [blo] "=&r"(blo), [x] "=&r"(xv)
+                :
+                : "cc", "memory");
+    }
+#else
+    for (const int8_t *const quads = w + (K & ~3); w0 < quads; w0 += 4, w1 += 4, c += 8) {
+        /* filter bytes (k, k+2, k+1, k+3); columns (k, k+1) of 0, of 1, (k+2, k+3) of 0, of 1 */
+        s00 += w0[0] * c[0] + w0[2] * c[1] + w0[1] * c[4] + w0[3] * c[5];
+        s01 += w0[0] * c[2] + w0[2] * c[3] + w0[1] * c[6] + w0[3] * c[7];
+        s10 += w1[0] * c[0] + w1[2] * c[1] + w1[1] * c[4] + w1[3] * c[5];
+        s11 += w1[0] * c[2] + w1[2] * c[3] + w1[1] * c[6] + w1[3] * c[7];
+    }
+#endif
+    for (int32_t k = K & ~3; w0 < end; w0++, w1++, k++) {
+        const int32_t x0 = col[co8_at(k)], x1 = col[co8_at(k) + 2];
+        s00 += *w0 * x0, s01 += *w0 * x1;
+        s10 += *w1 * x0, s11 += *w1 * x1;
+    }
+    s[0] = s00, s[1] = s01, s[2] = s10, s[3] = s11;
+}
+
+/* s + row w . column colj (col + 2j): an output channel or pixel past the last pair. */
+static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_t s)
+{
+    int32_t k = 0;
+#if SM2C_RT_DSP_S8
+    for (; k + 4 <= (K & ~3); k += 4) {
+        int16x2_t xa, xb;
+        const uint32_t a = dsp8_load(w + k);
+        memcpy(&xa, colj + 2 * k, sizeof xa);
+        memcpy(&xb, colj + 2 * k + 4, sizeof xb);
+        s = __smlad(dsp8_even(a), xa, s);
+        s = __smlad(dsp8_odd(a), xb, s);
+    }
+#else
+    for (; k + 4 <= (K & ~3); k += 4) {
+        const int16_t *c = colj + 2 * k;
+        s += w[k] * c[0] + w[k + 2] * c[1] + w[k + 1] * c[4] + w[k + 3] * c[5];
+    }
+#endif
+    for (; k < K; k++)
+        s += w[k] * colj[co8_at(k)];
+    return s;
+}
+
+void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                            const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
+                            int32_t act_min, int32_t act_max, int16_t *col)
+{
+    const int32_t OC = p[SM2C_RT_WIN_OC];
+    const int32_t K = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
+    const int32_t P = p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
+    const int mode = q8m_mode(K, bias, mult, shift, OC);
+    for (int32_t i = 0; i < P; i += 2) {
+        const int32_t np = P - i < 2 ? 1 : 2;
+        co8_im2col(x, p, i, in_zp, col);
+        if (np == 2)
+            co8_im2col(x, p, i + 1, in_zp, col + 2);
+        int8_t *yp = y + (ptrdiff_t)i * OC;
+        for (int32_t o = 0; o < OC; o += 2) {
+            const int32_t no = OC - o < 2 ? 1 : 2;
+            const int8_t *wo = w + (ptrdiff_t)o * K;
+            int32_t s[4];
+            s[0] = s[1] = bias ? bias[o] : 0;
+            s[2] = s[3] = no == 2 && bias ? bias[o + 1] : 0;
+            if (np == 2 && no == 2 && mode == 2) { /* the common block, unrolled */
+                co8_dot22(wo, col, K, s);
+                const int32_t m0 = mult[o], e0 = -shift[o], m1 = mult[o + 1], e1 = -shift[o + 1];
+                yp[o] = sm2c_rt__clamp_s8(q8m_fast(s[0], m0, e0) + out_zp, act_min, act_max);
+                yp[OC + o] = sm2c_rt__clamp_s8(q8m_fast(s[1], m0, e0) + out_zp, act_min, act_max);
+                yp[o + 1] = sm2c_rt__clamp_s8(q8m_fast(s[2], m1, e1) + out_zp, act_min, act_max);
+                yp[OC + o + 1] = sm2c_rt__clamp_s8(q8m_fast(s[3], m1, e1) + out_zp, act_min, act_max);
+                continue;
+            }
+            if (np == 2 && no == 2)
+                co8_dot22(wo, col, K, s);
+            else
+                for (int32_t r = 0; r < no; r++)
+                    for (int32_t j = 0; j < np; j++)
+                        s[2 * r + j] = co8_dot11(wo + (ptrdiff_t)r * K, col + 2 * j, K, s[2 * r + j]);
+            for (int32_t r = 0; r < no; r++) {
+                int8_t *yo = yp + o + r;
+                if (mode == 2) {
+                    const int32_t m = mult[o + r], e = -shift[o + r];
+                    for (int32_t j = 0; j < np; j++)
+                        yo[(ptrdiff_t)j * OC] = sm2c_rt__clamp_s8(q8m_fast(s[2 * r + j], m, e) + out_zp, act_min,
+                                                                  act_max);
+                    continue;
+                }
+                q8m_rq rq;
+                q8m_prep(&rq, mult[o + r], shift[o + r], mode);
+                for (int32_t j = 0; j < np; j++)
+                    yo[(ptrdiff_t)j * OC] = q8m_out(&rq, s[2 * r + j], out_zp, act_min, act_max);
+            }
+        }
+    }
+}
