@@ -59,7 +59,11 @@ static const char usage[] =
     "        with a Cortex-M --target (thumbv7em-none-eabihf, ...) or --cpu cortex-m*,\n"
     "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too)\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
-    "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
+    "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n";
+
+/* The rest of the text: one string would pass the 4,095 characters C99
+** promises (-Woverlength-strings). */
+static const char usage_more[] =
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
     "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
     "        [--emit c|obj|so]\n"
@@ -637,6 +641,7 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(usage, stdout);
+            fputs(usage_more, stdout);
             return 0;
         }
         if (!strcmp(argv[i], "--help-limits")) {
