@@ -117,14 +117,19 @@ static inline uint32_t c8_word(const int8_t *p, int32_t n)
 #endif
 
 #if SM2C_RT_VNNI
-/* The KW taps of input row ih from column iw (every DW) into buf, C values
-** each (C < 64); a tap in the padding as C values in_zp, which the padding
-** sums take back out as they do for c8_tap's `pad`.  Masked byte moves: a
+/* The KW taps of input row ih from column iw (every DW) as one run of KW * C
+** values: in the input where they are one there, else copied into buf, C
+** values each (C < 64), a tap in the padding as C values in_zp, which the
+** padding sums take back out as they do for c8_tap's `pad`.  Masked byte moves: a
 ** copy loop of a few bytes would become a library call per tap. */
-SM2C_RT_TARGET_VNNI static inline void c8_gather(const c8_geom *g, int64_t ih, int64_t iw, int8_t *buf)
+SM2C_RT_TARGET_VNNI static inline const int8_t *c8_gather(const c8_geom *g, int64_t ih, int64_t iw, int8_t *buf)
 {
+    /* A row wholly inside, of adjacent taps, is one run in the input already. */
+    if (g->DW == 1 && (uint64_t)ih < (uint64_t)g->H && iw >= 0 && iw + g->KW <= g->W)
+        return g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
     const __mmask64 m = ((__mmask64)1 << g->C) - 1;
     const __m512i pad = _mm512_set1_epi8((char)g->in_zp);
+    int8_t *const run = buf;
     for (int32_t kw = 0; kw < g->KW; kw++, buf += g->C) {
         const int64_t c = iw + (int64_t)kw * g->DW;
         if ((uint64_t)ih >= (uint64_t)g->H || (uint64_t)c >= (uint64_t)g->W)
@@ -133,6 +138,7 @@ SM2C_RT_TARGET_VNNI static inline void c8_gather(const c8_geom *g, int64_t ih, i
             _mm512_mask_storeu_epi8(
                 buf, m, _mm512_maskz_loadu_epi8(m, g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)c) * g->C));
     }
+    return run;
 }
 
 /* Rows k .. k + 3 of the filter (those at or past `left` as zeros), channels
@@ -181,6 +187,16 @@ SM2C_RT_TARGET_VNNI static inline void c8_vnni_pad(const c8_geom *g, int32_t oc0
     }
 }
 
+/* Four input bytes at p, each + 128 (as unsigned), in every dword: a load
+** broadcast and one xor, which compilers fold into one instruction
+** (vpxord with a broadcast memory operand). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i c8_bcast4(const int8_t *p, __m512i flipv)
+{
+    int32_t v;
+    memcpy(&v, p, 4);
+    return _mm512_xor_si512(_mm512_set1_epi32(v), flipv);
+}
+
 /* 6 pixels x up to 64 channels: 24 accumulators.  bc[j] is bias - padding
 ** sum of channel oc0 + j, in natural order. */
 SM2C_RT_TARGET_VNNI static inline void c8_vnni_64(const c8_geom *g, int32_t p0, int32_t rows, int32_t oc0,
@@ -189,10 +205,10 @@ SM2C_RT_TARGET_VNNI static inline void c8_vnni_64(const c8_geom *g, int32_t p0, 
 {
 #define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z, c##r##2 = z, c##r##3 = z;
 #define C8_PTR(r) x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
-#define C8_GATHER_ROW(r) c8_gather(g, ih[r] + khd, iw[r], gx[r]), x##r = gx[r], s##r = 1;
+#define C8_GATHER_ROW(r) x##r = c8_gather(g, ih[r] + khd, iw[r], gx[r]), s##r = 1;
 #define C8_DOT(r)                                                                          \
     {                                                                                      \
-        const __m512i a = _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, 4) ^ flip)); \
+        const __m512i a = c8_bcast4(x##r + k * s##r, flipv);                               \
         c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, p[0]);                                   \
         c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, p[1]);                                   \
         c##r##2 = _mm512_dpbusd_epi32(c##r##2, a, p[2]);                                   \
@@ -216,6 +232,7 @@ SM2C_RT_TARGET_VNNI static inline void c8_vnni_64(const c8_geom *g, int32_t p0, 
             q8_apply512(v[j], &rq[j], q, y + r * (ptrdiff_t)g->OC + 16 * j);                \
     }
     const uint32_t flip = 0x80808080u;
+    const __m512i flipv = _mm512_set1_epi8((char)0x80);
     const __mmask64 m = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
     const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
     const __m512i z = _mm512_setzero_si512();
@@ -323,7 +340,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8_vnni_narrow(const c8_ge
 {
 #define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
 #define C8_PTR(r) x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
-#define C8_GATHER_ROW(r) c8_gather(g, ih[r] + khd, iw[r], gx[r]), x##r = gx[r], s##r = 1;
+#define C8_GATHER_ROW(r) x##r = c8_gather(g, ih[r] + khd, iw[r], gx[r]), s##r = 1;
 #define C8_DOTN(r, n)                                                                      \
     {                                                                                      \
         const __m512i a = _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, n) ^ flip)); \
@@ -331,7 +348,13 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8_vnni_narrow(const c8_ge
         if (nv > 1)                                                                        \
             c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, v[1]);                               \
     }
-#define C8_DOT(r) C8_DOTN(r, 4)
+#define C8_DOT(r)                                                                          \
+    {                                                                                      \
+        const __m512i a = c8_bcast4(x##r + k * s##r, flipv);                               \
+        c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, v[0]);                                   \
+        if (nv > 1)                                                                        \
+            c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, v[1]);                               \
+    }
 #define C8_DOT_TAIL(r) C8_DOTN(r, s##r ? len - k : 4)
 #define C8_STORE(r)                                                                        \
     if (r < rows) {                                                                        \
@@ -341,6 +364,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8_vnni_narrow(const c8_ge
                         y + r * (ptrdiff_t)g->OC + 16);                                    \
     }
     const uint32_t flip = 0x80808080u;
+    const __m512i flipv = _mm512_set1_epi8((char)0x80);
     const __mmask64 m = (((__mmask64)1 << nr) - 1);
     const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
     const __m512i z = _mm512_setzero_si512();

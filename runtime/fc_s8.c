@@ -20,7 +20,11 @@
 ** with DotProd (simd_s8.h), SDOT: sixteen products of signed bytes a step,
 ** less sum(w) * in_zp summed the same way.  Sums wrap
 ** exactly in int32 and the true sum fits (reliability.md 6.5), so every
-** path gives the C path's bits.
+** path gives the C path's bits.  With VNNI, blocks of 16 outputs take one
+** vector of x against 16 filter rows each step into 16 accumulators, reduce
+** them to one vector of 16 sums at the end, and requantize on vectors.  The
+** compiler passes in_zp -128 with (in_zp + 128) * sum(w) taken from the bias
+** (ops_q8.c): the same integers, and VNNI then has nothing to subtract.
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -49,11 +53,91 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void fc8_vnni(const int8_t *x, 
         for (int32_t j = 0; j < J; j++) {
             const __m512i wv = _mm512_maskz_loadu_epi8(m, w + (ptrdiff_t)j * k + i);
             acc[j] = _mm512_dpbusd_epi32(acc[j], xu, wv);
-            pz[j] = _mm512_dpbusd_epi32(pz[j], zpv, wv);
+            if (in_zp != -128) /* else the compiler folded it into the bias */
+                pz[j] = _mm512_dpbusd_epi32(pz[j], zpv, wv);
         }
     }
     for (int32_t j = 0; j < J; j++)
         dot[j] = _mm512_reduce_add_epi32(_mm512_sub_epi32(acc[j], pz[j]));
+}
+
+#define FC8_R16(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15)
+
+/* The sums of 16 vectors' dwords, vector j's in dword j: three rounds of
+** pairwise adds of interleaved halves. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i fc8_pair32(__m512i a, __m512i b)
+{
+    return _mm512_add_epi32(_mm512_unpacklo_epi32(a, b), _mm512_unpackhi_epi32(a, b));
+}
+
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i fc8_pair64(__m512i a, __m512i b)
+{
+    return _mm512_add_epi32(_mm512_unpacklo_epi64(a, b), _mm512_unpackhi_epi64(a, b));
+}
+
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i fc8_pair128(__m512i a, __m512i b)
+{
+    return _mm512_add_epi32(_mm512_shuffle_i32x4(a, b, 0x88), _mm512_shuffle_i32x4(a, b, 0xDD));
+}
+
+/* Dword j: sum_i w[j * k + i] * a_i over i < k, where a is x + 128 (x not
+** NULL) or the byte zpu repeated: 16 rows of the filter against one vector
+** each step, one accumulator per row, no reduction until the end. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i fc8_rows16(const int8_t *x, const int8_t *w, int32_t k,
+                                                                     __m512i zpu)
+{
+#define FC8_ZERO(j) __m512i a##j = _mm512_setzero_si512();
+#define FC8_DOT(j) a##j = _mm512_dpbusd_epi32(a##j, xu, _mm512_maskz_loadu_epi8(m, w + (ptrdiff_t)(j) * k + i));
+    const __m512i flip = _mm512_set1_epi8((char)0x80);
+    FC8_R16(FC8_ZERO)
+    for (int32_t i = 0; i < k; i += 64) {
+        const __mmask64 m = k - i >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << (k - i)) - 1);
+        const __m512i xu = x ? _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, x + i), flip) : zpu;
+        FC8_R16(FC8_DOT)
+    }
+#undef FC8_ZERO
+#undef FC8_DOT
+    const __m512i b0 = fc8_pair32(a0, a1), b1 = fc8_pair32(a2, a3), b2 = fc8_pair32(a4, a5);
+    const __m512i b3 = fc8_pair32(a6, a7), b4 = fc8_pair32(a8, a9), b5 = fc8_pair32(a10, a11);
+    const __m512i b6 = fc8_pair32(a12, a13), b7 = fc8_pair32(a14, a15);
+    const __m512i c0 = fc8_pair64(b0, b1), c1 = fc8_pair64(b2, b3), c2 = fc8_pair64(b4, b5);
+    const __m512i c3 = fc8_pair64(b6, b7);
+    return fc8_pair128(fc8_pair128(c0, c1), fc8_pair128(c2, c3));
+}
+
+/* TFLite's single rounding (sm2c_rt__requant_nearest) on 8 lanes of int64:
+** x * m rounded half away from zero at bit 31 - shift, saturated to int32. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m256i fc8_nearest8(__m256i x, __m256i m, __m256i shift)
+{
+    const __m512i p = _mm512_mul_epi32(_mm512_cvtepi32_epi64(x), _mm512_cvtepi32_epi64(m));
+    const __m512i total = _mm512_sub_epi64(_mm512_set1_epi64(31), _mm512_cvtepi32_epi64(shift));
+    const __m512i half = _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(total, _mm512_set1_epi64(1)));
+    const __m512i q = _mm512_srlv_epi64(_mm512_add_epi64(_mm512_abs_epi64(p), half), total);
+    const __mmask8 neg = _mm512_cmplt_epi64_mask(p, _mm512_setzero_si512());
+    return _mm512_cvtsepi64_epi32(_mm512_mask_sub_epi64(q, neg, _mm512_setzero_si512(), q));
+}
+
+/* Outputs o .. o + 15 of one row: the sums on 16 rows at once, less
+** (in_zp + 128) * the rows' sums unless in_zp is -128 (the compiler folds
+** that into the bias), then bias and the single rounding on vectors. */
+SM2C_RT_TARGET_VNNI static void fc8_vnni16(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                           int32_t k, int32_t o, const int32_t *mult, const int32_t *shift,
+                                           int32_t in_zp, int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    __m512i acc = fc8_rows16(x, w, k, _mm512_setzero_si512());
+    if (in_zp != -128)
+        acc = _mm512_sub_epi32(acc, fc8_rows16(NULL, w, k, _mm512_set1_epi8((char)(uint8_t)(in_zp + 128))));
+    if (bias)
+        acc = _mm512_add_epi32(acc, _mm512_loadu_si512((const void *)(bias + o)));
+    const __m512i m = _mm512_loadu_si512((const void *)(mult + o));
+    const __m512i s = _mm512_loadu_si512((const void *)(shift + o));
+    const __m256i lo = fc8_nearest8(_mm512_castsi512_si256(acc), _mm512_castsi512_si256(m),
+                                    _mm512_castsi512_si256(s));
+    const __m256i hi = fc8_nearest8(_mm512_extracti64x4_epi64(acc, 1), _mm512_extracti64x4_epi64(m, 1),
+                                    _mm512_extracti64x4_epi64(s, 1));
+    __m512i v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), _mm512_set1_epi32(out_zp));
+    v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(act_min)), _mm512_set1_epi32(act_max));
+    _mm_storeu_si128((__m128i *)(void *)y, _mm512_cvtepi32_epi8(v));
 }
 
 SM2C_RT_TARGET_VNNI static void fc8_vnni4(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp,
@@ -219,9 +303,19 @@ void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t 
                                 int32_t k, int32_t n, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                 int32_t out_zp, int32_t act_min, int32_t act_max)
 {
+#if SM2C_RT_VNNI
+    const int vnni = sm2c_rt__have_vnni();
+#endif
     for (int32_t r = 0; r < rows; r++) {
         const int8_t *xr = x + (ptrdiff_t)r * k;
-        for (int32_t o = 0; o < n;) {
+        int32_t o = 0;
+#if SM2C_RT_VNNI
+        if (vnni)
+            for (; o + 16 <= n; o += 16)
+                fc8_vnni16(xr, w + (ptrdiff_t)o * k, bias, y + (ptrdiff_t)r * n + o, k, o, mult, shift, in_zp,
+                           out_zp, act_min, act_max);
+#endif
+        while (o < n) {
             const int32_t J = n - o >= 4 ? 4 : 1;
             int32_t dot[4];
             fc8_dot(xr, w + (ptrdiff_t)o * k, k, in_zp, J, dot);

@@ -6,15 +6,22 @@
 ** in double; q - zero_point has at most 9 bits, so that product is exact and
 ** rounds to the float product: float arithmetic gives the same bits, and a
 ** single-precision FPU (Cortex-M4F) no double helpers.
+**
+** On x86-64 (simd_s8.h) both run on 16 lanes (AVX-512) or 8 (AVX2) with the C
+** loop's operations: an IEEE division, roundf as the truncation plus one away
+** from zero when the dropped fraction (exact) is at least a half, NaN to 0,
+** and the same saturation; so every path gives the C path's bits.
 */
 #include <math.h>
 #include <stdint.h>
 
 #include "rt_select.h"
+#include "simd_s8.h"
 #include "sm2c_rt.h"
 
 #if SM2C_RT_WANT(quantize_f32_s8)
-void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+/* y[i] for i < n, in C. */
+static void qs8_c(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
 {
     for (int32_t i = 0; i < n; i++) {
         float r = roundf(x[i] / scale);
@@ -24,11 +31,102 @@ void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, 
         y[i] = (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
     }
 }
+
+#if SM2C_RT_VNNI
+/* 16 lanes; the last block masked. */
+SM2C_RT_TARGET_VNNI static void qs8_512(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+{
+    const __m512 s = _mm512_set1_ps(scale), half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
+    const __m512 lo = _mm512_set1_ps(-1e6f), hi = _mm512_set1_ps(1e6f);
+    const __m512i sign = _mm512_set1_epi32(INT32_MIN), zp = _mm512_set1_epi32(zero_point);
+    for (int32_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
+        const __m512 v = _mm512_div_ps(_mm512_maskz_loadu_ps(m, x + i), s);
+        const __m512 t = _mm512_roundscale_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        const __m512 f = _mm512_abs_ps(_mm512_sub_ps(v, t));
+        const __m512 away = _mm512_castsi512_ps(
+            _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), _mm512_castps_si512(one)));
+        __m512 r = _mm512_mask_add_ps(t, _mm512_cmp_ps_mask(f, half, _CMP_GE_OQ), t, away);
+        r = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), r);
+        r = _mm512_min_ps(_mm512_max_ps(r, lo), hi);
+        const __m512i q = _mm512_add_epi32(_mm512_cvttps_epi32(r), zp);
+        _mm512_mask_cvtsepi32_storeu_epi8(y + i, m, q);
+    }
+}
+#endif
+
+#if SM2C_RT_S8_AVX2
+/* 8 lanes; the tail in C. */
+SM2C_RT_TARGET_S8_AVX2 static void qs8_256(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+{
+    const __m256 s = _mm256_set1_ps(scale), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256 lo = _mm256_set1_ps(-1e6f), hi = _mm256_set1_ps(1e6f);
+    const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN));
+    const __m256 mag = _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MAX));
+    const __m256i zp = _mm256_set1_epi32(zero_point);
+    const __m256i qlo = _mm256_set1_epi32(-128), qhi = _mm256_set1_epi32(127);
+    int32_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x + i), s);
+        const __m256 t = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+        const __m256 f = _mm256_and_ps(_mm256_sub_ps(v, t), mag);
+        const __m256 away = _mm256_or_ps(_mm256_and_ps(v, sign), one);
+        __m256 r = _mm256_add_ps(t, _mm256_and_ps(_mm256_cmp_ps(f, half, _CMP_GE_OQ), away));
+        r = _mm256_and_ps(r, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
+        r = _mm256_min_ps(_mm256_max_ps(r, lo), hi);
+        __m256i q = _mm256_add_epi32(_mm256_cvttps_epi32(r), zp);
+        q = _mm256_min_epi32(_mm256_max_epi32(q, qlo), qhi);
+        q = _mm256_packs_epi16(_mm256_packs_epi32(q, q), _mm256_setzero_si256());
+        /* bytes 0-3 of each 128-bit half: elements 0-3 and 4-7 */
+        const __m128i b = _mm_unpacklo_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+        _mm_storel_epi64((__m128i *)(void *)(y + i), b);
+    }
+    qs8_c(x + i, y + i, n - i, scale, zero_point);
+}
+#endif
+
+void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+{
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni()) {
+        qs8_512(x, y, n, scale, zero_point);
+        return;
+    }
+#endif
+#if SM2C_RT_S8_AVX2
+    if (sm2c_rt__have_s8_avx2()) {
+        qs8_256(x, y, n, scale, zero_point);
+        return;
+    }
+#endif
+    qs8_c(x, y, n, scale, zero_point);
+}
 #endif
 
 #if SM2C_RT_WANT(dequantize_s8_f32)
+#if SM2C_RT_VNNI
+/* 16 lanes: q - zero_point is exact in float, and so one rounded product. */
+SM2C_RT_TARGET_VNNI static void dqs8_512(const int8_t *x, float *y, int32_t n, float scale, int32_t zero_point)
+{
+    const __m512 s = _mm512_set1_ps(scale);
+    const __m512i zp = _mm512_set1_epi32(zero_point);
+    for (int32_t i = 0; i < n; i += 16) {
+        const int32_t left = n - i >= 16 ? 16 : n - i;
+        const __m128i b = _mm512_castsi512_si128(_mm512_maskz_loadu_epi8(((__mmask64)1 << left) - 1, x + i));
+        const __m512 v = _mm512_cvtepi32_ps(_mm512_sub_epi32(_mm512_cvtepi8_epi32(b), zp));
+        _mm512_mask_storeu_ps(y + i, (__mmask16)((1u << left) - 1u), _mm512_mul_ps(s, v));
+    }
+}
+#endif
+
 void sm2c_rt_dequantize_s8_f32(const int8_t *x, float *y, int32_t n, float scale, int32_t zero_point)
 {
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni()) {
+        dqs8_512(x, y, n, scale, zero_point);
+        return;
+    }
+#endif
     for (int32_t i = 0; i < n; i++)
         y[i] = scale * (float)((int32_t)x[i] - zero_point);
 }

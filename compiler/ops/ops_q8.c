@@ -131,19 +131,53 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/*
+** The bias that lets fully_connected_s8 take the input zero point as -128:
+** bias[o] - (in_zp + 128) * sum_i w[o, i], since sum w * (x - in_zp) is
+** sum w * (x + 128) - (in_zp + 128) * sum w.  The same integers, so the same
+** bits on every path; VNNI, which multiplies x + 128, then subtracts nothing
+** per call.  Every partial sum stays within the overflow proof's
+** k * 127 * 255 + |bias| (pass_quantize.c), and so does the new bias; NULL
+** (lower as given) when the zero point is -128 already or the filter or bias
+** is not a constant here.
+*/
+static const int64_t *fc_bias_at_m128(sm2c_lower *l, const sm2c_node *n, int64_t rows_n, int64_t k)
+{
+    const sm2c_tensor *w = n->inputs[1]->constant;
+    const sm2c_tensor *b = n->bias ? n->bias->constant : NULL;
+    const int64_t zu = (int64_t)n->inputs[0]->quant->zero_point + 128;
+    if (zu == 0 || !w || w->dtype != SM2C_DT_INT8 || w->nelem != rows_n * k || (n->bias && !b) ||
+        (b && (b->dtype != SM2C_DT_INT32 || b->nelem != rows_n)))
+        return NULL;
+    int64_t *nb = sm2c_arena_array(l->c->arena, (size_t)rows_n + 1, sizeof *nb);
+    for (int64_t o = 0; o < rows_n; o++) {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < k; i++)
+            sum += ((const int8_t *)w->data)[o * k + i];
+        nb[o] = (b ? ((const int32_t *)b->data)[o] : 0) - zu * sum;
+        if (nb[o] < INT32_MIN || nb[o] > INT32_MAX)
+            return NULL;
+    }
+    return nb;
+}
+
 /* MatMul [rows, k] x [k, n]: the filter was stored transposed, [n, k]. */
 static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_shape *x = &n->inputs[0]->shape, *y = &n->outputs[0]->shape;
+    const int64_t *bias = fc_bias_at_m128(l, n, y->dims[1], x->dims[1]);
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fully_connected_s8", 13);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
-    s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[2] = bias ? sm2c_arg_ints(l, (int32_t)y->dims[1], bias)
+                      : n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_int(x->dims[0]);
     s->args[5] = sm2c_arg_int(x->dims[1]);
     s->args[6] = sm2c_arg_int(y->dims[1]);
     requant_args(l, n, s, 7);
+    if (bias)
+        s->args[9] = sm2c_arg_int(-128);
     return SM2C_OK;
 }
 

@@ -342,6 +342,45 @@ static void test_fully_connected_s8_long(void **state)
     }
 }
 
+/* The VNNI path's blocks of 16 outputs (two of them, then four and one on
+** the narrower path), rows longer than a vector with a tail, with and
+** without bias, at the input zero point the compiler passes (-128, where
+** VNNI subtracts nothing) and at others, shifts over the whole range. */
+static void test_fully_connected_s8_blocks(void **state)
+{
+    (void)state;
+    ktest_rng r = { 23 };
+    enum { R = 3, N = 37 };
+    const int32_t ks[4] = { 1, 64, 150, 640 };
+    const int32_t zps[4] = { -128, 127, 5, -1 };
+    static int8_t x[R * 640], w[N * 640], y[R * N];
+    int32_t bias[N], mult[N], shift[N];
+    for (int t = 0; t < 4; t++) {
+        const int32_t K = ks[t];
+        fill8(&r, x, R * K);
+        fill8(&r, w, N * K);
+        for (int o = 0; o < N; o++)
+            bias[o] = ktest_int(&r, -50000, 50000), mult[o] = ktest_int(&r, 1 << 30, INT32_MAX),
+            shift[o] = ktest_int(&r, -31, 2);
+        for (int z = 0; z < 4; z++) {
+            const int32_t *b = (t + z) % 2 ? bias : NULL, lo = z == 3 ? -100 : -128, hi = z == 3 ? 90 : 127;
+            sm2c_rt_fully_connected_s8(x, w, b, y, R, K, N, mult, shift, zps[z], -7, lo, hi);
+            for (int i = 0; i < R; i++)
+                for (int o = 0; o < N; o++) {
+                    int64_t acc = b ? b[o] : 0;
+                    for (int k = 0; k < K; k++)
+                        acc += w[o * K + k] * (x[i * K + k] - zps[z]);
+                    /* one rounding, halves away from zero, in exact integers */
+                    const int32_t total = 31 - shift[o];
+                    const int64_t p = acc * mult[o];
+                    const int64_t mag = ((p < 0 ? -p : p) + (INT64_C(1) << (total - 1))) >> total;
+                    int64_t want = p < 0 ? -mag : mag;
+                    assert_int_equal(clamp8((int32_t)want - 7, lo, hi), y[i * N + o]);
+                }
+        }
+    }
+}
+
 /* Both roundings on halves: the doubling high multiply rounds 1.5 to 2 and
 ** -1.5 and -0.5 up to -1 and 0; the shift rounds 0.5 and -0.5 away from zero. */
 static void test_requant_halves(void **state)
@@ -438,6 +477,43 @@ static void test_quantize_s8(void **state)
     float back[9];
     sm2c_rt_dequantize_s8_f32(q, back, 9, 0.25f, -3);
     assert_true(back[0] == 0.5f && back[3] == 32.5f && back[4] == -31.25f && back[8] == 0.0f);
+}
+
+/* Quantize on every path against roundf in C: lengths around the vector
+** widths, halves of both signs, values past int8 and int32, NaN, infinities. */
+static void test_quantize_s8_lanes(void **state)
+{
+    (void)state;
+    ktest_rng r = { 41 };
+    enum { NX = 75 };
+    static float x[NX];
+    static const float special[] = { 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 0.49999997f, -0.49999997f,
+                                     8388607.5f, -8388607.5f, 1e30f, -1e30f, INFINITY, -INFINITY, NAN,
+                                     -0.0f, 127.5f, -128.5f, 3e9f, -3e9f };
+    const float scales[3] = { 1.0f, 0.1f, 3.0f };
+    const int32_t zps[3] = { 0, -128, 17 };
+    for (int i = 0; i < NX; i++)
+        x[i] = i < (int)(sizeof special / sizeof special[0]) ? special[i]
+                                                              : (float)ktest_int(&r, -4000, 4000) / 16.0f;
+    for (int s = 0; s < 3; s++)
+        for (int32_t n = 0; n <= NX; n += (n < 40 ? 1 : 7)) {
+            int8_t q[NX + 1];
+            q[n] = 99;
+            sm2c_rt_quantize_f32_s8(x, q, n, scales[s], zps[s]);
+            assert_int_equal(99, q[n]); /* nothing written past n */
+            for (int32_t i = 0; i < n; i++) {
+                const float rr = roundf(x[i] / scales[s]);
+                int64_t v = rr != rr ? 0 : rr > 1e6f ? 1000000 : rr < -1e6f ? -1000000 : (int64_t)rr;
+                v += zps[s];
+                assert_int_equal(v < -128 ? -128 : v > 127 ? 127 : v, q[i]);
+            }
+            float back[NX + 1];
+            back[n] = 99.0f;
+            sm2c_rt_dequantize_s8_f32(q, back, n, scales[s], zps[s]);
+            assert_true(back[n] == 99.0f);
+            for (int32_t i = 0; i < n; i++)
+                assert_true(back[i] == scales[s] * (float)((int32_t)q[i] - zps[s]));
+        }
 }
 
 /* Broadcasting Add and Mul: a [4, 1, 3] with b [1, 5, 3] gives each pair the
@@ -629,10 +705,12 @@ int main(void)
         cmocka_unit_test(test_pool_s8_shapes),
         cmocka_unit_test(test_fully_connected_s8),
         cmocka_unit_test(test_fully_connected_s8_long),
+        cmocka_unit_test(test_fully_connected_s8_blocks),
         cmocka_unit_test(test_requant_halves),
         cmocka_unit_test(test_pool_s8),
         cmocka_unit_test(test_add_and_clamp_s8),
         cmocka_unit_test(test_quantize_s8),
+        cmocka_unit_test(test_quantize_s8_lanes),
         cmocka_unit_test(test_bcast_s8),
         cmocka_unit_test(test_mean_s8),
         cmocka_unit_test(test_softmax_s8),
