@@ -204,12 +204,12 @@ static SM2C_RT_NOINLINE void cm8_dw_quad(const int8_t *xp, const int8_t *wp, int
                                          ptrdiff_t xrow, ptrdiff_t wrow, int32_t C, int32_t zp, int32_t *s)
 {
     int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-#if SM2C_RT_DSP_S8
+#if SM2C_RT_DSP_ASM
     const int16x2_t off = dsp8_splat(-zp);
 #endif
     for (int32_t r = 0; r < rows; r++, xp += xrow, wp += wrow) {
         const int8_t *xk = xp, *wk = wp;
-#if SM2C_RT_DSP_S8
+#if SM2C_RT_DSP_ASM
         /* One product per channel: SMLABB and SMLATT on the even and odd
         ** pairs; the loop in assembly, where gcc 12 at -Os spills. */
         int32_t k = cols;

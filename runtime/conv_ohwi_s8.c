@@ -106,7 +106,7 @@ static SM2C_RT_NOINLINE void co8_dot22(const int8_t *w, const int16_t *col, int3
     const int8_t *w0 = w, *w1 = w + K, *const end = w + K;
     const int16_t *c = col;
     int32_t s00 = s[0], s01 = s[1], s10 = s[2], s11 = s[3];
-#if SM2C_RT_DSP_S8
+#if SM2C_RT_DSP_ASM
     /* The loop in assembly: gcc 12 at -Os spills its thirteen registers.
     ** Per four terms: two filter words, each SXTB16'd into the pairs
     ** (k, k+1) and (k+2, k+3); four column words; eight SMLADs. */

@@ -71,4 +71,14 @@ static inline int16x2_t dsp8_pack_hi(int16x2_t a, int16x2_t b)
 #define SM2C_RT_DSP_S8 0
 #endif
 
+/* The inner loops written in assembly (conv_ohwi_s8.c, conv_m_s8.h) hold up
+** to 13 registers at once; an unoptimised build keeps a frame pointer and
+** cannot give them ("impossible constraints"), so it takes the C loops,
+** which give the same bits. */
+#if SM2C_RT_DSP_S8 && defined(__OPTIMIZE__)
+#define SM2C_RT_DSP_ASM 1
+#else
+#define SM2C_RT_DSP_ASM 0
+#endif
+
 #endif
