@@ -40,7 +40,8 @@
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
-#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
+/* What every vector path's blocks share (AArch64's SDOT too, conv_sdot_s8.h). */
+#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2 || SM2C_RT_SDOT
 
 /* A layer's geometry for one image. */
 typedef struct {

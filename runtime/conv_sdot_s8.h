@@ -28,19 +28,12 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "conv_block_s8.h" /* c8_geom, c8_positions, c8_word, C8_R4 */
 #include "q8_vec.h"
 #include "simd_s8.h" /* SM2C_RT_SDOT */
 #include "sm2c_rt.h"
 
 #if SM2C_RT_SDOT
-/* A layer's geometry for one image. */
-typedef struct {
-    const int8_t *x; /* image n */
-    const int8_t *w; /* [KH, KW, C, OC] */
-    int32_t H, W, C, KH, KW, SH, SW, DH, DW, PT, PL, OW, OC;
-    int32_t in_zp;
-} sd8_geom;
-
 /* The first n (<= 16) bytes of a filter row, the rest zero. */
 static inline int8x16_t sd8_row(const int8_t *p, int32_t n)
 {
@@ -52,22 +45,9 @@ static inline int8x16_t sd8_row(const int8_t *p, int32_t n)
     return vld1q_s8(b);
 }
 
-/* The first n (<= 4) input bytes at p as a little-endian word, the rest zero. */
-static inline uint32_t sd8_word(const int8_t *p, int32_t n)
-{
-    uint32_t v = 0;
-    if (n >= 4) {
-        memcpy(&v, p, 4);
-        return v;
-    }
-    for (int32_t i = 0; i < n; i++)
-        v |= (uint32_t)(uint8_t)p[i] << (8 * i);
-    return v;
-}
-
 /* in_zp times the sum of each filter column oc0 + j (j < nr; zero past nr),
 ** over every tap and input channel. */
-static inline void sd8_zp_sums(const sd8_geom *g, int32_t oc0, int32_t nr, int32x4_t *zs)
+static inline void sd8_zp_sums(const c8_geom *g, int32_t oc0, int32_t nr, int32x4_t *zs)
 {
     int32_t s[16] = { 0 };
     const int64_t rows = (int64_t)g->KH * g->KW * g->C;
@@ -98,25 +78,17 @@ static inline void sd8_interleave(const int8_t *wt, ptrdiff_t OC, int32_t nk, in
     wv[3] = vreinterpretq_s8_s16(vzip2q_s16(t1, t3));
 }
 
-#define SD8_R4(M) M(0) M(1) M(2) M(3)
-
 /* Output pixels p0 .. p0 + np - 1 (np <= 4) x channels oc0 .. oc0 + nr - 1
 ** (nr <= 16) into y (pixel p0's channel oc0).  Pixels past np repeat the
 ** last one's position and are not stored. */
-static inline void sd8_block(const sd8_geom *g, int32_t p0, int32_t np, int32_t oc0, int32_t nr,
+static inline void sd8_block(const c8_geom *g, int32_t p0, int32_t np, int32_t oc0, int32_t nr,
                              const int32x4_t *zs, const q8_out *q, int8_t *y)
 {
     int64_t ih[4], iw[4];
-    int32_t oh = p0 / g->OW, ow = p0 % g->OW;
-    for (int32_t r = 0; r < 4; r++) {
-        ih[r] = (int64_t)oh * g->SH - g->PT;
-        iw[r] = (int64_t)ow * g->SW - g->PL;
-        if (r + 1 < np && ++ow == g->OW)
-            ow = 0, oh++;
-    }
+    c8_positions(g, p0, np, 4, ih, iw);
     const uint32_t pad = (uint32_t)(uint8_t)g->in_zp * 0x01010101u;
 #define SD8_ZERO(r) int32x4_t a##r##0 = vdupq_n_s32(0), a##r##1 = a##r##0, a##r##2 = a##r##0, a##r##3 = a##r##0;
-    SD8_R4(SD8_ZERO)
+    C8_R4(SD8_ZERO)
 #undef SD8_ZERO
     for (int32_t kh = 0; kh < g->KH; kh++)
         for (int32_t kw = 0; kw < g->KW; kw++) {
@@ -134,13 +106,13 @@ static inline void sd8_block(const sd8_geom *g, int32_t p0, int32_t np, int32_t 
                 sd8_interleave(wt, g->OC, nk, nr, wv);
 #define SD8_DOT(r)                                                                                 \
     {                                                                                              \
-        const int8x16_t xb = vreinterpretq_s8_u32(vdupq_n_u32(xp[r] ? sd8_word(xp[r] + k, nk) : pad)); \
+        const int8x16_t xb = vreinterpretq_s8_u32(vdupq_n_u32(xp[r] ? c8_word(xp[r] + k, nk) : pad)); \
         a##r##0 = vdotq_s32(a##r##0, wv[0], xb);                                                   \
         a##r##1 = vdotq_s32(a##r##1, wv[1], xb);                                                   \
         a##r##2 = vdotq_s32(a##r##2, wv[2], xb);                                                   \
         a##r##3 = vdotq_s32(a##r##3, wv[3], xb);                                                   \
     }
-                SD8_R4(SD8_DOT)
+                C8_R4(SD8_DOT)
 #undef SD8_DOT
             }
         }
@@ -153,7 +125,7 @@ static inline void sd8_block(const sd8_geom *g, int32_t p0, int32_t np, int32_t 
         vst1q_s32(s + 12, vsubq_s32(a##r##3, zs[3]));                                              \
         q8_store_c(s, oc0, nr, q, y + (ptrdiff_t)r * g->OC);                                       \
     }
-    SD8_R4(SD8_STORE)
+    C8_R4(SD8_STORE)
 #undef SD8_STORE
 }
 #endif
@@ -168,9 +140,9 @@ static inline int sm2c_rt__conv_s8_sdot(const int8_t *x, const int8_t *w, int8_t
     const int32_t M = p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
     if (p[SM2C_RT_WIN_FC] != C || C <= 0)
         return 0;
-    sd8_geom g = { x, w, H, W, C, p[SM2C_RT_WIN_KH], p[SM2C_RT_WIN_KW], p[SM2C_RT_WIN_SH], p[SM2C_RT_WIN_SW],
-                   p[SM2C_RT_WIN_DH], p[SM2C_RT_WIN_DW], p[SM2C_RT_WIN_PT], p[SM2C_RT_WIN_PL],
-                   p[SM2C_RT_WIN_OW], OC, in_zp };
+    c8_geom g = { x, w, H, W, C, p[SM2C_RT_WIN_KH], p[SM2C_RT_WIN_KW], p[SM2C_RT_WIN_SH], p[SM2C_RT_WIN_SW],
+                  p[SM2C_RT_WIN_DH], p[SM2C_RT_WIN_DW], p[SM2C_RT_WIN_PT], p[SM2C_RT_WIN_PL],
+                  p[SM2C_RT_WIN_OW], OC, in_zp };
     for (int32_t n = 0; n < N; n++) {
         g.x = x + (ptrdiff_t)n * H * W * C;
         for (int32_t oc0 = 0; oc0 < OC; oc0 += 16) {

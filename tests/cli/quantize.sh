@@ -34,22 +34,27 @@ no() { echo "FAIL: $*"; fail=$((fail + 1)); }
 export ROOT="$root"
 d="$root/tests/data/q8/cnn" qat="$root/tests/data/e2e/qat_cnn"
 
-for emit in c obj; do
-  if "$sm2c" run "$d/model" --signature serving_default --input image="$d/heldout.npy" --outdir "$tmp/$emit" \
-       --quantize int8 --calibration image="$d/calib.npy" --emit $emit 2>"$tmp/log"; then ok
-  else cat "$tmp/log"; no "run --emit $emit"; fi
-done
-if python3 "$root/tests/cli/q8_check.py" "$d" 1 0.25 "$tmp/c/output_0.npy" "$tmp/obj/output_0.npy"; then ok
-else no "cnn outputs"; fi
+# run_vs_tflite NAME CASE_DIR: the case's held-out inputs through `sm2c run
+# --quantize int8` with the C and the LLVM backend (outputs in $tmp/NAME_c,
+# $tmp/NAME_obj), which must agree bit for bit and lie within 1 output quantum
+# of TFLite's int8 outputs (q8_check.py).
+run_vs_tflite() {
+  local name=$1 dir=$2 emit
+  for emit in c obj; do
+    if "$sm2c" run "$dir/model" --signature serving_default --input image="$dir/heldout.npy" \
+         --outdir "$tmp/${name}_$emit" --quantize int8 --calibration image="$dir/calib.npy" --emit $emit \
+         2>"$tmp/log"; then ok
+    else cat "$tmp/log"; no "$name: run --emit $emit"; fi
+  done
+  if python3 "$root/tests/cli/q8_check.py" "$dir" 1 0.25 "$tmp/${name}_c/output_0.npy" \
+       "$tmp/${name}_obj/output_0.npy"; then ok
+  else no "$name outputs"; fi
+}
+
+run_vs_tflite cnn "$d"
 
 hd="$root/tests/data/q8/head"
-for emit in c obj; do
-  if "$sm2c" run "$hd/model" --signature serving_default --input image="$hd/heldout.npy" --outdir "$tmp/head_$emit" \
-       --quantize int8 --calibration image="$hd/calib.npy" --emit $emit 2>"$tmp/log"; then ok
-  else cat "$tmp/log"; no "head: run --emit $emit"; fi
-done
-if python3 "$root/tests/cli/q8_check.py" "$hd" 1 0.25 "$tmp/head_c/output_0.npy" "$tmp/head_obj/output_0.npy"; then ok
-else no "head outputs"; fi
+run_vs_tflite head "$hd"
 "$sm2c" compile "$hd/model" -o "$tmp/headc" --signature serving_default --quantize int8 \
   --calibration image="$hd/calib.npy" --report "$tmp/head.txt" 2>/dev/null
 if grep -q "^int8 serving_default: .* 0 nodes in float" "$tmp/head.txt" &&
@@ -61,13 +66,7 @@ else cat "$tmp/head.txt"; no "head: not all int8"; fi
 # as TFLite fuses it (pass_quantize.c: fused_relu_ranges): with the Add's own
 # range its outputs were several quanta from TFLite's.
 rd="$root/tests/data/q8/resid"
-for emit in c obj; do
-  if "$sm2c" run "$rd/model" --signature serving_default --input image="$rd/heldout.npy" --outdir "$tmp/resid_$emit" \
-       --quantize int8 --calibration image="$rd/calib.npy" --emit $emit 2>"$tmp/log"; then ok
-  else cat "$tmp/log"; no "resid: run --emit $emit"; fi
-done
-if python3 "$root/tests/cli/q8_check.py" "$rd" 1 0.25 "$tmp/resid_c/output_0.npy" "$tmp/resid_obj/output_0.npy"; then ok
-else no "resid outputs"; fi
+run_vs_tflite resid "$rd"
 "$sm2c" compile "$rd/model" -o "$tmp/residc" --signature serving_default --quantize int8 \
   --calibration image="$rd/calib.npy" 2>/dev/null
 if ! grep -q "sm2c_rt_relu" "$tmp/residc/model.c" && [ "$(grep -c "sm2c_rt_add_s8" "$tmp/residc/model.c")" -ge 2 ]; then ok
@@ -115,7 +114,7 @@ open(sys.argv[2], "wb").write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(heade
 PY
 if "$sm2c" run "$d/model" --signature serving_default --input image="$tmp/heldout_s8.npy" --outdir "$tmp/io8run" \
      --quantize int8 --calibration image="$d/calib.npy" --io int8 2>"$tmp/log" &&
-   python3 - "$tmp/io8run/output_0.npy" "$tmp/c/output_0.npy" "$out_scale" "$out_zp" <<'PY'
+   python3 - "$tmp/io8run/output_0.npy" "$tmp/cnn_c/output_0.npy" "$out_scale" "$out_zp" <<'PY'
 import os, struct, sys
 sys.path.insert(0, os.path.join(os.environ["ROOT"], "tests", "e2e"))
 from check_e2e import load_npy
