@@ -90,16 +90,15 @@ static sm2c_status link_shared(sm2c_ctx *c, const sm2c_program *p, const char *d
 }
 
 static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
-                                  const sm2c_llvm_opts *o, const char *cc, const char *dir,
+                                  const sm2c_target *t, const char *cc, const char *dir,
                                   const char *outdir)
 {
     static const sm2c_llvm_kind forms[] = { SM2C_LLVM_IR, SM2C_LLVM_IR, SM2C_LLVM_BC, SM2C_LLVM_OBJ,
                                             SM2C_LLVM_OBJ };
-    sm2c_llvm_opts opts = *o;
     /* Shared objects need PIC; so do host objects, which today's toolchains
     ** link into position-independent executables by default.  Cross objects
     ** (microcontrollers) keep the target's default, static code. */
-    opts.pic |= kind == SM2C_EMIT_SO || !o->triple || !o->triple[0];
+    sm2c_llvm_opts opts = { .target = *t, .pic = kind == SM2C_EMIT_SO || !t->triple || !t->triple[0] };
     const char *obj = sm2c_arena_printf(c->arena, "%s.%s", p->name,
                                         kind == SM2C_EMIT_SO ? "o" : extension(kind));
     sm2c_status st = sm2c_emit_llvm(c, p, &opts, forms[kind], sm2c_path_join(c->arena, dir, obj));
@@ -115,14 +114,17 @@ static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_
 }
 
 sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
-                      const sm2c_llvm_opts *o, const char *cc, const char *outdir)
+                      const sm2c_target *t, const char *cc, const char *outdir)
 {
     if (kind == SM2C_EMIT_C)
         return sm2c_emit_c(c, p, outdir);
+    if (kind == SM2C_EMIT_SO && t->cortex_m)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--emit so: a Cortex-M target has no shared "
+                          "objects (use --emit obj, or c)");
     char *dir = sm2c_tmpdir(c, "sm2c-emit");
     if (!dir)
         return SM2C_ERR_INVALID;
-    sm2c_status st = emit_llvm_form(c, p, kind, o, cc, dir, outdir);
+    sm2c_status st = emit_llvm_form(c, p, kind, t, cc, dir, outdir);
     sm2c_rmtree(dir);
     return st;
 }

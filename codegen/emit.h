@@ -21,8 +21,10 @@ typedef enum sm2c_emit_kind {
 /* "c", "llvm-ir", "llvm-bc", "obj", "so"; 0 when unknown. */
 int sm2c_emit_kind_parse(const char *s, sm2c_emit_kind *out);
 
-/* `cc` is the C compiler for the `so` form (NULL: $CC, else cc). */
+/* Writes p for target t (the one p was compiled for: its triple, cpu,
+** features and optimisation level make the LLVM forms).  `cc` is the C
+** compiler for the `so` form (NULL: $CC, else cc). */
 sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
-                      const sm2c_llvm_opts *o, const char *cc, const char *outdir);
+                      const sm2c_target *t, const char *cc, const char *outdir);
 
 #endif

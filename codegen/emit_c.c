@@ -2015,7 +2015,7 @@ int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out)
 }
 
 /* NAME_weights.o through LLVM, made in a private directory and read back. */
-static sm2c_status weights_object(emitter *e, const sm2c_llvm_opts *o, sm2c_extra_file *out)
+static sm2c_status weights_object(emitter *e, const sm2c_target *t, sm2c_extra_file *out)
 {
     sm2c_ctx *c = e->c;
     char *dir = sm2c_tmpdir(c, "sm2c-weights");
@@ -2024,7 +2024,8 @@ static sm2c_status weights_object(emitter *e, const sm2c_llvm_opts *o, sm2c_extr
     const char *name = sm2c_arena_printf(c->arena, "%s_weights.o", e->p->name);
     const char *path = sm2c_path_join(c->arena, dir, name);
     sm2c_buf data;
-    sm2c_status st = sm2c_emit_llvm_weights(c, e->p, o, e->wname, path);
+    sm2c_llvm_opts o = { .target = *t };
+    sm2c_status st = sm2c_emit_llvm_weights(c, e->p, &o, e->wname, path);
     if (!st)
         st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &data);
     sm2c_rmtree(dir);
@@ -2034,7 +2035,7 @@ static sm2c_status weights_object(emitter *e, const sm2c_llvm_opts *o, sm2c_extr
 }
 
 sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_weights_form form,
-                                      const sm2c_llvm_opts *o, const char *outdir)
+                                      const sm2c_target *t, const char *outdir)
 {
     if (form == SM2C_WEIGHTS_INLINE)
         return sm2c_emit_c(c, p, outdir);
@@ -2046,7 +2047,7 @@ sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_w
     sm2c_extra_file weights = { sm2c_arena_printf(c->arena, "%s_weights.c", p->name), NULL, 0 };
     sm2c_status st = generate(&e);
     if (!st && form == SM2C_WEIGHTS_OBJ)
-        st = weights_object(&e, o, &weights);
+        st = weights_object(&e, t, &weights);
     else if (!st)
         weights.data = e.w.p, weights.len = e.w.len;
     if (!st)

@@ -61,7 +61,7 @@ typedef enum sm2c_weights_form {
 int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out);
 
 sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_weights_form form,
-                                      const sm2c_llvm_opts *o, const char *outdir);
+                                      const sm2c_target *t, const char *outdir);
 
 sm2c_status sm2c_emit_c_text(sm2c_ctx *c, const sm2c_program *p, char **header,
                              char **source);

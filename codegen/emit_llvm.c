@@ -1059,7 +1059,7 @@ static sm2c_status write_file(sm2c_ctx *c, const char *path, const char *data, s
 static char *serialise(LLVMModuleRef m, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
                        sm2c_llvm_kind kind, size_t *len, char **err)
 {
-    optimise(m, tm, o->opt_level, o->size_level);
+    optimise(m, tm, o->target.opt_level, o->target.size_level);
     char *out = NULL;
     *err = NULL;
     if (kind == SM2C_LLVM_IR) {
@@ -1218,8 +1218,8 @@ static sm2c_status optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c
     if (crashed)
         st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, NULL, "--target",
                         "LLVM failed to generate code for %s (cpu '%s', features '%s'); "
-                        "see its message above", LLVMGetTarget(w->m), o->cpu ? o->cpu : "",
-                        o->features ? o->features : "");
+                        "see its message above", LLVMGetTarget(w->m), o->target.cpu ? o->target.cpu : "",
+                        o->target.features ? o->target.features : "");
     else if (!data)
         st = sm2c_error(w->c->diag, SM2C_ERR_UNSUPPORTED, NULL, "--target",
                         "LLVM cannot emit this for %s: %s", LLVMGetTarget(w->m),
@@ -1236,30 +1236,30 @@ static LLVMTargetMachineRef target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o,
                                            char **triple_out)
 {
     pthread_once(&targets_once, init_targets);
-    char *triple = o->triple && *o->triple ? LLVMNormalizeTargetTriple(o->triple)
+    char *triple = o->target.triple && *o->target.triple ? LLVMNormalizeTargetTriple(o->target.triple)
                                            : LLVMGetDefaultTargetTriple();
     LLVMTargetRef target = NULL;
     char *msg = NULL;
     if (LLVMGetTargetFromTriple(triple, &target, &msg) || !target) {
         /* A configuration error, not a file one: the output path is a private temporary. */
         sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, "--target", "unknown target triple '%s': %s",
-                   o->triple && *o->triple ? o->triple : triple, first_line(c, msg));
+                   o->target.triple && *o->target.triple ? o->target.triple : triple, first_line(c, msg));
         LLVMDisposeMessage(msg);
         LLVMDisposeMessage(triple);
         return NULL;
     }
     LLVMDisposeMessage(msg);
-    LLVMCodeGenOptLevel cg = o->opt_level <= 0 ? LLVMCodeGenLevelNone
-                           : o->opt_level == 1 ? LLVMCodeGenLevelLess
-                           : o->opt_level == 2 ? LLVMCodeGenLevelDefault
+    LLVMCodeGenOptLevel cg = o->target.opt_level <= 0 ? LLVMCodeGenLevelNone
+                           : o->target.opt_level == 1 ? LLVMCodeGenLevelLess
+                           : o->target.opt_level == 2 ? LLVMCodeGenLevelDefault
                                                : LLVMCodeGenLevelAggressive;
     LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
-        target, triple, o->cpu ? o->cpu : "", o->features ? o->features : "", cg,
+        target, triple, o->target.cpu ? o->target.cpu : "", o->target.features ? o->target.features : "", cg,
         o->pic ? LLVMRelocPIC : LLVMRelocDefault, LLVMCodeModelDefault);
     if (!tm) {
         sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, "--target",
                    "LLVM cannot make a target machine for '%s' (cpu '%s', features '%s')", triple,
-                   o->cpu ? o->cpu : "", o->features ? o->features : "");
+                   o->target.cpu ? o->target.cpu : "", o->target.features ? o->target.features : "");
         LLVMDisposeMessage(triple);
         return NULL;
     }
@@ -1270,7 +1270,7 @@ static LLVMTargetMachineRef target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o,
 sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
                            sm2c_llvm_kind kind, const char *path)
 {
-    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0, 0 };
+    static const sm2c_llvm_opts defaults = { .target = { .opt_level = 2 } };
     if (!o)
         o = &defaults;
     if (!path || !*path)
@@ -1278,13 +1278,13 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     if (kind != SM2C_LLVM_IR && kind != SM2C_LLVM_BC && kind != SM2C_LLVM_OBJ)
         return sm2c_error(c->diag, SM2C_ERR_INTERNAL, p->name, "emit llvm",
                           "unknown LLVM output kind %d", (int)kind);
-    if (o->opt_level < 0 || o->opt_level > 3)
+    if (o->target.opt_level < 0 || o->target.opt_level > 3)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, "emit llvm",
-                          "optimisation level %d is not 0..3", o->opt_level);
-    if (o->size_level < 0 || o->size_level > 2 || (o->size_level && o->opt_level != 2))
+                          "optimisation level %d is not 0..3", o->target.opt_level);
+    if (o->target.size_level < 0 || o->target.size_level > 2 || (o->target.size_level && o->target.opt_level != 2))
         return sm2c_error(c->diag, SM2C_ERR_USAGE, p->name, "emit llvm",
                           "size level %d at optimisation level %d: want 0, or 1..2 at 2",
-                          o->size_level, o->opt_level);
+                          o->target.size_level, o->target.opt_level);
 
     lw w;
     memset(&w, 0, sizeof w);
@@ -1368,7 +1368,7 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
 sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
                                    const char *const *names, const char *path)
 {
-    static const sm2c_llvm_opts defaults = { NULL, NULL, NULL, 2, 0, 0 };
+    static const sm2c_llvm_opts defaults = { .target = { .opt_level = 2 } };
     if (!o)
         o = &defaults;
     for (int32_t i = 0; i < p->n_weights; i++)

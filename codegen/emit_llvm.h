@@ -14,6 +14,7 @@
 #ifndef SM2C_EMIT_LLVM_H
 #define SM2C_EMIT_LLVM_H
 
+#include "base/target.h"
 #include "lower/program.h"
 #include "base/tensor.h"
 
@@ -24,12 +25,10 @@ typedef enum sm2c_llvm_kind {
 } sm2c_llvm_kind;
 
 typedef struct sm2c_llvm_opts {
-    const char *triple;     /* NULL: the host's default triple */
-    const char *cpu;        /* NULL or "": generic */
-    const char *features;   /* NULL or "": none ("+fp-armv8,-neon", ...) */
-    int opt_level;          /* 0..3, default 2: LLVM's module pipeline */
+    sm2c_target target;     /* triple (NULL: the host's), cpu, features, opt_level
+                               (LLVM's module pipeline) and size_level (Os, Oz: at
+                               opt_level 2) */
     int pic;                /* position-independent code (for shared objects) */
-    int size_level;         /* 0, 1 (-Os) or 2 (-Oz): optimise for size, at opt_level 2 */
 } sm2c_llvm_opts;
 
 /* Build, verify (LLVMVerifyModule; a failure is an internal error, reported,

@@ -97,34 +97,31 @@ typedef struct cli {
     const char *command;
     const char *dir;
     const char *out;         /* -o / --outdir */
-    const char *name;
+    /* What decides the program, filled as the options are read and passed
+    ** whole to compile and to run (which embeds it), so both make the same
+    ** program from the same flags: --name, --signature, --function, --shape,
+    ** --max-batch, --quantize, --io, --calibration, and the target (--opt,
+    ** --target, --cpu, --features). */
+    sm2c_compile_opts co;
+    const char *signatures[MAX_LIST];   /* co's lists point here */
+    const char *functions[MAX_LIST];
+    sm2c_shape_opt shapes[MAX_LIST];
+    sm2c_run_input calibration[MAX_LIST];   /* --calibration KEY=FILE.npy, read into co */
+    int n_calibration;
     const char *report;
     const char *runtime_lib;
     sm2c_weights_form weights;   /* --weights */
     const char *tag_set;
-    const char *signatures[MAX_LIST];
-    int n_signatures;
-    const char *functions[MAX_LIST];
-    int n_functions;
     const char *kernels[MAX_LIST];  /* runtime --kernel */
     int n_kernels;
     int list;                       /* runtime --list */
-    sm2c_shape_opt shapes[MAX_LIST];
-    int n_shapes;
     sm2c_run_input inputs[MAX_LIST];
     int n_inputs;
     int json, keep;
     sm2c_emit_kind emit;
-    sm2c_llvm_opts llvm;
     int max_values;
     sm2c_limits limits;
-    int32_t max_batch;       /* --max-batch, 0 when not given */
-    int32_t quantize_int8;   /* --quantize int8 */
-    int32_t io_int8;         /* --io int8 */
-    sm2c_run_input calibration[MAX_LIST];   /* --calibration KEY=FILE.npy */
-    int n_calibration;
     sm2c_arena *arena;
-    const char *argv_line;
     int64_t repeat;          /* run --repeat N */
     const char *state_out;   /* run --state-out DIR */
 } cli;
@@ -203,9 +200,9 @@ static int parse_limit(cli *o, const char *arg)
 static int parse_shape(cli *o, const char *arg)
 {
     const char *eq = strchr(arg, '=');
-    if (!eq || eq == arg || o->n_shapes == MAX_LIST)
+    if (!eq || eq == arg || o->co.import.n_shapes == MAX_LIST)
         return usage_error("--shape expects KEY=D0,D1,..., got '%s'", arg);
-    sm2c_shape_opt *s = &o->shapes[o->n_shapes];
+    sm2c_shape_opt *s = &o->shapes[o->co.import.n_shapes];
     s->key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
     int64_t dims[64];
     int32_t rank = 0;
@@ -220,7 +217,7 @@ static int parse_shape(cli *o, const char *arg)
     }
     s->shape = (sm2c_shape){ rank, sm2c_arena_array(o->arena, (size_t)rank + 1, sizeof(int64_t)) };
     memcpy(s->shape.dims, dims, (size_t)rank * sizeof *dims);
-    o->n_shapes++;
+    o->co.import.n_shapes++;
     return 0;
 }
 
@@ -253,20 +250,20 @@ static int take(cli *o, const char *opt, const char *val)
     if (!strcmp(opt, "--quantize")) {
         if (strcmp(val, "int8"))
             return usage_error("--quantize expects int8, got '%s'", val);
-        o->quantize_int8 = 1;
+        o->co.quantize_int8 = 1;
         return 0;
     }
     if (!strcmp(opt, "--io")) {
         if (strcmp(val, "int8") && strcmp(val, "float"))
             return usage_error("--io expects float or int8, got '%s'", val);
-        o->io_int8 = !strcmp(val, "int8");
+        o->co.io_int8 = !strcmp(val, "int8");
         return 0;
     }
     if (!strcmp(opt, "--shape")) return parse_shape(o, val);
     if (!strcmp(opt, "--input")) return parse_input(o, val);
     if (!strcmp(opt, "--tag_set") || !strcmp(opt, "--tag-set")) o->tag_set = val;
     else if (!strcmp(opt, "-o") || !strcmp(opt, "--outdir") || !strcmp(opt, "--output")) o->out = val;
-    else if (!strcmp(opt, "--name")) o->name = val;
+    else if (!strcmp(opt, "--name")) o->co.name = val;
     else if (!strcmp(opt, "--report")) o->report = val;
     else if (!strcmp(opt, "--runtime-lib")) o->runtime_lib = val;
     else if (!strcmp(opt, "--state-out")) o->state_out = val;
@@ -275,19 +272,12 @@ static int take(cli *o, const char *opt, const char *val)
             return usage_error("--repeat expects a count from 1 to 1000000000, got '%s'", val);
         o->repeat = v;
     }
-    else if (!strcmp(opt, "--target")) o->llvm.triple = val;
-    else if (!strcmp(opt, "--cpu")) o->llvm.cpu = val;
-    else if (!strcmp(opt, "--features")) o->llvm.features = val;
+    else if (!strcmp(opt, "--target")) sm2c_target_set_machine(&o->co.target, val, o->co.target.cpu);
+    else if (!strcmp(opt, "--cpu")) sm2c_target_set_machine(&o->co.target, o->co.target.triple, val);
+    else if (!strcmp(opt, "--features")) o->co.target.features = val;
     else if (!strcmp(opt, "--opt")) {
-        static const char *const levels[] = { "O0", "O1", "O2", "O3", "Os", "Oz" };
-        int found = -1;
-        for (int i = 0; i < 6; i++)
-            if (!strcmp(val, levels[i]))
-                found = i;
-        if (found < 0)
+        if (!sm2c_target_set_opt(&o->co.target, val))
             return usage_error("--opt expects O0, O1, O2, O3, Os or Oz, got '%s'", val);
-        o->llvm.opt_level = found <= 3 ? found : 2;
-        o->llvm.size_level = found <= 3 ? 0 : found - 3;
     }
     else if (!strcmp(opt, "--weights")) {
         if (!sm2c_weights_form_parse(val, &o->weights))
@@ -302,13 +292,13 @@ static int take(cli *o, const char *opt, const char *val)
             return usage_error("at most 256 %s options", opt);
         o->kernels[o->n_kernels++] = val;
     } else if (!strcmp(opt, "--signature")) {
-        if (o->n_signatures == MAX_LIST)
+        if (o->co.n_signatures == MAX_LIST)
             return usage_error("too many %s options", opt);
-        o->signatures[o->n_signatures++] = val;
+        o->signatures[o->co.n_signatures++] = val;
     } else if (!strcmp(opt, "--function")) {
-        if (o->n_functions == MAX_LIST)
+        if (o->co.n_functions == MAX_LIST)
             return usage_error("too many %s options", opt);
-        o->functions[o->n_functions++] = val;
+        o->functions[o->co.n_functions++] = val;
     } else if (!strcmp(opt, "--max-values")) {
         if (!parse_int(val, &v) || v < 0 || v > 1000000)
             return usage_error("--max-values expects a count, got '%s'", val);
@@ -316,7 +306,7 @@ static int take(cli *o, const char *opt, const char *val)
     } else if (!strcmp(opt, "--max-batch")) {
         if (!parse_int(val, &v) || v < 1 || v > INT32_MAX)
             return usage_error("--max-batch expects a row count from 1 to 2147483647, got '%s'", val);
-        o->max_batch = (int32_t)v;
+        o->co.max_batch = (int32_t)v;
     } else
         return usage_error("unknown option '%s'", opt);
     return 0;
@@ -359,7 +349,7 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--kernel and --list are options of `sm2c runtime`");
     if (!strcmp(o->command, "compile") && !o->out)
         return usage_error("%s needs -o OUT", o->command);
-    if (!strcmp(o->command, "run") && (!o->out || o->n_signatures + o->n_functions != 1))
+    if (!strcmp(o->command, "run") && (!o->out || o->co.n_signatures + o->co.n_functions != 1))
         return usage_error("%s needs --signature KEY (or --function KEY) and --outdir OUT", o->command);
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
@@ -368,12 +358,12 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
     if (strcmp(o->command, "run") && (o->repeat || o->state_out))
         return usage_error("%s", "--repeat and --state-out are options of run");
-    if (o->n_calibration && !o->quantize_int8)
+    if (o->n_calibration && !o->co.quantize_int8)
         return usage_error("%s", "--calibration needs --quantize int8");
-    if (o->io_int8 && !o->quantize_int8)
+    if (o->co.io_int8 && !o->co.quantize_int8)
         return usage_error("%s", "--io int8 needs --quantize int8");
-    if (o->name && strcmp(sm2c_c_ident(o->arena, o->name), o->name))
-        return usage_error("--name must be a C identifier, got '%s'", o->name);
+    if (o->co.name && strcmp(sm2c_c_ident(o->arena, o->co.name), o->co.name))
+        return usage_error("--name must be a C identifier, got '%s'", o->co.name);
     return 0;
 }
 
@@ -524,8 +514,8 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 
-/* --calibration files, read before compiling. */
-static sm2c_status read_calibration(sm2c_ctx *c, const cli *o, sm2c_calibration **out)
+/* --calibration files, read into o->co before compiling. */
+static sm2c_status read_calibration(sm2c_ctx *c, cli *o)
 {
     sm2c_calibration *cal = sm2c_arena_array(c->arena, (size_t)o->n_calibration + 1, sizeof *cal);
     for (int i = 0; i < o->n_calibration; i++) {
@@ -538,51 +528,23 @@ static sm2c_status read_calibration(sm2c_ctx *c, const cli *o, sm2c_calibration 
         if (st)
             return st;
     }
-    *out = cal;
+    o->co.calibration = cal;
+    o->co.n_calibration = o->n_calibration;
     return SM2C_OK;
-}
-
-/* Whether --target or --cpu names a Cortex-M: a cortex-m* CPU, or a Thumb
-** triple of an M-profile architecture (thumbv6m, thumbv7m, thumbv7em,
-** thumbv8m.base, thumbv8m.main, thumbv8.1m.main). */
-static int32_t targets_cortex_m(const sm2c_llvm_opts *l)
-{
-    if (l->cpu && strncmp(l->cpu, "cortex-m", 8) == 0)
-        return 1;
-    if (!l->triple || strncmp(l->triple, "thumbv", 6) != 0)
-        return 0;
-    for (const char *t = l->triple + 6; *t && *t != '-'; t++)
-        if (*t == 'm')
-            return 1;
-    return 0;
 }
 
 static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
-    sm2c_compile_opts co = { .name = o->name, .n_signatures = o->n_signatures,
-                             .signatures = o->signatures, .n_functions = o->n_functions,
-                             .functions = o->functions, .command = o->argv_line };
-    co.import.n_shapes = o->n_shapes;
-    co.import.shapes = o->shapes;
-    co.max_batch = o->max_batch;
-    co.import.one_row = o->max_batch > 0;
-    co.quantize_int8 = o->quantize_int8;
-    co.io_int8 = o->io_int8;
-    co.size_level = o->llvm.size_level;
-    co.cortex_m = targets_cortex_m(&o->llvm);
-    co.n_calibration = o->n_calibration;
-    sm2c_calibration *cal;
-    sm2c_status cst = read_calibration(c, o, &cal);
-    if (cst)
-        return cst;
-    co.calibration = cal;
+    sm2c_status st = read_calibration(c, o);
+    if (st)
+        return st;
     if (o->report)
         c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     sm2c_program *p;
-    sm2c_status st = sm2c_compile_program(c, m, &co, &p);
-    if (p && p->n_entries && (!st || (!o->n_signatures && !o->n_functions))) {
-        sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->llvm, o->out)
-                                     : sm2c_emit(c, p, o->emit, &o->llvm, NULL, o->out);
+    st = sm2c_compile_program(c, m, &o->co, &p);
+    if (p && p->n_entries && (!st || (!o->co.n_signatures && !o->co.n_functions))) {
+        sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
+                                     : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
         if (!est)
             est = write_report(c, o, p);
         if (est)
@@ -593,20 +555,15 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 
 static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
-    sm2c_run_opts ro = { .signature = o->n_signatures ? o->signatures[0] : NULL,
-                         .function = o->n_functions ? o->functions[0] : NULL, .n_inputs = o->n_inputs, .inputs = o->inputs,
-                         .outdir = o->out, .keep = o->keep, .emit = o->emit, .llvm = o->llvm,
-                         .runtime_lib = o->runtime_lib, .repeat = o->repeat, .state_out = o->state_out };
-    ro.import.n_shapes = o->n_shapes;
-    ro.import.shapes = o->shapes;
-    ro.max_batch = o->max_batch;
-    ro.quantize_int8 = o->quantize_int8;
-    ro.io_int8 = o->io_int8;
-    ro.n_calibration = o->n_calibration;
-    sm2c_calibration *cal;
-    sm2c_status st = read_calibration(c, o, &cal);
-    ro.calibration = cal;
-    return st ? st : sm2c_run(c, m, &ro);
+    sm2c_status st = read_calibration(c, o);
+    if (st)
+        return st;
+    sm2c_run_opts ro = { .compile = o->co, .n_inputs = o->n_inputs, .inputs = o->inputs, .outdir = o->out,
+                         .keep = o->keep, .emit = o->emit, .runtime_lib = o->runtime_lib, .repeat = o->repeat,
+                         .state_out = o->state_out };
+    ro.compile.name = NULL;       /* run's own: "model", "sm2c run" */
+    ro.compile.command = NULL;
+    return sm2c_run(c, m, &ro);
 }
 
 static int run_command(cli *o)
@@ -655,10 +612,13 @@ int main(int argc, char **argv)
     }
     cli o = { 0 };
     o.max_values = 16;
-    o.llvm.opt_level = 2;
     o.arena = sm2c_arena_new();
     sm2c_limits_default(&o.limits);
-    o.argv_line = command_line(o.arena, argc, argv);
+    o.co.target = sm2c_target_host();
+    o.co.signatures = o.signatures;
+    o.co.functions = o.functions;
+    o.co.import.shapes = o.shapes;
+    o.co.command = command_line(o.arena, argc, argv);
     int rc = parse_args(&o, argc, argv);
     if (!rc && !strcmp(o.command, "ops"))
         print_ops();

@@ -314,18 +314,19 @@ static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
 static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_run_opts *o, sm2c_tensor *arrays,
                                sm2c_import_opts *io)
 {
-    sm2c_shape_opt *shapes = sm2c_arena_array(c->arena, (size_t)(o->import.n_shapes + o->n_inputs) + 1,
+    const sm2c_import_opts *given_shapes = &o->compile.import;
+    sm2c_shape_opt *shapes = sm2c_arena_array(c->arena, (size_t)(given_shapes->n_shapes + o->n_inputs) + 1,
                                               sizeof *shapes);
     io->n_shapes = 0;
-    for (int32_t i = 0; i < o->import.n_shapes; i++)
-        shapes[io->n_shapes++] = o->import.shapes[i];
+    for (int32_t i = 0; i < given_shapes->n_shapes; i++)
+        shapes[io->n_shapes++] = given_shapes->shapes[i];
     for (int32_t i = 0; i < o->n_inputs; i++) {
         sm2c_status st = sm2c_npy_read(c, o->inputs[i].path, &arrays[i]);
         if (st)
             return st;
         int given = 0;
-        for (int32_t k = 0; k < o->import.n_shapes; k++)
-            given |= strcmp(o->import.shapes[k].key, o->inputs[i].key) == 0;
+        for (int32_t k = 0; k < given_shapes->n_shapes; k++)
+            given |= strcmp(given_shapes->shapes[k].key, o->inputs[i].key) == 0;
         if (!given)
             shapes[io->n_shapes++] = (sm2c_shape_opt){ o->inputs[i].key, arrays[i].shape, 1 };
     }
@@ -530,22 +531,23 @@ static sm2c_status collect_state(sm2c_ctx *c, const char *dir, const sm2c_progra
 sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
 {
     sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
-    sm2c_compile_opts co = { .name = "model", .command = "sm2c run", .max_batch = o->max_batch,
-                             .quantize_int8 = o->quantize_int8, .io_int8 = o->io_int8, .n_calibration = o->n_calibration,
-                             .calibration = o->calibration };
-    if (o->function)
-        co.n_functions = 1, co.functions = &o->function;
-    else
-        co.n_signatures = 1, co.signatures = &o->signature;
+    sm2c_compile_opts co = o->compile;
+    co.name = co.name ? co.name : "model";
+    co.command = co.command ? co.command : "sm2c run";
+    if (co.n_signatures + co.n_functions != 1)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "run takes one --signature or --function");
+    if (o->emit != SM2C_EMIT_C && !sm2c_target_is_host(&co.target))
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "run builds --emit %s for this machine, not for "
+                          "--target %s (--emit c runs the program lowered for that target here)",
+                          o->emit == SM2C_EMIT_OBJ ? "obj" : "so", co.target.triple ? co.target.triple : co.target.cpu);
     sm2c_status st = read_inputs(c, o, arrays, &co.import);
-    co.import.one_row = o->max_batch > 0;
     sm2c_program *p;
     if (st || (st = sm2c_compile_program(c, m, &co, &p)))
         return st;
     if (p->n_entries != 1)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL,
                           "--function %s selects %d concrete functions; run one of them by its entry key "
-                          "(%s_0, ...)", o->function, (int)p->n_entries, o->function);
+                          "(%s_0, ...)", co.functions[0], (int)p->n_entries, co.functions[0]);
     const sm2c_entry *e = &p->entries[0];
     int32_t batch;
     if ((st = run_batch(c, e, o, arrays, &batch)))
@@ -557,7 +559,7 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
     if (!dir)
         return SM2C_ERR_INVALID;
     char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch);
-    if (!(st = sm2c_emit(c, p, o->emit, &o->llvm, o->cc, dir)) &&
+    if (!(st = sm2c_emit(c, p, o->emit, &co.target, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
         !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays, batch)) &&
         !(st = collect_outputs(c, dir, e, o->outdir, batch)) && o->state_out)

@@ -16,26 +16,22 @@ typedef struct sm2c_run_input {
 } sm2c_run_input;
 
 typedef struct sm2c_run_opts {
-    const char *signature;   /* the signature to run, or NULL with: */
-    const char *function;    /* a --function entry key (or a tf.function with one concrete function) */
+    sm2c_compile_opts compile;  /* exactly what `compile` takes: one signature or
+                                   function (its --signature or --function), --shape
+                                   (unknown dims otherwise come from the inputs), the
+                                   target, --max-batch, --quantize; name and command
+                                   are "model" and "sm2c run" when NULL */
     int32_t n_inputs;
     const sm2c_run_input *inputs;
     const char *outdir;
-    sm2c_import_opts import; /* --shape; unknown dims otherwise come from the inputs */
     const char *cc;          /* NULL: $CC, else "cc" */
     sm2c_emit_kind emit;     /* c (default), obj or so: through which backend */
-    sm2c_llvm_opts llvm;     /* for obj and so */
     int keep;                /* keep the build directory (its path is noted) */
     const char *runtime_lib; /* a static runtime library to link instead of compiling
                                 the runtime sources (c and obj forms) */
     int64_t repeat;          /* calls in one process, state carried along (0 means 1);
                                 the outputs are the last call's */
     const char *state_out;   /* write each written variable's final value here, or NULL */
-    int32_t max_batch;       /* --max-batch: batched inputs may hold 1..max_batch rows */
-    int32_t quantize_int8;   /* --quantize int8, with: */
-    int32_t io_int8;
-    int32_t n_calibration;
-    const sm2c_calibration *calibration;
 } sm2c_run_opts;
 
 sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o);

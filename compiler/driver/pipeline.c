@@ -47,8 +47,8 @@ char *sm2c_c_ident(sm2c_arena *a, const char *s)
 static sm2c_status lower_graph(sm2c_ctx *c, sm2c_graph *g, sm2c_program *p, sm2c_entry *e,
                                const sm2c_compile_opts *o, const int32_t **buf_of_out)
 {
-    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g, .size_level = o ? o->size_level : 0,
-                     .cortex_m = o ? o->cortex_m : 0 };
+    sm2c_target here = sm2c_target_host();  /* without options: run on this machine */
+    sm2c_lower l = { .c = c, .prog = p, .entry = e, .g = g, .target = o ? &o->target : &here };
     l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
     for (int32_t i = 0; i <= g->n_values; i++)
         l.buf_of[i] = -1;
@@ -349,7 +349,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (o->max_batch && (st = sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
         (st = check_outputs(c, g, batch_chosen(g, o))) ||
         (!o->quantize_int8 && ((st = sm2c_pass_lnorm(c, g)) || (st = sm2c_pass_lstm(c, g)) ||
-                                (!o->size_level && (st = sm2c_pass_hoist(c, g))))) ||
+                                (!o->target.size_level && (st = sm2c_pass_hoist(c, g))))) ||
         (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_affinefold(c, g)) ||
         (st = sm2c_pass_padfold(c, g)) || (st = sm2c_pass_fuse(c, g, !o->quantize_int8)) ||
         (st = sm2c_pass_dce(c, g)) ||
@@ -614,7 +614,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     if ((st = entry_specs(c, m, vm, o, &specs, &n)))
         return st;
     sm2c_compile_opts with_state = *o;
-    with_state.import.state_keys = written_variables(c, m, vm, specs, n, o);
+    with_state.import.one_row = o->max_batch > 0;
+    with_state.import.state_keys = written_variables(c, m, vm, specs, n, &with_state);
     o = &with_state;
     p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
     sm2c_status first = SM2C_OK;

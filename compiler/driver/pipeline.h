@@ -5,10 +5,13 @@
 #ifndef SM2C_PIPELINE_H
 #define SM2C_PIPELINE_H
 
+#include "base/target.h"
 #include "import/import.h"
 #include "lower/program.h"
 #include "driver/calibrate.h"
 
+/* Everything that decides the program: the front ends (the CLI's compile and
+** run, the tests) fill this one struct, and nothing is derived twice. */
 typedef struct sm2c_compile_opts {
     const char *name;            /* C prefix; NULL: derived from the directory name */
     int32_t n_signatures;        /* 0: every signature but __saved_model_init_op */
@@ -16,17 +19,15 @@ typedef struct sm2c_compile_opts {
     int32_t n_functions;         /* --function: tf.function object paths (every concrete
                                     function of each) or entry keys "<path>_<k>" */
     const char *const *functions;
-    sm2c_import_opts import;
+    sm2c_import_opts import;     /* --shape; its one_row is set from max_batch here */
     const char *command;         /* recorded in the generated header */
     int32_t max_batch;           /* --max-batch: > 0 makes inputs with an unknown leading
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
     int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
-    int32_t size_level;          /* --opt Os (1), Oz (2): no rewrite that buys speed with
-                                    arena or code (pass_hoist.c, conv_pad.c) */
-    int32_t cortex_m;            /* --target thumbv*m or --cpu cortex-m*: int8 Conv2D
-                                    filters laid out for the SMLAD kernel (ops_q8.c),
-                                    no padded copy of a first layer's input (conv_pad.c) */
+    sm2c_target target;          /* --opt, --target, --cpu, --features: read by the passes
+                                    (pass_hoist.c), the lowering (conv_pad.c, ops_q8.c) and
+                                    the backends; sm2c_target_host() by default */
     int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
     const sm2c_calibration *calibration;
 } sm2c_compile_opts;

@@ -4,6 +4,7 @@
 #ifndef SM2C_LOWER_H
 #define SM2C_LOWER_H
 
+#include "base/target.h"
 #include "ir/ir.h"
 #include "program.h"
 
@@ -21,11 +22,9 @@ typedef struct sm2c_lower {
     sm2c_step *string_fills;    /* the string_const steps of the string constants read so far,
                                    kept apart until sm2c_lower_finish_strings puts them first */
     int32_t n_string_fills;
-    int32_t size_level;         /* --opt Os/Oz: no lowering that buys speed with code or
-                                   arena (the padded copy of conv_pad.c) */
-    int32_t cortex_m;           /* the program is for a Cortex-M (--target thumbv*m, --cpu
-                                   cortex-m*): int8 kernels in its forms (ops_q8.c), no
-                                   padded copy (conv_pad.c) */
+    const sm2c_target *target;  /* what the program is for (never NULL while lowering):
+                                   its size level and core pick kernels and layouts
+                                   (conv_pad.c, ops_q8.c) */
 } sm2c_lower;
 
 /* The buffer holding value v: its input, weight, the entry output it is, or a

@@ -12,8 +12,8 @@
 ** 3->16 layer on 32x32 goes from 58 to 66.  Layers with wide windows
 ** (C*KW > 32) or few edge pixels gain nothing or lose the copy (MobileNetV2's
 ** 3->32 on 224x224: -5%), and depthwise layers lose 20%, so only this case
-** takes it.  Not at --opt Os/Oz nor for a Cortex-M target (sm2c_lower's
-** size_level, cortex_m): a scalar core's loops gain nothing from the copy, and it costs the copy kernel's code
+** takes it.  Not at --opt Os/Oz nor for a scalar core (the target's
+** size_level and isa): a scalar core's loops gain nothing from the copy, and it costs the copy kernel's code
 ** (about 900 bytes on a Cortex-M4) and the scratch.
 */
 #include "ops_common.h"

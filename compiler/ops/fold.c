@@ -63,7 +63,8 @@ sm2c_status sm2c_fold_node(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
     sm2c_program p = { 0 };
     sm2c_entry e = { 0 };
     sm2c_graph none = { 0 };
-    sm2c_lower l = { .c = c, .prog = &p, .entry = &e, .g = &none };
+    sm2c_target here = sm2c_target_host();   /* folding runs on this machine */
+    sm2c_lower l = { .c = c, .prog = &p, .entry = &e, .g = &none, .target = &here };
     l.buf_of = sm2c_arena_array(c->arena, (size_t)g->n_values + 1, sizeof *l.buf_of);
     for (int32_t i = 0; i <= g->n_values; i++)
         l.buf_of[i] = -1;

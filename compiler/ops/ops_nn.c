@@ -387,7 +387,8 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
                                       sm2c_dtype_name(n->outputs[0]->dtype));
     int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
     int32_t x = sm2c_lower_buf(l, n->inputs[0]);
-    if (!depthwise && !l->size_level && !l->cortex_m && sm2c_conv_pads_input(w.p))
+    if (!depthwise && !l->target->size_level && sm2c_target_has_vectors(l->target) &&
+        sm2c_conv_pads_input(w.p))
         x = sm2c_conv_pad_input(l, n, x, w.p);
     if (n->residual) {
         /* Conv2D + bias + a residual Add (pass_fuse.c), then the activation. */

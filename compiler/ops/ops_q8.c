@@ -118,7 +118,7 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
         return st;
     int depthwise = op_is(n, "DepthwiseConv2dNative");
     const sm2c_value *f = n->inputs[1];
-    if (l->cortex_m && !depthwise && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && f->constant &&
+    if (l->target->cortex_m && !depthwise && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && f->constant &&
         f->constant->dtype == SM2C_DT_INT8 && f->shape.rank == 4)
         return lower_conv_ohwi(l, n, p);
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);

@@ -38,7 +38,6 @@ static compiled compile_batched(const char *dir, int32_t max_batch)
     compiled r = { test_ctx_new(), NULL, NULL, SM2C_OK };
     const char *sig = "serving_default";
     sm2c_compile_opts o = { .name = "m", .n_signatures = 1, .signatures = &sig, .max_batch = max_batch };
-    o.import.one_row = 1;
     r.st = sm2c_model_load(&r.t->ctx, dir, NULL, &r.m);
     if (!r.st)
         r.st = sm2c_compile_program(&r.t->ctx, r.m, &o, &r.p);

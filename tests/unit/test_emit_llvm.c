@@ -432,20 +432,21 @@ static void host_object_matches_c(void **state)
     (void)state;
     fixture *f = fixture_new();
     prepare(f);
-    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 1, 0 };
+    sm2c_llvm_opts o = { .target = { .opt_level = 2 }, .pic = 1 };
     char *obj = fs_path(f->ldir, "m.o");
     emit_ok(f, &o, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "");
     /* Not PIC and unoptimised: linked into a non-PIE executable. */
-    sm2c_llvm_opts o0 = { NULL, "", "", 0, 0, 0 };
+    sm2c_llvm_opts o0 = { .target = { .cpu = "", .features = "", .opt_level = 0 } };
     emit_ok(f, &o0, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "-no-pie");
     /* O3, PIC. */
-    sm2c_llvm_opts o3 = { NULL, NULL, NULL, 3, 1, 0 };
+    sm2c_llvm_opts o3 = { .target = { .opt_level = 3 }, .pic = 1 };
     emit_ok(f, &o3, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "");
     /* Os and Oz, PIC: the same results. */
-    sm2c_llvm_opts os = { NULL, NULL, NULL, 2, 1, 1 }, oz = { NULL, NULL, NULL, 2, 1, 2 };
+    sm2c_llvm_opts os = { .target = { .opt_level = 2, .size_level = 1 }, .pic = 1 };
+    sm2c_llvm_opts oz = { .target = { .opt_level = 2, .size_level = 2 }, .pic = 1 };
     emit_ok(f, &os, SM2C_LLVM_OBJ, obj);
     link_and_compare(f, "m.o", "");
     emit_ok(f, &oz, SM2C_LLVM_OBJ, obj);
@@ -459,7 +460,7 @@ static void ir_and_bitcode(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 0, 0 };
+    sm2c_llvm_opts o = { .target = { .opt_level = 2 } };
     char *ll = fs_path(f->ldir, "m.ll"), *bc = fs_path(f->ldir, "m.bc");
     emit_ok(f, &o, SM2C_LLVM_IR, ll);
     char *text = read_text(f->ldir, "m.ll");
@@ -496,7 +497,8 @@ static void ir_and_bitcode(void **state)
     assert_null(strstr(text, "optsize"));
     free(text);
     /* Os marks every defined function optsize; Oz minsize too. */
-    sm2c_llvm_opts os = { NULL, NULL, NULL, 2, 0, 1 }, oz = { NULL, NULL, NULL, 2, 0, 2 };
+    sm2c_llvm_opts os = { .target = { .opt_level = 2, .size_level = 1 } };
+    sm2c_llvm_opts oz = { .target = { .opt_level = 2, .size_level = 2 } };
     emit_ok(f, &os, SM2C_LLVM_IR, ll);
     text = read_text(f->ldir, "m.ll");
     assert_non_null(strstr(text, "optsize"));
@@ -523,7 +525,7 @@ static void cortex_m4_object(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { "thumbv7em-none-eabihf", "cortex-m4", "", 2, 0, 0 };
+    sm2c_llvm_opts o = { .target = { .triple = "thumbv7em-none-eabihf", .cpu = "cortex-m4", .opt_level = 2 } };
     char *obj = fs_path(f->ldir, "m.o");
     emit_ok(f, &o, SM2C_LLVM_OBJ, obj);
     size_t n;
@@ -551,7 +553,7 @@ static void big_endian_weights(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { "powerpc-unknown-linux-gnu", NULL, NULL, 1, 0, 0 };
+    sm2c_llvm_opts o = { .target = { .triple = "powerpc-unknown-linux-gnu", .opt_level = 1 } };
     char *ll = fs_path(f->ldir, "m.ll");
     emit_ok(f, &o, SM2C_LLVM_IR, ll);
     char *text = read_text(f->ldir, "m.ll");
@@ -567,7 +569,7 @@ static void deterministic(void **state)
     (void)state;
     fixture *f = fixture_new();
     mkdir(f->ldir, 0755);
-    sm2c_llvm_opts o = { NULL, NULL, NULL, 2, 1, 0 };
+    sm2c_llvm_opts o = { .target = { .opt_level = 2 }, .pic = 1 };
     char *a = fs_path(f->ldir, "a.o"), *b = fs_path(f->ldir, "b.o");
     emit_ok(f, &o, SM2C_LLVM_OBJ, a);
     emit_ok(f, &o, SM2C_LLVM_OBJ, b);
@@ -590,7 +592,7 @@ static void clean_errors(void **state)
     char *obj = fs_path(f->ldir, "m.o");
     sm2c_ctx *c = &f->t->ctx;
 
-    sm2c_llvm_opts bad = { "bogus9-nowhere-nothing", NULL, NULL, 2, 0, 0 };
+    sm2c_llvm_opts bad = { .target = { .triple = "bogus9-nowhere-nothing", .opt_level = 2 } };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &bad, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
     assert_error_contains(f->t, "--target: error: unknown target triple 'bogus9-nowhere-nothing'");
     assert_null(strchr(f->t->diag.first, '\n'));
@@ -598,22 +600,22 @@ static void clean_errors(void **state)
 
     sm2c_diag_init(&f->t->diag);
     f->t->diag.fn = test_diag_sink;
-    sm2c_llvm_opts lvl = { NULL, NULL, NULL, 7, 0, 0 };
+    sm2c_llvm_opts lvl = { .target = { .opt_level = 7 } };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &lvl, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
     /* A size level needs optimisation level 2. */
-    sm2c_llvm_opts size3 = { NULL, NULL, NULL, 3, 0, 1 };
+    sm2c_llvm_opts size3 = { .target = { .opt_level = 3, .size_level = 1 } };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &size3, SM2C_LLVM_OBJ, obj), SM2C_ERR_USAGE);
 
     /* A CPU LLVM cannot generate code for (no 64-bit on a 64-bit triple): LLVM
     ** ends its process there (report_fatal_error), so this must not be ours. */
     sm2c_diag_init(&f->t->diag);
     f->t->diag.fn = test_diag_sink;
-    sm2c_llvm_opts cpu = { "x86_64-pc-linux-gnu", "i386", "", 2, 0, 0 };
+    sm2c_llvm_opts cpu = { .target = { .triple = "x86_64-pc-linux-gnu", .cpu = "i386", .opt_level = 2 } };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &cpu, SM2C_LLVM_OBJ, obj), SM2C_ERR_UNSUPPORTED);
     assert_error_contains(f->t, "i386");
     assert_int_equal(access(obj, F_OK), -1);
     /* A target that cannot make objects at all. */
-    sm2c_llvm_opts ptx = { "nvptx64-nvidia-cuda", NULL, NULL, 2, 0, 0 };
+    sm2c_llvm_opts ptx = { .target = { .triple = "nvptx64-nvidia-cuda", .opt_level = 2 } };
     assert_int_equal(sm2c_emit_llvm(c, f->p, &ptx, SM2C_LLVM_OBJ, obj), SM2C_ERR_UNSUPPORTED);
 
     /* Cannot write: the path names a missing directory, or a directory. */
