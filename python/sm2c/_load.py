@@ -122,6 +122,8 @@ class Entry:
         self._counts = ports[len(ports) - n_counts:]
         self._run = info.run
         self._run_batch = batch.run_batch if self.max_batch else None
+        self._keys = [p.key for p in self.inputs]
+        self._out_keys = [p.key for p in self.outputs]
 
     def __repr__(self):
         return "<sm2c entry %r: inputs %r, outputs %r%s>" % (
@@ -161,31 +163,90 @@ class Entry:
             raise ValueError("%s: input '%s': shape %s, expected %s" % (self._where(), port.key, a.shape,
                                                                        want))
 
-    def __call__(self, **inputs):
-        keys = [p.key for p in self.inputs]
-        missing = [k for k in keys if k not in inputs]
-        unknown = [k for k in inputs if k not in keys]
-        if missing or unknown:
+    def _arrays(self, inputs):
+        """The input arrays in port order, each C-contiguous (a copy only when needed)."""
+        keys = self._keys
+        if len(inputs) != len(keys) or not all(k in inputs for k in keys):
+            missing = [k for k in keys if k not in inputs]
+            unknown = [k for k in inputs if k not in keys]
             raise TypeError("%s: %s%s; inputs are %s" % (
                 self._where(), "missing input(s) %s" % ", ".join(map(repr, missing)) if missing else "",
                 "%sunknown input(s) %s" % ("; " if missing else "", ", ".join(map(repr, unknown)))
                 if unknown else "", ", ".join(map(repr, keys)) or "none"))
-        arrays = [np.ascontiguousarray(inputs[k]).reshape(np.shape(inputs[k])) for k in keys]
+        return [np.asarray(inputs[k], order="C") for k in keys]
+
+    def _checked(self, arrays):
+        """The batch (None when not batched) once every array fits its port."""
         batch = self._batch_of(arrays) if self.max_batch else None
         for port, a in zip(self.inputs, arrays):
             self._check(port, a, batch)
-        outs = [np.zeros(p.shape_at(batch), dtype=p.dtype) for p in self.outputs]
+        return batch
+
+    def _raise(self, rc):
+        what = {-1: "an index input is out of range", -2: "an input value has no defined result",
+                -3: "batch out of range", -4: "a loop ran more times than its cap",
+                -5: "a NaN or an infinity reached CheckNumerics", -6: "an Assert failed",
+                -7: "a serialized tf.Example is malformed"}.get(rc, "error")
+        raise Sm2cError("%s: the entry point returned %d (%s)" % (self._where(), rc, what), rc)
+
+    def _cut(self, outs, counts):
+        """Outputs with a data-dependent dim, cut to their count."""
+        counts = iter(counts)
+        return [a[(slice(None),) * p.dynamic_dim + (slice(0, int(next(counts))),)] if p.dynamic_dim >= 0 else a
+                for p, a in zip(self.outputs, outs)]
+
+    def __call__(self, **inputs):
+        arrays = self._arrays(inputs)
+        batch = self._checked(arrays)
+        outs = [np.empty(p.shape_at(batch), dtype=p.dtype) for p in self.outputs]
         counts = [np.zeros((), dtype=np.int64) for _ in self._counts]
         rc = self.model._call(self, batch, _pointers(arrays), _pointers(outs + counts))
         if rc != 0:
-            what = {-1: "an index input is out of range", -2: "an input value has no defined result",
-                    -3: "batch out of range", -4: "a loop ran more times than its cap"}.get(rc, "error")
-            raise Sm2cError("%s: the entry point returned %d (%s)" % (self._where(), rc, what), rc)
-        counts = iter(counts)
-        for i, p in enumerate(self.outputs):
-            if p.dynamic_dim >= 0:  # cut to the actual size
-                outs[i] = outs[i][(slice(None),) * p.dynamic_dim + (slice(0, int(next(counts))),)]
-        return {p.key: a for p, a in zip(self.outputs, outs)}
+            self._raise(rc)
+        if counts:
+            outs = self._cut(outs, counts)
+        return dict(zip(self._out_keys, outs))
+
+    def bind(self, **inputs):
+        """A zero-argument callable that runs this entry on these arrays and
+        returns the same output dict every time: every check and allocation
+        happens here, once.  The arrays are used in place, not copied: write
+        new values into them between calls.  They must be C-contiguous with
+        the port's exact dtype and shape.  Outputs with a data-dependent dim
+        are cut to their count at each call."""
+        for k, a in inputs.items():
+            if not isinstance(a, np.ndarray) or not a.flags.c_contiguous:
+                raise TypeError("%s.bind: input '%s' must be a C-contiguous numpy array (it is used in "
+                                "place; np.ascontiguousarray makes one)" % (self._where(), k))
+        arrays = self._arrays(inputs)
+        batch = self._checked(arrays)
+        return Bound(self, arrays, batch)
+
+
+class Bound:
+    """An entry bound to its input arrays (Entry.bind): call it with no
+    arguments; `outputs` is the dict it returns, its arrays reused."""
+
+    def __init__(self, entry, arrays, batch):
+        self.entry = entry
+        self.inputs = dict(zip(entry._keys, arrays))
+        outs = [np.empty(p.shape_at(batch), dtype=p.dtype) for p in entry.outputs]
+        self._counts = [np.zeros((), dtype=np.int64) for _ in entry._counts]
+        self._outs = outs
+        self.outputs = dict(zip(entry._out_keys, outs))
+        # the arrays stay referenced here, so their pointers stay valid
+        self._keep = (arrays, outs, self._counts)
+        self._fn, self._args = entry.model._caller(entry, batch, _pointers(arrays),
+                                                   _pointers(outs + self._counts))
+
+    def __call__(self):
+        with _LOCK:
+            rc = self._fn(*self._args)
+        if rc != 0:
+            self.entry._raise(rc)
+        if self._counts:
+            return dict(zip(self.entry._out_keys, self.entry._cut(self._outs, self._counts)))
+        return self.outputs
 
 
 class Model:
@@ -270,14 +331,19 @@ class Model:
 
     reset = init
 
+    def _caller(self, entry, batch, ins, outs):
+        """The C function that runs entry, and its arguments."""
+        if self.stateful:
+            return self._state_info.run_r[entry.index], (self._state.ctypes.data, self._workspace.ctypes.data,
+                                                         ins, outs)
+        if batch is not None:
+            return entry._run_batch, (batch, ins, outs)
+        return entry._run, (ins, outs)
+
     def _call(self, entry, batch, ins, outs):
+        fn, args = self._caller(entry, batch, ins, outs)
         with _LOCK:
-            if self.stateful:
-                return self._state_info.run_r[entry.index](self._state.ctypes.data,
-                                                           self._workspace.ctypes.data, ins, outs)
-            if batch is not None:
-                return entry._run_batch(batch, ins, outs)
-            return entry._run(ins, outs)
+            return fn(*args)
 
 
 def load(path, name=None):

@@ -102,6 +102,53 @@ def test_data_dependent_outputs_cut_to_their_count(tmp_path, sig):
         assert got[k].shape == want.shape and np.array_equal(got[k], want)
 
 
+def test_bound_call_runs_in_place(digits):
+    images = np.load(os.path.join(DIGITS, "images.npy"))
+    x = np.ascontiguousarray(images[:1])
+    run = digits.serving_default.bind(pixels=x)
+    out = run()
+    for i in range(len(images)):
+        x[...] = images[i:i + 1]          # new values in place, then the same call
+        got = run()
+        assert got is out                  # the same dict and arrays every call
+        want = digits.serving_default(pixels=images[i:i + 1])["output_0"]
+        assert np.array_equal(got["output_0"], want)
+
+
+def test_bound_call_is_checked_once(digits):
+    e = digits.serving_default
+    with pytest.raises(TypeError, match="must be a C-contiguous numpy array"):
+        e.bind(pixels=np.zeros((1, 128), np.float32)[:, ::2])
+    with pytest.raises(TypeError, match="dtype float64, expected float32"):
+        e.bind(pixels=np.zeros((1, 64)))
+    with pytest.raises(TypeError, match="missing input"):
+        e.bind()
+
+
+def test_bound_call_cuts_data_dependent_outputs(tmp_path):
+    m = sm2c.load(sm2c.compile(os.path.join(DETECT, "model"), tmp_path, name="det", emit="so"))
+    feeds = {k: np.load(os.path.join(DETECT, "inputs", "max3", k + ".npy")) for k in
+             ("boxes", "classes", "iou", "max_out", "scores")}
+    run = m.max3.bind(**feeds)
+    for _ in range(2):
+        got = run()
+        for k in got:
+            want = np.load(os.path.join(DETECT, "expected", "max3", k + ".npy"))
+            assert got[k].shape == want.shape and np.array_equal(got[k], want)
+
+
+def test_bound_batched_and_stateful(batched, state_so):
+    x = np.load(os.path.join(BATCH, "inputs", "serving_default", "b3", "x.npy"))
+    run = batched.serving_default.bind(x=x)
+    assert np.array_equal(run()["dense_2"], batched.serving_default(x=x)["dense_2"])
+    a, b = sm2c.load(state_so), sm2c.load(state_so)
+    feeds = {k: np.load(os.path.join(STATE, "inputs", "train", k + ".npy")) for k in ("x", "y")}
+    run = a.train.bind(**feeds)
+    for _ in range(3):
+        got, want = run(), b.train(**feeds)
+        assert all(np.array_equal(got[k], want[k]) for k in want)
+
+
 def test_wrong_dtype(digits):
     with pytest.raises(TypeError, match="input 'pixels': dtype float64, expected float32"):
         digits.serving_default(pixels=np.zeros((1, 64)))
