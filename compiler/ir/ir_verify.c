@@ -68,6 +68,9 @@ static sm2c_status readable(verifier *v, const sm2c_node *n, const sm2c_value *x
                             int32_t region)
 {
     sm2c_status st = known(v, n, x, role);
+    if (!st && (v->flags & SM2C_VERIFY_TYPED) && (!x->dtype || x->shape.rank < 0))
+        return fail(v, n, "%s %%%d has no %s after shape inference", role, (int)x->id,
+                    x->dtype ? "shape" : "dtype");
     if (st || x->constant)
         return st;
     if (!x->node) {
@@ -136,9 +139,6 @@ static sm2c_status define(verifier *v, const sm2c_node *n, int32_t pos, int32_t 
             return fail(v, n, "output %%%d is defined twice", (int)x->id);
         v->at[x->id] = pos + 1;
         v->region[x->id] = region;
-        if ((v->flags & SM2C_VERIFY_TYPED) && !n->dead && (!x->dtype || x->shape.rank < 0))
-            return fail(v, n, "output %%%d has no %s after shape inference", (int)x->id,
-                        x->dtype ? "shape" : "dtype");
     }
     return SM2C_OK;
 }
