@@ -328,7 +328,7 @@ static sm2c_status check_dump_after(sm2c_ctx *c, const char *list)
             const char *names = "all";
             for (int i = 0; i < N_PASSES; i++)
                 names = sm2c_arena_printf(c->arena, "%s, %s", names, pass_names[i]);
-            return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL,
+            return sm2c_error(c->diag, SM2C_ERR_USAGE, "sm2c", NULL,   /* as main.c's usage errors */
                               "--dump-after: unknown pass '%.*s' (the passes: %s)", (int)n, p, names);
         }
     }
