@@ -59,7 +59,8 @@ static const char usage[] =
     "        with a Cortex-M --target (thumbv7em-none-eabihf, ...) or --cpu cortex-m*,\n"
     "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too)\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
-    "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n";
+    "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
+    "        --dump-after PASS[,PASS...]|all: print each entry's IR after those passes to stderr\n";
 
 /* The rest of the text: one string would pass the 4,095 characters C99
 ** promises (-Woverlength-strings). */
@@ -267,6 +268,7 @@ static int take(cli *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--report")) o->report = val;
     else if (!strcmp(opt, "--runtime-lib")) o->runtime_lib = val;
     else if (!strcmp(opt, "--state-out")) o->state_out = val;
+    else if (!strcmp(opt, "--dump-after")) o->co.dump_after = val;
     else if (!strcmp(opt, "--repeat")) {
         if (!parse_int(val, &v) || v < 1 || v > 1000000000)
             return usage_error("--repeat expects a count from 1 to 1000000000, got '%s'", val);

@@ -10,6 +10,7 @@
 #include "load/digest.h"
 #include "import/functionalize.h"
 #include "import/op_support.h"
+#include "ir/ir_print.h"
 #include "ops/opdefs.h"
 #include "ops/ops_dyn.h"
 #include "ops/ops_q8.h"
@@ -299,6 +300,56 @@ static sm2c_status measure_errors(sm2c_ctx *c, sm2c_graph *g, const char *key, c
                              o->calibration, o->n_calibration, *err);
 }
 
+/* The passes by the names --dump-after takes, in pipeline order. */
+static const char *const pass_names[] = { "import", "shape", "batch", "lnorm", "lstm", "hoist", "bnfold",
+                                          "affinefold", "padfold", "fuse", "dce", "quantize" };
+#define N_PASSES (int)(sizeof pass_names / sizeof *pass_names)
+
+/* Whether `pass` is in the comma-separated list (or the list is "all"). */
+static int in_list(const char *list, const char *pass)
+{
+    size_t len = strlen(pass);
+    for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        if ((n == len && !strncmp(p, pass, n)) || (n == 3 && !strncmp(p, "all", 3)))
+            return 1;
+    }
+    return 0;
+}
+
+static sm2c_status check_dump_after(sm2c_ctx *c, const char *list)
+{
+    for (const char *p = list; *p; p += strcspn(p, ","), p += *p == ',') {
+        size_t n = strcspn(p, ",");
+        int found = n == 3 && !strncmp(p, "all", 3);
+        for (int i = 0; i < N_PASSES && !found; i++)
+            found = strlen(pass_names[i]) == n && !strncmp(p, pass_names[i], n);
+        if (!found) {
+            const char *names = "all";
+            for (int i = 0; i < N_PASSES; i++)
+                names = sm2c_arena_printf(c->arena, "%s, %s", names, pass_names[i]);
+            return sm2c_error(c->diag, SM2C_ERR_USAGE, "sm2c", NULL,   /* as main.c's usage errors */
+                              "--dump-after: unknown pass '%.*s' (the passes: %s)", (int)n, p, names);
+        }
+    }
+    return SM2C_OK;
+}
+
+/* After each pass: --dump-after's print, then in debug builds the IR verifier
+** (the shapes are known from shape inference on). */
+static sm2c_status after_pass(sm2c_ctx *c, const sm2c_graph *g, const sm2c_compile_opts *o, const char *pass)
+{
+    if (o->dump_after && in_list(o->dump_after, pass))
+        sm2c_ir_print(o->dump_to ? o->dump_to : stderr, g, pass);
+#ifndef NDEBUG
+    return sm2c_ir_verify(c, g, pass, strcmp(pass, "import") ? SM2C_VERIFY_TYPED : 0);
+#else
+    return SM2C_OK;
+#endif
+}
+
+#define PASS(name, call) ((st = (call)) || (st = after_pass(c, g, o, name)))
+
 /* --quantize int8: ranges from running the float program on the calibration
 ** data (a scratch lowering, as the float build would run it), or from the
 ** model's FakeQuant nodes; then the int8 rewrite, and with calibration data
@@ -319,7 +370,8 @@ static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile
                           "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
     sm2c_quant_summary sum = { 0 };
     double *err = NULL;
-    if ((st = sm2c_pass_quantize(c, g, ranges, n_values, o->io_int8, &sum)) || (st = sm2c_pass_dce(c, g)) ||
+    if (PASS("quantize", sm2c_pass_quantize(c, g, ranges, n_values, o->io_int8, &sum)) ||
+        PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->n_calibration && (st = measure_errors(c, g, key, &f, n_values, o, &err))))
         return st;
     collect_report(c, g, err, g->n_values + 1, r);
@@ -344,15 +396,15 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
     quant_report qr = { 0 };
     st = spec->fn ? sm2c_import_function(c, m, vm, spec->fn, key, &o->import, &g)
                   : sm2c_import_signature(c, m, vm, key, &o->import, &g);
-    if (st ||
-        (st = check_inputs(c, g)) || (st = sm2c_pass_shape(c, g)) ||
-        (o->max_batch && (st = sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
+    if (st || (st = after_pass(c, g, o, "import")) ||
+        (st = check_inputs(c, g)) || PASS("shape", sm2c_pass_shape(c, g)) ||
+        (o->max_batch && PASS("batch", sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
         (st = check_outputs(c, g, batch_chosen(g, o))) ||
-        (!o->quantize_int8 && ((st = sm2c_pass_lnorm(c, g)) || (st = sm2c_pass_lstm(c, g)) ||
-                                (!o->target.size_level && (st = sm2c_pass_hoist(c, g))))) ||
-        (st = sm2c_pass_bnfold(c, g)) || (st = sm2c_pass_affinefold(c, g)) ||
-        (st = sm2c_pass_padfold(c, g)) || (st = sm2c_pass_fuse(c, g, !o->quantize_int8)) ||
-        (st = sm2c_pass_dce(c, g)) ||
+        (!o->quantize_int8 && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
+                                (!o->target.size_level && PASS("hoist", sm2c_pass_hoist(c, g))))) ||
+        PASS("bnfold", sm2c_pass_bnfold(c, g)) || PASS("affinefold", sm2c_pass_affinefold(c, g)) ||
+        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !o->quantize_int8)) ||
+        PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->quantize_int8 && (st = quantize_graph(c, g, o, key, &qr))))
         return st;
     e->key = key;
@@ -596,7 +648,9 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     p->source_name = sm2c_path_base(c->arena, m->dir);  /* no paths in the output (rule 14) */
     p->command = o->command ? o->command : "";
     sm2c_varmap *vm;
-    sm2c_status st = sm2c_check_function_names(c, m);
+    sm2c_status st = o->dump_after ? check_dump_after(c, o->dump_after) : SM2C_OK;
+    if (!st)
+        st = sm2c_check_function_names(c, m);
     if (!st)
         st = sm2c_model_check_attrs(c, m);
     if (!st)

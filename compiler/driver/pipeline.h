@@ -5,6 +5,8 @@
 #ifndef SM2C_PIPELINE_H
 #define SM2C_PIPELINE_H
 
+#include <stdio.h>
+
 #include "base/target.h"
 #include "import/import.h"
 #include "lower/program.h"
@@ -30,6 +32,10 @@ typedef struct sm2c_compile_opts {
                                     the backends; sm2c_target_host() by default */
     int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
     const sm2c_calibration *calibration;
+    const char *dump_after;      /* --dump-after (no effect on the program): pass names,
+                                    comma-separated, or "all": each entry's graph printed
+                                    after them (ir/ir_print.h) */
+    FILE *dump_to;               /* where to; NULL: stderr */
 } sm2c_compile_opts;
 
 /* Compile what can be compiled.  A signature that cannot be compiled is
