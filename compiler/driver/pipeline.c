@@ -14,6 +14,7 @@
 #include "ops/ops_dyn.h"
 #include "ops/ops_q8.h"
 #include "base/fileio.h"
+#include "base/keywords.h"
 #include "base/sha256.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
@@ -526,24 +527,6 @@ static void sort_states(sm2c_ctx *c, sm2c_program *p)
         }
 }
 
-/* C (C99 to C23) and C++ keywords a member may not be named. */
-static int is_keyword(const char *s)
-{
-    static const char *const kw[] = {
-        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-        "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "nullptr",
-        "alignas", "alignof", "constexpr", "static_assert", "thread_local", "typeof", "class",
-        "delete", "new", "this", "template", "typename", "private", "public", "protected",
-        "virtual", "operator", "namespace", "using", "friend", "mutable", "explicit", "try",
-        "catch", "throw", "asm", NULL };
-    for (size_t i = 0; kw[i]; i++)
-        if (strcmp(s, kw[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Member names of the state struct: the checkpoint key without TF2's
 ** "/.ATTRIBUTES/VARIABLE_VALUE", made a unique C identifier. */
 static void name_states(sm2c_ctx *c, sm2c_program *p)
@@ -556,7 +539,7 @@ static void name_states(sm2c_ctx *c, sm2c_program *p)
         if (n > sn && strcmp(key + n - sn, suffix) == 0)
             key = sm2c_arena_strndup(c->arena, key, n - sn);
         const char *base = sm2c_c_ident(c->arena, key);
-        if (is_keyword(base))
+        if (sm2c_is_keyword(base))
             base = sm2c_arena_printf(c->arena, "%s_v", base);
         p->states[i].c_name = unique_name(c, taken, base);
     }
