@@ -28,6 +28,7 @@
 #include "c_text.h"
 #include "mangle.h"
 #include "base/fileio.h"
+#include "base/grow.h"
 #include "base/publish.h"
 #include "base/toolchain.h"
 #include "rt_embed.h"
@@ -42,88 +43,37 @@
 
 #define LINE_MAX_COLS 100   /* wrap weight initialisers here */
 
-/* ---- a growable text buffer ------------------------------------------------ */
+/* ---- text (base/grow.h) ------------------------------------------------------ */
 
-typedef struct sbuf {
-    char *p;
-    size_t len, cap;
-} sbuf;
-
-static void sb_putn(sbuf *b, const char *s, size_t n)
-{
-    if (b->len + n + 1 > b->cap) {
-        size_t cap = b->cap ? b->cap : 4096;
-        while (cap < b->len + n + 1)
-            cap *= 2;
-        char *q = realloc(b->p, cap);
-        SM2C_ASSERT(q != NULL);
-        b->p = q;
-        b->cap = cap;
-    }
-    memcpy(b->p + b->len, s, n);
-    b->len += n;
-    b->p[b->len] = 0;
-}
-
-static void sb_puts(sbuf *b, const char *s)
-{
-    sb_putn(b, s, strlen(s));
-}
-
-static void sb_putc(sbuf *b, char ch)
-{
-    sb_putn(b, &ch, 1);
-}
-
-SM2C_PRINTF(2, 3)
-static void sb_printf(sbuf *b, const char *fmt, ...)
-{
-    char small[256];
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(small, sizeof small, fmt, ap);
-    va_end(ap);
-    SM2C_ASSERT(n >= 0);
-    if ((size_t)n < sizeof small) {
-        sb_putn(b, small, (size_t)n);
-        return;
-    }
-    char *big = malloc((size_t)n + 1);
-    SM2C_ASSERT(big != NULL);
-    va_start(ap, fmt);
-    vsnprintf(big, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    sb_putn(b, big, (size_t)n);
-    free(big);
-}
+typedef sm2c_text sbuf;
 
 /* Model text inside a block comment (c_text.c says what is kept). */
 static void sb_comment(sbuf *b, const char *s)
 {
     char text[SM2C_C_COMMENT_CAP];
     sm2c_c_comment_text(text, s);
-    sb_puts(b, text);
+    sm2c_text_puts(b, text);
 }
 
 /* A C string literal: octal escapes for anything not plainly printable, and
 ** '?' escaped after '?' (no trigraphs). */
 static void sb_cstring(sbuf *b, const char *s)
 {
-    sb_putc(b, '"');
+    sm2c_text_putc(b, '"');
     char prev = 0;
     for (; *s; s++) {
         unsigned char ch = (unsigned char)*s;
         if (ch == '"' || ch == '\\')
-            sb_printf(b, "\\%c", ch);
+            sm2c_text_printf(b, "\\%c", ch);
         else if (ch == '?' && prev == '?')
-            sb_puts(b, "\\?");
+            sm2c_text_puts(b, "\\?");
         else if (ch < 0x20 || ch > 0x7e)
-            sb_printf(b, "\\%03o", ch);
+            sm2c_text_printf(b, "\\%03o", ch);
         else
-            sb_putc(b, (char)ch);
+            sm2c_text_putc(b, (char)ch);
         prev = (char)ch;
     }
-    sb_putc(b, '"');
+    sm2c_text_putc(b, '"');
 }
 
 /* ---- dtypes ------------------------------------------------------------------- */
@@ -281,23 +231,10 @@ typedef struct emitter {
     int header_only;            /* the LLVM backend's header: its code calls every kernel */
 } emitter;
 
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap * 2 : 16;
-    while (n < need)
-        n *= 2;
-    void *q = realloc(p, n * elem);
-    SM2C_ASSERT(q != NULL);
-    *cap = n;
-    return q;
-}
-
 static const char *global(emitter *e, const char *base)
 {
     const char *n = sm2c_mangle_unique(&e->globals, base, "x_");
-    e->gnames = grow(e->gnames, &e->cap_gnames, e->n_gnames + 1, sizeof *e->gnames);
+    e->gnames = sm2c_grow(e->gnames, &e->cap_gnames, e->n_gnames + 1, sizeof *e->gnames);
     e->gnames[e->n_gnames++] = n;
     return n;
 }
@@ -306,7 +243,7 @@ static int public_global(emitter *e, const char *n)
 {
     if (!sm2c_nameset_add(&e->globals, n))
         return 0;
-    e->gnames = grow(e->gnames, &e->cap_gnames, e->n_gnames + 1, sizeof *e->gnames);
+    e->gnames = sm2c_grow(e->gnames, &e->cap_gnames, e->n_gnames + 1, sizeof *e->gnames);
     e->gnames[e->n_gnames++] = n;
     return 1;
 }
@@ -438,7 +375,7 @@ static const char *ints_name(emitter *e, const sm2c_arg *ar)
         if (e->ints[i].n == ar->n &&
             (ar->n == 0 || memcmp(e->ints[i].v, ar->ints, (size_t)ar->n * 4) == 0))
             return e->ints[i].name;
-    e->ints = grow(e->ints, &e->cap_ints, e->n_ints + 1, sizeof *e->ints);
+    e->ints = sm2c_grow(e->ints, &e->cap_ints, e->n_ints + 1, sizeof *e->ints);
     ints_const *k = &e->ints[e->n_ints];
     k->n = ar->n;
     k->v = ar->ints;
@@ -452,7 +389,7 @@ static const char *float_name(emitter *e, uint32_t bits)
     for (size_t i = 0; i < e->n_floats; i++)
         if (e->floats[i].bits == bits)
             return e->floats[i].name;
-    e->floats = grow(e->floats, &e->cap_floats, e->n_floats + 1, sizeof *e->floats);
+    e->floats = sm2c_grow(e->floats, &e->cap_floats, e->n_floats + 1, sizeof *e->floats);
     float_const *f = &e->floats[e->n_floats];
     f->bits = bits;
     f->name = global(e, sm2c_arena_printf(e->c->arena, "%s_f%zu", e->p->name, e->n_floats));
@@ -642,29 +579,29 @@ static sm2c_status assign_names(emitter *e)
 
 static void banner(emitter *e, sbuf *b)
 {
-    sb_puts(b, "/* Generated by sm2c " SM2C_VERSION " from ");
+    sm2c_text_puts(b, "/* Generated by sm2c " SM2C_VERSION " from ");
     sb_comment(b, e->p->source_name ? e->p->source_name : e->p->source);
-    sb_puts(b, ". DO NOT EDIT.\n * Command: ");
+    sm2c_text_puts(b, ". DO NOT EDIT.\n * Command: ");
     sb_comment(b, e->p->command);
     if (e->p->input_digests && *e->p->input_digests) {
-        sb_puts(b, "\n * Inputs (SHA-256):");
+        sm2c_text_puts(b, "\n * Inputs (SHA-256):");
         for (const char *l = e->p->input_digests; *l;) {
             const char *nl = strchr(l, '\n');
             size_t len = nl ? (size_t)(nl - l) : strlen(l);
-            sb_puts(b, "\n *   ");
+            sm2c_text_puts(b, "\n *   ");
             sb_comment(b, sm2c_arena_strndup(e->c->arena, l, len));
             l += len + (nl != NULL);
         }
     }
-    sb_puts(b, "\n */\n");
+    sm2c_text_puts(b, "\n */\n");
 }
 
 static void shape_text(sbuf *b, const sm2c_shape *s)
 {
-    sb_putc(b, '[');
+    sm2c_text_putc(b, '[');
     for (int32_t i = 0; i < s->rank; i++)
-        sb_printf(b, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-    sb_putc(b, ']');
+        sm2c_text_printf(b, "%s%lld", i ? "," : "", (long long)s->dims[i]);
+    sm2c_text_putc(b, ']');
 }
 
 static int64_t port_bytes(const sm2c_port *pt)
@@ -677,58 +614,58 @@ static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
     int64_t n = sm2c_shape_elements(&pt->shape, INT64_MAX / 8);
     if (pt->batched && pt->shape.dims[0] > 0) {
         int64_t rows = pt->shape.dims[0] / pt->batched;     /* max_batch */
-        sb_printf(b, "#define %s_ROW_SIZE %lld /* bytes of one row; _SIZE is at the maximum batch */\n", stem,
+        sm2c_text_printf(b, "#define %s_ROW_SIZE %lld /* bytes of one row; _SIZE is at the maximum batch */\n", stem,
                   (long long)(port_bytes(pt) / rows));
-        sb_printf(b, "#define %s_ROW_ELEMENTS %lld\n", stem, (long long)(n / rows));
+        sm2c_text_printf(b, "#define %s_ROW_ELEMENTS %lld\n", stem, (long long)(n / rows));
     }
-    sb_printf(b, "#define %s_SIZE %lld /* bytes, %s", stem, (long long)port_bytes(pt),
+    sm2c_text_printf(b, "#define %s_SIZE %lld /* bytes, %s", stem, (long long)port_bytes(pt),
               sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
-    sb_puts(b, " */\n");
-    sb_printf(b, "#define %s_ELEMENTS %lld\n", stem, (long long)n);
-    sb_printf(b, "#define %s_RANK %d\n", stem, pt->shape.rank);
+    sm2c_text_puts(b, " */\n");
+    sm2c_text_printf(b, "#define %s_ELEMENTS %lld\n", stem, (long long)n);
+    sm2c_text_printf(b, "#define %s_RANK %d\n", stem, pt->shape.rank);
     if (pt->quantized) {    /* --io int8 */
         char lit[64];
         sm2c_c_real_literal(lit, sizeof lit, (double)pt->scale, 1);
-        sb_printf(b, "#define %s_SCALE %s /* real = _SCALE * (q - _ZERO_POINT) */\n", stem, lit);
-        sb_printf(b, "#define %s_ZERO_POINT %d\n", stem, (int)pt->zero_point);
+        sm2c_text_printf(b, "#define %s_SCALE %s /* real = _SCALE * (q - _ZERO_POINT) */\n", stem, lit);
+        sm2c_text_printf(b, "#define %s_ZERO_POINT %d\n", stem, (int)pt->zero_point);
     }
     if (pt->dynamic)
-        sb_printf(b, "#define %s_DYNAMIC_DIM %d /* its size: _count at run time, at most _BOUND */\n"
+        sm2c_text_printf(b, "#define %s_DYNAMIC_DIM %d /* its size: _count at run time, at most _BOUND */\n"
                      "#define %s_BOUND %lld\n", stem, pt->dynamic - 1, stem,
                   (long long)pt->shape.dims[pt->dynamic - 1]);
     if (pt->shape.rank > 0) {
-        sb_printf(b, "#define %s_SHAPE {", stem);
+        sm2c_text_printf(b, "#define %s_SHAPE {", stem);
         for (int32_t i = 0; i < pt->shape.rank; i++)
-            sb_printf(b, "%s%lld", i ? ", " : "", (long long)pt->shape.dims[i]);
-        sb_puts(b, "}\n");
+            sm2c_text_printf(b, "%s%lld", i ? ", " : "", (long long)pt->shape.dims[i]);
+        sm2c_text_puts(b, "}\n");
     }
 }
 
 static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char *dir)
 {
-    sb_printf(b, " *   %-12s %s key \"", param, dir);
+    sm2c_text_printf(b, " *   %-12s %s key \"", param, dir);
     sb_comment(b, pt->key);
-    sb_puts(b, "\", tensor \"");
+    sm2c_text_puts(b, "\", tensor \"");
     sb_comment(b, pt->tensor);
-    sb_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
+    sm2c_text_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
-    sb_printf(b, ", %lld bytes%s%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "",
+    sm2c_text_printf(b, ", %lld bytes%s%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "",
               lanes_of(pt->dtype) == 2 ? ", each element two floats (re, im)" : "");
     if (pt->dynamic)
-        sb_printf(b, " *                  dim %d holds at most %lld (the bound; _SIZE is at the bound): the\n"
+        sm2c_text_printf(b, " *                  dim %d holds at most %lld (the bound; _SIZE is at the bound): the\n"
                      " *                  actual size depends on the data and goes to its _count output;\n"
                      " *                  the rest of the buffer is zeroed\n",
                   pt->dynamic - 1, (long long)pt->shape.dims[pt->dynamic - 1]);
     if (pt->count_of)
-        sb_puts(b, " *                  the count: the actual size of the data-dependent dim above\n");
+        sm2c_text_puts(b, " *                  the count: the actual size of the data-dependent dim above\n");
     if (sm2c_dtype_base(pt->dtype) == SM2C_DT_STRING && !strcmp(dir, "->"))
-        sb_puts(b, " *                (an array of sm2c_string the entry fills: each element points at\n"
+        sm2c_text_puts(b, " *                (an array of sm2c_string the entry fills: each element points at\n"
                    " *                 bytes in the model's constants, in an input, or in the static\n"
                    " *                 arena, valid until the next call of any entry of this model;\n"
                    " *                 copy them to keep them)\n");
     else if (sm2c_dtype_base(pt->dtype) == SM2C_DT_STRING)
-        sb_puts(b, " *                (an array of sm2c_string: each element's bytes and length)\n");
+        sm2c_text_puts(b, " *                (an array of sm2c_string: each element's bytes and length)\n");
 }
 
 static int has_string_port(const sm2c_program *p)
@@ -747,7 +684,7 @@ static int has_string_port(const sm2c_program *p)
 ** that several models' headers and the runtime's declare it once. */
 static void string_type(sbuf *b)
 {
-    sb_printf(b, "/* A string tensor element (TensorFlow DT_STRING, tensor_info dtype 7): `len`\n"
+    sm2c_text_printf(b, "/* A string tensor element (TensorFlow DT_STRING, tensor_info dtype 7): `len`\n"
                  " * bytes at `data`, any bytes, not NUL-terminated (data may be NULL when len\n"
                  " * is 0).  A string argument is an array of these, %d bytes each; an input's\n"
                  " * bytes must stay valid during the call; an output's elements point at bytes\n"
@@ -766,7 +703,7 @@ static void batch_doc(emitter *e, sbuf *b, int32_t k)
     const sm2c_entry *en = &e->p->entries[k];
     if (!en->max_batch)
         return;
-    sb_printf(b, " * Batched (--max-batch): `%s` is the number of rows, 1 to %s_%s_MAX_BATCH.\n"
+    sm2c_text_printf(b, " * Batched (--max-batch): `%s` is the number of rows, 1 to %s_%s_MAX_BATCH.\n"
                  " * The arguments marked batched hold `%s` rows, one after another: their\n"
                  " * leading dim is `%s` times its _ROW_SIZE share (shape and _SIZE above\n"
                  " * are at the maximum); the others are the same for every batch.  Returns\n"
@@ -782,21 +719,21 @@ static void params(emitter *e, sbuf *b, int32_t k, int with_batch)
     const entry_names *n = &e->en[k];
     int batch = en->max_batch && with_batch;
     if (batch)
-        sb_printf(b, "int32_t %s%s", n->batch, en->n_inputs + en->n_outputs ? ", " : "");
+        sm2c_text_printf(b, "int32_t %s%s", n->batch, en->n_inputs + en->n_outputs ? ", " : "");
     for (int32_t i = 0; i < en->n_inputs; i++)
-        sb_printf(b, "%sconst %s *%s", i ? ", " : "", ctype_of(en->inputs[i].dtype)->c, n->in[i]);
+        sm2c_text_printf(b, "%sconst %s *%s", i ? ", " : "", ctype_of(en->inputs[i].dtype)->c, n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
-        sb_printf(b, "%s%s *%s", i + en->n_inputs ? ", " : "", ctype_of(en->outputs[i].dtype)->c,
+        sm2c_text_printf(b, "%s%s *%s", i + en->n_inputs ? ", " : "", ctype_of(en->outputs[i].dtype)->c,
                   n->out[i]);
     if (en->n_inputs + en->n_outputs == 0 && !batch)
-        sb_puts(b, "void");
+        sm2c_text_puts(b, "void");
 }
 
 static void prototype(emitter *e, sbuf *b, int32_t k)
 {
-    sb_printf(b, "int32_t %s(", e->en[k].fn);
+    sm2c_text_printf(b, "int32_t %s(", e->en[k].fn);
     params(e, b, k, 1);
-    sb_putc(b, ')');
+    sm2c_text_putc(b, ')');
 }
 
 /* int32_t <fn>_r(<name>_state *state, void *workspace, inputs..., outputs...) */
@@ -804,12 +741,12 @@ static void prototype_r(emitter *e, sbuf *b, int32_t k)
 {
     const sm2c_entry *en = &e->p->entries[k];
     const entry_names *n = &e->en[k];
-    sb_printf(b, "int32_t %s(%s_state *state, void *workspace", e->fn_r[k], e->p->name);
+    sm2c_text_printf(b, "int32_t %s(%s_state *state, void *workspace", e->fn_r[k], e->p->name);
     for (int32_t i = 0; i < en->n_inputs; i++)
-        sb_printf(b, ", const %s *%s", ctype_of(en->inputs[i].dtype)->c, n->in[i]);
+        sm2c_text_printf(b, ", const %s *%s", ctype_of(en->inputs[i].dtype)->c, n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
-        sb_printf(b, ", %s *%s", ctype_of(en->outputs[i].dtype)->c, n->out[i]);
-    sb_putc(b, ')');
+        sm2c_text_printf(b, ", %s *%s", ctype_of(en->outputs[i].dtype)->c, n->out[i]);
+    sm2c_text_putc(b, ')');
 }
 
 /* The state struct, its sizes and init/reset (stateful programs only). */
@@ -817,7 +754,7 @@ static void state_header(emitter *e, sbuf *b)
 {
     const sm2c_program *p = e->p;
     const char *nm = p->name;
-    sb_printf(b, "/* State: the variables the entry points write, one member each, shared by\n"
+    sm2c_text_printf(b, "/* State: the variables the entry points write, one member each, shared by\n"
                  " * every entry point.  Each starts at its checkpoint value: the entry points\n"
                  " * without _r use a static default state that holds those values until the\n"
                  " * first write, so a caller that never calls %s_reset or %s_init gets\n"
@@ -825,24 +762,24 @@ static void state_header(emitter *e, sbuf *b)
                  " * (scratch memory) from the caller: they are reentrant, and two states are\n"
                  " * independent models.  A state must be set by %s_init before its first use. */\n",
               nm, nm, nm);
-    sb_printf(b, "typedef struct %s_state {\n", nm);
+    sm2c_text_printf(b, "typedef struct %s_state {\n", nm);
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
         int64_t n = sm2c_shape_elements(&st->shape, INT64_MAX / 8);
-        sb_printf(b, "    %s %s[%lld]; /* \"", ctype_of(st->dtype)->c, st->c_name,
+        sm2c_text_printf(b, "    %s %s[%lld]; /* \"", ctype_of(st->dtype)->c, st->c_name,
                   (long long)(n > 0 ? n : 1) * lanes_of(st->dtype));
         sb_comment(b, st->key);
-        sb_printf(b, "\" %s", sm2c_dtype_name(st->dtype));
+        sm2c_text_printf(b, "\" %s", sm2c_dtype_name(st->dtype));
         shape_text(b, &st->shape);
-        sb_puts(b, " */\n");
+        sm2c_text_puts(b, " */\n");
     }
-    sb_printf(b, "} %s_state;\n\n", nm);
-    sb_printf(b, "/* Bytes of a state, and of the workspace an _r entry point needs (aligned\n"
+    sm2c_text_printf(b, "} %s_state;\n\n", nm);
+    sm2c_text_printf(b, "/* Bytes of a state, and of the workspace an _r entry point needs (aligned\n"
                  " * to 8 bytes at least; 64 is best). */\n"
                  "#define %s_STATE_SIZE sizeof(%s_state)\n#define %s_WORKSPACE_SIZE %s_ARENA_SIZE\n\n",
               e->NAME, nm, e->NAME, e->NAME);
-    sb_printf(b, "/* Sets *state to the checkpoint values. */\nvoid %s_init(%s_state *state);\n", nm, nm);
-    sb_printf(b, "/* Puts the static default state back to the checkpoint values. */\nvoid %s_reset(void);\n\n", nm);
+    sm2c_text_printf(b, "/* Sets *state to the checkpoint values. */\nvoid %s_init(%s_state *state);\n", nm, nm);
+    sm2c_text_printf(b, "/* Puts the static default state back to the checkpoint values. */\nvoid %s_reset(void);\n\n", nm);
 }
 
 /* The state's metadata, for generic callers: its variables and where they
@@ -850,7 +787,7 @@ static void state_header(emitter *e, sbuf *b)
 static void state_metadata_header(emitter *e, sbuf *b)
 {
     const char *nm = e->p->name;
-    sb_printf(b,
+    sm2c_text_printf(b,
               "/* State metadata (models whose entry points write variables), for generic\n"
               " * callers: each variable's checkpoint key, dtype, shape, size and byte offset\n"
               " * in %s_state, and per signature of %s_signatures (same order) whether it\n"
@@ -885,10 +822,10 @@ static void steps_prototype(emitter *e, sbuf *b, int32_t k)
         prototype(e, b, k);
         return;
     }
-    sb_printf(b, "/* One row of %s (pass_batch.c proved the rows independent). */\n"
+    sm2c_text_printf(b, "/* One row of %s (pass_batch.c proved the rows independent). */\n"
                  "static int32_t %s(", e->en[k].fn, e->en[k].row);
     params(e, b, k, 0);
-    sb_putc(b, ')');
+    sm2c_text_putc(b, ')');
 }
 
 /* --max-batch: a table parallel to <name>_signatures, only when some entry is
@@ -898,7 +835,7 @@ static void batch_table_decl(emitter *e, sbuf *b)
     const char *nm = e->p->name;
     if (!any_batched(e->p))
         return;
-    sb_printf(b,
+    sm2c_text_printf(b,
               "/* --max-batch: entry k of %s_batches describes %s_signatures[k].  A batched\n"
               " * signature's `run` runs max_batch rows (its tensor_info dims and size_bytes\n"
               " * are at max_batch); run_batch takes the batch, 1..max_batch, first. */\n"
@@ -918,17 +855,17 @@ static void emit_header(emitter *e)
     const char *nm = p->name;
     sbuf *b = &e->h;
     banner(e, b);
-    sb_printf(b, "#ifndef %s_H_\n#define %s_H_\n\n#include <stdint.h>\n\n", e->NAME, e->NAME);
-    sb_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    sm2c_text_printf(b, "#ifndef %s_H_\n#define %s_H_\n\n#include <stdint.h>\n\n", e->NAME, e->NAME);
+    sm2c_text_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     if (has_string_port(p))
         string_type(b);
-    sb_printf(b, "/* Static scratch memory shared by all entry points, bytes.  The entry points\n"
+    sm2c_text_printf(b, "/* Static scratch memory shared by all entry points, bytes.  The entry points\n"
                  " * are not reentrant: they use one static arena, so calls must not overlap\n"
                  " * (from threads or interrupts). */\n#define %s_ARENA_SIZE %lld\n\n",
               e->NAME, (long long)p->arena_bytes);
     if (p->n_states)
         state_header(e, b);
-    sb_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (no\n"
+    sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (no\n"
                  " * recursion, no variable-length arrays; large temporaries live in the\n"
                  " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
                  " * for Cortex-M, -O2 elsewhere), measured when sm2c was built, plus the\n"
@@ -940,54 +877,54 @@ static void emit_header(emitter *e)
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
-        sb_puts(b, en->function ? "/* Function \"" : "/* Signature \"");
+        sm2c_text_puts(b, en->function ? "/* Function \"" : "/* Signature \"");
         sb_comment(b, en->key);
         if (en->function) {
-            sb_puts(b, "\" (tf.function ");
+            sm2c_text_puts(b, "\" (tf.function ");
             sb_comment(b, en->function);
-            sb_puts(b, ");\n *");
+            sm2c_text_puts(b, ");\n *");
         } else {
-            sb_puts(b, "\";");
+            sm2c_text_puts(b, "\";");
         }
-        sb_puts(b, " arguments in order (inputs, then outputs, each sorted by key):\n");
+        sm2c_text_puts(b, " arguments in order (inputs, then outputs, each sorted by key):\n");
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_doc(b, &en->inputs[i], n->in[i], "<-");
         for (int32_t i = 0; i < en->n_outputs; i++)
             port_doc(b, &en->outputs[i], n->out[i], "->");
         batch_doc(e, b, k);
-        sb_puts(b, " * Buffers need only their element type's alignment (64 bytes is best).\n"
+        sm2c_text_puts(b, " * Buffers need only their element type's alignment (64 bytes is best).\n"
                    " * Returns 0 on success, otherwise a negative error code: -1 when an\n"
                    " * index input is out of range, -2 when an input value has no defined\n"
                    " * result; outputs are then unspecified.\n");
         if (has_loop(en))
-            sb_puts(b, " * -4 when a loop runs more times than its cap (sm2c --limit\n"
+            sm2c_text_puts(b, " * -4 when a loop runs more times than its cap (sm2c --limit\n"
                        " * loop-iterations, or the loop's static trip count).\n");
         if (calls_kernel(en, "sm2c_rt_check_finite"))
-            sb_puts(b, " * -5 when a CheckNumerics finds a NaN or an infinity.\n");
+            sm2c_text_puts(b, " * -5 when a CheckNumerics finds a NaN or an infinity.\n");
         if (calls_kernel(en, "sm2c_rt_check_true"))
-            sb_puts(b, " * -6 when an Assert's condition is false.\n");
+            sm2c_text_puts(b, " * -6 when an Assert's condition is false.\n");
         if (calls_kernel(en, "sm2c_rt_parse_example"))
-            sb_puts(b, " * -7 when a serialized tf.Example is malformed, lacks a feature that has\n"
+            sm2c_text_puts(b, " * -7 when a serialized tf.Example is malformed, lacks a feature that has\n"
                        " * no default, or has a feature of the wrong kind or number of values.\n");
-        sb_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n", e->NAME);
+        sm2c_text_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n", e->NAME);
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_macros(b, &en->inputs[i], n->in_stem[i]);
         for (int32_t i = 0; i < en->n_outputs; i++)
             port_macros(b, &en->outputs[i], n->out_stem[i]);
         if (p->n_states)
-            sb_printf(b, "/* %s state.  %s_r is the same on a caller's state and workspace. */\n",
+            sm2c_text_printf(b, "/* %s state.  %s_r is the same on a caller's state and workspace. */\n",
                       en->writes_state ? "Writes" : "Reads but does not write", n->fn);
         if (en->max_batch)
-            sb_printf(b, "#define %s_%s_MAX_BATCH %d\n", e->NAME, upper(e, en->c_name), (int)en->max_batch);
+            sm2c_text_printf(b, "#define %s_%s_MAX_BATCH %d\n", e->NAME, upper(e, en->c_name), (int)en->max_batch);
         prototype(e, b, k);
-        sb_puts(b, ";\n");
+        sm2c_text_puts(b, ";\n");
         if (p->n_states) {
             prototype_r(e, b, k);
-            sb_puts(b, ";\n");
+            sm2c_text_puts(b, ";\n");
         }
-        sb_putc(b, '\n');
+        sm2c_text_putc(b, '\n');
     }
-    sb_printf(b,
+    sm2c_text_printf(b,
               "/* Metadata: every signature, for callers that drive a model generically\n"
               " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
               "typedef struct %s_tensor_info {\n"
@@ -1020,7 +957,7 @@ static void emit_header(emitter *e)
     if (p->n_states)
         state_metadata_header(e, b);
     batch_table_decl(e, b);
-    sb_printf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H_ */\n", e->NAME);
+    sm2c_text_printf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H_ */\n", e->NAME);
 }
 
 /* ---- the source ---------------------------------------------------------------------- */
@@ -1036,17 +973,17 @@ static void wrap_item(wrap *w, const char *item)
 {
     size_t n = strlen(item);
     if (!w->first) {
-        sb_putc(w->b, ',');
+        sm2c_text_putc(w->b, ',');
         w->col++;
     }
     if (w->first || w->col + 1 + n > LINE_MAX_COLS) {
-        sb_puts(w->b, w->first ? "    " : "\n    ");
+        sm2c_text_puts(w->b, w->first ? "    " : "\n    ");
         w->col = 4;
     } else {
-        sb_putc(w->b, ' ');
+        sm2c_text_putc(w->b, ' ');
         w->col++;
     }
-    sb_puts(w->b, item);
+    sm2c_text_puts(w->b, item);
     w->col += n;
     w->first = 0;
 }
@@ -1061,16 +998,16 @@ static void weight_type(emitter *e, sbuf *b, int32_t wi)
     const ctype *t = ctype_of(v->dtype);
     long long dim = v->nelem > 0 ? (long long)v->nelem : 1;
     if (!e->wbits[wi]) {
-        sb_printf(b, "const %s ", t->c);
+        sm2c_text_printf(b, "const %s ", t->c);
         return;
     }
-    sb_puts(b, "const union ");
+    sm2c_text_puts(b, "const union ");
     if (e->weights_tu)
-        sb_printf(b, "%s_u ", e->wname[wi]);
+        sm2c_text_printf(b, "%s_u ", e->wname[wi]);
     if (e->wbits[wi] == WEIGHT_STRING)
-        sb_printf(b, "{\n    unsigned char b[%zu];\n    %s f[%lld];\n} ", v->nbytes, t->c, dim);
+        sm2c_text_printf(b, "{\n    unsigned char b[%zu];\n    %s f[%lld];\n} ", v->nbytes, t->c, dim);
     else
-        sb_printf(b, "{\n    uint%d_t u[%lld];\n    %s f[%lld];\n} ", t->size * 8, dim, t->c, dim);
+        sm2c_text_printf(b, "{\n    uint%d_t u[%lld];\n    %s f[%lld];\n} ", t->size * 8, dim, t->c, dim);
 }
 
 /* One byte of a string literal: printable ASCII as itself (\\, \" and \? escaped,
@@ -1081,11 +1018,11 @@ static void string_byte(sbuf *b, const uint8_t *d, size_t i, size_t n)
     uint8_t ch = d[i];
     size_t cost = string_cost(d, i, n);
     if (cost == 1)
-        sb_putc(b, (char)ch);
+        sm2c_text_putc(b, (char)ch);
     else if (ch >= 0x20 && ch < 0x7f)
-        sb_printf(b, "\\%c", ch);
+        sm2c_text_printf(b, "\\%c", ch);
     else
-        sb_printf(b, cost == 4 ? "\\%03o" : "\\%o", ch);
+        sm2c_text_printf(b, cost == 4 ? "\\%03o" : "\\%o", ch);
 }
 
 /* Bytes as adjacent string literals of about 100 columns (one literal to the
@@ -1094,17 +1031,17 @@ static void emit_string_values(sbuf *b, const sm2c_tensor *v)
 {
     const uint8_t *d = v->data;
     size_t col = 0;
-    sb_putc(b, '"');
+    sm2c_text_putc(b, '"');
     for (size_t i = 0; i < v->nbytes; i++) {
         if (col >= LINE_MAX_COLS - 6) {
-            sb_puts(b, "\"\n\"");
+            sm2c_text_puts(b, "\"\n\"");
             col = 0;
         }
         size_t before = b->len;
         string_byte(b, d, i, v->nbytes);
         col += b->len - before;
     }
-    sb_puts(b, "\"\n");
+    sm2c_text_puts(b, "\"\n");
 }
 
 /* A weights translation unit's definitions: hex words, commas only, ~100 columns. */
@@ -1117,13 +1054,13 @@ static void emit_packed_values(sbuf *b, const sm2c_tensor *v, int size)
         char item[24];
         int n = u ? snprintf(item, sizeof item, "0x%" PRIx64 ",", u) : snprintf(item, sizeof item, "0,");
         if (col + (size_t)n > LINE_MAX_COLS) {
-            sb_putc(b, '\n');
+            sm2c_text_putc(b, '\n');
             col = 0;
         }
-        sb_putn(b, item, (size_t)n);
+        sm2c_text_putn(b, item, (size_t)n);
         col += (size_t)n;
     }
-    sb_putc(b, '\n');
+    sm2c_text_putc(b, '\n');
 }
 
 /* An extern declaration of weight wi, for NAME.c when the weights are apart. */
@@ -1131,12 +1068,12 @@ static void emit_weight_decl(emitter *e, int32_t wi)
 {
     sm2c_tensor sv = scalar_view(&e->p->weights[wi].value);
     const sm2c_tensor *v = &sv;
-    sb_puts(&e->s, "extern ");
+    sm2c_text_puts(&e->s, "extern ");
     weight_type(e, &e->s, wi);
-    sb_puts(&e->s, e->wname[wi]);
+    sm2c_text_puts(&e->s, e->wname[wi]);
     if (!e->wbits[wi])
-        sb_printf(&e->s, "[%lld]", v->nelem > 0 ? (long long)v->nelem : 1LL);
-    sb_puts(&e->s, ";\n");
+        sm2c_text_printf(&e->s, "[%lld]", v->nelem > 0 ? (long long)v->nelem : 1LL);
+    sm2c_text_puts(&e->s, ";\n");
 }
 
 static void emit_weight_packed(emitter *e, int32_t wi)
@@ -1144,23 +1081,23 @@ static void emit_weight_packed(emitter *e, int32_t wi)
     const sm2c_weight *wt = &e->p->weights[wi];
     sbuf *b = &e->w;
     int string = e->wbits[wi] == WEIGHT_STRING;
-    sb_puts(b, "/* \"");
+    sm2c_text_puts(b, "/* \"");
     sb_comment(b, wt->name);
-    sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
+    sm2c_text_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
     shape_text(b, &wt->value.shape);
-    sb_puts(b, string ? "; its little-endian bytes, read through `f` */\nSM2C_ALIGN "
+    sm2c_text_puts(b, string ? "; its little-endian bytes, read through `f` */\nSM2C_ALIGN "
                       : "; its elements' bit patterns, read through `f` */\nSM2C_ALIGN ");
     weight_type(e, b, wi);
     if (string) {
-        sb_printf(b, "%s = {\n", e->wname[wi]);
+        sm2c_text_printf(b, "%s = {\n", e->wname[wi]);
         emit_string_values(b, &wt->value);
-        sb_puts(b, "};\n\n");
+        sm2c_text_puts(b, "};\n\n");
         return;
     }
-    sb_printf(b, "%s = { {\n", e->wname[wi]);
+    sm2c_text_printf(b, "%s = { {\n", e->wname[wi]);
     sm2c_tensor sv = scalar_view(&wt->value);
     emit_packed_values(b, &sv, ctype_of(sv.dtype)->size);
-    sb_puts(b, "} };\n\n");
+    sm2c_text_puts(b, "} };\n\n");
 }
 
 static void emit_weight(emitter *e, int32_t wi)
@@ -1177,22 +1114,22 @@ static void emit_weight(emitter *e, int32_t wi)
     const uint8_t *d = v->data;
     char item[64];
 
-    sb_puts(b, "/* \"");
+    sm2c_text_puts(b, "/* \"");
     sb_comment(b, wt->name);
-    sb_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
+    sm2c_text_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
     shape_text(b, &v->shape);
     if (bits)
-        sb_printf(b, "; holds NaN or Inf, so it is stored as IEEE-754 bit patterns in `u`\n"
+        sm2c_text_printf(b, "; holds NaN or Inf, so it is stored as IEEE-754 bit patterns in `u`\n"
                      " * and read through `f` (type punning through a union, C99 6.5.2.3)");
     else if (t->kind == K_BITS16)
-        sb_puts(b, "; raw 16-bit patterns");
-    sb_puts(b, " */\n");
+        sm2c_text_puts(b, "; raw 16-bit patterns");
+    sm2c_text_puts(b, " */\n");
     if (bits) {
-        sb_printf(b, "%sSM2C_ALIGN ", storage);
+        sm2c_text_printf(b, "%sSM2C_ALIGN ", storage);
         weight_type(e, b, wi);
-        sb_printf(b, "%s = { {\n", e->wname[wi]);
+        sm2c_text_printf(b, "%s = { {\n", e->wname[wi]);
     } else {
-        sb_printf(b, "%sSM2C_ALIGN const %s %s[%lld] = {\n", storage, t->c, e->wname[wi],
+        sm2c_text_printf(b, "%sSM2C_ALIGN const %s %s[%lld] = {\n", storage, t->c, e->wname[wi],
                   (long long)dim);
     }
     wrap w = { b, 0, 1 };
@@ -1218,7 +1155,7 @@ static void emit_weight(emitter *e, int32_t wi)
         }
         wrap_item(&w, item);
     }
-    sb_puts(b, bits ? "\n} };\n\n" : "\n};\n\n");
+    sm2c_text_puts(b, bits ? "\n} };\n\n" : "\n};\n\n");
 }
 
 static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
@@ -1229,40 +1166,40 @@ static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
     case SM2C_ARG_BUF: {
         const sm2c_buffer *bf = &en->buffers[ar->buf];
         if (bf->kind == SM2C_BUF_INPUT)
-            sb_puts(b, e->en[k].in[bf->index]);
+            sm2c_text_puts(b, e->en[k].in[bf->index]);
         else if (bf->kind == SM2C_BUF_OUTPUT)
-            sb_puts(b, e->en[k].out[bf->index]);
+            sm2c_text_puts(b, e->en[k].out[bf->index]);
         else if (bf->kind == SM2C_BUF_ARENA)
-            sb_printf(b, "t%d", ar->buf);
+            sm2c_text_printf(b, "t%d", ar->buf);
         else if (bf->kind == SM2C_BUF_STATE)
-            sb_printf(b, "state->%s", e->p->states[bf->index].c_name);
+            sm2c_text_printf(b, "state->%s", e->p->states[bf->index].c_name);
         else {
-            sb_puts(b, e->wname[bf->index]);
+            sm2c_text_puts(b, e->wname[bf->index]);
             if (e->wbits[bf->index])
-                sb_puts(b, ".f");
+                sm2c_text_puts(b, ".f");
         }
         break;
     }
     case SM2C_ARG_NULL:
-        sb_puts(b, "NULL");
+        sm2c_text_puts(b, "NULL");
         break;
     case SM2C_ARG_INT:
         sm2c_c_sint_literal(item, sizeof item, ar->i);
-        sb_puts(b, item);
+        sm2c_text_puts(b, item);
         break;
     case SM2C_ARG_FLOAT: {
         uint32_t bits;
         memcpy(&bits, &ar->f, 4);
         if (float_bits_finite(bits)) {
             sm2c_c_real_literal(item, sizeof item, (double)ar->f, 1);
-            sb_puts(b, item);
+            sm2c_text_puts(b, item);
         } else {
-            sb_printf(b, "%s.f", float_name(e, bits));
+            sm2c_text_printf(b, "%s.f", float_name(e, bits));
         }
         break;
     }
     case SM2C_ARG_INTS:
-        sb_puts(b, ints_name(e, ar));
+        sm2c_text_puts(b, ints_name(e, ar));
         break;
     }
 }
@@ -1302,7 +1239,7 @@ static void assign_layers(emitter *e)
                     break;
             }
             if (i == e->n_layers) {
-                e->layers = grow(e->layers, &e->cap_layers, e->n_layers + 1, sizeof *e->layers);
+                e->layers = sm2c_grow(e->layers, &e->cap_layers, e->n_layers + 1, sizeof *e->layers);
                 e->layers[i].name = global(e, sm2c_arena_printf(a, "%s_layer%zu", e->p->name, i));
                 e->layers[i].sp = sp;
                 e->layers[i].entry = k, e->layers[i].step = s;
@@ -1318,7 +1255,7 @@ static void emit_layer_includes(emitter *e, sbuf *b)
 {
     if (!e->n_layers)
         return;
-    sb_puts(b, "/* On a scalar FPU the shape-specialised layers below inline the runtime's\n"
+    sm2c_text_puts(b, "/* On a scalar FPU the shape-specialised layers below inline the runtime's\n"
                " * loop nests; these includes define no kernel (SM2C_RT_ONLY, rt_select.h). */\n"
                "#include \"rt_target.h\"\n#if SM2C_RT_SCALAR_CORE\n#define SM2C_RT_ONLY 1\n");
     for (size_t i = 0; i < e->n_layers; i++) {
@@ -1326,9 +1263,9 @@ static void emit_layer_includes(emitter *e, sbuf *b)
         for (size_t j = 0; j < i; j++)
             seen |= strcmp(e->layers[j].sp->family, e->layers[i].sp->family) == 0;
         if (!seen)
-            sb_printf(b, "#include \"%s\"\n", e->layers[i].sp->family);
+            sm2c_text_printf(b, "#include \"%s\"\n", e->layers[i].sp->family);
     }
-    sb_puts(b, "#endif\n\n");
+    sm2c_text_puts(b, "#endif\n\n");
 }
 
 /* The call's arguments: the function's parameters for buffers, the rest baked. */
@@ -1336,9 +1273,9 @@ static void layer_args(emitter *e, sbuf *b, const layer_fn *l, const sm2c_step *
 {
     for (int32_t a = 0; a < st->n_args; a++) {
         if (a)
-            sb_puts(b, ", ");
+            sm2c_text_puts(b, ", ");
         if (st->args[a].kind == SM2C_ARG_BUF)
-            sb_printf(b, "a%d", a);
+            sm2c_text_printf(b, "a%d", a);
         else
             arg_text(e, b, l->entry, &st->args[a]);
     }
@@ -1350,19 +1287,19 @@ static void emit_layers(emitter *e, sbuf *b)
         const layer_fn *l = &e->layers[i];
         const sm2c_step *st = &e->p->entries[l->entry].steps[l->step];
         int any = 0;
-        sb_printf(b, "/* %s for one layer shape: on a scalar FPU its loop nest with the shape\n"
+        sm2c_text_printf(b, "/* %s for one layer shape: on a scalar FPU its loop nest with the shape\n"
                      " * folded in, elsewhere the kernel. */\nstatic void %s(", st->kernel, l->name);
         for (int32_t a = 0; a < st->n_args; a++)
             if (st->args[a].kind == SM2C_ARG_BUF) {
-                sb_printf(b, "%s%sfloat *a%d", any ? ", " : "", l->sp->params[a] == 'c' ? "const " : "", a);
+                sm2c_text_printf(b, "%s%sfloat *a%d", any ? ", " : "", l->sp->params[a] == 'c' ? "const " : "", a);
                 any = 1;
             }
-        sb_printf(b, "%s)\n{\n#if SM2C_RT_SCALAR_CORE\n    SM2C_RT_SPECIAL_%s(", any ? "" : "void",
+        sm2c_text_printf(b, "%s)\n{\n#if SM2C_RT_SCALAR_CORE\n    SM2C_RT_SPECIAL_%s(", any ? "" : "void",
                   st->kernel + strlen("sm2c_rt_"));
         layer_args(e, b, l, st);
-        sb_printf(b, ");\n#else\n    %s(", st->kernel);
+        sm2c_text_printf(b, ");\n#else\n    %s(", st->kernel);
         layer_args(e, b, l, st);
-        sb_puts(b, ");\n#endif\n}\n\n");
+        sm2c_text_puts(b, ");\n#endif\n}\n\n");
     }
 }
 
@@ -1373,21 +1310,21 @@ static void emit_static_entry(emitter *e, int32_t k)
     const entry_names *n = &e->en[k];
     sbuf *b = &e->s;
     prototype(e, b, k);
-    sb_printf(b, "\n{\n    if (!%s)\n        %s_reset();\n    return %s(&%s, %s", e->state_ready, e->p->name,
+    sm2c_text_printf(b, "\n{\n    if (!%s)\n        %s_reset();\n    return %s(&%s, %s", e->state_ready, e->p->name,
               e->fn_r[k], e->default_state, e->arena);
     for (int32_t i = 0; i < en->n_inputs; i++)
-        sb_printf(b, ", %s", n->in[i]);
+        sm2c_text_printf(b, ", %s", n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
-        sb_printf(b, ", %s", n->out[i]);
-    sb_puts(b, ");\n}\n\n");
+        sm2c_text_printf(b, ", %s", n->out[i]);
+    sm2c_text_puts(b, ");\n}\n\n");
 }
 
 /* Weight w as an expression of its element type's pointer. */
 static void weight_text(emitter *e, sbuf *b, int32_t w)
 {
-    sb_puts(b, e->wname[w]);
+    sm2c_text_puts(b, e->wname[w]);
     if (e->wbits[w])
-        sb_puts(b, ".f");
+        sm2c_text_puts(b, ".f");
 }
 
 /* init, reset, the default state and its flag. */
@@ -1395,16 +1332,16 @@ static void emit_state(emitter *e)
 {
     const sm2c_program *p = e->p;
     sbuf *b = &e->s;
-    sb_printf(b, "static SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
+    sm2c_text_printf(b, "static SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
               e->state_ready);
-    sb_printf(b, "void %s_init(%s_state *state)\n{\n", p->name, p->name);
+    sm2c_text_printf(b, "void %s_init(%s_state *state)\n{\n", p->name, p->name);
     for (int32_t i = 0; i < p->n_states; i++) {
-        sb_printf(b, "    sm2c_rt_copy(state->%s, ", p->states[i].c_name);
+        sm2c_text_printf(b, "    sm2c_rt_copy(state->%s, ", p->states[i].c_name);
         weight_text(e, b, p->states[i].init_weight);
-        sb_printf(b, ", %lld);\n", (long long)p->states[i].nbytes);
+        sm2c_text_printf(b, ", %lld);\n", (long long)p->states[i].nbytes);
     }
-    sb_puts(b, "}\n\n");
-    sb_printf(b, "void %s_reset(void)\n{\n    %s_init(&%s);\n    %s = 1;\n}\n\n", p->name, p->name,
+    sm2c_text_puts(b, "}\n\n");
+    sm2c_text_printf(b, "void %s_reset(void)\n{\n    %s_init(&%s);\n    %s = 1;\n}\n\n", p->name, p->name,
               e->default_state, e->state_ready);
 }
 
@@ -1424,16 +1361,16 @@ static const char *indent(int depth)
 /* The comment before a step: its TF node, op and function (where in the model it came from). */
 static void step_comment(sbuf *b, const char *ind, const sm2c_step *sp)
 {
-    sb_printf(b, "%s/* ", ind);
+    sm2c_text_printf(b, "%s/* ", ind);
     sb_comment(b, sp->node);
-    sb_puts(b, " (");
+    sm2c_text_puts(b, " (");
     sb_comment(b, sp->op);
-    sb_putc(b, ')');
+    sm2c_text_putc(b, ')');
     if (sp->function && *sp->function) {
-        sb_puts(b, " in ");
+        sm2c_text_puts(b, " in ");
         sb_comment(b, sp->function);
     }
-    sb_puts(b, " */");
+    sm2c_text_puts(b, " */");
 }
 
 /* A structured control step (program.h) as plain C: if/else and for (;;). */
@@ -1443,41 +1380,41 @@ static void emit_control(emitter *e, sbuf *b, int32_t k, const sm2c_step *sp, in
         (*depth)--;
     const char *ind = indent(*depth);
     step_comment(b, ind, sp);
-    sb_putc(b, '\n');
+    sm2c_text_putc(b, '\n');
     char lit[64];
     switch (sp->control) {
     case SM2C_CTL_IF:
-        sb_printf(b, "%sif (*", ind);
+        sm2c_text_printf(b, "%sif (*", ind);
         arg_text(e, b, k, &sp->args[0]);
         sm2c_c_sint_literal(lit, sizeof lit, sp->imm);
         if (sp->imm < 0)
-            sb_puts(b, " != 0) {\n");
+            sm2c_text_puts(b, " != 0) {\n");
         else
-            sb_printf(b, " == %s) {\n", lit);
+            sm2c_text_printf(b, " == %s) {\n", lit);
         (*depth)++;
         break;
     case SM2C_CTL_ELSE:
-        sb_printf(b, "%s} else {\n", ind);
+        sm2c_text_printf(b, "%s} else {\n", ind);
         (*depth)++;
         break;
     case SM2C_CTL_LOOP:
-        sb_printf(b, "%s*", ind);
+        sm2c_text_printf(b, "%s*", ind);
         arg_text(e, b, k, &sp->args[0]);
-        sb_printf(b, " = 0;\n%sfor (;;) {\n", ind);
+        sm2c_text_printf(b, " = 0;\n%sfor (;;) {\n", ind);
         (*depth)++;
         break;
     case SM2C_CTL_BREAK_UNLESS:
         sm2c_c_sint_literal(lit, sizeof lit, sp->imm);
-        sb_printf(b, "%sif (*", ind);
+        sm2c_text_printf(b, "%sif (*", ind);
         arg_text(e, b, k, &sp->args[0]);
-        sb_printf(b, " == 0)\n%s    break;\n%sif (*", ind, ind);
+        sm2c_text_printf(b, " == 0)\n%s    break;\n%sif (*", ind, ind);
         arg_text(e, b, k, &sp->args[1]);
-        sb_printf(b, " >= %s)\n%s    return SM2C_RT_ERR_ITERATIONS;\n%s++*", lit, ind, ind);
+        sm2c_text_printf(b, " >= %s)\n%s    return SM2C_RT_ERR_ITERATIONS;\n%s++*", lit, ind, ind);
         arg_text(e, b, k, &sp->args[1]);
-        sb_puts(b, ";\n");
+        sm2c_text_puts(b, ";\n");
         break;
     default:    /* SM2C_CTL_END_IF, SM2C_CTL_END_LOOP */
-        sb_printf(b, "%s}\n", ind);
+        sm2c_text_printf(b, "%s}\n", ind);
         break;
     }
 }
@@ -1499,10 +1436,10 @@ static void row_arg(emitter *e, sbuf *b, int32_t k, int32_t i)
     const char *name = in ? e->en[k].in[i] : e->en[k].out[i - en->n_inputs];
     int64_t rows = en->max_batch;
     if (pt->batched && rows > 0)
-        sb_printf(b, "%s + (size_t)row * %lld", name,
+        sm2c_text_printf(b, "%s + (size_t)row * %lld", name,
                   (long long)(sm2c_shape_elements(&pt->shape, INT64_MAX / 8) / rows));
     else
-        sb_puts(b, name);
+        sm2c_text_puts(b, name);
 }
 
 /* --max-batch: the entry point checks the batch and runs the one-row
@@ -1515,16 +1452,16 @@ static void emit_batch_loop(emitter *e, int32_t k)
     if (!en->max_batch)
         return;
     prototype(e, b, k);
-    sb_printf(b, "\n{\n    int32_t row;\n    if (%s < 1 || %s > %s_%s_MAX_BATCH)\n"
+    sm2c_text_printf(b, "\n{\n    int32_t row;\n    if (%s < 1 || %s > %s_%s_MAX_BATCH)\n"
                  "        return SM2C_RT_ERR_BATCH;\n    for (row = 0; row < %s; row++) {\n"
                  "        int32_t status = %s(", n->batch, n->batch, e->NAME, upper(e, en->c_name),
               n->batch, n->row);
     for (int32_t i = 0; i < en->n_inputs + en->n_outputs; i++) {
         if (i)
-            sb_puts(b, ", ");
+            sm2c_text_puts(b, ", ");
         row_arg(e, b, k, i);
     }
-    sb_puts(b, ");\n        if (status != SM2C_RT_OK)\n            return status;\n    }\n"
+    sm2c_text_puts(b, ");\n        if (status != SM2C_RT_OK)\n            return status;\n    }\n"
                "    return 0;\n}\n\n");
 }
 
@@ -1537,10 +1474,10 @@ static void emit_entry(emitter *e, int32_t k)
         prototype_r(e, b, k);   /* --max-batch programs have no state */
     else
         steps_prototype(e, b, k);
-    sb_puts(b, "\n{\n");
+    sm2c_text_puts(b, "\n{\n");
     int locals = 0;
     if (has_checked_step(en)) {
-        sb_puts(b, "    int32_t status;\n");
+        sm2c_text_puts(b, "    int32_t status;\n");
         locals = 1;
     }
     for (int32_t id = 0; id < en->n_buffers; id++) {
@@ -1549,37 +1486,37 @@ static void emit_entry(emitter *e, int32_t k)
             continue;
         const char *ct = ctype_of(bf->dtype)->c;
         if (e->p->n_states)
-            sb_printf(b, "    %s *t%d = (%s *)(void *)((uint8_t *)workspace + %lld); /* \"", ct, id, ct,
+            sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)((uint8_t *)workspace + %lld); /* \"", ct, id, ct,
                       (long long)bf->offset);
         else
-            sb_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct, e->arena,
+            sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct, e->arena,
                       (long long)bf->offset);
         sb_comment(b, bf->name);
-        sb_printf(b, "\" %s", sm2c_dtype_name(bf->dtype));
+        sm2c_text_printf(b, "\" %s", sm2c_dtype_name(bf->dtype));
         shape_text(b, &bf->shape);
-        sb_puts(b, " */\n");
+        sm2c_text_puts(b, " */\n");
         locals = 1;
     }
     for (int32_t i = 0; i < en->n_inputs; i++)
         if (!used_as(en, SM2C_BUF_INPUT, i)) {
-            sb_printf(b, "    (void)%s;\n", n->in[i]);
+            sm2c_text_printf(b, "    (void)%s;\n", n->in[i]);
             locals = 1;
         }
     for (int32_t i = 0; i < en->n_outputs; i++)
         if (!used_as(en, SM2C_BUF_OUTPUT, i)) {
-            sb_printf(b, "    (void)%s;\n", n->out[i]);
+            sm2c_text_printf(b, "    (void)%s;\n", n->out[i]);
             locals = 1;
         }
     if (e->p->n_states && !used_as_kind(en, SM2C_BUF_STATE)) {
-        sb_puts(b, "    (void)state;\n");
+        sm2c_text_puts(b, "    (void)state;\n");
         locals = 1;
     }
     if (e->p->n_states && !used_as_kind(en, SM2C_BUF_ARENA)) {
-        sb_puts(b, "    (void)workspace;\n");
+        sm2c_text_puts(b, "    (void)workspace;\n");
         locals = 1;
     }
     if (locals)
-        sb_putc(b, '\n');
+        sm2c_text_putc(b, '\n');
     int depth = 0;
     for (int32_t s = 0; s < en->n_steps; s++) {
         const sm2c_step *sp = &en->steps[s];
@@ -1591,28 +1528,28 @@ static void emit_entry(emitter *e, int32_t k)
         step_comment(b, ind, sp);
         if (e->layer_of[k][s] >= 0) {   /* its layer function takes the buffers */
             int any = 0;
-            sb_printf(b, "\n%s%s(", ind, e->layers[e->layer_of[k][s]].name);
+            sm2c_text_printf(b, "\n%s%s(", ind, e->layers[e->layer_of[k][s]].name);
             for (int32_t a = 0; a < sp->n_args; a++)
                 if (sp->args[a].kind == SM2C_ARG_BUF) {
                     if (any++)
-                        sb_puts(b, ", ");
+                        sm2c_text_puts(b, ", ");
                     arg_text(e, b, k, &sp->args[a]);
                 }
-            sb_puts(b, ");\n");
+            sm2c_text_puts(b, ");\n");
             continue;
         }
-        sb_printf(b, "\n%s%s%s(", ind, sp->checked ? "status = " : "", sp->kernel);
+        sm2c_text_printf(b, "\n%s%s%s(", ind, sp->checked ? "status = " : "", sp->kernel);
         for (int32_t a = 0; a < sp->n_args; a++) {
             if (a)
-                sb_puts(b, ", ");
+                sm2c_text_puts(b, ", ");
             arg_text(e, b, k, &sp->args[a]);
         }
         if (sp->checked)
-            sb_printf(b, ");\n%sif (status != SM2C_RT_OK)\n%s    return status;\n", ind, ind);
+            sm2c_text_printf(b, ");\n%sif (status != SM2C_RT_OK)\n%s    return status;\n", ind, ind);
         else
-            sb_puts(b, ");\n");
+            sm2c_text_puts(b, ");\n");
     }
-    sb_puts(b, "    return 0;\n}\n\n");
+    sm2c_text_puts(b, "    return 0;\n}\n\n");
     if (e->p->n_states)
         emit_static_entry(e, k);
     emit_batch_loop(e, k);
@@ -1624,51 +1561,51 @@ static void emit_state_metadata(emitter *e)
     const sm2c_program *p = e->p;
     const char *nm = p->name;
     sbuf *b = &e->s;
-    sb_putc(b, '\n');
+    sm2c_text_putc(b, '\n');
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
         if (st->shape.rank <= 0)
             continue;
-        sb_printf(b, "static const int64_t %s[%d] = {", e->state_dims[i], st->shape.rank);
+        sm2c_text_printf(b, "static const int64_t %s[%d] = {", e->state_dims[i], st->shape.rank);
         for (int32_t j = 0; j < st->shape.rank; j++)
-            sb_printf(b, "%s%lld", j ? ", " : "", (long long)st->shape.dims[j]);
-        sb_puts(b, "};\n");
+            sm2c_text_printf(b, "%s%lld", j ? ", " : "", (long long)st->shape.dims[j]);
+        sm2c_text_puts(b, "};\n");
     }
-    sb_printf(b, "static const %s_variable_info %s_state_variables[%d] = {\n", nm, nm, p->n_states);
+    sm2c_text_printf(b, "static const %s_variable_info %s_state_variables[%d] = {\n", nm, nm, p->n_states);
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
-        sb_puts(b, "    { ");
+        sm2c_text_puts(b, "    { ");
         sb_cstring(b, st->key);
-        sb_printf(b, ", %d, %d, ", sm2c_dtype_base(st->dtype), st->shape.rank);
-        sb_puts(b, e->state_dims[i] ? e->state_dims[i] : "NULL");
-        sb_printf(b, ", %lld, (int64_t)offsetof(%s_state, %s) },\n", (long long)st->nbytes, nm, st->c_name);
+        sm2c_text_printf(b, ", %d, %d, ", sm2c_dtype_base(st->dtype), st->shape.rank);
+        sm2c_text_puts(b, e->state_dims[i] ? e->state_dims[i] : "NULL");
+        sm2c_text_printf(b, ", %lld, (int64_t)offsetof(%s_state, %s) },\n", (long long)st->nbytes, nm, st->c_name);
     }
-    sb_puts(b, "};\n");
+    sm2c_text_puts(b, "};\n");
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
-        sb_printf(b, "\nstatic int32_t %s(void *state, void *workspace, void *const *inputs, "
+        sm2c_text_printf(b, "\nstatic int32_t %s(void *state, void *workspace, void *const *inputs, "
                      "void *const *outputs)\n{\n", e->run_r[k]);
         if (!en->n_inputs)
-            sb_puts(b, "    (void)inputs;\n");
+            sm2c_text_puts(b, "    (void)inputs;\n");
         if (!en->n_outputs)
-            sb_puts(b, "    (void)outputs;\n");
-        sb_printf(b, "    return %s((%s_state *)state, workspace", e->fn_r[k], nm);
+            sm2c_text_puts(b, "    (void)outputs;\n");
+        sm2c_text_printf(b, "    return %s((%s_state *)state, workspace", e->fn_r[k], nm);
         for (int32_t i = 0; i < en->n_inputs; i++)
-            sb_printf(b, ", (const %s *)inputs[%d]", ctype_of(en->inputs[i].dtype)->c, i);
+            sm2c_text_printf(b, ", (const %s *)inputs[%d]", ctype_of(en->inputs[i].dtype)->c, i);
         for (int32_t i = 0; i < en->n_outputs; i++)
-            sb_printf(b, ", (%s *)outputs[%d]", ctype_of(en->outputs[i].dtype)->c, i);
-        sb_puts(b, ");\n}\n");
+            sm2c_text_printf(b, ", (%s *)outputs[%d]", ctype_of(en->outputs[i].dtype)->c, i);
+        sm2c_text_puts(b, ");\n}\n");
     }
-    sb_printf(b, "\nstatic int32_t (*const %s_runs_r[%d])(void *, void *, void *const *, void *const *) = {\n",
+    sm2c_text_printf(b, "\nstatic int32_t (*const %s_runs_r[%d])(void *, void *, void *const *, void *const *) = {\n",
               nm, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
-        sb_printf(b, "    %s,\n", e->run_r[k]);
-    sb_printf(b, "};\nstatic const int32_t %s_writes_state[%d] = {", nm, p->n_entries);
+        sm2c_text_printf(b, "    %s,\n", e->run_r[k]);
+    sm2c_text_printf(b, "};\nstatic const int32_t %s_writes_state[%d] = {", nm, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
-        sb_printf(b, "%s%d", k ? ", " : "", p->entries[k].writes_state);
-    sb_printf(b, "};\n\nstatic void %s_init_any(void *state)\n{\n    %s_init((%s_state *)state);\n}\n\n",
+        sm2c_text_printf(b, "%s%d", k ? ", " : "", p->entries[k].writes_state);
+    sm2c_text_printf(b, "};\n\nstatic void %s_init_any(void *state)\n{\n    %s_init((%s_state *)state);\n}\n\n",
               nm, nm, nm);
-    sb_printf(b, "const %s_state_info %s_state_table = {\n    %s_STATE_SIZE, %s_WORKSPACE_SIZE, %d, "
+    sm2c_text_printf(b, "const %s_state_info %s_state_table = {\n    %s_STATE_SIZE, %s_WORKSPACE_SIZE, %d, "
                  "%s_state_variables,\n    %s_init_any, %s_reset, %s_writes_state, %s_runs_r\n};\n",
               nm, nm, e->NAME, e->NAME, p->n_states, nm, nm, nm, nm, nm);
 }
@@ -1682,24 +1619,24 @@ static void emit_runner(emitter *e, int32_t k, int batched)
     sbuf *b = &e->s;
     if (batched && !en->max_batch)
         return;
-    sb_printf(b, "\nstatic int32_t %s(%svoid *const *inputs, void *const *outputs)\n{\n",
+    sm2c_text_printf(b, "\nstatic int32_t %s(%svoid *const *inputs, void *const *outputs)\n{\n",
               batched ? n->run_batch : n->run, batched ? "int32_t batch, " : "");
     if (!en->n_inputs)
-        sb_puts(b, "    (void)inputs;\n");
+        sm2c_text_puts(b, "    (void)inputs;\n");
     if (!en->n_outputs)
-        sb_puts(b, "    (void)outputs;\n");
-    sb_printf(b, "    return %s(", n->fn);
+        sm2c_text_puts(b, "    (void)outputs;\n");
+    sm2c_text_printf(b, "    return %s(", n->fn);
     if (batched)
-        sb_printf(b, "batch%s", en->n_inputs + en->n_outputs ? ", " : "");
+        sm2c_text_printf(b, "batch%s", en->n_inputs + en->n_outputs ? ", " : "");
     else if (en->max_batch)
-        sb_printf(b, "%d%s", (int)en->max_batch, en->n_inputs + en->n_outputs ? ", " : "");
+        sm2c_text_printf(b, "%d%s", (int)en->max_batch, en->n_inputs + en->n_outputs ? ", " : "");
     for (int32_t i = 0; i < en->n_inputs; i++)
-        sb_printf(b, "%s(const %s *)inputs[%d]", i ? ", " : "",
+        sm2c_text_printf(b, "%s(const %s *)inputs[%d]", i ? ", " : "",
                   ctype_of(en->inputs[i].dtype)->c, i);
     for (int32_t i = 0; i < en->n_outputs; i++)
-        sb_printf(b, "%s(%s *)outputs[%d]", i + en->n_inputs ? ", " : "",
+        sm2c_text_printf(b, "%s(%s *)outputs[%d]", i + en->n_inputs ? ", " : "",
                   ctype_of(en->outputs[i].dtype)->c, i);
-    sb_puts(b, ");\n}\n\n");
+    sm2c_text_puts(b, ");\n}\n\n");
 }
 
 static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, const char *base)
@@ -1707,10 +1644,10 @@ static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, 
     if (n == 0)
         return "NULL";
     const char *name = global(e, base);
-    sb_printf(&e->s, "static const int32_t %s[%d] = {", name, n);
+    sm2c_text_printf(&e->s, "static const int32_t %s[%d] = {", name, n);
     for (int32_t i = 0; i < n; i++)
-        sb_printf(&e->s, "%s%d", i ? ", " : "", (int)ports[i].batched);
-    sb_puts(&e->s, "};\n");
+        sm2c_text_printf(&e->s, "%s%d", i ? ", " : "", (int)ports[i].batched);
+    sm2c_text_puts(&e->s, "};\n");
     return name;
 }
 
@@ -1730,10 +1667,10 @@ static void batch_table(emitter *e)
         const char *bo = batched_flags(e, en->outputs, en->n_outputs, sm2c_arena_printf(e->c->arena, "%s_bo%d", p->name, k));
         rows[k] = sm2c_arena_printf(e->c->arena, "{ %d, %s, %s, %s }", (int)en->max_batch, bi, bo, e->en[k].run_batch);
     }
-    sb_printf(&e->s, "const %s_batch_info %s_batches[%d] = {\n", p->name, p->name, p->n_entries);
+    sm2c_text_printf(&e->s, "const %s_batch_info %s_batches[%d] = {\n", p->name, p->name, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
-        sb_printf(&e->s, "    %s,\n", rows[k]);
-    sb_puts(&e->s, "};\n");
+        sm2c_text_printf(&e->s, "    %s,\n", rows[k]);
+    sm2c_text_puts(&e->s, "};\n");
 }
 
 static void emit_metadata(emitter *e)
@@ -1750,41 +1687,41 @@ static void emit_metadata(emitter *e)
             for (int32_t i = 0; i < np; i++) {
                 if (!dims[i])
                     continue;
-                sb_printf(b, "static const int64_t %s[%d] = {", dims[i], ports[i].shape.rank);
+                sm2c_text_printf(b, "static const int64_t %s[%d] = {", dims[i], ports[i].shape.rank);
                 for (int32_t j = 0; j < ports[i].shape.rank; j++)
-                    sb_printf(b, "%s%lld", j ? ", " : "", (long long)ports[i].shape.dims[j]);
-                sb_puts(b, "};\n");
+                    sm2c_text_printf(b, "%s%lld", j ? ", " : "", (long long)ports[i].shape.dims[j]);
+                sm2c_text_puts(b, "};\n");
             }
             if (!np)
                 continue;
-            sb_printf(b, "static const %s_tensor_info %s[%d] = {\n", p->name,
+            sm2c_text_printf(b, "static const %s_tensor_info %s[%d] = {\n", p->name,
                       pass ? n->out_info : n->in_info, np);
             for (int32_t i = 0; i < np; i++) {
-                sb_puts(b, "    { ");
+                sm2c_text_puts(b, "    { ");
                 sb_cstring(b, ports[i].key);
                 char scale[64];
                 sm2c_c_real_literal(scale, sizeof scale, (double)ports[i].scale, 1);
-                sb_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
+                sm2c_text_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
                           ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
                           (long long)port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
                           (int)ports[i].zero_point);
             }
-            sb_puts(b, "};\n");
+            sm2c_text_puts(b, "};\n");
         }
         emit_runner(e, k, 0);
         emit_runner(e, k, 1);
     }
-    sb_printf(b, "const %s_signature_info %s_signatures[%d] = {\n", p->name, p->name,
+    sm2c_text_printf(b, "const %s_signature_info %s_signatures[%d] = {\n", p->name, p->name,
               p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
-        sb_puts(b, "    { ");
+        sm2c_text_puts(b, "    { ");
         sb_cstring(b, en->key);
-        sb_printf(b, ", %d, %d, %s, %s, %s },\n", en->n_inputs, en->n_outputs,
+        sm2c_text_printf(b, ", %d, %d, %s, %s, %s },\n", en->n_inputs, en->n_outputs,
                   n->in_info ? n->in_info : "NULL", n->out_info ? n->out_info : "NULL", n->run);
     }
-    sb_printf(b, "};\nconst int32_t %s_n_signatures = %d;\n", p->name, p->n_entries);
+    sm2c_text_printf(b, "};\nconst int32_t %s_n_signatures = %d;\n", p->name, p->n_entries);
     if (p->n_states)
         emit_state_metadata(e);
     batch_table(e);
@@ -1810,8 +1747,8 @@ static void emit_weights_source(emitter *e)
 {
     sbuf *b = &e->w;
     banner(e, b);
-    sb_puts(b, "#include <stdint.h>\n\n");
-    sb_puts(b, align_macro);
+    sm2c_text_puts(b, "#include <stdint.h>\n\n");
+    sm2c_text_puts(b, align_macro);
     int strings = 0, wide = 0;
     for (int32_t w = 0; w < e->p->n_weights; w++)
         if (e->wname[w] && e->wbits[w] == WEIGHT_STRING) {
@@ -1819,13 +1756,13 @@ static void emit_weights_source(emitter *e)
             wide |= sm2c_dtype_size(e->p->weights[w].value.dtype) > 1;
         }
     if (wide)
-        sb_printf(b, "/* Some weights are their bytes in little-endian order. */\n"
+        sm2c_text_printf(b, "/* Some weights are their bytes in little-endian order. */\n"
                      "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && "
                      "__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
                      "#error \"sm2c: %s_weights.c is for little-endian targets; use --weights obj\"\n"
                      "#endif\n\n", e->p->name);
     if (strings)
-        sb_puts(b, "/* Whole tensors as one string literal each: longer than the 4095 characters\n"
+        sm2c_text_puts(b, "/* Whole tensors as one string literal each: longer than the 4095 characters\n"
                    " * C99 promises, which GCC and clang take. */\n"
                    "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
                    "#endif\n\n");
@@ -1844,16 +1781,16 @@ static void emit_source(emitter *e)
     const sm2c_program *p = e->p;
     sbuf *b = &e->s;
     banner(e, b);
-    sb_printf(b, "#include \"%s.h\"\n#include \"sm2c_rt.h\"\n\n", p->name);
+    sm2c_text_printf(b, "#include \"%s.h\"\n#include \"sm2c_rt.h\"\n\n", p->name);
     emit_layer_includes(e, b);
-    sb_puts(b,
+    sm2c_text_puts(b,
             "#if defined(__FAST_MATH__)\n"
             "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
             "#endif\n\n");
-    sb_puts(b, align_macro);
+    sm2c_text_puts(b, align_macro);
     if (e->weights_tu) {
         emit_weights_source(e);
-        sb_printf(b, "/* The weights, defined in %s_weights.c (or its object). */\n", p->name);
+        sm2c_text_printf(b, "/* The weights, defined in %s_weights.c (or its object). */\n", p->name);
     }
     for (int32_t w = 0; w < p->n_weights; w++)
         if (e->wname[w]) {
@@ -1863,29 +1800,29 @@ static void emit_source(emitter *e)
                 emit_weight(e, w);
         }
     if (e->weights_tu)
-        sb_putc(b, '\n');
+        sm2c_text_putc(b, '\n');
     for (size_t i = 0; i < e->n_ints; i++) {
         const ints_const *k = &e->ints[i];
         char item[64];
-        sb_printf(b, "static const int32_t %s[%d] = {", k->name, k->n > 0 ? k->n : 1);
+        sm2c_text_printf(b, "static const int32_t %s[%d] = {", k->name, k->n > 0 ? k->n : 1);
         if (k->n == 0)
-            sb_puts(b, "0");
+            sm2c_text_puts(b, "0");
         for (int32_t j = 0; j < k->n; j++) {
             sm2c_c_sint_literal(item, sizeof item, k->v[j]);
-            sb_printf(b, "%s%s", j ? ", " : "", item);
+            sm2c_text_printf(b, "%s%s", j ? ", " : "", item);
         }
-        sb_puts(b, "};\n");
+        sm2c_text_puts(b, "};\n");
     }
     if (e->n_ints)
-        sb_putc(b, '\n');
+        sm2c_text_putc(b, '\n');
     for (size_t i = 0; i < e->n_floats; i++)
-        sb_printf(b, "/* %s as its bit pattern (NaN payloads and infinities have no literal) */\n"
+        sm2c_text_printf(b, "/* %s as its bit pattern (NaN payloads and infinities have no literal) */\n"
                      "static const union {\n    uint32_t u;\n    float f;\n} %s = { 0x%08" PRIx32
                      "u };\n\n",
                   isnan(bits_to_float(e->floats[i].bits)) ? "NaN" : "Infinity",
                   e->floats[i].name, e->floats[i].bits);
     if (e->arena)
-        sb_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
+        sm2c_text_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
                   e->arena, e->NAME, e->NAME);
     emit_layers(e, b);
     if (p->n_states)
@@ -1901,9 +1838,9 @@ static void emitter_free(emitter *e)
     free(e->ints);
     free(e->floats);
     free(e->layers);
-    free(e->h.p);
-    free(e->s.p);
-    free(e->w.p);
+    sm2c_text_free(&e->h);
+    sm2c_text_free(&e->s);
+    sm2c_text_free(&e->w);
 }
 
 /* Fills e->h and e->s. */
