@@ -11,6 +11,7 @@
 #include "emit_c.h"
 
 #include "program_check.h"
+#include "lower/program_query.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -126,13 +127,6 @@ static sm2c_tensor scalar_view(const sm2c_tensor *v)
         t.nelem = v->nelem * 2;
     }
     return t;
-}
-
-/* Bytes of an element the C backend can express (program_check.c). */
-static int c_elem_size(int dtype)
-{
-    const ctype *t = ctype_of(dtype);
-    return t ? (int)t->size : 0;
 }
 
 static uint64_t load_le(const uint8_t *p, int size)
@@ -277,14 +271,6 @@ static const char *macro_stem(emitter *e, const sm2c_entry *en, const char *key)
     }
 }
 
-static int any_batched(const sm2c_program *p)
-{
-    for (int32_t k = 0; k < p->n_entries; k++)
-        if (p->entries[k].max_batch)
-            return 1;
-    return 0;
-}
-
 static int has_loop(const sm2c_entry *en)
 {
     for (int32_t s = 0; s < en->n_steps; s++)
@@ -299,18 +285,6 @@ static int calls_kernel(const sm2c_entry *en, const char *prefix)
     for (int32_t s = 0; s < en->n_steps; s++)
         if (en->steps[s].kernel && strncmp(en->steps[s].kernel, prefix, strlen(prefix)) == 0)
             return 1;
-    return 0;
-}
-
-static int used_as(const sm2c_entry *en, int kind, int32_t index)
-{
-    for (int32_t s = 0; s < en->n_steps; s++)
-        for (int32_t a = 0; a < en->steps[s].n_args; a++) {
-            const sm2c_arg *ar = &en->steps[s].args[a];
-            if (ar->kind == SM2C_ARG_BUF && (int)en->buffers[ar->buf].kind == kind &&
-                en->buffers[ar->buf].index == index)
-                return 1;
-        }
     return 0;
 }
 
@@ -399,14 +373,6 @@ static const char *float_name(emitter *e, uint32_t bits)
 
 static void assign_layers(emitter *e);
 
-static int is_state_init(const sm2c_program *p, int32_t w)
-{
-    for (int32_t i = 0; i < p->n_states; i++)
-        if (p->states[i].init_weight == w)
-            return 1;
-    return 0;
-}
-
 /* Stateful programs: the public init/reset and per entry <fn>_r, the static
 ** default state and its flag; the arena always exists (it is the default
 ** workspace). */
@@ -457,7 +423,7 @@ static sm2c_status assign_names(emitter *e)
                                          "signature_info" };
     for (size_t i = 0; i < 4; i++)
         public_global(e, sm2c_arena_printf(a, "%s_%s", p->name, fixed[i]));
-    if (any_batched(p)) {
+    if (sm2c_program_any_batched(p)) {
         public_global(e, sm2c_arena_printf(a, "%s_batches", p->name));
         public_global(e, sm2c_arena_printf(a, "%s_batch_info", p->name));
     }
@@ -475,9 +441,8 @@ static sm2c_status assign_names(emitter *e)
     e->wname = sm2c_arena_array(a, (size_t)p->n_weights + 1, sizeof *e->wname);
     e->wbits = sm2c_arena_array(a, (size_t)p->n_weights + 1, sizeof *e->wbits);
     for (int32_t w = 0; w < p->n_weights; w++) {
-        for (int32_t k = 0; k < p->n_entries && !e->wname[w]; k++)
-            if (used_as(&p->entries[k], SM2C_BUF_WEIGHT, w) || is_state_init(p, w))
-                e->wname[w] = global(e, sm2c_arena_printf(a, "%s_w%d", p->name, w));
+        if (sm2c_program_uses_weight(p, w))
+            e->wname[w] = global(e, sm2c_arena_printf(a, "%s_w%d", p->name, w));
         int kind = ctype_of(p->weights[w].value.dtype)->kind;
         if (!e->wname[w])
             e->wbits[w] = 0;
@@ -604,21 +569,16 @@ static void shape_text(sbuf *b, const sm2c_shape *s)
     sm2c_text_putc(b, ']');
 }
 
-static int64_t port_bytes(const sm2c_port *pt)
-{
-    return sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * ctype_of(pt->dtype)->size;
-}
-
 static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
 {
     int64_t n = sm2c_shape_elements(&pt->shape, INT64_MAX / 8);
     if (pt->batched && pt->shape.dims[0] > 0) {
         int64_t rows = pt->shape.dims[0] / pt->batched;     /* max_batch */
         sm2c_text_printf(b, "#define %s_ROW_SIZE %lld /* bytes of one row; _SIZE is at the maximum batch */\n", stem,
-                  (long long)(port_bytes(pt) / rows));
+                  (long long)(sm2c_port_bytes(pt) / rows));
         sm2c_text_printf(b, "#define %s_ROW_ELEMENTS %lld\n", stem, (long long)(n / rows));
     }
-    sm2c_text_printf(b, "#define %s_SIZE %lld /* bytes, %s", stem, (long long)port_bytes(pt),
+    sm2c_text_printf(b, "#define %s_SIZE %lld /* bytes, %s", stem, (long long)sm2c_port_bytes(pt),
               sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
     sm2c_text_puts(b, " */\n");
@@ -650,7 +610,7 @@ static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char
     sb_comment(b, pt->tensor);
     sm2c_text_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
     shape_text(b, &pt->shape);
-    sm2c_text_printf(b, ", %lld bytes%s%s\n", (long long)port_bytes(pt), pt->batched ? " at most (batched)" : "",
+    sm2c_text_printf(b, ", %lld bytes%s%s\n", (long long)sm2c_port_bytes(pt), pt->batched ? " at most (batched)" : "",
               lanes_of(pt->dtype) == 2 ? ", each element two floats (re, im)" : "");
     if (pt->dynamic)
         sm2c_text_printf(b, " *                  dim %d holds at most %lld (the bound; _SIZE is at the bound): the\n"
@@ -833,7 +793,7 @@ static void steps_prototype(emitter *e, sbuf *b, int32_t k)
 static void batch_table_decl(emitter *e, sbuf *b)
 {
     const char *nm = e->p->name;
-    if (!any_batched(e->p))
+    if (!sm2c_program_any_batched(e->p))
         return;
     sm2c_text_printf(b,
               "/* --max-batch: entry k of %s_batches describes %s_signatures[k].  A batched\n"
@@ -1204,17 +1164,6 @@ static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
     }
 }
 
-static int used_as_kind(const sm2c_entry *en, int kind)
-{
-    for (int32_t s = 0; s < en->n_steps; s++)
-        for (int32_t a = 0; a < en->steps[s].n_args; a++) {
-            const sm2c_arg *ar = &en->steps[s].args[a];
-            if (ar->kind == SM2C_ARG_BUF && (int)en->buffers[ar->buf].kind == kind)
-                return 1;
-        }
-    return 0;
-}
-
 /* ---- shape-specialised layers (c_special.h) ------------------------------------------ */
 
 /* One layer function per distinct kernel and baked arguments, named while
@@ -1498,20 +1447,20 @@ static void emit_entry(emitter *e, int32_t k)
         locals = 1;
     }
     for (int32_t i = 0; i < en->n_inputs; i++)
-        if (!used_as(en, SM2C_BUF_INPUT, i)) {
+        if (!sm2c_entry_uses(en, SM2C_BUF_INPUT, i)) {
             sm2c_text_printf(b, "    (void)%s;\n", n->in[i]);
             locals = 1;
         }
     for (int32_t i = 0; i < en->n_outputs; i++)
-        if (!used_as(en, SM2C_BUF_OUTPUT, i)) {
+        if (!sm2c_entry_uses(en, SM2C_BUF_OUTPUT, i)) {
             sm2c_text_printf(b, "    (void)%s;\n", n->out[i]);
             locals = 1;
         }
-    if (e->p->n_states && !used_as_kind(en, SM2C_BUF_STATE)) {
+    if (e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_STATE, -1)) {
         sm2c_text_puts(b, "    (void)state;\n");
         locals = 1;
     }
-    if (e->p->n_states && !used_as_kind(en, SM2C_BUF_ARENA)) {
+    if (e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_ARENA, -1)) {
         sm2c_text_puts(b, "    (void)workspace;\n");
         locals = 1;
     }
@@ -1654,7 +1603,7 @@ static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, 
 static void batch_table(emitter *e)
 {
     const sm2c_program *p = e->p;
-    if (!any_batched(p))
+    if (!sm2c_program_any_batched(p))
         return;
     const char **rows = sm2c_arena_array(e->c->arena, (size_t)p->n_entries + 1, sizeof *rows);
     for (int32_t k = 0; k < p->n_entries; k++) {
@@ -1703,7 +1652,7 @@ static void emit_metadata(emitter *e)
                 sm2c_c_real_literal(scale, sizeof scale, (double)ports[i].scale, 1);
                 sm2c_text_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
                           ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
-                          (long long)port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
+                          (long long)sm2c_port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
                           (int)ports[i].zero_point);
             }
             sm2c_text_puts(b, "};\n");
@@ -1846,7 +1795,7 @@ static void emitter_free(emitter *e)
 /* Fills e->h and e->s. */
 static sm2c_status generate(emitter *e)
 {
-    sm2c_status st = sm2c_program_check(e->c, e->p, "C", c_elem_size);
+    sm2c_status st = sm2c_program_check(e->c, e->p, "C", sm2c_backend_elem_size);
     if (!st)
         st = assign_names(e);
     if (st)

@@ -18,6 +18,7 @@
 #include "emit_llvm.h"
 
 #include "program_check.h"
+#include "lower/program_query.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -40,27 +41,6 @@
 #include "sm2c_rt.h"
 
 #define ALIGN 64            /* weights and the arena (reliability.md rule 1) */
-
-/* ---- dtypes the backend can express (the C backend's list) --------------------- */
-
-static int elem_size(int dtype)
-{
-    switch (sm2c_dtype_base(dtype)) {
-    case SM2C_DT_FLOAT: case SM2C_DT_INT32: case SM2C_DT_UINT32:
-        return 4;
-    case SM2C_DT_DOUBLE: case SM2C_DT_INT64: case SM2C_DT_UINT64:
-    case SM2C_DT_COMPLEX64:     /* float pairs (re, im) */
-        return 8;
-    case SM2C_DT_UINT8: case SM2C_DT_INT8: case SM2C_DT_BOOL:
-        return 1;
-    case SM2C_DT_INT16: case SM2C_DT_UINT16: case SM2C_DT_HALF: case SM2C_DT_BFLOAT16:
-        return 2;
-    case SM2C_DT_STRING:    /* entry inputs: sm2c_string, as the header declares it */
-        return SM2C_STRING_ELEM_SIZE;
-    default:
-        return 0;
-    }
-}
 
 /* ---- the builder state ------------------------------------------------------------ */
 
@@ -134,35 +114,11 @@ static LLVMValueRef gep0(lw *w, LLVMValueRef g, int64_t off)
     return LLVMConstInBoundsGEP2(LLVMGlobalGetValueType(g), g, idx, 2);
 }
 
-static int used_weight(const sm2c_program *p, int32_t wi)
-{
-    for (int32_t i = 0; i < p->n_states; i++)
-        if (p->states[i].init_weight == wi)
-            return 1;
-    for (int32_t k = 0; k < p->n_entries; k++) {
-        const sm2c_entry *en = &p->entries[k];
-        for (int32_t s = 0; s < en->n_steps; s++)
-            for (int32_t a = 0; a < en->steps[s].n_args; a++) {
-                const sm2c_arg *ar = &en->steps[s].args[a];
-                if (ar->kind == SM2C_ARG_BUF && en->buffers[ar->buf].kind == SM2C_BUF_WEIGHT &&
-                    en->buffers[ar->buf].index == wi)
-                    return 1;
-            }
-    }
-    return 0;
-}
-
 static int uses_arena(const sm2c_program *p)
 {
-    for (int32_t k = 0; k < p->n_entries; k++) {
-        const sm2c_entry *en = &p->entries[k];
-        for (int32_t s = 0; s < en->n_steps; s++)
-            for (int32_t a = 0; a < en->steps[s].n_args; a++) {
-                const sm2c_arg *ar = &en->steps[s].args[a];
-                if (ar->kind == SM2C_ARG_BUF && en->buffers[ar->buf].kind == SM2C_BUF_ARENA)
-                    return 1;
-            }
-    }
+    for (int32_t k = 0; k < p->n_entries; k++)
+        if (sm2c_entry_uses(&p->entries[k], SM2C_BUF_ARENA, -1))
+            return 1;
     return 0;
 }
 
@@ -173,12 +129,12 @@ static void add_weights(lw *w)
 {
     const sm2c_program *p = w->p;
     for (int32_t i = 0; i < p->n_weights; i++) {
-        if (!used_weight(p, i))
+        if (!sm2c_program_uses_weight(p, i))
             continue;
         const sm2c_tensor *v = &p->weights[i].value;
         size_t n = v->nbytes;
         /* complex64 swaps as its two floats */
-        int size = sm2c_dtype_base(v->dtype) == SM2C_DT_COMPLEX64 ? 4 : elem_size(v->dtype);
+        int size = sm2c_dtype_base(v->dtype) == SM2C_DT_COMPLEX64 ? 4 : sm2c_backend_elem_size(v->dtype);
         char one = 0;
         char *swapped = NULL;
         const char *bytes = n ? (const char *)v->data : &one;
@@ -373,7 +329,7 @@ static void build_batch_loop(lw *w, int32_t k, LLVMValueRef row_fn)
         if (!pt->batched)
             continue;
         int64_t row_bytes = sm2c_shape_elements(&pt->shape, INT64_MAX / 8) / en->max_batch *
-                            elem_size(pt->dtype);
+                            sm2c_backend_elem_size(pt->dtype);
         LLVMValueRef off = LLVMBuildMul(w->b, row64, LLVMConstInt(w->i64, (uint64_t)row_bytes, 0), "");
         args[i] = LLVMBuildInBoundsGEP2(w->b, w->i8, args[i], &off, 1, "");
     }
@@ -562,7 +518,7 @@ static LLVMTypeRef elem_type(lw *w, int dtype)
     case SM2C_DT_FLOAT: return w->f32;
     case SM2C_DT_DOUBLE: return LLVMDoubleTypeInContext(w->ctx);
     case SM2C_DT_COMPLEX64: return LLVMArrayType(w->f32, 2);  /* C: two floats */
-    default: return LLVMIntTypeInContext(w->ctx, (unsigned)elem_size(dtype) * 8);
+    default: return LLVMIntTypeInContext(w->ctx, (unsigned)sm2c_backend_elem_size(dtype) * 8);
     }
 }
 
@@ -679,11 +635,6 @@ static LLVMValueRef dims_const(lw *w, const sm2c_shape *shape, const char *name)
     LLVMValueRef g = private_const(w, LLVMConstArray(w->i64, d, (unsigned)shape->rank), name, 0);
     free(d);
     return gep0(w, g, 0);
-}
-
-static int64_t port_bytes(const sm2c_port *pt)
-{
-    return sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * elem_size(pt->dtype);
 }
 
 /* static int32_t runK(void *const *inputs, void *const *outputs) { return fn(inputs[0], ...); }
@@ -842,7 +793,7 @@ static void build_metadata(lw *w)
                     LLVMConstInt(w->i32, (uint64_t)sm2c_dtype_base(pt->dtype), 1),
                     LLVMConstInt(w->i32, (uint64_t)pt->shape.rank, 1),
                     dims,
-                    LLVMConstInt(w->i64, (uint64_t)port_bytes(pt), 1),
+                    LLVMConstInt(w->i64, (uint64_t)sm2c_port_bytes(pt), 1),
                     LLVMConstInt(w->i32, (uint64_t)(int64_t)(pt->dynamic - 1), 1),
                     LLVMConstReal(w->f32, (double)pt->scale),
                     LLVMConstInt(w->i32, (uint64_t)(int64_t)pt->zero_point, 1),
@@ -1290,7 +1241,7 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     memset(&w, 0, sizeof w);
     w.c = c;
     w.p = p;
-    sm2c_status st = sm2c_program_check(c, p, "LLVM", elem_size);
+    sm2c_status st = sm2c_program_check(c, p, "LLVM", sm2c_backend_elem_size);
     if (st)
         return st;
     /* LLVM-C array lengths are unsigned. */

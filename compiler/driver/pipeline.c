@@ -18,6 +18,7 @@
 #include "base/sha256.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
+#include "lower/program_query.h"
 
 static int is_ascii_alpha(char ch)
 {
@@ -374,16 +375,6 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
     return sm2c_pass_plan(c, e);
 }
 
-/* --max-batch: whether any entry takes the batch (the others, with no
-** unknown leading dim, compile as they would without it). */
-static int any_batched(const sm2c_program *p)
-{
-    for (int32_t i = 0; i < p->n_entries; i++)
-        if (p->entries[i].max_batch)
-            return 1;
-    return 0;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -638,7 +629,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
                           "--max-batch with written variables (state) is not supported yet: compile the "
                           "signatures that write variables without --max-batch");
     }
-    if (o->max_batch && p->n_entries > 0 && !any_batched(p)) {
+    if (o->max_batch && p->n_entries > 0 && !sm2c_program_any_batched(p)) {
         const char *w = p->n_entries == 1 ? sm2c_arena_printf(c->arena, "signature '%s'", p->entries[0].key) : NULL;
         p->n_entries = 0;   /* nothing to write */
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, w,
