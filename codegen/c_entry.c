@@ -102,8 +102,8 @@ void sm2c_c_emit_layer_includes(emitter *e, sbuf *b)
     if (!e->n_layers)
         return;
     sm2c_text_puts(b, "/* On a scalar FPU the shape-specialised layers below inline the runtime's\n"
-               " * loop nests; these includes define no kernel (SM2C_RT_ONLY, rt_select.h). */\n"
-               "#include \"rt_target.h\"\n#if SM2C_RT_SCALAR_CORE\n#define SM2C_RT_ONLY 1\n");
+                      " * loop nests; these includes define no kernel (SM2C_RT_ONLY, rt_select.h). */\n"
+                      "#include \"rt_target.h\"\n#if SM2C_RT_SCALAR_CORE\n#define SM2C_RT_ONLY 1\n");
     for (size_t i = 0; i < e->n_layers; i++) {
         int seen = 0;
         for (size_t j = 0; j < i; j++)
@@ -134,14 +134,14 @@ void sm2c_c_emit_layers(emitter *e, sbuf *b)
         const sm2c_step *st = &e->p->entries[l->entry].steps[l->step];
         int any = 0;
         sm2c_text_printf(b, "/* %s for one layer shape: on a scalar FPU its loop nest with the shape\n"
-                     " * folded in, elsewhere the kernel. */\nstatic void %s(", st->kernel, l->name);
+                            " * folded in, elsewhere the kernel. */\nstatic void %s(", st->kernel, l->name);
         for (int32_t a = 0; a < st->n_args; a++)
             if (st->args[a].kind == SM2C_ARG_BUF) {
                 sm2c_text_printf(b, "%s%sfloat *a%d", any ? ", " : "", l->sp->params[a] == 'c' ? "const " : "", a);
                 any = 1;
             }
         sm2c_text_printf(b, "%s)\n{\n#if SM2C_RT_SCALAR_CORE\n    SM2C_RT_SPECIAL_%s(", any ? "" : "void",
-                  st->kernel + strlen("sm2c_rt_"));
+                         st->kernel + strlen("sm2c_rt_"));
         layer_args(e, b, l, st);
         sm2c_text_printf(b, ");\n#else\n    %s(", st->kernel);
         layer_args(e, b, l, st);
@@ -159,7 +159,7 @@ static void emit_static_entry(emitter *e, int32_t k)
     sbuf *b = &e->s;
     sm2c_c_prototype(e, b, k);
     sm2c_text_printf(b, "\n{\n    if (!%s)\n        %s_reset();\n    return %s(&%s, %s", e->state_ready, e->p->name,
-              e->fn_r[k], e->default_state, e->arena);
+                     e->fn_r[k], e->default_state, e->arena);
     for (int32_t i = 0; i < en->n_inputs; i++)
         sm2c_text_printf(b, ", %s", n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
@@ -181,7 +181,7 @@ void sm2c_c_emit_state(emitter *e)
     const sm2c_program *p = e->p;
     sbuf *b = &e->s;
     sm2c_text_printf(b, "static SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
-              e->state_ready);
+                     e->state_ready);
     sm2c_text_printf(b, "void %s_init(%s_state *state)\n{\n", p->name, p->name);
     for (int32_t i = 0; i < p->n_states; i++) {
         sm2c_text_printf(b, "    sm2c_rt_copy(state->%s, ", p->states[i].c_name);
@@ -190,7 +190,7 @@ void sm2c_c_emit_state(emitter *e)
     }
     sm2c_text_puts(b, "}\n\n");
     sm2c_text_printf(b, "void %s_reset(void)\n{\n    %s_init(&%s);\n    %s = 1;\n}\n\n", p->name, p->name,
-              e->default_state, e->state_ready);
+                     e->default_state, e->state_ready);
 }
 
 /* Four spaces per level, the function body being level 0. */
@@ -285,7 +285,7 @@ static void row_arg(emitter *e, sbuf *b, int32_t k, int32_t i)
     int64_t rows = en->max_batch;
     if (pt->batched && rows > 0)
         sm2c_text_printf(b, "%s + (size_t)row * %lld", name,
-                  (long long)(sm2c_shape_elements(&pt->shape, INT64_MAX / 8) / rows));
+                         (long long)(sm2c_shape_elements(&pt->shape, INT64_MAX / 8) / rows));
     else
         sm2c_text_puts(b, name);
 }
@@ -301,16 +301,16 @@ static void emit_batch_loop(emitter *e, int32_t k)
         return;
     sm2c_c_prototype(e, b, k);
     sm2c_text_printf(b, "\n{\n    int32_t row;\n    if (%s < 1 || %s > %s_%s_MAX_BATCH)\n"
-                 "        return SM2C_RT_ERR_BATCH;\n    for (row = 0; row < %s; row++) {\n"
-                 "        int32_t status = %s(", n->batch, n->batch, e->NAME, sm2c_c_upper(e, en->c_name),
-              n->batch, n->row);
+                        "        return SM2C_RT_ERR_BATCH;\n    for (row = 0; row < %s; row++) {\n"
+                        "        int32_t status = %s(", n->batch, n->batch, e->NAME, sm2c_c_upper(e, en->c_name),
+                     n->batch, n->row);
     for (int32_t i = 0; i < en->n_inputs + en->n_outputs; i++) {
         if (i)
             sm2c_text_puts(b, ", ");
         row_arg(e, b, k, i);
     }
     sm2c_text_puts(b, ");\n        if (status != SM2C_RT_OK)\n            return status;\n    }\n"
-               "    return 0;\n}\n\n");
+                      "    return 0;\n}\n\n");
 }
 
 void sm2c_c_emit_entry(emitter *e, int32_t k)
@@ -335,10 +335,10 @@ void sm2c_c_emit_entry(emitter *e, int32_t k)
         const char *ct = sm2c_c_ctype_of(bf->dtype)->c;
         if (e->p->n_states)
             sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)((uint8_t *)workspace + %lld); /* \"", ct, id, ct,
-                      (long long)bf->offset);
+                             (long long)bf->offset);
         else
             sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct, e->arena,
-                      (long long)bf->offset);
+                             (long long)bf->offset);
         sm2c_c_comment(b, bf->name);
         sm2c_text_printf(b, "\" %s", sm2c_dtype_name(bf->dtype));
         sm2c_c_shape_text(b, &bf->shape);

@@ -61,11 +61,11 @@ static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
     if (pt->batched && pt->shape.dims[0] > 0) {
         int64_t rows = pt->shape.dims[0] / pt->batched;     /* max_batch */
         sm2c_text_printf(b, "#define %s_ROW_SIZE %lld /* bytes of one row; _SIZE is at the maximum batch */\n", stem,
-                  (long long)(sm2c_port_bytes(pt) / rows));
+                         (long long)(sm2c_port_bytes(pt) / rows));
         sm2c_text_printf(b, "#define %s_ROW_ELEMENTS %lld\n", stem, (long long)(n / rows));
     }
     sm2c_text_printf(b, "#define %s_SIZE %lld /* bytes, %s", stem, (long long)sm2c_port_bytes(pt),
-              sm2c_dtype_name(pt->dtype));
+                     sm2c_dtype_name(pt->dtype));
     sm2c_c_shape_text(b, &pt->shape);
     sm2c_text_puts(b, " */\n");
     sm2c_text_printf(b, "#define %s_ELEMENTS %lld\n", stem, (long long)n);
@@ -78,8 +78,8 @@ static void port_macros(sbuf *b, const sm2c_port *pt, const char *stem)
     }
     if (pt->dynamic)
         sm2c_text_printf(b, "#define %s_DYNAMIC_DIM %d /* its size: _count at run time, at most _BOUND */\n"
-                     "#define %s_BOUND %lld\n", stem, pt->dynamic - 1, stem,
-                  (long long)pt->shape.dims[pt->dynamic - 1]);
+                            "#define %s_BOUND %lld\n", stem, pt->dynamic - 1, stem,
+                         (long long)pt->shape.dims[pt->dynamic - 1]);
     if (pt->shape.rank > 0) {
         sm2c_text_printf(b, "#define %s_SHAPE {", stem);
         for (int32_t i = 0; i < pt->shape.rank; i++)
@@ -97,19 +97,19 @@ static void port_doc(sbuf *b, const sm2c_port *pt, const char *param, const char
     sm2c_text_printf(b, "\", %s", sm2c_dtype_name(pt->dtype));
     sm2c_c_shape_text(b, &pt->shape);
     sm2c_text_printf(b, ", %lld bytes%s%s\n", (long long)sm2c_port_bytes(pt), pt->batched ? " at most (batched)" : "",
-              lanes_of(pt->dtype) == 2 ? ", each element two floats (re, im)" : "");
+                     lanes_of(pt->dtype) == 2 ? ", each element two floats (re, im)" : "");
     if (pt->dynamic)
         sm2c_text_printf(b, " *                  dim %d holds at most %lld (the bound; _SIZE is at the bound): the\n"
-                     " *                  actual size depends on the data and goes to its _count output;\n"
-                     " *                  the rest of the buffer is zeroed\n",
-                  pt->dynamic - 1, (long long)pt->shape.dims[pt->dynamic - 1]);
+                            " *                  actual size depends on the data and goes to its _count output;\n"
+                            " *                  the rest of the buffer is zeroed\n",
+                         pt->dynamic - 1, (long long)pt->shape.dims[pt->dynamic - 1]);
     if (pt->count_of)
         sm2c_text_puts(b, " *                  the count: the actual size of the data-dependent dim above\n");
     if (sm2c_dtype_base(pt->dtype) == SM2C_DT_STRING && !strcmp(dir, "->"))
         sm2c_text_puts(b, " *                (an array of sm2c_string the entry fills: each element points at\n"
-                   " *                 bytes in the model's constants, in an input, or in the static\n"
-                   " *                 arena, valid until the next call of any entry of this model;\n"
-                   " *                 copy them to keep them)\n");
+                          " *                 bytes in the model's constants, in an input, or in the static\n"
+                          " *                 arena, valid until the next call of any entry of this model;\n"
+                          " *                 copy them to keep them)\n");
     else if (sm2c_dtype_base(pt->dtype) == SM2C_DT_STRING)
         sm2c_text_puts(b, " *                (an array of sm2c_string: each element's bytes and length)\n");
 }
@@ -131,16 +131,16 @@ static int has_string_port(const sm2c_program *p)
 static void string_type(sbuf *b)
 {
     sm2c_text_printf(b, "/* A string tensor element (TensorFlow DT_STRING, tensor_info dtype 7): `len`\n"
-                 " * bytes at `data`, any bytes, not NUL-terminated (data may be NULL when len\n"
-                 " * is 0).  A string argument is an array of these, %d bytes each; an input's\n"
-                 " * bytes must stay valid during the call; an output's elements point at bytes\n"
-                 " * the model owns (its constants, the static arena) or at an input's bytes,\n"
-                 " * valid until the next call of any entry of this model. */\n"
-                 "#ifndef SM2C_STRING_DEFINED\n#define SM2C_STRING_DEFINED\n"
-                 "typedef struct sm2c_string {\n    const uint8_t *data;\n    int64_t len;\n} sm2c_string;\n"
-                 "typedef char sm2c_string_is_%d_bytes[sizeof(sm2c_string) == %d ? 1 : -1];\n"
-                 "#endif\n\n",
-              SM2C_STRING_ELEM_SIZE, SM2C_STRING_ELEM_SIZE, SM2C_STRING_ELEM_SIZE);
+                        " * bytes at `data`, any bytes, not NUL-terminated (data may be NULL when len\n"
+                        " * is 0).  A string argument is an array of these, %d bytes each; an input's\n"
+                        " * bytes must stay valid during the call; an output's elements point at bytes\n"
+                        " * the model owns (its constants, the static arena) or at an input's bytes,\n"
+                        " * valid until the next call of any entry of this model. */\n"
+                        "#ifndef SM2C_STRING_DEFINED\n#define SM2C_STRING_DEFINED\n"
+                        "typedef struct sm2c_string {\n    const uint8_t *data;\n    int64_t len;\n} sm2c_string;\n"
+                        "typedef char sm2c_string_is_%d_bytes[sizeof(sm2c_string) == %d ? 1 : -1];\n"
+                        "#endif\n\n",
+                     SM2C_STRING_ELEM_SIZE, SM2C_STRING_ELEM_SIZE, SM2C_STRING_ELEM_SIZE);
 }
 
 /* --max-batch: what the batch argument means, and the limit macro. */
@@ -150,11 +150,11 @@ static void batch_doc(emitter *e, sbuf *b, int32_t k)
     if (!en->max_batch)
         return;
     sm2c_text_printf(b, " * Batched (--max-batch): `%s` is the number of rows, 1 to %s_%s_MAX_BATCH.\n"
-                 " * The arguments marked batched hold `%s` rows, one after another: their\n"
-                 " * leading dim is `%s` times its _ROW_SIZE share (shape and _SIZE above\n"
-                 " * are at the maximum); the others are the same for every batch.  Returns\n"
-                 " * -3 when `%s` is out of range.\n", e->en[k].batch, e->en[k].batch, e->NAME, sm2c_c_upper(e, en->c_name), e->en[k].batch,
-              e->en[k].batch);
+                        " * The arguments marked batched hold `%s` rows, one after another: their\n"
+                        " * leading dim is `%s` times its _ROW_SIZE share (shape and _SIZE above\n"
+                        " * are at the maximum); the others are the same for every batch.  Returns\n"
+                        " * -3 when `%s` is out of range.\n", e->en[k].batch, e->en[k].batch, e->NAME, sm2c_c_upper(e, en->c_name), e->en[k].batch,
+                     e->en[k].batch);
 }
 
 /* The parameter list of entry k, the one place that prints it: `batch` first
@@ -170,7 +170,7 @@ static void params(emitter *e, sbuf *b, int32_t k, int with_batch)
         sm2c_text_printf(b, "%sconst %s *%s", i ? ", " : "", sm2c_c_ctype_of(en->inputs[i].dtype)->c, n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
         sm2c_text_printf(b, "%s%s *%s", i + en->n_inputs ? ", " : "", sm2c_c_ctype_of(en->outputs[i].dtype)->c,
-                  n->out[i]);
+                         n->out[i]);
     if (en->n_inputs + en->n_outputs == 0 && !batch)
         sm2c_text_puts(b, "void");
 }
@@ -201,19 +201,19 @@ static void state_header(emitter *e, sbuf *b)
     const sm2c_program *p = e->p;
     const char *nm = p->name;
     sm2c_text_printf(b, "/* State: the variables the entry points write, one member each, shared by\n"
-                 " * every entry point.  Each starts at its checkpoint value: the entry points\n"
-                 " * without _r use a static default state that holds those values until the\n"
-                 " * first write, so a caller that never calls %s_reset or %s_init gets\n"
-                 " * TensorFlow's behaviour.  The _r variants take the state and the workspace\n"
-                 " * (scratch memory) from the caller: they are reentrant, and two states are\n"
-                 " * independent models.  A state must be set by %s_init before its first use. */\n",
-              nm, nm, nm);
+                        " * every entry point.  Each starts at its checkpoint value: the entry points\n"
+                        " * without _r use a static default state that holds those values until the\n"
+                        " * first write, so a caller that never calls %s_reset or %s_init gets\n"
+                        " * TensorFlow's behaviour.  The _r variants take the state and the workspace\n"
+                        " * (scratch memory) from the caller: they are reentrant, and two states are\n"
+                        " * independent models.  A state must be set by %s_init before its first use. */\n",
+                     nm, nm, nm);
     sm2c_text_printf(b, "typedef struct %s_state {\n", nm);
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
         int64_t n = sm2c_shape_elements(&st->shape, INT64_MAX / 8);
         sm2c_text_printf(b, "    %s %s[%lld]; /* \"", sm2c_c_ctype_of(st->dtype)->c, st->c_name,
-                  (long long)(n > 0 ? n : 1) * lanes_of(st->dtype));
+                         (long long)(n > 0 ? n : 1) * lanes_of(st->dtype));
         sm2c_c_comment(b, st->key);
         sm2c_text_printf(b, "\" %s", sm2c_dtype_name(st->dtype));
         sm2c_c_shape_text(b, &st->shape);
@@ -221,9 +221,9 @@ static void state_header(emitter *e, sbuf *b)
     }
     sm2c_text_printf(b, "} %s_state;\n\n", nm);
     sm2c_text_printf(b, "/* Bytes of a state, and of the workspace an _r entry point needs (aligned\n"
-                 " * to 8 bytes at least; 64 is best). */\n"
-                 "#define %s_STATE_SIZE sizeof(%s_state)\n#define %s_WORKSPACE_SIZE %s_ARENA_SIZE\n\n",
-              e->NAME, nm, e->NAME, e->NAME);
+                        " * to 8 bytes at least; 64 is best). */\n"
+                        "#define %s_STATE_SIZE sizeof(%s_state)\n#define %s_WORKSPACE_SIZE %s_ARENA_SIZE\n\n",
+                     e->NAME, nm, e->NAME, e->NAME);
     sm2c_text_printf(b, "/* Sets *state to the checkpoint values. */\nvoid %s_init(%s_state *state);\n", nm, nm);
     sm2c_text_printf(b, "/* Puts the static default state back to the checkpoint values. */\nvoid %s_reset(void);\n\n", nm);
 }
@@ -234,30 +234,30 @@ static void state_metadata_header(emitter *e, sbuf *b)
 {
     const char *nm = e->p->name;
     sm2c_text_printf(b,
-              "/* State metadata (models whose entry points write variables), for generic\n"
-              " * callers: each variable's checkpoint key, dtype, shape, size and byte offset\n"
-              " * in %s_state, and per signature of %s_signatures (same order) whether it\n"
-              " * writes state and its _r variant taking (state, workspace, inputs, outputs). */\n"
-              "typedef struct %s_variable_info {\n"
-              "    const char *key;        /* checkpoint key */\n"
-              "    int32_t dtype;\n"
-              "    int32_t rank;\n"
-              "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
-              "    int64_t size_bytes;\n"
-              "    int64_t offset;         /* bytes into %s_state */\n"
-              "} %s_variable_info;\n\n"
-              "typedef struct %s_state_info {\n"
-              "    int64_t state_size, workspace_size;\n"
-              "    int32_t n_variables;\n"
-              "    const %s_variable_info *variables;\n"
-              "    void (*init)(void *state);\n"
-              "    void (*reset)(void);\n"
-              "    const int32_t *writes_state;\n"
-              "    int32_t (*const *run_r)(void *state, void *workspace, void *const *inputs,\n"
-              "                            void *const *outputs);\n"
-              "} %s_state_info;\n\n"
-              "extern const %s_state_info %s_state_table;\n\n",
-              nm, nm, nm, nm, nm, nm, nm, nm, nm, nm);
+                     "/* State metadata (models whose entry points write variables), for generic\n"
+                     " * callers: each variable's checkpoint key, dtype, shape, size and byte offset\n"
+                     " * in %s_state, and per signature of %s_signatures (same order) whether it\n"
+                     " * writes state and its _r variant taking (state, workspace, inputs, outputs). */\n"
+                     "typedef struct %s_variable_info {\n"
+                     "    const char *key;        /* checkpoint key */\n"
+                     "    int32_t dtype;\n"
+                     "    int32_t rank;\n"
+                     "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
+                     "    int64_t size_bytes;\n"
+                     "    int64_t offset;         /* bytes into %s_state */\n"
+                     "} %s_variable_info;\n\n"
+                     "typedef struct %s_state_info {\n"
+                     "    int64_t state_size, workspace_size;\n"
+                     "    int32_t n_variables;\n"
+                     "    const %s_variable_info *variables;\n"
+                     "    void (*init)(void *state);\n"
+                     "    void (*reset)(void);\n"
+                     "    const int32_t *writes_state;\n"
+                     "    int32_t (*const *run_r)(void *state, void *workspace, void *const *inputs,\n"
+                     "                            void *const *outputs);\n"
+                     "} %s_state_info;\n\n"
+                     "extern const %s_state_info %s_state_table;\n\n",
+                     nm, nm, nm, nm, nm, nm, nm, nm, nm, nm);
 }
 
 /* The function the steps go in: the entry point, or for a batched entry its
@@ -269,7 +269,7 @@ void sm2c_c_steps_prototype(emitter *e, sbuf *b, int32_t k)
         return;
     }
     sm2c_text_printf(b, "/* One row of %s (pass_batch.c proved the rows independent). */\n"
-                 "static int32_t %s(", e->en[k].fn, e->en[k].row);
+                        "static int32_t %s(", e->en[k].fn, e->en[k].row);
     params(e, b, k, 0);
     sm2c_text_putc(b, ')');
 }
@@ -282,17 +282,17 @@ static void batch_table_decl(emitter *e, sbuf *b)
     if (!sm2c_program_any_batched(e->p))
         return;
     sm2c_text_printf(b,
-              "/* --max-batch: entry k of %s_batches describes %s_signatures[k].  A batched\n"
-              " * signature's `run` runs max_batch rows (its tensor_info dims and size_bytes\n"
-              " * are at max_batch); run_batch takes the batch, 1..max_batch, first. */\n"
-              "typedef struct %s_batch_info {\n"
-              "    int32_t max_batch;      /* 0: not batched, the other fields are NULL */\n"
-              "    const int32_t *inputs_batched, *outputs_batched;  /* per argument: 0, or k when\n"
-              "                               its leading dim is k * batch (k is 1 but where the\n"
-              "                               model folds rows into the leading dim) */\n"
-              "    int32_t (*run_batch)(int32_t batch, void *const *inputs, void *const *outputs);\n"
-              "} %s_batch_info;\n\n"
-              "extern const %s_batch_info %s_batches[];\n\n", nm, nm, nm, nm, nm, nm);
+                     "/* --max-batch: entry k of %s_batches describes %s_signatures[k].  A batched\n"
+                     " * signature's `run` runs max_batch rows (its tensor_info dims and size_bytes\n"
+                     " * are at max_batch); run_batch takes the batch, 1..max_batch, first. */\n"
+                     "typedef struct %s_batch_info {\n"
+                     "    int32_t max_batch;      /* 0: not batched, the other fields are NULL */\n"
+                     "    const int32_t *inputs_batched, *outputs_batched;  /* per argument: 0, or k when\n"
+                     "                               its leading dim is k * batch (k is 1 but where the\n"
+                     "                               model folds rows into the leading dim) */\n"
+                     "    int32_t (*run_batch)(int32_t batch, void *const *inputs, void *const *outputs);\n"
+                     "} %s_batch_info;\n\n"
+                     "extern const %s_batch_info %s_batches[];\n\n", nm, nm, nm, nm, nm, nm);
 }
 
 void sm2c_c_emit_header(emitter *e)
@@ -306,20 +306,20 @@ void sm2c_c_emit_header(emitter *e)
     if (has_string_port(p))
         string_type(b);
     sm2c_text_printf(b, "/* Static scratch memory shared by all entry points, bytes.  The entry points\n"
-                 " * are not reentrant: they use one static arena, so calls must not overlap\n"
-                 " * (from threads or interrupts). */\n#define %s_ARENA_SIZE %lld\n\n",
-              e->NAME, (long long)p->arena_bytes);
+                        " * are not reentrant: they use one static arena, so calls must not overlap\n"
+                        " * (from threads or interrupts). */\n#define %s_ARENA_SIZE %lld\n\n",
+                     e->NAME, (long long)p->arena_bytes);
     if (p->n_states)
         state_header(e, b);
     sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (no\n"
-                 " * recursion, no variable-length arrays; large temporaries live in the\n"
-                 " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
-                 " * for Cortex-M, -O2 elsewhere), measured when sm2c was built, plus the\n"
-                 " * generated function's frame and a quarter more. */\n"
-                 "#if defined(__arm__) || defined(__thumb__)\n#define %s_STACK_SIZE %d\n"
-                 "#else\n#define %s_STACK_SIZE %d\n#endif\n\n",
-              e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4, !e->header_only), e->NAME,
-              sm2c_stack_bound(p, SM2C_STACK_X86_64, !e->header_only));
+                        " * recursion, no variable-length arrays; large temporaries live in the\n"
+                        " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
+                        " * for Cortex-M, -O2 elsewhere), measured when sm2c was built, plus the\n"
+                        " * generated function's frame and a quarter more. */\n"
+                        "#if defined(__arm__) || defined(__thumb__)\n#define %s_STACK_SIZE %d\n"
+                        "#else\n#define %s_STACK_SIZE %d\n#endif\n\n",
+                     e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4, !e->header_only), e->NAME,
+                     sm2c_stack_bound(p, SM2C_STACK_X86_64, !e->header_only));
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
@@ -339,19 +339,19 @@ void sm2c_c_emit_header(emitter *e)
             port_doc(b, &en->outputs[i], n->out[i], "->");
         batch_doc(e, b, k);
         sm2c_text_puts(b, " * Buffers need only their element type's alignment (64 bytes is best).\n"
-                   " * Returns 0 on success, otherwise a negative error code: -1 when an\n"
-                   " * index input is out of range, -2 when an input value has no defined\n"
-                   " * result; outputs are then unspecified.\n");
+                          " * Returns 0 on success, otherwise a negative error code: -1 when an\n"
+                          " * index input is out of range, -2 when an input value has no defined\n"
+                          " * result; outputs are then unspecified.\n");
         if (has_loop(en))
             sm2c_text_puts(b, " * -4 when a loop runs more times than its cap (sm2c --limit\n"
-                       " * loop-iterations, or the loop's static trip count).\n");
+                              " * loop-iterations, or the loop's static trip count).\n");
         if (calls_kernel(en, "sm2c_rt_check_finite"))
             sm2c_text_puts(b, " * -5 when a CheckNumerics finds a NaN or an infinity.\n");
         if (calls_kernel(en, "sm2c_rt_check_true"))
             sm2c_text_puts(b, " * -6 when an Assert's condition is false.\n");
         if (calls_kernel(en, "sm2c_rt_parse_example"))
             sm2c_text_puts(b, " * -7 when a serialized tf.Example is malformed, lacks a feature that has\n"
-                       " * no default, or has a feature of the wrong kind or number of values.\n");
+                              " * no default, or has a feature of the wrong kind or number of values.\n");
         sm2c_text_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n", e->NAME);
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_macros(b, &en->inputs[i], n->in_stem[i]);
@@ -359,7 +359,7 @@ void sm2c_c_emit_header(emitter *e)
             port_macros(b, &en->outputs[i], n->out_stem[i]);
         if (p->n_states)
             sm2c_text_printf(b, "/* %s state.  %s_r is the same on a caller's state and workspace. */\n",
-                      en->writes_state ? "Writes" : "Reads but does not write", n->fn);
+                             en->writes_state ? "Writes" : "Reads but does not write", n->fn);
         if (en->max_batch)
             sm2c_text_printf(b, "#define %s_%s_MAX_BATCH %d\n", e->NAME, sm2c_c_upper(e, en->c_name), (int)en->max_batch);
         sm2c_c_prototype(e, b, k);
@@ -371,35 +371,35 @@ void sm2c_c_emit_header(emitter *e)
         sm2c_text_putc(b, '\n');
     }
     sm2c_text_printf(b,
-              "/* Metadata: every signature, for callers that drive a model generically\n"
-              " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
-              "typedef struct %s_tensor_info {\n"
-              "    const char *key;\n"
-              "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 7 string, 8 complex64 (float pairs), 9 int64, ... */\n"
-              "                            /* 7: an array of sm2c_string (16 bytes each); as an output,\n"
-              "                               the caller gives the array and the entry points each\n"
-              "                               element at bytes valid until the next call */\n"
-              "    int32_t rank;\n"
-              "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
-              "    int64_t size_bytes;\n"
-              "    int32_t dynamic_dim;    /* -1, or the dim whose size depends on the data: dims and\n"
-              "                               size_bytes give its bound, and the entry writes the\n"
-              "                               actual size to an int64 count output; the count outputs\n"
-              "                               follow the signature's outputs, one per such output\n"
-              "                               in order (key \"<key>_count\", dynamic_dim -1) */\n"
-              "    float scale;            /* --io int8: an int8 tensor, real = scale * (q - zero_point);\n"
-              "                               0 for any other tensor */\n"
-              "    int32_t zero_point;\n"
-              "} %s_tensor_info;\n\n"
-              "typedef struct %s_signature_info {\n"
-              "    const char *key;\n"
-              "    int32_t n_inputs, n_outputs;\n"
-              "    const %s_tensor_info *inputs, *outputs;\n"
-              "    int32_t (*run)(void *const *inputs, void *const *outputs);\n"
-              "} %s_signature_info;\n\n"
-              "extern const %s_signature_info %s_signatures[];\n"
-              "extern const int32_t %s_n_signatures;\n\n",
-              nm, nm, nm, nm, nm, nm, nm, nm);
+                     "/* Metadata: every signature, for callers that drive a model generically\n"
+                     " * (dlopen, FFI).  `run` takes the argument pointers in the order above. */\n"
+                     "typedef struct %s_tensor_info {\n"
+                     "    const char *key;\n"
+                     "    int32_t dtype;          /* TensorFlow DataType: 1 float32, 2 float64, 3 int32, 7 string, 8 complex64 (float pairs), 9 int64, ... */\n"
+                     "                            /* 7: an array of sm2c_string (16 bytes each); as an output,\n"
+                     "                               the caller gives the array and the entry points each\n"
+                     "                               element at bytes valid until the next call */\n"
+                     "    int32_t rank;\n"
+                     "    const int64_t *dims;    /* rank entries; NULL for a scalar */\n"
+                     "    int64_t size_bytes;\n"
+                     "    int32_t dynamic_dim;    /* -1, or the dim whose size depends on the data: dims and\n"
+                     "                               size_bytes give its bound, and the entry writes the\n"
+                     "                               actual size to an int64 count output; the count outputs\n"
+                     "                               follow the signature's outputs, one per such output\n"
+                     "                               in order (key \"<key>_count\", dynamic_dim -1) */\n"
+                     "    float scale;            /* --io int8: an int8 tensor, real = scale * (q - zero_point);\n"
+                     "                               0 for any other tensor */\n"
+                     "    int32_t zero_point;\n"
+                     "} %s_tensor_info;\n\n"
+                     "typedef struct %s_signature_info {\n"
+                     "    const char *key;\n"
+                     "    int32_t n_inputs, n_outputs;\n"
+                     "    const %s_tensor_info *inputs, *outputs;\n"
+                     "    int32_t (*run)(void *const *inputs, void *const *outputs);\n"
+                     "} %s_signature_info;\n\n"
+                     "extern const %s_signature_info %s_signatures[];\n"
+                     "extern const int32_t %s_n_signatures;\n\n",
+                     nm, nm, nm, nm, nm, nm, nm, nm);
     if (p->n_states)
         state_metadata_header(e, b);
     batch_table_decl(e, b);

@@ -56,7 +56,7 @@ static void emit_state_metadata(emitter *e)
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         sm2c_text_printf(b, "\nstatic int32_t %s(void *state, void *workspace, void *const *inputs, "
-                     "void *const *outputs)\n{\n", e->run_r[k]);
+                            "void *const *outputs)\n{\n", e->run_r[k]);
         if (!en->n_inputs)
             sm2c_text_puts(b, "    (void)inputs;\n");
         if (!en->n_outputs)
@@ -69,17 +69,17 @@ static void emit_state_metadata(emitter *e)
         sm2c_text_puts(b, ");\n}\n");
     }
     sm2c_text_printf(b, "\nstatic int32_t (*const %s_runs_r[%d])(void *, void *, void *const *, void *const *) = {\n",
-              nm, p->n_entries);
+                     nm, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
         sm2c_text_printf(b, "    %s,\n", e->run_r[k]);
     sm2c_text_printf(b, "};\nstatic const int32_t %s_writes_state[%d] = {", nm, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
         sm2c_text_printf(b, "%s%d", k ? ", " : "", p->entries[k].writes_state);
     sm2c_text_printf(b, "};\n\nstatic void %s_init_any(void *state)\n{\n    %s_init((%s_state *)state);\n}\n\n",
-              nm, nm, nm);
+                     nm, nm, nm);
     sm2c_text_printf(b, "const %s_state_info %s_state_table = {\n    %s_STATE_SIZE, %s_WORKSPACE_SIZE, %d, "
-                 "%s_state_variables,\n    %s_init_any, %s_reset, %s_writes_state, %s_runs_r\n};\n",
-              nm, nm, e->NAME, e->NAME, p->n_states, nm, nm, nm, nm, nm);
+                        "%s_state_variables,\n    %s_init_any, %s_reset, %s_writes_state, %s_runs_r\n};\n",
+                     nm, nm, e->NAME, e->NAME, p->n_states, nm, nm, nm, nm, nm);
 }
 
 /* The metadata's `run` (batched entries at max_batch rows), or with
@@ -92,7 +92,7 @@ static void emit_runner(emitter *e, int32_t k, int batched)
     if (batched && !en->max_batch)
         return;
     sm2c_text_printf(b, "\nstatic int32_t %s(%svoid *const *inputs, void *const *outputs)\n{\n",
-              batched ? n->run_batch : n->run, batched ? "int32_t batch, " : "");
+                     batched ? n->run_batch : n->run, batched ? "int32_t batch, " : "");
     if (!en->n_inputs)
         sm2c_text_puts(b, "    (void)inputs;\n");
     if (!en->n_outputs)
@@ -104,10 +104,10 @@ static void emit_runner(emitter *e, int32_t k, int batched)
         sm2c_text_printf(b, "%d%s", (int)en->max_batch, en->n_inputs + en->n_outputs ? ", " : "");
     for (int32_t i = 0; i < en->n_inputs; i++)
         sm2c_text_printf(b, "%s(const %s *)inputs[%d]", i ? ", " : "",
-                  sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
+                         sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
     for (int32_t i = 0; i < en->n_outputs; i++)
         sm2c_text_printf(b, "%s(%s *)outputs[%d]", i + en->n_inputs ? ", " : "",
-                  sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+                         sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
     sm2c_text_puts(b, ");\n}\n\n");
 }
 
@@ -167,16 +167,16 @@ void sm2c_c_emit_metadata(emitter *e)
             if (!np)
                 continue;
             sm2c_text_printf(b, "static const %s_tensor_info %s[%d] = {\n", p->name,
-                      pass ? n->out_info : n->in_info, np);
+                             pass ? n->out_info : n->in_info, np);
             for (int32_t i = 0; i < np; i++) {
                 sm2c_text_puts(b, "    { ");
                 sb_cstring(b, ports[i].key);
                 char scale[64];
                 sm2c_c_real_literal(scale, sizeof scale, (double)ports[i].scale, 1);
                 sm2c_text_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
-                          ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
-                          (long long)sm2c_port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
-                          (int)ports[i].zero_point);
+                                 ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
+                                 (long long)sm2c_port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
+                                 (int)ports[i].zero_point);
             }
             sm2c_text_puts(b, "};\n");
         }
@@ -184,14 +184,14 @@ void sm2c_c_emit_metadata(emitter *e)
         emit_runner(e, k, 1);
     }
     sm2c_text_printf(b, "const %s_signature_info %s_signatures[%d] = {\n", p->name, p->name,
-              p->n_entries);
+                     p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
         sm2c_text_puts(b, "    { ");
         sb_cstring(b, en->key);
         sm2c_text_printf(b, ", %d, %d, %s, %s, %s },\n", en->n_inputs, en->n_outputs,
-                  n->in_info ? n->in_info : "NULL", n->out_info ? n->out_info : "NULL", n->run);
+                         n->in_info ? n->in_info : "NULL", n->out_info ? n->out_info : "NULL", n->run);
     }
     sm2c_text_printf(b, "};\nconst int32_t %s_n_signatures = %d;\n", p->name, p->n_entries);
     if (p->n_states)

@@ -213,7 +213,7 @@ void sm2c_c_emit_weight(emitter *e, int32_t wi)
     sm2c_c_shape_text(b, &v->shape);
     if (bits)
         sm2c_text_printf(b, "; holds NaN or Inf, so it is stored as IEEE-754 bit patterns in `u`\n"
-                     " * and read through `f` (type punning through a union, C99 6.5.2.3)");
+                            " * and read through `f` (type punning through a union, C99 6.5.2.3)");
     else if (t->kind == K_BITS16)
         sm2c_text_puts(b, "; raw 16-bit patterns");
     sm2c_text_puts(b, " */\n");
@@ -223,7 +223,7 @@ void sm2c_c_emit_weight(emitter *e, int32_t wi)
         sm2c_text_printf(b, "%s = { {\n", e->wname[wi]);
     } else {
         sm2c_text_printf(b, "%sSM2C_ALIGN const %s %s[%lld] = {\n", storage, t->c, e->wname[wi],
-                  (long long)dim);
+                         (long long)dim);
     }
     wrap w = { b, 0, 1 };
     if (n == 0)
@@ -281,15 +281,15 @@ void sm2c_c_emit_weights_source(emitter *e)
         }
     if (wide)
         sm2c_text_printf(b, "/* Some weights are their bytes in little-endian order. */\n"
-                     "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && "
-                     "__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
-                     "#error \"sm2c: %s_weights.c is for little-endian targets; use --weights obj\"\n"
-                     "#endif\n\n", e->p->name);
+                            "#if defined(__BYTE_ORDER__) && defined(__ORDER_BIG_ENDIAN__) && "
+                            "__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__\n"
+                            "#error \"sm2c: %s_weights.c is for little-endian targets; use --weights obj\"\n"
+                            "#endif\n\n", e->p->name);
     if (strings)
         sm2c_text_puts(b, "/* Whole tensors as one string literal each: longer than the 4095 characters\n"
-                   " * C99 promises, which GCC and clang take. */\n"
-                   "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
-                   "#endif\n\n");
+                          " * C99 promises, which GCC and clang take. */\n"
+                          "#if defined(__GNUC__)\n#pragma GCC diagnostic ignored \"-Woverlength-strings\"\n"
+                          "#endif\n\n");
     for (int32_t w = 0; w < e->p->n_weights; w++) {
         if (!e->wname[w])
             continue;

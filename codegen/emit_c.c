@@ -38,9 +38,9 @@ static void emit_source(emitter *e)
     sm2c_text_printf(b, "#include \"%s.h\"\n#include \"sm2c_rt.h\"\n\n", p->name);
     sm2c_c_emit_layer_includes(e, b);
     sm2c_text_puts(b,
-            "#if defined(__FAST_MATH__)\n"
-            "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
-            "#endif\n\n");
+                   "#if defined(__FAST_MATH__)\n"
+                   "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
+                   "#endif\n\n");
     sm2c_text_puts(b, sm2c_c_align_macro);
     if (e->weights_tu) {
         sm2c_c_emit_weights_source(e);
@@ -71,13 +71,13 @@ static void emit_source(emitter *e)
         sm2c_text_putc(b, '\n');
     for (size_t i = 0; i < e->n_floats; i++)
         sm2c_text_printf(b, "/* %s as its bit pattern (NaN payloads and infinities have no literal) */\n"
-                     "static const union {\n    uint32_t u;\n    float f;\n} %s = { 0x%08" PRIx32
-                     "u };\n\n",
-                  isnan(bits_to_float(e->floats[i].bits)) ? "NaN" : "Infinity",
-                  e->floats[i].name, e->floats[i].bits);
+                            "static const union {\n    uint32_t u;\n    float f;\n} %s = { 0x%08" PRIx32
+                            "u };\n\n",
+                         isnan(bits_to_float(e->floats[i].bits)) ? "NaN" : "Infinity",
+                         e->floats[i].name, e->floats[i].bits);
     if (e->arena)
         sm2c_text_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
-                  e->arena, e->NAME, e->NAME);
+                         e->arena, e->NAME, e->NAME);
     sm2c_c_emit_layers(e, b);
     if (p->n_states)
         sm2c_c_emit_state(e);

@@ -35,7 +35,7 @@ static LLVMValueRef declare_kernel(lw *w, const sm2c_entry *en, const sm2c_step 
     if (fn) {
         if (LLVMGlobalGetValueType(fn) != t) {
             *st = sm2c_llvm_bug(w, "entry %s: kernel %s is called with different argument kinds or counts",
-                      en->key, sp->kernel);
+                                en->key, sp->kernel);
             return NULL;
         }
     } else {
