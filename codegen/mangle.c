@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include "base/keywords.h"
+
 char *sm2c_mangle_sanitize(sm2c_arena *a, const char *s, int case_, size_t max)
 {
     size_t n = strlen(s);
@@ -46,15 +48,6 @@ int sm2c_mangle_is_ident(const char *s)
     return 1;
 }
 
-static const char *const keywords[] = {
-    "alignas", "alignof", "asm", "auto", "bool", "break", "case", "char", "const", "constexpr",
-    "continue", "default", "do", "double", "else", "enum", "extern", "false", "float", "for",
-    "fortran", "goto", "if", "inline", "int", "long", "nullptr", "register", "restrict",
-    "return", "short", "signed", "sizeof", "static", "static_assert", "struct", "switch",
-    "thread_local", "true", "typedef", "typeof", "typeof_unqual", "union", "unsigned", "void",
-    "volatile", "while", NULL,
-};
-
 /* Lowercase object-like macros and identifiers of the headers generated code
 ** includes (stdint.h, stddef.h, string.h, math.h), and names that are macros
 ** in common C libraries. */
@@ -73,7 +66,7 @@ static int in_list(const char *const *list, const char *s)
 
 int sm2c_mangle_is_keyword(const char *s)
 {
-    return in_list(keywords, s);
+    return sm2c_is_keyword(s);
 }
 
 int sm2c_mangle_is_bad(const char *s)

@@ -23,8 +23,7 @@ char *sm2c_mangle_sanitize(sm2c_arena *a, const char *s, int case_, size_t max);
 /* 1 when `s` matches [A-Za-z_][A-Za-z0-9_]*. */
 int sm2c_mangle_is_ident(const char *s);
 
-/* 1 for C keywords (C89 to C23, including the lowercase spellings of C23 such
-** as `bool` and `alignof`). */
+/* 1 for C and C++ keywords (base/keywords.h: headers are read by C++ too). */
 int sm2c_mangle_is_keyword(const char *s);
 
 /* 1 when `s` may not be used as an ordinary identifier in generated code: not

@@ -3,6 +3,7 @@
 ** chunk of their own so that a small arena never wastes a huge tail.
 */
 #include "arena.h"
+#include "grow.h"
 
 #include <stdarg.h>
 #include <stdint.h>
@@ -27,10 +28,8 @@ struct sm2c_arena {
 sm2c_arena *sm2c_arena_new(void)
 {
     sm2c_arena *a = calloc(1, sizeof *a);
-    if (!a) {
-        fputs("sm2c: out of memory\n", stderr);
-        abort();
-    }
+    if (!a)
+        sm2c_out_of_memory();
     return a;
 }
 
@@ -94,19 +93,15 @@ void *sm2c_arena_try_alloc(sm2c_arena *a, size_t size)
 void *sm2c_arena_alloc(sm2c_arena *a, size_t size)
 {
     void *p = sm2c_arena_try_alloc(a, size);
-    if (!p) {
-        fprintf(stderr, "sm2c: out of memory (%zu bytes)\n", size);
-        abort();
-    }
+    if (!p)
+        sm2c_out_of_memory();
     return p;
 }
 
 void *sm2c_arena_array(sm2c_arena *a, size_t n, size_t size)
 {
-    if (size && n > SIZE_MAX / size) {
-        fputs("sm2c: allocation size overflow\n", stderr);
-        abort();
-    }
+    if (size && n > SIZE_MAX / size)
+        sm2c_out_of_memory();
     return sm2c_arena_alloc(a, n * size);
 }
 

@@ -15,10 +15,11 @@ typedef struct sm2c_arena sm2c_arena;
 sm2c_arena *sm2c_arena_new(void);
 void sm2c_arena_free(sm2c_arena *a);
 
-/* Zeroed memory aligned to 16 bytes.  Aborts when the system is out of memory:
-** callers bound every size by the input first, so this is a bug or a real OOM. */
+/* Zeroed memory aligned to 16 bytes.  Out of memory (grow.h's
+** sm2c_out_of_memory) when it cannot be had: callers bound every size by the
+** input first, so this is a real OOM. */
 void *sm2c_arena_alloc(sm2c_arena *a, size_t size);
-/* Same, but for n elements of size bytes with an overflow check. */
+/* Same, but for n elements of size bytes; an overflowing size is out of memory. */
 void *sm2c_arena_array(sm2c_arena *a, size_t n, size_t size);
 /* Zeroed memory, or NULL when it cannot be had (used by protobuf-c). */
 void *sm2c_arena_try_alloc(sm2c_arena *a, size_t size);

@@ -403,19 +403,7 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
 /* Bytes of the distinct weights an entry point's steps read. */
 static int64_t entry_weight_bytes(const sm2c_program *p, const sm2c_entry *e)
 {
-    int64_t bytes = 0;
-    for (int32_t w = 0; w < p->n_weights; w++) {
-        int used = 0;
-        for (int32_t s = 0; s < e->n_steps && !used; s++)
-            for (int32_t a = 0; a < e->steps[s].n_args && !used; a++) {
-                const sm2c_arg *arg = &e->steps[s].args[a];
-                used = arg->kind == SM2C_ARG_BUF && e->buffers[arg->buf].kind == SM2C_BUF_WEIGHT &&
-                       e->buffers[arg->buf].index == w;
-            }
-        if (used)
-            bytes += (int64_t)p->weights[w].value.nbytes;
-    }
-    return bytes;
+    return sm2c_entry_weight_bytes(p, e);
 }
 
 /* Flash and RAM of one entry point on a Cortex-M4F: code estimated from the

@@ -14,6 +14,7 @@
 
 #include "base/arena.h"
 #include "lower/program.h"
+#include "lower/program_query.h"
 
 typedef enum sm2c_report_format {
     SM2C_REPORT_TEXT,
@@ -47,8 +48,6 @@ typedef struct sm2c_entry_costs {
 void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_costs *out);
 /* Multiply-accumulates of one kernel call, from its integer arguments. */
 int64_t sm2c_step_macs(const sm2c_step *s);
-int64_t sm2c_program_weight_bytes(const sm2c_program *p);
-int64_t sm2c_program_state_bytes(const sm2c_program *p);
 
 void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p);
 void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p);

@@ -80,22 +80,6 @@ int64_t sm2c_step_macs(const sm2c_step *s)
     return 0;
 }
 
-int64_t sm2c_program_weight_bytes(const sm2c_program *p)
-{
-    int64_t n = 0;
-    for (int32_t i = 0; i < p->n_weights; i++)
-        n += (int64_t)p->weights[i].value.nbytes;
-    return n;
-}
-
-int64_t sm2c_program_state_bytes(const sm2c_program *p)
-{
-    int64_t n = 0;
-    for (int32_t i = 0; i < p->n_states; i++)
-        n += p->states[i].nbytes;
-    return n;
-}
-
 static int written_by_first_use(const sm2c_buffer *b)
 {
     return b->kind == SM2C_BUF_ARENA || b->kind == SM2C_BUF_OUTPUT;

@@ -15,9 +15,11 @@
 #include "ops/ops_dyn.h"
 #include "ops/ops_q8.h"
 #include "base/fileio.h"
+#include "base/keywords.h"
 #include "base/sha256.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
+#include "lower/program_query.h"
 
 static int is_ascii_alpha(char ch)
 {
@@ -425,16 +427,6 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
     return sm2c_pass_plan(c, e);
 }
 
-/* --max-batch: whether any entry takes the batch (the others, with no
-** unknown leading dim, compile as they would without it). */
-static int any_batched(const sm2c_program *p)
-{
-    for (int32_t i = 0; i < p->n_entries; i++)
-        if (p->entries[i].max_batch)
-            return 1;
-    return 0;
-}
-
 static int cmp_str(const void *a, const void *b)
 {
     return strcmp(*(const char *const *)a, *(const char *const *)b);
@@ -578,24 +570,6 @@ static void sort_states(sm2c_ctx *c, sm2c_program *p)
         }
 }
 
-/* C (C99 to C23) and C++ keywords a member may not be named. */
-static int is_keyword(const char *s)
-{
-    static const char *const kw[] = {
-        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
-        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
-        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch", "typedef",
-        "union", "unsigned", "void", "volatile", "while", "bool", "true", "false", "nullptr",
-        "alignas", "alignof", "constexpr", "static_assert", "thread_local", "typeof", "class",
-        "delete", "new", "this", "template", "typename", "private", "public", "protected",
-        "virtual", "operator", "namespace", "using", "friend", "mutable", "explicit", "try",
-        "catch", "throw", "asm", NULL };
-    for (size_t i = 0; kw[i]; i++)
-        if (strcmp(s, kw[i]) == 0)
-            return 1;
-    return 0;
-}
-
 /* Member names of the state struct: the checkpoint key without TF2's
 ** "/.ATTRIBUTES/VARIABLE_VALUE", made a unique C identifier. */
 static void name_states(sm2c_ctx *c, sm2c_program *p)
@@ -608,7 +582,7 @@ static void name_states(sm2c_ctx *c, sm2c_program *p)
         if (n > sn && strcmp(key + n - sn, suffix) == 0)
             key = sm2c_arena_strndup(c->arena, key, n - sn);
         const char *base = sm2c_c_ident(c->arena, key);
-        if (is_keyword(base))
+        if (sm2c_is_keyword(base))
             base = sm2c_arena_printf(c->arena, "%s_v", base);
         p->states[i].c_name = unique_name(c, taken, base);
     }
@@ -710,7 +684,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
                           "--max-batch with written variables (state) is not supported yet: compile the "
                           "signatures that write variables without --max-batch");
     }
-    if (o->max_batch && p->n_entries > 0 && !any_batched(p)) {
+    if (o->max_batch && p->n_entries > 0 && !sm2c_program_any_batched(p)) {
         const char *w = p->n_entries == 1 ? sm2c_arena_printf(c->arena, "signature '%s'", p->entries[0].key) : NULL;
         p->n_entries = 0;   /* nothing to write */
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, w,

@@ -14,6 +14,7 @@
 ** other use of these ops gets an error naming the frame or cond and the node.
 */
 #include "functionalize.h"
+#include "base/grow.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -56,9 +57,7 @@ static void *grow(sm2c_arena *a, void *v, size_t *cap, size_t need, size_t elem)
 {
     if (need <= *cap)
         return v;
-    size_t cap2 = *cap ? *cap * 2 : 16;
-    while (cap2 < need)
-        cap2 *= 2;
+    size_t cap2 = sm2c_grow_cap(*cap, need, elem);
     void *w = sm2c_arena_array(a, cap2, elem);
     if (v)
         memcpy(w, v, *cap * elem);

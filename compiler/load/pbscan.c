@@ -17,6 +17,7 @@
 */
 #include "pbwire.h"
 #include "wire.h"
+#include "base/grow.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -30,24 +31,6 @@
 enum { WT_VARINT = 0, WT_64BIT = 1, WT_LEN = 2, WT_32BIT = 5 };
 
 /* ---- growable memory for the scanners (bounded by the input) ------------- */
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap : 16;
-    while (n < need)
-        n *= 2;
-    if (n > SIZE_MAX / elem)
-        sm2c_assert_fail("scanner stack overflows size_t", __FILE__, __LINE__);
-    void *q = realloc(p, n * elem);
-    if (!q) {
-        fputs("sm2c: out of memory\n", stderr);
-        abort();
-    }
-    *cap = n;
-    return q;
-}
 
 /* ---- field paths for diagnostics: meta_graphs[0].graph_def.node[17].name -- */
 
@@ -65,7 +48,7 @@ static void path_add(pathbuf *p, const char *fmt, ...)
     va_end(ap);
     if (n <= 0)
         return;
-    p->s = grow(p->s, &p->cap, p->len + (size_t)n + 1, 1);
+    p->s = sm2c_grow(p->s, &p->cap, p->len + (size_t)n + 1, 1);
     va_start(ap, fmt);
     vsnprintf(p->s + p->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -333,8 +316,8 @@ static sm2c_status charge_field(scan *s, size_t at, const ProtobufCFieldDescript
 static void push(scan *s, const ProtobufCMessageDescriptor *desc,
                  const ProtobufCFieldDescriptor *f, size_t index, size_t end)
 {
-    s->frames = grow(s->frames, &s->cap_frames, s->nframes + 1, sizeof *s->frames);
-    s->counts = grow(s->counts, &s->cap_counts, s->ncounts + desc->n_fields, sizeof *s->counts);
+    s->frames = sm2c_grow(s->frames, &s->cap_frames, s->nframes + 1, sizeof *s->frames);
+    s->counts = sm2c_grow(s->counts, &s->cap_counts, s->ncounts + desc->n_fields, sizeof *s->counts);
     frame *fr = &s->frames[s->nframes++];
     memset(fr, 0, sizeof *fr);
     fr->desc = desc;
@@ -625,11 +608,8 @@ static sm2c_status check_map(sm2c_ctx *c, const char *display, const walk *w, si
     const ProtobufCMessage *const *e = repeated_msgs(w[nw - 1].msg, f, &n);
     if (n < 2)
         return SM2C_OK;
-    mapkey *k = malloc(n * sizeof *k);
-    if (!k) {
-        fputs("sm2c: out of memory\n", stderr);
-        abort();
-    }
+    size_t cap = 0;
+    mapkey *k = sm2c_grow(NULL, &cap, n, sizeof *k);
     for (size_t i = 0; i < n; i++)
         k[i] = read_key(e[i], i);
     qsort(k, n, sizeof *k, mapkey_cmp);
@@ -705,13 +685,13 @@ static const ProtobufCMessage *next_child(sm2c_ctx *c, const char *display, walk
 static sm2c_status check_maps(sm2c_ctx *c, const char *display, const ProtobufCMessage *root)
 {
     size_t n = 0, cap = 0;
-    walk *w = grow(NULL, &cap, 1, sizeof *w);
+    walk *w = sm2c_grow(NULL, &cap, 1, sizeof *w);
     w[n++] = (walk){root, 0, 0};
     sm2c_status st = SM2C_OK;
     while (n > 0 && st == SM2C_OK) {
         const ProtobufCMessage *child = next_child(c, display, w, n, &st);
         if (child) {
-            w = grow(w, &cap, n + 1, sizeof *w);
+            w = sm2c_grow(w, &cap, n + 1, sizeof *w);
             w[n++] = (walk){child, 0, 0};
         } else {
             n--;

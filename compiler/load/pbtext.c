@@ -15,6 +15,7 @@
 */
 #include "pbwire.h"
 #include "wire.h"
+#include "base/grow.h"
 
 #include <float.h>
 #include <limits.h>
@@ -69,24 +70,6 @@ typedef struct parser {
     tframe *frames;
     size_t nframes, cap_frames;
 } parser;
-
-static void *grow(void *p, size_t *cap, size_t need, size_t elem)
-{
-    if (need <= *cap)
-        return p;
-    size_t n = *cap ? *cap : 64;
-    while (n < need)
-        n *= 2;
-    if (n > SIZE_MAX / elem)
-        sm2c_assert_fail("text parser buffer overflows size_t", __FILE__, __LINE__);
-    void *q = realloc(p, n * elem);
-    if (!q) {
-        fputs("sm2c: out of memory\n", stderr);
-        abort();
-    }
-    *cap = n;
-    return q;
-}
 
 static sm2c_status perr(parser *p, sm2c_status kind, int line, int col, const char *fmt, ...)
     SM2C_PRINTF(5, 6);
@@ -239,7 +222,7 @@ static sm2c_status emit(parser *p, const void *b, size_t n)
     /* The holes make the raw output a little larger than the result. */
     if (p->nout + n > (size_t)INT_MAX * 2)
         return perr(p, SM2C_ERR_LIMIT, p->line, 1, "encoded message exceeds 2 GiB - 1");
-    p->out = grow(p->out, &p->cap_out, p->nout + n, 1);
+    p->out = sm2c_grow(p->out, &p->cap_out, p->nout + n, 1);
     memcpy(p->out + p->nout, b, n);
     p->nout += n;
     return SM2C_OK;
@@ -278,7 +261,7 @@ static sm2c_status emit_le(parser *p, uint64_t v, size_t n)
 static sm2c_status hole_open(parser *p, size_t *index)
 {
     static const uint8_t zero[HOLE];
-    p->holes = grow(p->holes, &p->cap_holes, p->nholes + 1, sizeof *p->holes);
+    p->holes = sm2c_grow(p->holes, &p->cap_holes, p->nholes + 1, sizeof *p->holes);
     *index = p->nholes;
     p->holes[p->nholes++] = (hole){p->nout, 0};
     return emit(p, zero, HOLE);
@@ -690,7 +673,7 @@ static sm2c_status open_message(parser *p, const ProtobufCFieldDescriptor *f, co
         st = hole_open(p, &h);
     if (st != SM2C_OK)
         return st;
-    p->frames = grow(p->frames, &p->cap_frames, p->nframes + 1, sizeof *p->frames);
+    p->frames = sm2c_grow(p->frames, &p->cap_frames, p->nframes + 1, sizeof *p->frames);
     p->frames[p->nframes++] = (tframe){
         .desc = f->descriptor, .close = is_punct(t, '<') ? '>' : '}', .hole = h,
         .line = t->line, .col = t->col,
@@ -883,7 +866,7 @@ sm2c_status sm2c_pbtext_to_wire(sm2c_ctx *c, const char *display, const char *te
                                 const ProtobufCMessageDescriptor *desc, sm2c_buf *out)
 {
     parser p = {.c = c, .display = display, .s = text, .len = len, .line = 1};
-    p.frames = grow(NULL, &p.cap_frames, 1, sizeof *p.frames);
+    p.frames = sm2c_grow(NULL, &p.cap_frames, 1, sizeof *p.frames);
     p.frames[p.nframes++] = (tframe){.desc = desc};
     sm2c_status st = parse(&p);
     if (st == SM2C_OK)

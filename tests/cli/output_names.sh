@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Where outputs go (issue 17): `sm2c run` names each output file by the exact
 # output key ("1head_dense.npy", not a C identifier), and `sm2c compile -o
-# a/b/c` creates the missing parent directories.
+# a/b/c` creates the missing parent directories.  Keys named like C++
+# keywords (`class`, `new`) are mangled, so the header compiles as C++ too.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 tmp=$(mktemp -d)
@@ -30,5 +31,37 @@ done
 # compile -o with missing parents creates them.
 check "$sm2c" compile "$model" -o "$tmp/a/b/c" 2>/dev/null
 check test -f "$tmp/a/b/c/output_keys.h"
+# A text SavedModel whose input is `class` and output `new`: the parameters
+# may not take those names, since C++ includes the header inside extern "C".
+kw=$tmp/kw
+mkdir -p "$kw"
+cat >"$kw/saved_model.pbtxt" <<'EOF'
+saved_model_schema_version: 1
+meta_graphs {
+  meta_info_def { tags: "serve" tensorflow_version: "2.21.0" }
+  graph_def {
+    node { name: "x" op: "Placeholder"
+      attr { key: "dtype" value { type: DT_FLOAT } }
+      attr { key: "shape" value { shape { dim { size: 4 } } } } }
+    node { name: "y" op: "Relu" input: "x" attr { key: "T" value { type: DT_FLOAT } } }
+  }
+  signature_def {
+    key: "serving_default"
+    value {
+      inputs { key: "class" value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: 4 } } } }
+      outputs { key: "new" value { name: "y:0" } }
+      method_name: "tensorflow/serving/predict"
+    }
+  }
+}
+EOF
+check "$sm2c" compile "$kw" -o "$tmp/kw_out" --name kw
+check grep -q 'int32_t kw_serving_default(const float \*x_class, float \*x_new);' "$tmp/kw_out/kw.h"
+cxx=$(command -v c++ || command -v g++ || command -v clang++ || true)
+if [ -n "$cxx" ]; then
+  echo '#include "kw.h"' >"$tmp/kw.cc"
+  check "$cxx" -fsyntax-only -Wall -Werror -I "$tmp/kw_out" "$tmp/kw.cc"
+fi
+
 [ $fail -eq 0 ] && echo "output_names: all checks passed"
 exit $fail

@@ -1,0 +1,200 @@
+/*
+** c_tables.c: the C backend's metadata tables: tensor and signature info, the
+** generic runners, and the state and batch tables.
+*/
+#include "emit_c_internal.h"
+
+#include <string.h>
+
+/* A C string literal: octal escapes for anything not plainly printable, and
+** '?' escaped after '?' (no trigraphs). */
+static void sb_cstring(sbuf *b, const char *s)
+{
+    sm2c_text_putc(b, '"');
+    char prev = 0;
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch == '"' || ch == '\\')
+            sm2c_text_printf(b, "\\%c", ch);
+        else if (ch == '?' && prev == '?')
+            sm2c_text_puts(b, "\\?");
+        else if (ch < 0x20 || ch > 0x7e)
+            sm2c_text_printf(b, "\\%03o", ch);
+        else
+            sm2c_text_putc(b, (char)ch);
+        prev = (char)ch;
+    }
+    sm2c_text_putc(b, '"');
+}
+
+/* <name>_state_table: see state_metadata_header. */
+static void emit_state_metadata(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    const char *nm = p->name;
+    sbuf *b = &e->s;
+    sm2c_text_putc(b, '\n');
+    for (int32_t i = 0; i < p->n_states; i++) {
+        const sm2c_state *st = &p->states[i];
+        if (st->shape.rank <= 0)
+            continue;
+        sm2c_text_printf(b, "static const int64_t %s[%d] = {", e->state_dims[i], st->shape.rank);
+        for (int32_t j = 0; j < st->shape.rank; j++)
+            sm2c_text_printf(b, "%s%lld", j ? ", " : "", (long long)st->shape.dims[j]);
+        sm2c_text_puts(b, "};\n");
+    }
+    sm2c_text_printf(b, "static const %s_variable_info %s_state_variables[%d] = {\n", nm, nm, p->n_states);
+    for (int32_t i = 0; i < p->n_states; i++) {
+        const sm2c_state *st = &p->states[i];
+        sm2c_text_puts(b, "    { ");
+        sb_cstring(b, st->key);
+        sm2c_text_printf(b, ", %d, %d, ", sm2c_dtype_base(st->dtype), st->shape.rank);
+        sm2c_text_puts(b, e->state_dims[i] ? e->state_dims[i] : "NULL");
+        sm2c_text_printf(b, ", %lld, (int64_t)offsetof(%s_state, %s) },\n", (long long)st->nbytes, nm, st->c_name);
+    }
+    sm2c_text_puts(b, "};\n");
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        sm2c_text_printf(b, "\nstatic int32_t %s(void *state, void *workspace, void *const *inputs, "
+                            "void *const *outputs)\n{\n", e->run_r[k]);
+        if (!en->n_inputs)
+            sm2c_text_puts(b, "    (void)inputs;\n");
+        if (!en->n_outputs)
+            sm2c_text_puts(b, "    (void)outputs;\n");
+        sm2c_text_printf(b, "    return %s((%s_state *)state, workspace", e->fn_r[k], nm);
+        for (int32_t i = 0; i < en->n_inputs; i++)
+            sm2c_text_printf(b, ", (const %s *)inputs[%d]", sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
+        for (int32_t i = 0; i < en->n_outputs; i++)
+            sm2c_text_printf(b, ", (%s *)outputs[%d]", sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+        sm2c_text_puts(b, ");\n}\n");
+    }
+    sm2c_text_printf(b, "\nstatic int32_t (*const %s_runs_r[%d])(void *, void *, void *const *, void *const *) = {\n",
+                     nm, p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        sm2c_text_printf(b, "    %s,\n", e->run_r[k]);
+    sm2c_text_printf(b, "};\nstatic const int32_t %s_writes_state[%d] = {", nm, p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        sm2c_text_printf(b, "%s%d", k ? ", " : "", p->entries[k].writes_state);
+    sm2c_text_printf(b, "};\n\nstatic void %s_init_any(void *state)\n{\n    %s_init((%s_state *)state);\n}\n\n",
+                     nm, nm, nm);
+    sm2c_text_printf(b, "const %s_state_info %s_state_table = {\n    %s_STATE_SIZE, %s_WORKSPACE_SIZE, %d, "
+                        "%s_state_variables,\n    %s_init_any, %s_reset, %s_writes_state, %s_runs_r\n};\n",
+                     nm, nm, e->NAME, e->NAME, p->n_states, nm, nm, nm, nm, nm);
+}
+
+/* The metadata's `run` (batched entries at max_batch rows), or with
+** `batched` its `run_batch`, taking the batch first. */
+static void emit_runner(emitter *e, int32_t k, int batched)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    const entry_names *n = &e->en[k];
+    sbuf *b = &e->s;
+    if (batched && !en->max_batch)
+        return;
+    sm2c_text_printf(b, "\nstatic int32_t %s(%svoid *const *inputs, void *const *outputs)\n{\n",
+                     batched ? n->run_batch : n->run, batched ? "int32_t batch, " : "");
+    if (!en->n_inputs)
+        sm2c_text_puts(b, "    (void)inputs;\n");
+    if (!en->n_outputs)
+        sm2c_text_puts(b, "    (void)outputs;\n");
+    sm2c_text_printf(b, "    return %s(", n->fn);
+    if (batched)
+        sm2c_text_printf(b, "batch%s", en->n_inputs + en->n_outputs ? ", " : "");
+    else if (en->max_batch)
+        sm2c_text_printf(b, "%d%s", (int)en->max_batch, en->n_inputs + en->n_outputs ? ", " : "");
+    for (int32_t i = 0; i < en->n_inputs; i++)
+        sm2c_text_printf(b, "%s(const %s *)inputs[%d]", i ? ", " : "",
+                         sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
+    for (int32_t i = 0; i < en->n_outputs; i++)
+        sm2c_text_printf(b, "%s(%s *)outputs[%d]", i + en->n_inputs ? ", " : "",
+                         sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+    sm2c_text_puts(b, ");\n}\n\n");
+}
+
+static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, const char *base)
+{
+    if (n == 0)
+        return "NULL";
+    const char *name = sm2c_c_global(e, base);
+    sm2c_text_printf(&e->s, "static const int32_t %s[%d] = {", name, n);
+    for (int32_t i = 0; i < n; i++)
+        sm2c_text_printf(&e->s, "%s%d", i ? ", " : "", (int)ports[i].batched);
+    sm2c_text_puts(&e->s, "};\n");
+    return name;
+}
+
+static void batch_table(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    if (!sm2c_program_any_batched(p))
+        return;
+    const char **rows = sm2c_arena_array(e->c->arena, (size_t)p->n_entries + 1, sizeof *rows);
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        if (!en->max_batch) {
+            rows[k] = "{ 0, NULL, NULL, NULL }";
+            continue;
+        }
+        const char *bi = batched_flags(e, en->inputs, en->n_inputs, sm2c_arena_printf(e->c->arena, "%s_bi%d", p->name, k));
+        const char *bo = batched_flags(e, en->outputs, en->n_outputs, sm2c_arena_printf(e->c->arena, "%s_bo%d", p->name, k));
+        rows[k] = sm2c_arena_printf(e->c->arena, "{ %d, %s, %s, %s }", (int)en->max_batch, bi, bo, e->en[k].run_batch);
+    }
+    sm2c_text_printf(&e->s, "const %s_batch_info %s_batches[%d] = {\n", p->name, p->name, p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        sm2c_text_printf(&e->s, "    %s,\n", rows[k]);
+    sm2c_text_puts(&e->s, "};\n");
+}
+
+void sm2c_c_emit_metadata(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    sbuf *b = &e->s;
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        const entry_names *n = &e->en[k];
+        for (int pass = 0; pass < 2; pass++) {
+            const sm2c_port *ports = pass ? en->outputs : en->inputs;
+            int32_t np = pass ? en->n_outputs : en->n_inputs;
+            const char **dims = pass ? n->out_dims : n->in_dims;
+            for (int32_t i = 0; i < np; i++) {
+                if (!dims[i])
+                    continue;
+                sm2c_text_printf(b, "static const int64_t %s[%d] = {", dims[i], ports[i].shape.rank);
+                for (int32_t j = 0; j < ports[i].shape.rank; j++)
+                    sm2c_text_printf(b, "%s%lld", j ? ", " : "", (long long)ports[i].shape.dims[j]);
+                sm2c_text_puts(b, "};\n");
+            }
+            if (!np)
+                continue;
+            sm2c_text_printf(b, "static const %s_tensor_info %s[%d] = {\n", p->name,
+                             pass ? n->out_info : n->in_info, np);
+            for (int32_t i = 0; i < np; i++) {
+                sm2c_text_puts(b, "    { ");
+                sb_cstring(b, ports[i].key);
+                char scale[64];
+                sm2c_c_real_literal(scale, sizeof scale, (double)ports[i].scale, 1);
+                sm2c_text_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
+                                 ports[i].shape.rank, dims[i] ? dims[i] : "NULL",
+                                 (long long)sm2c_port_bytes(&ports[i]), (int)ports[i].dynamic - 1, scale,
+                                 (int)ports[i].zero_point);
+            }
+            sm2c_text_puts(b, "};\n");
+        }
+        emit_runner(e, k, 0);
+        emit_runner(e, k, 1);
+    }
+    sm2c_text_printf(b, "const %s_signature_info %s_signatures[%d] = {\n", p->name, p->name,
+                     p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        const entry_names *n = &e->en[k];
+        sm2c_text_puts(b, "    { ");
+        sb_cstring(b, en->key);
+        sm2c_text_printf(b, ", %d, %d, %s, %s, %s },\n", en->n_inputs, en->n_outputs,
+                         n->in_info ? n->in_info : "NULL", n->out_info ? n->out_info : "NULL", n->run);
+    }
+    sm2c_text_printf(b, "};\nconst int32_t %s_n_signatures = %d;\n", p->name, p->n_entries);
+    if (p->n_states)
+        emit_state_metadata(e);
+    batch_table(e);
+}

@@ -1,0 +1,79 @@
+/*
+** program_query.c: questions about a lowered program (program_query.h).
+*/
+#include "program_query.h"
+
+int sm2c_backend_elem_size(int dtype)
+{
+    switch (sm2c_dtype_base(dtype)) {
+    case SM2C_DT_FLOAT: case SM2C_DT_DOUBLE: case SM2C_DT_INT32: case SM2C_DT_INT64:
+    case SM2C_DT_UINT8: case SM2C_DT_INT8: case SM2C_DT_INT16: case SM2C_DT_UINT16:
+    case SM2C_DT_UINT32: case SM2C_DT_UINT64: case SM2C_DT_BOOL: case SM2C_DT_HALF:
+    case SM2C_DT_BFLOAT16: case SM2C_DT_STRING:
+    case SM2C_DT_COMPLEX64:     /* float pairs (re, im) */
+        return (int)sm2c_abi_elem_size(dtype);
+    default:
+        return 0;
+    }
+}
+
+int sm2c_program_any_batched(const sm2c_program *p)
+{
+    for (int32_t k = 0; k < p->n_entries; k++)
+        if (p->entries[k].max_batch)
+            return 1;
+    return 0;
+}
+
+int sm2c_entry_uses(const sm2c_entry *en, int kind, int32_t index)
+{
+    for (int32_t s = 0; s < en->n_steps; s++)
+        for (int32_t a = 0; a < en->steps[s].n_args; a++) {
+            const sm2c_arg *ar = &en->steps[s].args[a];
+            if (ar->kind == SM2C_ARG_BUF && (int)en->buffers[ar->buf].kind == kind &&
+                (index < 0 || en->buffers[ar->buf].index == index))
+                return 1;
+        }
+    return 0;
+}
+
+int sm2c_program_uses_weight(const sm2c_program *p, int32_t w)
+{
+    for (int32_t i = 0; i < p->n_states; i++)
+        if (p->states[i].init_weight == w)
+            return 1;
+    for (int32_t k = 0; k < p->n_entries; k++)
+        if (sm2c_entry_uses(&p->entries[k], SM2C_BUF_WEIGHT, w))
+            return 1;
+    return 0;
+}
+
+int64_t sm2c_entry_weight_bytes(const sm2c_program *p, const sm2c_entry *en)
+{
+    int64_t bytes = 0;
+    for (int32_t w = 0; w < p->n_weights; w++)
+        if (sm2c_entry_uses(en, SM2C_BUF_WEIGHT, w))
+            bytes += (int64_t)p->weights[w].value.nbytes;
+    return bytes;
+}
+
+int64_t sm2c_port_bytes(const sm2c_port *pt)
+{
+    return sm2c_shape_elements(&pt->shape, INT64_MAX / 8) * sm2c_backend_elem_size(pt->dtype);
+}
+
+int64_t sm2c_program_weight_bytes(const sm2c_program *p)
+{
+    int64_t n = 0;
+    for (int32_t i = 0; i < p->n_weights; i++)
+        n += (int64_t)p->weights[i].value.nbytes;
+    return n;
+}
+
+int64_t sm2c_program_state_bytes(const sm2c_program *p)
+{
+    int64_t n = 0;
+    for (int32_t i = 0; i < p->n_states; i++)
+        n += p->states[i].nbytes;
+    return n;
+}
