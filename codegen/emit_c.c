@@ -4,7 +4,7 @@
 ** Two halves: text generation (deterministic, into memory) and publishing
 ** (a temporary directory inside the output directory, then renames).
 ** Identifiers come from mangle.c; file names only from p->name and the fixed
-** runtime names.  See design.md "Generated code contract" and reliability.md
+** runtime names.  See docs/design.md "Generated code contract" and docs/reliability.md
 ** section 6 (rules 1, 10, 11, 12, 14) and F7.
 */
 #define _GNU_SOURCE

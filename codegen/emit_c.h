@@ -8,7 +8,7 @@
 ** files] -lm` builds.
 **
 ** Output is deterministic (same program, same bytes) and published safely
-** (reliability.md F7): everything is written into a fresh temporary directory
+** (docs/reliability.md F7): everything is written into a fresh temporary directory
 ** inside OUT with O_CREAT|O_EXCL|O_NOFOLLOW and then renamed into place; a
 ** symlink or directory where an output file goes is refused, OUT itself must
 ** not be a symlink, and on failure OUT is left as it was.

@@ -39,7 +39,7 @@
 #include "mangle.h"
 #include "sm2c_rt.h"
 
-#define ALIGN 64            /* weights and the arena (reliability.md rule 1) */
+#define ALIGN 64            /* weights and the arena (docs/reliability.md rule 1) */
 
 /* ---- dtypes the backend can express (the C backend's list) --------------------- */
 

@@ -1,6 +1,6 @@
 /*
 ** footprint.c: the stack and code a program's entry points need, from the kernel
-** measurements of rt_stack.h (reliability.md rule 10: no recursion, no VLA,
+** measurements of rt_stack.h (docs/reliability.md rule 10: no recursion, no VLA,
 ** so every chain is bounded).
 */
 #include "rt_stack.h"

@@ -63,7 +63,7 @@ void sm2c_note(sm2c_diag *d, const char *file, const char *where,
 #define sm2c_unreachable() sm2c_assert_fail("unreachable", __FILE__, __LINE__)
 _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line);
 
-/* Resource limits (reliability.md section 10); every one can be raised by
+/* Resource limits (docs/reliability.md section 10); every one can be raised by
 ** `--limit NAME=VALUE`. */
 typedef struct sm2c_limits {
     int64_t model_bytes;      /* size of saved_model.pb(txt) */

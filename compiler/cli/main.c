@@ -369,7 +369,7 @@ static int parse_args(cli *o, int argc, char **argv)
 
 /* The command line for the generated header: only what shapes the code.  The
 ** model directory is reduced to its last component and output paths are left
-** out, so output does not depend on where things live (reliability.md rule 14). */
+** out, so output does not depend on where things live (docs/reliability.md rule 14). */
 static const char *command_line(sm2c_arena *a, int argc, char **argv)
 {
     char *s = sm2c_arena_strdup(a, "sm2c");
