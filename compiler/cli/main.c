@@ -136,16 +136,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 static void print_limits(void)
 {
-    sm2c_limits l;
-    sm2c_limits_default(&l);
-    const int64_t values[] = {
-        l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth,
-        l.rank, l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes,
-        l.file_bytes, l.loop_iterations, l.sparse_values,
-    };
-    puts("resource limits (--limit NAME=VALUE):");
-    for (size_t i = 0; sm2c_limit_names[i]; i++)
-        printf("  %-15s %lld\n", sm2c_limit_names[i], (long long)values[i]);
+    sm2c_limits_print(stdout);
 }
 
 /* The dtypes in mask, in `sm2c ops` order, each after a space. */
