@@ -2007,8 +2007,10 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
 
 int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out)
 {
-    static const char *const names[] = { "inline", "c", "obj" };
-    for (int i = 0; i < 3; i++)
+#define SM2C_WEIGHTS_NAME(form, name) name,
+    static const char *const names[] = { SM2C_WEIGHTS_FORMS(SM2C_WEIGHTS_NAME) };
+#undef SM2C_WEIGHTS_NAME
+    for (int i = 0; i < SM2C_WEIGHTS_N_FORMS; i++)
         if (strcmp(s, names[i]) == 0)
             return *out = (sm2c_weights_form)i, 1;
     return 0;
