@@ -71,26 +71,26 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line);
 #define SM2C_LIMITS(X) \
     X("model-bytes", model_bytes, (int64_t)1 << 30, "size of saved_model.pb(txt)") \
     X("nesting-depth", nesting_depth, 100, "protobuf message nesting") \
+    /* a file of empty messages decodes to ~50x its size */ \
     X("decoded-bytes", decoded_bytes, ((int64_t)4 << 30) + ((int64_t)64 << 20), \
-      "memory protobuf-c may allocate for one message (empty messages decode to ~50x their size)") \
+      "memory protobuf-c may allocate for one message") \
     X("graph-nodes", graph_nodes, 1000000, "nodes per graph or function") \
     X("functions", functions, 100000, "functions in the library") \
     X("call-depth", call_depth, 64, "nested calls when inlining") \
     X("rank", rank, 16, "tensor rank") \
     X("elements", elements, INT32_MAX, "elements per tensor") \
-    X("const-bytes", const_bytes, (int64_t)1 << 30, \
-      "bytes of one decoded constant (a one-value list can stand for billions of elements)") \
+    /* a one-value list can stand for billions of elements */ \
+    X("const-bytes", const_bytes, (int64_t)1 << 30, "bytes of one decoded constant") \
     X("list-length", list_length, 100000, "variadic N and list attrs") \
     X("name-length", name_length, 4096, "bytes in one name") \
     X("shards", shards, 4096, "checkpoint data shards") \
     X("block-bytes", block_bytes, (int64_t)64 << 20, "one decompressed SSTable block") \
     X("file-bytes", file_bytes, ((int64_t)1 << 31) - 1, "any other file read whole (index, shard)") \
     X("loop-iterations", loop_iterations, 1000000, \
-      "runs of a loop body without a smaller static bound before the generated code returns " \
-      "SM2C_RT_ERR_ITERATIONS") \
+      "runs of a loop body with no smaller static bound (more: SM2C_RT_ERR_ITERATIONS)") \
+    /* the static bound of ParseExample's sparse outputs */ \
     X("sparse-values", sparse_values, 64, \
-      "values of one sparse feature in one tf.Example (ParseExample): the static bound of its " \
-      "outputs; more at run time is SM2C_RT_ERR_EXAMPLE")
+      "values of one sparse feature per tf.Example (more: SM2C_RT_ERR_EXAMPLE)")
 
 typedef struct sm2c_limits {
 #define SM2C_LIMIT_FIELD(name, field, dflt, help) int64_t field;
