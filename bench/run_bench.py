@@ -12,7 +12,7 @@ Engines, all one thread, batch 1, on the same SavedModel and input:
   ort            onnxruntime (tf2onnx model), intra- and inter-op threads 1, IO binding
 
 Each engine's output is first checked against TensorFlow's (expected.npy) with
-reliability.md's whole-model tolerance (rtol = atol = 1e-4).  Then the engines
+docs/reliability.md's whole-model tolerance (rtol = atol = 1e-4).  Then the engines
 are timed round robin: every round times one sample of each engine in turn (a
 sample is the mean over a batch of calls sized to about 20 ms), so load changes
 on this shared machine hit every engine alike.  Every engine is timed by the

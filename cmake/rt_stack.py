@@ -177,8 +177,20 @@ MATVECS = ["16,16", "1,16", "16,1", "64,32", "32,10", "784,32", "3,5", "128,640"
 # Each probe file fuses one activation (sm2c_rt.h's SM2C_RT_ACT_*, ACT in the
 # calls), and each activation gets its own bound: sigmoid inlines exp, and
 # relu6 changes -Os's unrolling.  One file mixing the kinds would make -Os
-# keep the loop nest out of line, which no generated layer does.
-ACT_KINDS = range(7)
+# keep the loop nest out of line, which no generated layer does.  main() reads
+# the kinds from sm2c_rt.h's enum, the one list of them.
+ACT_KINDS = range(0)
+
+
+def act_kinds(include):
+    """The codes of sm2c_rt.h's SM2C_RT_ACT_* enum, which must be 0..n-1."""
+    text = open(os.path.join(include, "sm2c_rt.h")).read()
+    codes = sorted(int(v) for v in re.findall(r"\bSM2C_RT_ACT_[A-Z0-9_]+ = (\d+)", text))
+    if not codes or codes != list(range(len(codes))):
+        sys.exit("rt_stack.py: sm2c_rt.h's SM2C_RT_ACT_* codes are not 0..n-1: %s" % codes)
+    return range(len(codes))
+
+
 LAYERS = {  # kernel: family source; per probe its window (or None) and call arguments
     "conv2d_f32": ("conv_f32.c", [(k, "x, w, %s, y, WIN, ACT, 0.0f, 0.0f" % b) for k in CONV_WINDOWS
                                   for b in ("w", "NULL")]),
@@ -266,6 +278,8 @@ def main():
     arm_cc = sys.argv[4] if len(sys.argv) > 4 else ""
     sources = sorted(glob.glob(os.path.join(rt, "*.c")))
     include = os.path.join(rt, "include")
+    global ACT_KINDS
+    ACT_KINDS = act_kinds(include)
     host, _ = measure("x86_64", host_cc, sources, include)
     arm, arm_code = measure("cortex_m4", arm_cc, sources, include)
     names = sorted(set(host) | set(arm))
@@ -278,9 +292,10 @@ def main():
              "const sm2c_rt_stack_use sm2c_rt_stack_uses[] = {"]
     for n in names:
         layer = LAYER_STACK.get(n, [-1] * len(ACT_KINDS))
-        lines.append('    { "%s", %d, %d, %d, { %s } },' % (
+        lines.append('    { "%s", %d, %d, %d, (const int32_t[]){ %s } },' % (
             n, host.get(n, -1), arm.get(n, -1), arm_code.get(n, -1), ", ".join(map(str, layer))))
-    lines += ["};", "const int32_t sm2c_rt_stack_n_uses = %d;" % len(names), ""]
+    lines += ["};", "const int32_t sm2c_rt_stack_n_uses = %d;" % len(names),
+              "const int32_t sm2c_rt_stack_n_acts = %d;" % len(ACT_KINDS), ""]
     text = "\n".join(lines)
     if not os.path.exists(out) or open(out).read() != text:
         with open(out, "w") as f:

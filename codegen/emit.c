@@ -14,19 +14,28 @@
 #include "base/fileio.h"
 #include "base/toolchain.h"
 
+#define SM2C_EMIT_NAME(kind, name, ext, llvm) name,
+#define SM2C_EMIT_EXT(kind, name, ext, llvm) ext,
+#define SM2C_EMIT_LLVM(kind, name, ext, llvm) llvm,
+static const char *const emit_names[] = { SM2C_EMIT_KINDS(SM2C_EMIT_NAME) };
+static const char *const emit_exts[] = { SM2C_EMIT_KINDS(SM2C_EMIT_EXT) };
+static const sm2c_llvm_kind emit_llvm_forms[] = { SM2C_EMIT_KINDS(SM2C_EMIT_LLVM) };
+#undef SM2C_EMIT_NAME
+#undef SM2C_EMIT_EXT
+#undef SM2C_EMIT_LLVM
+_Static_assert(sizeof emit_names / sizeof emit_names[0] == SM2C_EMIT_N_KINDS, "one name per kind");
+
 int sm2c_emit_kind_parse(const char *s, sm2c_emit_kind *out)
 {
-    static const char *const names[] = { "c", "llvm-ir", "llvm-bc", "obj", "so" };
-    for (int i = 0; i < 5; i++)
-        if (strcmp(s, names[i]) == 0)
+    for (int i = 0; i < SM2C_EMIT_N_KINDS; i++)
+        if (strcmp(s, emit_names[i]) == 0)
             return *out = (sm2c_emit_kind)i, 1;
     return 0;
 }
 
-static const char *extension(sm2c_emit_kind kind)
+const char *sm2c_emit_kind_extension(sm2c_emit_kind kind)
 {
-    return kind == SM2C_EMIT_LLVM_IR ? "ll" : kind == SM2C_EMIT_LLVM_BC ? "bc"
-         : kind == SM2C_EMIT_OBJ ? "o" : "so";
+    return emit_exts[kind];
 }
 
 /* Publish header + `file` from `dir` (+ the runtime sources when asked). */
@@ -79,8 +88,8 @@ static sm2c_status link_shared(sm2c_ctx *c, const sm2c_program *p, const char *d
     char **argv = sm2c_cc_argv(c, cc, n + 12, &k);
     argv[k++] = "-shared";
     argv[k++] = "-o";
-    argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.so", dir, p->name);
-    argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.o", dir, p->name);
+    argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.%s", dir, p->name, emit_exts[SM2C_EMIT_SO]);
+    argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.%s", dir, p->name, emit_exts[SM2C_EMIT_OBJ]);
     for (int i = 0; i < n; i++)
         argv[k++] = (char *)sm2c_path_join(c->arena, dir, objs[i]);
     argv[k++] = "-lm";
@@ -93,15 +102,14 @@ static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_
                                   const sm2c_target *t, const char *cc, const char *dir,
                                   const char *outdir)
 {
-    static const sm2c_llvm_kind forms[] = { SM2C_LLVM_IR, SM2C_LLVM_IR, SM2C_LLVM_BC, SM2C_LLVM_OBJ,
-                                            SM2C_LLVM_OBJ };
     /* Shared objects need PIC; so do host objects, which today's toolchains
     ** link into position-independent executables by default.  Cross objects
     ** (microcontrollers) keep the target's default, static code. */
     sm2c_llvm_opts opts = { .target = *t, .pic = kind == SM2C_EMIT_SO || !t->triple || !t->triple[0] };
     const char *obj = sm2c_arena_printf(c->arena, "%s.%s", p->name,
-                                        kind == SM2C_EMIT_SO ? "o" : extension(kind));
-    sm2c_status st = sm2c_emit_llvm(c, p, &opts, forms[kind], sm2c_path_join(c->arena, dir, obj));
+                                        emit_exts[kind == SM2C_EMIT_SO ? SM2C_EMIT_OBJ : kind]);
+    sm2c_status st = sm2c_emit_llvm(c, p, &opts, emit_llvm_forms[kind],
+                                    sm2c_path_join(c->arena, dir, obj));
     if (st)
         return st;
     if (kind != SM2C_EMIT_SO)
@@ -110,7 +118,8 @@ static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_
     if ((st = sm2c_emit_c_files(c, p, dir, 0, 1, NULL, 0)) || (st = compile_runtime(c, dir, cc)) ||
         (st = link_shared(c, p, dir, cc)))
         return st;
-    return publish_with(c, p, dir, sm2c_arena_printf(c->arena, "%s.so", p->name), 0, outdir);
+    return publish_with(c, p, dir, sm2c_arena_printf(c->arena, "%s.%s", p->name, emit_exts[kind]), 0,
+                       outdir);
 }
 
 sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,

@@ -4,7 +4,7 @@
 ** Two halves: text generation (deterministic, into memory) and publishing
 ** (a temporary directory inside the output directory, then renames).
 ** Identifiers come from mangle.c; file names only from p->name and the fixed
-** runtime names.  See design.md "Generated code contract" and reliability.md
+** runtime names.  See docs/design.md "Generated code contract" and docs/reliability.md
 ** section 6 (rules 1, 10, 11, 12, 14) and F7.  This file drives the backend
 ** and publishes; emit_c_internal.h lists the files that write the text.
 */
@@ -198,8 +198,10 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
 
 int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out)
 {
-    static const char *const names[] = { "inline", "c", "obj" };
-    for (int i = 0; i < 3; i++)
+#define SM2C_WEIGHTS_NAME(form, name) name,
+    static const char *const names[] = { SM2C_WEIGHTS_FORMS(SM2C_WEIGHTS_NAME) };
+#undef SM2C_WEIGHTS_NAME
+    for (int i = 0; i < SM2C_WEIGHTS_N_FORMS; i++)
         if (strcmp(s, names[i]) == 0)
             return *out = (sm2c_weights_form)i, 1;
     return 0;

@@ -8,7 +8,7 @@
 ** files] -lm` builds.
 **
 ** Output is deterministic (same program, same bytes) and published safely
-** (reliability.md F7): everything is written into a fresh temporary directory
+** (docs/reliability.md F7): everything is written into a fresh temporary directory
 ** inside OUT with O_CREAT|O_EXCL|O_NOFOLLOW and then renamed into place; a
 ** symlink or directory where an output file goes is refused, OUT itself must
 ** not be a symlink, and on failure OUT is left as it was.
@@ -54,10 +54,16 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
 ** of its elements' bits (2.8); OBJ: NAME_weights.o for the --target, written
 ** through LLVM (the code stays C).  Both define NAME_w<k> with external
 ** linkage; NAME.c declares them. */
+#define SM2C_WEIGHTS_FORMS(X) X(INLINE, "inline") X(C, "c") X(OBJ, "obj")
+
 typedef enum sm2c_weights_form {
-    SM2C_WEIGHTS_INLINE, SM2C_WEIGHTS_C, SM2C_WEIGHTS_OBJ
+#define SM2C_WEIGHTS_ENUM(form, name) SM2C_WEIGHTS_##form,
+    SM2C_WEIGHTS_FORMS(SM2C_WEIGHTS_ENUM)
+#undef SM2C_WEIGHTS_ENUM
+    SM2C_WEIGHTS_N_FORMS
 } sm2c_weights_form;
 
+/* "inline", "c", "obj" (SM2C_WEIGHTS_FORMS); 0 when unknown. */
 int sm2c_weights_form_parse(const char *s, sm2c_weights_form *out);
 
 sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_weights_form form,

@@ -12,7 +12,7 @@
 #include "emit_llvm.h"
 #include "lower/program_query.h"
 
-#define ALIGN 64            /* weights and the arena (reliability.md rule 1) */
+#define ALIGN 64            /* weights and the arena (docs/reliability.md rule 1) */
 
 typedef struct ints_global {
     int32_t n;

@@ -1,6 +1,6 @@
 /*
 ** footprint.c: the stack and code a program's entry points need, from the kernel
-** measurements of rt_stack.h (reliability.md rule 10: no recursion, no VLA,
+** measurements of rt_stack.h (docs/reliability.md rule 10: no recursion, no VLA,
 ** so every chain is bounded).
 */
 #include "rt_stack.h"
@@ -42,7 +42,7 @@ static int32_t step_use(const sm2c_step *st, int target, int c_layers)
     const sm2c_c_special *sp = c_layers ? sm2c_c_special_form(st) : NULL;
     if (sp) {
         int32_t act = sm2c_c_special_act(st, sp);
-        int32_t layer = act >= 0 && act < SM2C_STACK_ACTS ? u->cortex_m4_layer[act] : -1;
+        int32_t layer = act >= 0 && act < sm2c_rt_stack_n_acts ? u->cortex_m4_layer[act] : -1;
         args = 0;
         for (int32_t a = 0; a < st->n_args; a++)
             args += st->args[a].kind == SM2C_ARG_BUF;

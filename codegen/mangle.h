@@ -4,7 +4,7 @@
 ** Every identifier the backends emit is a fixed prefix plus a sanitized,
 ** length-capped name: [A-Za-z0-9_] only, never a C keyword, never reserved
 ** (`_[A-Z]`, `__`, a leading `_`, a trailing `_t`), and unique within its
-** name set (reliability.md section 6 rule 12).  Names never become file names.
+** name set (docs/reliability.md section 6 rule 12).  Names never become file names.
 */
 #ifndef SM2C_MANGLE_H
 #define SM2C_MANGLE_H

@@ -11,8 +11,6 @@
 #include "lower/program.h"
 #include "sm2c_rt.h"
 
-enum { SM2C_STACK_ACTS = SM2C_RT_ACT_HARD_SWISH + 1 };
-
 typedef struct sm2c_rt_stack_use {
     const char *kernel;     /* "sm2c_rt_matmul_f32" */
     int32_t x86_64;         /* bytes, callees included, gcc -O2; -1 when unknown */
@@ -20,12 +18,16 @@ typedef struct sm2c_rt_stack_use {
     int32_t cortex_m4_code; /* Thumb code bytes, with the runtime functions it reaches; -1 */
     /* Bytes of its shape-specialised form (c_special.h) per fused activation
     ** (SM2C_RT_ACT_*: sigmoid inlines exp, relu6 changes -Os's unrolling), the
-    ** most of sample layers, gcc -Os; -1 when it has none or unknown. */
-    int32_t cortex_m4_layer[SM2C_STACK_ACTS];
+    ** most of sample layers, gcc -Os; -1 when it has none or unknown.
+    ** sm2c_rt_stack_n_acts entries. */
+    const int32_t *cortex_m4_layer;
 } sm2c_rt_stack_use;
 
 extern const sm2c_rt_stack_use sm2c_rt_stack_uses[];
 extern const int32_t sm2c_rt_stack_n_uses;
+/* The fused activations rt_stack.py read from sm2c_rt.h's SM2C_RT_ACT_* enum,
+** the one list of them: adding one there is all the stack tables need. */
+extern const int32_t sm2c_rt_stack_n_acts;
 
 enum { SM2C_STACK_X86_64, SM2C_STACK_CORTEX_M4 };
 

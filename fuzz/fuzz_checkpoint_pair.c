@@ -1,5 +1,5 @@
 /*
-** fuzz_checkpoint_pair.c (reliability.md section 8, target 10, after TF's
+** fuzz_checkpoint_pair.c (docs/reliability.md section 8, target 10, after TF's
 ** load_checkpoint_fuzz): a u32 length prefix splits the input into
 ** variables.index and variables.data-00000-of-00001, written to a private
 ** temporary directory; the bundle is opened and every entry read.

@@ -1,5 +1,5 @@
 /*
-** fuzz_dir_e2e.c (reliability.md section 8, target 17): the whole compiler on
+** fuzz_dir_e2e.c (docs/reliability.md section 8, target 17): the whole compiler on
 ** a directory.  The input is an archive of records [file id: 1 byte][length:
 ** u32 LE][bytes]; the id picks one of the file names a SavedModel directory
 ** has (the harness never writes a name taken from the input).  The files are

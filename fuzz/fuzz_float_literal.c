@@ -1,5 +1,5 @@
 /*
-** fuzz_float_literal.c (reliability.md section 8, target 16; catalog N7):
+** fuzz_float_literal.c (docs/reliability.md section 8, target 16; catalog N7):
 ** random 32- and 64-bit patterns -> the literal the C backend writes for a
 ** weight element -> strtof / strtod in the C locale (as a C compiler reads it).
 ** Finite values are written in decimal; a weight holding NaN or Inf is written

@@ -1,5 +1,5 @@
 /*
-** fuzz_function_library.c (reliability.md section 8, targets 4 and 5; catalog
+** fuzz_function_library.c (docs/reliability.md section 8, targets 4 and 5; catalog
 ** U1-U4): a u32 length prefix splits the input into a GraphDef (its nodes and
 ** its FunctionDefLibrary) and a SignatureDef.  They are wrapped into a
 ** SavedModel (one MetaGraphDef, signature "sig") and compiled up to the

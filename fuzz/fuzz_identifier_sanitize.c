@@ -1,5 +1,5 @@
 /*
-** fuzz_identifier_sanitize.c (reliability.md section 8, target 15; section 6
+** fuzz_identifier_sanitize.c (docs/reliability.md section 8, target 15; section 6
 ** rule 12): arbitrary byte strings (NUL-separated names) -> the identifiers
 ** and comment text the C backend makes of model names.
 ** Oracle: every identifier matches [A-Za-z_][A-Za-z0-9_]*, is unique in its

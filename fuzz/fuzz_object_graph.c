@@ -1,5 +1,5 @@
 /*
-** fuzz_object_graph.c (reliability.md section 8, target 6; catalog U6): a u32
+** fuzz_object_graph.c (docs/reliability.md section 8, target 6; catalog U6): a u32
 ** length prefix splits the input into a SavedObjectGraph and the checkpoint's
 ** TrackableObjectGraph (absent when empty); both go through the pre-scan and
 ** unpack, then the variable mapping walks them together as sm2c_varmap_build

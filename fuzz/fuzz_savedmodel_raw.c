@@ -1,5 +1,5 @@
 /*
-** fuzz_savedmodel_raw.c (reliability.md section 8, targets 1 and 3):
+** fuzz_savedmodel_raw.c (docs/reliability.md section 8, targets 1 and 3):
 ** raw saved_model.pb bytes -> depth pre-scan -> protobuf-c unpack -> sm2c's
 ** semantic validation (meta graph choice, versions, names, functions, attribute
 ** values, variable mapping, reachable ops), no codegen.

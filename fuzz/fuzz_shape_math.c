@@ -1,5 +1,5 @@
 /*
-** fuzz_shape_math.c (reliability.md section 8, target 8): random int64 dims
+** fuzz_shape_math.c (docs/reliability.md section 8, target 8): random int64 dims
 ** and attributes -> broadcast, conv/pool output sizes, reshape inference,
 ** Slice and StridedSlice resolution and element counts (shape_math.h,
 ** sm2c_shape_elements).

@@ -1,5 +1,5 @@
 /*
-** fuzz_sstable.c (reliability.md section 8, target 9): raw bytes as
+** fuzz_sstable.c (docs/reliability.md section 8, target 9): raw bytes as
 ** variables.index -> every block and every entry (CRCs, Snappy, restarts,
 ** prefix-compressed keys).
 ** Oracle: no out-of-bounds access; iteration terminates; on success the keys

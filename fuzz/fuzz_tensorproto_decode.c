@@ -1,5 +1,5 @@
 /*
-** fuzz_tensorproto_decode.c (reliability.md section 8, target 7): TensorProto
+** fuzz_tensorproto_decode.c (docs/reliability.md section 8, target 7): TensorProto
 ** bytes -> pre-scan and unpack -> dense tensor (tensor_content or the typed
 ** *_val lists with TensorFlow's repeat-the-last-value rule).
 ** Oracle: the output has exactly the checked element count of its shape, and

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Run one libFuzzer target (reliability.md section 8) for SECONDS seconds.
+# Run one libFuzzer target (docs/reliability.md section 8) for SECONDS seconds.
 #
 #   scripts/fuzz.sh TARGET SECONDS     build build-fuzz/ if needed, fuzz, log to fuzz/LOG.md
 #   scripts/fuzz.sh --list             the targets

@@ -223,7 +223,7 @@ counts do not depend on load). Cortex-M4F under QEMU $(qemu-system-arm --version
 (\`-M mps2-an386\`), $(arm-none-eabi-gcc --version | head -1), \`-mcpu=cortex-m4 -mthumb -mfloat-abi=hard
 -mfpu=fpv4-sp-d16 -Os -ffp-contract=off -ffunction-sections -fdata-sections -Wl,--gc-sections\`,
 newlib-nano, one inference of batch 1, outputs checked against TensorFlow's (tests/data/firmware,
-reliability.md's whole-model tolerance).${ONNX2C:+ onnx2c built from github.com/kraiskil/onnx2c
+docs/reliability.md's whole-model tolerance).${ONNX2C:+ onnx2c built from github.com/kraiskil/onnx2c
 ($ONNX2C_VERSION) on ONNX files from bench/embedded/to_onnx.py (tf2onnx, opset 13).}
 
 Bytes. \`.text\` is code only (weights are in \`.rodata\`) and includes the harness, $harness B

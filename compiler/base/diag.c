@@ -106,44 +106,34 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line)
 }
 
 const char *const sm2c_limit_names[] = {
-    "model-bytes", "nesting-depth", "decoded-bytes", "graph-nodes", "functions", "call-depth", "rank",
-    "elements", "const-bytes", "list-length", "name-length", "shards", "block-bytes", "file-bytes",
-    "loop-iterations", "sparse-values", NULL,
+#define SM2C_LIMIT_NAME(name, field, dflt, help) name,
+    SM2C_LIMITS(SM2C_LIMIT_NAME)
+#undef SM2C_LIMIT_NAME
+    NULL,
 };
 
 void sm2c_limits_default(sm2c_limits *l)
 {
-    l->model_bytes = (int64_t)1 << 30;
-    l->nesting_depth = 100;
-    l->decoded_bytes = ((int64_t)4 << 30) + ((int64_t)64 << 20);
-    l->graph_nodes = 1000000;
-    l->functions = 100000;
-    l->call_depth = 64;
-    l->rank = 16;
-    l->elements = INT32_MAX;
-    l->const_bytes = (int64_t)1 << 30;
-    l->list_length = 100000;
-    l->name_length = 4096;
-    l->shards = 4096;
-    l->block_bytes = (int64_t)64 << 20;
-    l->file_bytes = ((int64_t)1 << 31) - 1;
-    l->loop_iterations = 1000000;
-    l->sparse_values = 64;
+#define SM2C_LIMIT_DEFAULT(name, field, dflt, help) l->field = (dflt);
+    SM2C_LIMITS(SM2C_LIMIT_DEFAULT)
+#undef SM2C_LIMIT_DEFAULT
 }
 
 int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value)
 {
-    int64_t *fields[] = {
-        &l->model_bytes, &l->nesting_depth, &l->decoded_bytes, &l->graph_nodes, &l->functions, &l->call_depth,
-        &l->rank, &l->elements, &l->const_bytes, &l->list_length, &l->name_length, &l->shards,
-        &l->block_bytes, &l->file_bytes, &l->loop_iterations,
-        &l->sparse_values,
-    };
-    for (size_t i = 0; sm2c_limit_names[i]; i++) {
-        if (strcmp(sm2c_limit_names[i], name) == 0) {
-            *fields[i] = value;
-            return 1;
-        }
-    }
+#define SM2C_LIMIT_SET(lname, field, dflt, help) \
+    if (strcmp(name, lname) == 0)                 \
+        return l->field = value, 1;
+    SM2C_LIMITS(SM2C_LIMIT_SET)
+#undef SM2C_LIMIT_SET
     return 0;
+}
+
+void sm2c_limits_print(FILE *f)
+{
+    fputs("resource limits (--limit NAME=VALUE):\n", f);
+#define SM2C_LIMIT_PRINT(name, field, dflt, help) \
+    fprintf(f, "  %-15s %-11lld %s\n", name, (long long)(dflt), help);
+    SM2C_LIMITS(SM2C_LIMIT_PRINT)
+#undef SM2C_LIMIT_PRINT
 }

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define SM2C_PRINTF(f, a) __attribute__((format(printf, f, a)))
 
@@ -63,30 +64,38 @@ void sm2c_note(sm2c_diag *d, const char *file, const char *where,
 #define sm2c_unreachable() sm2c_assert_fail("unreachable", __FILE__, __LINE__)
 _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line);
 
-/* Resource limits (reliability.md section 10); every one can be raised by
-** `--limit NAME=VALUE`. */
+/* Resource limits (docs/reliability.md section 10); every one can be raised by
+** `--limit NAME=VALUE`.  One row per limit, X(NAME, field, default, help):
+** the struct, the defaults, the names, sm2c_limits_set and --help-limits are
+** all made from it, so adding a limit is one row. */
+#define SM2C_LIMITS(X) \
+    X("model-bytes", model_bytes, (int64_t)1 << 30, "size of saved_model.pb(txt)") \
+    X("nesting-depth", nesting_depth, 100, "protobuf message nesting") \
+    /* a file of empty messages decodes to ~50x its size */ \
+    X("decoded-bytes", decoded_bytes, ((int64_t)4 << 30) + ((int64_t)64 << 20), \
+      "memory protobuf-c may allocate for one message") \
+    X("graph-nodes", graph_nodes, 1000000, "nodes per graph or function") \
+    X("functions", functions, 100000, "functions in the library") \
+    X("call-depth", call_depth, 64, "nested calls when inlining") \
+    X("rank", rank, 16, "tensor rank") \
+    X("elements", elements, INT32_MAX, "elements per tensor") \
+    /* a one-value list can stand for billions of elements */ \
+    X("const-bytes", const_bytes, (int64_t)1 << 30, "bytes of one decoded constant") \
+    X("list-length", list_length, 100000, "variadic N and list attrs") \
+    X("name-length", name_length, 4096, "bytes in one name") \
+    X("shards", shards, 4096, "checkpoint data shards") \
+    X("block-bytes", block_bytes, (int64_t)64 << 20, "one decompressed SSTable block") \
+    X("file-bytes", file_bytes, ((int64_t)1 << 31) - 1, "any other file read whole (index, shard)") \
+    X("loop-iterations", loop_iterations, 1000000, \
+      "runs of a loop body with no smaller static bound (more: SM2C_RT_ERR_ITERATIONS)") \
+    /* the static bound of ParseExample's sparse outputs */ \
+    X("sparse-values", sparse_values, 64, \
+      "values of one sparse feature per tf.Example (more: SM2C_RT_ERR_EXAMPLE)")
+
 typedef struct sm2c_limits {
-    int64_t model_bytes;      /* size of saved_model.pb(txt) */
-    int64_t nesting_depth;    /* protobuf message nesting */
-    int64_t decoded_bytes;    /* memory protobuf-c may allocate for one message
-                                 (a file of empty messages decodes to ~50x its size) */
-    int64_t graph_nodes;      /* nodes per graph or function */
-    int64_t functions;        /* functions in the library */
-    int64_t call_depth;       /* nested calls when inlining */
-    int64_t rank;             /* tensor rank */
-    int64_t elements;         /* elements per tensor */
-    int64_t const_bytes;      /* bytes of one decoded constant (a one-value list can
-                                 stand for billions of elements) */
-    int64_t list_length;      /* variadic N and list attrs */
-    int64_t name_length;      /* bytes in one name */
-    int64_t shards;           /* checkpoint data shards */
-    int64_t block_bytes;      /* one decompressed SSTable block */
-    int64_t file_bytes;       /* any other file read whole (index, shard) */
-    int64_t loop_iterations;  /* runs of a loop body without a smaller static bound before the
-                                 generated code returns SM2C_RT_ERR_ITERATIONS */
-    int64_t sparse_values;    /* values of one sparse feature in one tf.Example (ParseExample):
-                                 the static bound of its outputs; more at run time is
-                                 SM2C_RT_ERR_EXAMPLE */
+#define SM2C_LIMIT_FIELD(name, field, dflt, help) int64_t field;
+    SM2C_LIMITS(SM2C_LIMIT_FIELD)
+#undef SM2C_LIMIT_FIELD
 } sm2c_limits;
 
 void sm2c_limits_default(sm2c_limits *l);
@@ -94,5 +103,7 @@ void sm2c_limits_default(sm2c_limits *l);
 int sm2c_limits_set(sm2c_limits *l, const char *name, int64_t value);
 /* Names of all limits, NULL-terminated, in the order of the struct. */
 extern const char *const sm2c_limit_names[];
+/* --help-limits: each limit's name, default and what it bounds, one a line. */
+void sm2c_limits_print(FILE *f);
 
 #endif

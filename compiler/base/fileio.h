@@ -4,7 +4,7 @@
 ** Every input is opened with openat() relative to a directory descriptor,
 ** without following symlinks and without blocking (a FIFO must not hang us),
 ** checked to be a regular file, size-capped, and read once into an owned
-** buffer.  See reliability.md F2, F3.
+** buffer.  See docs/reliability.md F2, F3.
 */
 #ifndef SM2C_FILEIO_H
 #define SM2C_FILEIO_H

@@ -1,5 +1,5 @@
 /*
-** publish.c: writing a set of output files safely (reliability.md F7, issue 7
+** publish.c: writing a set of output files safely (docs/reliability.md F7, issue 7
 ** "safe output").  Files are written into a fresh temporary directory inside
 ** the output directory, each created O_EXCL|O_NOFOLLOW, then renamed into
 ** place; a failure removes what it wrote and leaves earlier output untouched.

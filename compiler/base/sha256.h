@@ -1,6 +1,6 @@
 /*
 ** sha256.h: SHA-256 (FIPS 180-4), for the input digests the generated code
-** records (reliability.md rule 14).
+** records (docs/reliability.md rule 14).
 */
 #ifndef SM2C_SHA256_H
 #define SM2C_SHA256_H

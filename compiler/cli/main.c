@@ -137,16 +137,7 @@ static int usage_error(const char *fmt, const char *arg)
 
 static void print_limits(void)
 {
-    sm2c_limits l;
-    sm2c_limits_default(&l);
-    const int64_t values[] = {
-        l.model_bytes, l.nesting_depth, l.decoded_bytes, l.graph_nodes, l.functions, l.call_depth,
-        l.rank, l.elements, l.const_bytes, l.list_length, l.name_length, l.shards, l.block_bytes,
-        l.file_bytes, l.loop_iterations, l.sparse_values,
-    };
-    puts("resource limits (--limit NAME=VALUE):");
-    for (size_t i = 0; sm2c_limit_names[i]; i++)
-        printf("  %-15s %lld\n", sm2c_limit_names[i], (long long)values[i]);
+    sm2c_limits_print(stdout);
 }
 
 /* The dtypes in mask, in `sm2c ops` order, each after a space. */
@@ -371,7 +362,7 @@ static int parse_args(cli *o, int argc, char **argv)
 
 /* The command line for the generated header: only what shapes the code.  The
 ** model directory is reduced to its last component and output paths are left
-** out, so output does not depend on where things live (reliability.md rule 14). */
+** out, so output does not depend on where things live (docs/reliability.md rule 14). */
 static const char *command_line(sm2c_arena *a, int argc, char **argv)
 {
     char *s = sm2c_arena_strdup(a, "sm2c");

@@ -287,12 +287,10 @@ static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, c
     argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
     for (int i = 0; i < nc; i++)
         argv[k++] = (char *)sm2c_path_join(c->arena, dir, sources[i]);
-    if (o->emit == SM2C_EMIT_OBJ)
-        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.o", dir, name);
-    if (o->emit == SM2C_EMIT_SO) {
-        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.so", dir, name);
+    if (o->emit == SM2C_EMIT_OBJ || o->emit == SM2C_EMIT_SO)
+        argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.%s", dir, name, sm2c_emit_kind_extension(o->emit));
+    if (o->emit == SM2C_EMIT_SO)
         argv[k++] = sm2c_arena_printf(c->arena, "-Wl,-rpath,%s", dir);
-    }
     argv[k++] = "-o";
     argv[k++] = sm2c_arena_printf(c->arena, "%s/driver", dir);
     if (o->runtime_lib && o->emit != SM2C_EMIT_SO)

@@ -1,5 +1,5 @@
 /*
-** pipeline.c: the pass list (design.md, "Pipeline"), read top to bottom.
+** pipeline.c: the pass list (docs/design.md, "Pipeline"), read top to bottom.
 */
 #include "pipeline.h"
 

@@ -1,9 +1,9 @@
 /*
-** import.c: TensorFlow graphs and function bodies -> IR (design.md, "Import").
+** import.c: TensorFlow graphs and function bodies -> IR (docs/design.md, "Import").
 **
 ** A scope is the main graph or one instantiation of a function body.  Nodes a
 ** scope needs are ordered by an iterative depth-first search (cycles are
-** errors, reliability.md G4), then imported in that order.  Identity-like
+** errors, docs/reliability.md G4), then imported in that order.  Identity-like
 ** ops become aliases and NoOps vanish here; calls are instantiated by the
 ** inline pass (import_inline.c) and variables resolved by the capture pass
 ** (import_capture.c), both run as the walk meets them.
@@ -40,7 +40,7 @@ static int32_t node_index(const scope *s, const char *name)
     return v ? (int32_t)((intptr_t)v - 1) : -1;
 }
 
-/* What a node input reference turned out to be (reliability.md G1, G2). */
+/* What a node input reference turned out to be (docs/reliability.md G1, G2). */
 enum { REF_OK = 1, REF_CONTROL = 0, REF_MALFORMED = -1, REF_NO_NODE = -2, REF_NO_OUTPUT = -3 };
 
 /* An output index: decimal digits only, no sign, at most INT32_MAX. */
@@ -319,7 +319,7 @@ static int import_special(importer *im, scope *s, int32_t i, sm2c_value **ins, i
 }
 
 /* Ops that act on the host (files, Python, the console, the filesystem):
-** never emulated in generated code (reliability.md G10). */
+** never emulated in generated code (docs/reliability.md G10). */
 static int is_host_op(const char *op)
 {
     static const char *const ops[] = {

@@ -4,7 +4,7 @@
 ** instantiates the callee's body as a new scope whose arguments are the call's
 ** data inputs; its results become the call's outputs.  The IR never holds a
 ** call.  Recursion through any path and nesting deeper than
-** limits->call_depth are errors (reliability.md U1, U2).
+** limits->call_depth are errors (docs/reliability.md U1, U2).
 */
 #include <string.h>
 

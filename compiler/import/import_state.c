@@ -1,5 +1,5 @@
 /*
-** import_state.c: writable variables, during import (design.md, "Import").
+** import_state.c: writable variables, during import (docs/design.md, "Import").
 ** A variable that some compiled entry writes is *state*: its handle value
 ** carries an sm2c_state_var instead of a constant, every ReadVariableOp of it
 ** becomes a node (a snapshot at its point in program order, never folded),

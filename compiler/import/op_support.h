@@ -11,7 +11,7 @@
 /* 1 when sm2c can compile op `name` (it has a lowering and a kernel). */
 int sm2c_op_supported(const char *name);
 
-/* U3 of reliability.md: no library function takes the name of an op sm2c
+/* U3 of docs/reliability.md: no library function takes the name of an op sm2c
 ** handles (a node calling it would be ambiguous). */
 sm2c_status sm2c_check_function_names(sm2c_ctx *c, const sm2c_model *m);
 

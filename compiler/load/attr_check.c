@@ -1,6 +1,6 @@
 /*
 ** attr_check.c: attribute values that would cause nonsense or undefined
-** behaviour later (reliability.md N5, N6, N8): window sizes and strides,
+** behaviour later (docs/reliability.md N5, N6, N8): window sizes and strides,
 ** padding, data formats, permutations, reshapes, axes, constant indices,
 ** constant sizes that overflow, quantization ranges, variadic counts, and
 ** attrs of the wrong type.  Where an input's shape is static (a Const, or a

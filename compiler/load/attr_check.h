@@ -1,6 +1,6 @@
 /*
 ** attr_check.h: reject attribute values that would make nonsense or undefined
-** behaviour later (reliability.md N5, N6, N8), before any pass relies on them.
+** behaviour later (docs/reliability.md N5, N6, N8), before any pass relies on them.
 */
 #ifndef SM2C_ATTR_CHECK_H
 #define SM2C_ATTR_CHECK_H

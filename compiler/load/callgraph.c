@@ -1,6 +1,6 @@
 /*
 ** callgraph.c: the function library's call graph, checked once at load
-** (reliability.md U1-U4; that no function takes an op's name is checked by
+** (docs/reliability.md U1-U4; that no function takes an op's name is checked by
 ** import/op_support.c, which knows the ops).
 **
 ** A function calls another through a node whose op is the callee's name, or

@@ -1,6 +1,6 @@
 /*
 ** callgraph.h: recursion and signature checks over the function library
-** (reliability.md U1-U4), run once when a model is loaded.
+** (docs/reliability.md U1-U4), run once when a model is loaded.
 */
 #ifndef SM2C_CALLGRAPH_H
 #define SM2C_CALLGRAPH_H

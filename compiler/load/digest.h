@@ -1,6 +1,6 @@
 /*
 ** digest.h: the SHA-256 of every file a compile read, for the generated code's
-** banner (reliability.md rule 14: outputs record exactly what they came from).
+** banner (docs/reliability.md rule 14: outputs record exactly what they came from).
 */
 #ifndef SM2C_DIGEST_H
 #define SM2C_DIGEST_H

@@ -1,6 +1,6 @@
 /*
 ** pbscan.c: checking binary protobuf before protobuf-c decodes it, and map
-** keys after (reliability.md P1-P5).
+** keys after (docs/reliability.md P1-P5).
 **
 ** protobuf-c's unpack() recurses once per nested message, fails without
 ** saying why, and silently cuts strings at a NUL.  So sm2c_pb_prescan() walks

@@ -5,7 +5,7 @@
 ** what is wrong, so every binary input is first walked by a non-recursive
 ** scanner that follows our descriptors: it checks the wire format, the nesting
 ** depth and the strings, and reports `file: protobuf parse error at offset N:
-** reason` (reliability.md P1-P4).  Text format is translated to the binary wire
+** reason` (docs/reliability.md P1-P4).  Text format is translated to the binary wire
 ** format using the same descriptors, then takes the same path.
 */
 #ifndef SM2C_PBWIRE_H

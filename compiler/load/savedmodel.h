@@ -47,7 +47,7 @@ sm2c_status sm2c_model_load_bytes(sm2c_ctx *c, const char *display, const uint8_
                                   sm2c_model **out);
 
 /* Check the attribute values of every node of the main graph and of every
-** library function (reliability.md N5, N6, N8); reports all problems. */
+** library function (docs/reliability.md N5, N6, N8); reports all problems. */
 sm2c_status sm2c_model_check_attrs(sm2c_ctx *c, const sm2c_model *m);
 
 /* The tags of meta graph i as "a,b" in the arena. */

@@ -19,7 +19,7 @@ const Tensorflow__AttrValue *sm2c_node_attr(const Tensorflow__NodeDef *n, const 
     return NULL;
 }
 
-/* ---- validation of object graph ids (reliability.md U6) ------------------- */
+/* ---- validation of object graph ids (docs/reliability.md U6) ------------------- */
 
 static sm2c_status check_ref(sm2c_ctx *c, const char *file, const char *where, int32_t id,
                              size_t n)

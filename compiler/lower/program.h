@@ -61,7 +61,7 @@ typedef struct sm2c_step {
     const char *function;   /* call path of functions, "" for the top level */
     int32_t checked;        /* the kernel returns int32_t: nonzero (an SM2C_RT_ERR_* code) means a
                             ** data-dependent index or value was out of range, and the entry point
-                            ** returns it at once (reliability.md section 6, rule 4) */
+                            ** returns it at once (docs/reliability.md section 6, rule 4) */
     int32_t control;        /* SM2C_CTL_*: 0 for a kernel call, else a structured control step
                             ** (kernel unused) */
     int64_t imm;            /* SM2C_CTL_IF: -1 to test the condition for nonzero, else the int32

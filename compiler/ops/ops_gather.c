@@ -3,7 +3,7 @@
 ** GatherNd, ScatterNd, OneHot, InvertPermutation, ReverseSequence, and the
 ** selections TopKV2 and MatrixBandPart.  Indices that arrive at run time are
 ** checked by the kernels themselves (checked steps: the entry point returns
-** SM2C_RT_ERR_INDEX, reliability.md section 6 rule 4); constant indices are
+** SM2C_RT_ERR_INDEX, docs/reliability.md section 6 rule 4); constant indices are
 ** checked here, at compile time (catalog N8).
 */
 #include "ops_common.h"

@@ -9,7 +9,7 @@
 ** each the sole user of the value before it; s and t hold one value per output
 ** channel (or one for all).  The filter becomes w * s and the bias b * s + t,
 ** and the Mul and Add disappear.  The rewrite changes rounding within the
-** tolerance policy (reliability.md section 9), as TFLite's converter does.
+** tolerance policy (docs/reliability.md section 9), as TFLite's converter does.
 */
 #include <string.h>
 

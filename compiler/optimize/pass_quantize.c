@@ -15,7 +15,7 @@
 **    through a DequantizeS8 node, so the entry points keep float I/O; with
 **    --io int8, graph inputs and outputs with a range are int8 instead: an
 **    input's QuantizeS8 goes away, an output gets one if it is float.
-** A node whose accumulator could overflow int32 (reliability.md 6.5) stays float.
+** A node whose accumulator could overflow int32 (docs/reliability.md 6.5) stays float.
 */
 #include <math.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# sm2c compile is deterministic (design.md "Generated code contract",
-# reliability.md rule 14): the same command gives byte-identical files whatever
+# sm2c compile is deterministic (docs/design.md "Generated code contract",
+# docs/reliability.md rule 14): the same command gives byte-identical files whatever
 # the working directory, locale, time zone or SOURCE_DATE_EPOCH, and leaves no
 # temporary files behind.
 #

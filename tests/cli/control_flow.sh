@@ -4,7 +4,7 @@
 # changes are compile errors (exit 3) naming the loop and node; a loop that
 # runs past its iteration cap (--limit loop-iterations) makes the entry point
 # return SM2C_RT_ERR_ITERATIONS (-4) through the C and the LLVM backends,
-# instead of hanging (reliability.md U5).
+# instead of hanging (docs/reliability.md U5).
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generated code gives bit-identical outputs whichever compiler and
-# optimisation level builds it (reliability.md rule 13): every end-to-end case
+# optimisation level builds it (docs/reliability.md rule 13): every end-to-end case
 # through `sm2c run` with gcc and clang at -O0, -O2 and -O3 (-ffp-contract=off,
 # as rule 8 asks), every output file compared byte for byte with the gcc -O0 one.
 set -u

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Every model sm2c compiles today compiles byte-identically twice (issue 7,
-# reliability.md rule 14): all test models (tests/data, samples) and, when
+# docs/reliability.md rule 14): all test models (tests/data, samples) and, when
 # ../shared/models is present, every real model there.  Run 1 from the source
 # root in the C locale and UTC; run 2 from /tmp with another locale, time zone
 # and SOURCE_DATE_EPOCH, into another directory.  Models that do not compile

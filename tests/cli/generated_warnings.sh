@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Generated C compiles warning-free (design.md "Generated code contract"): every
+# Generated C compiles warning-free (docs/design.md "Generated code contract"): every
 # model under tests/data/e2e, each signature compiled on its own with the
 # --shape flags of its case.json "shapes", then every output .c file built with
 # cc and (if installed) clang, -std=c99 -Wall -Wextra -pedantic -Werror -c, at

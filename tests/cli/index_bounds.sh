@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Data-dependent indices are checked (reliability.md section 6 rule 4, catalog N8).
+# Data-dependent indices are checked (docs/reliability.md section 6 rule 4, catalog N8).
 # Run time: conformance models with index inputs (GatherV2, ResourceGather,
 # GatherNd, ScatterNd, InvertPermutation, ReverseSequence, UnsortedSegment*,
 # SparseSoftmaxCrossEntropyWithLogits, SparseToDense: all zeros repeat an index,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Two compiled models link into one program (design.md "Generated code
+# Two compiled models link into one program (docs/design.md "Generated code
 # contract"): digits (samples/digits/model) and mlp (tests/data/e2e/mlp/model)
 # are compiled into separate directories; their runtime files must be
 # byte-identical, so one program is built from digits' files plus mlp.c, under

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Generated code and the whole runtime stay within the runtime-wide stack
-# budget (SM2C_RT_STACK_BYTES, reliability.md rule 10): gcc's -fcallgraph-info
+# budget (SM2C_RT_STACK_BYTES, docs/reliability.md rule 10): gcc's -fcallgraph-info
 # at -O0 and -O2 gives every frame and call edge; no recursion, no unbounded
 # frame, deepest chain within the budget.  And the bound a generated header
 # states for x86-64 (its _STACK_SIZE, from the call tree of the program)

@@ -11,7 +11,7 @@ it: write the inputs as .npy files in a temporary directory, run
          [--tag_set TAGS] [--shape K=d0,d1,...]
 
 and compare each OUT/<output key>.npy with the reference, by the whole-model
-policy of reliability.md section 9: float outputs |got - ref| <= atol + rtol*|ref|
+policy of docs/reliability.md section 9: float outputs |got - ref| <= atol + rtol*|ref|
 with rtol = atol = 1e-4, NaN positions and +-Inf (with sign) exact, subnormals
 flushed to zero on both sides; integer and bool outputs bit-exact; dtype and
 shape exact.  String inputs (serialized tf.Examples, hex in REFS_JSON) are

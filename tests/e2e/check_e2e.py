@@ -15,7 +15,7 @@ with / as __>.npy the written variables after N calls (--state-out).
 A case.json with "max_batch": N (tests/data/batch) runs each signature with
 --max-batch N once per row count in its "batches", from inputs/<sig>/b<B>/ against
 expected/<sig>/b<B>/.
-Comparison (reliability.md section 9): |got - want| <= atol + rtol*|want| per
+Comparison (docs/reliability.md section 9): |got - want| <= atol + rtol*|want| per
 element, NaN positions equal, infinities equal; integers exactly (atol 0).
 Prints the worst absolute error and ULP distance per output.  Standard library only.
 float16 is '<f2'; bfloat16 is '<V2' (numpy + ml_dtypes' encoding; sm2c reads and
@@ -286,7 +286,7 @@ def write_report(path, cases_dir, rows, families=None):
         f.write("# Conformance report\n\n")
         f.write("Every case in `%s` run through `sm2c run` (C backend) and compared with the outputs\n"
                 "TensorFlow 2.21 gave for the same inputs, under each case's tolerance (case.json;\n"
-                "reliability.md section 9).  Regenerate with `scripts/conformance_report.sh`.\n\n"
+                "docs/reliability.md section 9).  Regenerate with `scripts/conformance_report.sh`.\n\n"
                 % ("tests/data/" + os.path.basename(os.path.normpath(cases_dir))))
         passed = sum(1 for r in rows if r[1])
         f.write("%d cases: %d pass, %d fail.\n\n" % (len(rows), passed, len(rows) - passed))

@@ -1,6 +1,6 @@
 /*
 ** kref.h: helpers shared by the kernel tests (tests/kernels/test_*.c): a fixed
-** seed generator, the comparison rule of reliability.md section 9, and the
+** seed generator, the comparison rule of docs/reliability.md section 9, and the
 ** TensorFlow SAME/VALID window arithmetic.  Include after "sm2c_test.h".
 */
 #ifndef SM2C_KREF_H

@@ -1,7 +1,7 @@
 /*
 ** ktest.h: helpers shared by the runtime kernel tests (tests/kernels/).
 ** Include after "sm2c_test.h".  A fixed-seed generator, bit views, ULP
-** distance and the numpy-style closeness check of reliability.md section 9.
+** distance and the numpy-style closeness check of docs/reliability.md section 9.
 */
 #ifndef SM2C_KTEST_H
 #define SM2C_KTEST_H

@@ -1,7 +1,7 @@
 /*
 ** test_conv.c: Conv2D, DepthwiseConv2dNative, MaxPool and AvgPool (NHWC)
 ** against naive double references: convolutions and AvgPool with the
-** contraction tolerance of reliability.md section 9 (K = KH*KW*FC), MaxPool
+** contraction tolerance of docs/reliability.md section 9 (K = KH*KW*FC), MaxPool
 ** bit-exact.  Special values and SAME padding outputs were checked against
 ** TensorFlow 2.21 CPU (TF_ENABLE_ONEDNN_OPTS=0).
 */
@@ -202,7 +202,7 @@ static void test_conv2d_add(void **state)
                 want[k] = kactf(want[k] + res[k], act);
             }
             sm2c_rt_conv2d_add_f32(x, w, bias, res, y, p, KACT(act));
-            if (act == SM2C_RT_ACT_SIGMOID) /* a polynomial: reliability.md's tolerance */
+            if (act == SM2C_RT_ACT_SIGMOID) /* a polynomial: docs/reliability.md's tolerance */
                 kassert_close(wantd, y, ny, 1e-6, 2.4e-6, "conv2d_add sigmoid");
             else
                 kassert_same(want, y, ny, "conv2d_add");

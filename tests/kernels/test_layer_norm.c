@@ -1,7 +1,7 @@
 /* test_layer_norm.c: sm2c_rt_layer_norm_f32 (layer_norm_f32.c) against the
 ** steps it replaces, bit for bit: the Mean kernel for the mean and the
 ** variance, and the graph's elementwise operations in its order; against a
-** double reference within reliability.md's normalization tolerance; in
+** double reference within docs/reliability.md's normalization tolerance; in
 ** place; and on constant and NaN rows.  Shapes cover a row shorter than the
 ** eight sum lanes, lanes with a tail, and rows past one 256-element block. */
 #include "sm2c_test.h"

@@ -1,7 +1,7 @@
 /*
 ** test_matmul.c: sm2c_rt_matmul_f32, sm2c_rt_matvec(_t)_f32 and
 ** sm2c_rt_batch_matmul_f32 against a
-** naive double-precision reference (reliability.md section 9: contractions,
+** naive double-precision reference (docs/reliability.md section 9: contractions,
 ** rtol = atol = max(1e-5, 2*K*eps)), plus TensorFlow's Relu/Relu6 NaN rules.
 */
 #include "sm2c_test.h"

@@ -1,6 +1,6 @@
 /*
 ** test_nn.c: BiasAdd, Softmax, LogSoftmax and BatchNorm against naive double
-** references (reliability.md section 9), and the special values of
+** references (docs/reliability.md section 9), and the special values of
 ** TensorFlow's CPU kernels (checked against TF 2.21, TF_ENABLE_ONEDNN_OPTS=0).
 */
 #include "sm2c_test.h"
@@ -30,7 +30,7 @@ static void check_bias_add(int32_t outer, int32_t channels, int32_t inner, int32
         wantd[i] = kact(v, act);
     }
     sm2c_rt_bias_add_f32(x, bias, in_place ? x : y, outer, channels, inner, KACT(act));
-    if (act == SM2C_RT_ACT_SIGMOID) /* a polynomial: reliability.md's tolerance */
+    if (act == SM2C_RT_ACT_SIGMOID) /* a polynomial: docs/reliability.md's tolerance */
         kassert_close(wantd, in_place ? x : y, n, 1e-6, 2.4e-6, "bias_add sigmoid");
     else
         kassert_same(want, in_place ? x : y, n, in_place ? "bias_add in place" : "bias_add");

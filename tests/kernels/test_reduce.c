@@ -1,5 +1,5 @@
 /* test_reduce.c: reduce_<dtype>.c against double / exact references.  Float
-** Sum/Mean within rtol = atol = max(1e-5, 2*K*eps) (reliability.md section 9);
+** Sum/Mean within rtol = atol = max(1e-5, 2*K*eps) (docs/reliability.md section 9);
 ** Max/Min bit-exact with TF's NaN propagation; integers exact, with TF's
 ** wraparound for Sum and int64-accumulated Mean for int32. */
 #include "sm2c_test.h"

@@ -1,7 +1,7 @@
 /* test_unary.c: unary_f32.c.  Relu, Relu6 and Neg bit-exact with TensorFlow's
 ** NaN rules; Square and Sqrt correctly rounded (<= 1 ulp); transcendentals
 ** against double within rtol 20 eps = 2.4e-6, atol 2*FLT_MIN
-** (reliability.md section 9), over sweeps of bit patterns. */
+** (docs/reliability.md section 9), over sweeps of bit patterns. */
 #include "sm2c_test.h"
 #include "sm2c_rt.h"
 #include "ktest.h"

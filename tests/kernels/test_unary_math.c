@@ -1,7 +1,7 @@
 /* test_unary_math.c: unary_math_f32.c and binary_math_f32.c.  Rounding, Sign,
 ** LeakyRelu, FloorDiv and FloorMod bit-exact; Reciprocal and the divisions
 ** correctly rounded (<= 1 ulp); transcendentals against double within rtol
-** 20 eps = 2.4e-6, atol 2*FLT_MIN (reliability.md section 9) over sweeps of bit
+** 20 eps = 2.4e-6, atol 2*FLT_MIN (docs/reliability.md section 9) over sweeps of bit
 ** patterns; special values as TensorFlow 2.21 gives them (measured). */
 #include "sm2c_test.h"
 #include "sm2c_rt.h"

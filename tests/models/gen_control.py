@@ -26,7 +26,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from opcase import EXACT, IEEE, TRANS, np, rng_for, tf, write_case  # noqa: E402
 
-E2E = {"rtol": 1e-4, "atol": 1e-4}   # whole-model policy, reliability.md section 9
+E2E = {"rtol": 1e-4, "atol": 1e-4}   # whole-model policy, docs/reliability.md section 9
 I32 = np.int32
 F32 = np.float32
 

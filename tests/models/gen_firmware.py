@@ -11,7 +11,7 @@ OUT_DIR defaults to tests/data/firmware.  For each case it writes
     <case>/input.bin     one input, float32 little-endian, C order
     <case>/expected.bin  what the loaded SavedModel's serving_default returns
     <case>/case.json     model path, input name and shape, output count,
-                         tolerance (reliability.md section 9, whole model)
+                         tolerance (docs/reliability.md section 9, whole model)
 
 The cases are the issue's table: the TFLite Micro hello_world sine model
 (Dense 1-16-16-1, trained briefly on sin), samples/digits' MLP, the MLPerf

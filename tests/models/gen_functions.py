@@ -25,7 +25,7 @@ from tensorflow.python.saved_model import nested_structure_coder  # noqa: E402
 
 EXACT = {"rtol": 0.0, "atol": 0.0}
 IEEE = {"rtol": 1.2e-7, "atol": 0.0}
-CONTRACTION = {"rtol": 1e-5, "atol": 1e-5}   # reliability.md section 9, K <= 40
+CONTRACTION = {"rtol": 1e-5, "atol": 1e-5}   # docs/reliability.md section 9, K <= 40
 
 
 class CustomModule(tf.Module):

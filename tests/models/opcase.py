@@ -26,7 +26,7 @@ os.environ.setdefault("TF_CPP_MIN_LOG_LEVEL", "3")
 import numpy as np  # noqa: E402
 import tensorflow as tf  # noqa: E402
 
-# Tolerances, reliability.md section 9.
+# Tolerances, docs/reliability.md section 9.
 EXACT = {"rtol": 0.0, "atol": 0.0}
 IEEE = {"rtol": 1.2e-7, "atol": 0.0}            # one correctly rounded operation (<= 1 ulp)
 TRANS = {"rtol": 1e-5, "atol": 1e-6}            # transcendental unary, vs TF

@@ -16,7 +16,7 @@ them (issue 4, part "keras").  Cases, all in tests/data/ops:
 Weights are random (seeded from the case name) and made non-trivial: zero
 biases/betas/means become small random values and unit gammas/variances random
 values in [0.5, 1.5], so no layer is an identity by accident.  Tolerance is the
-whole-model policy (reliability.md section 9: rtol = atol = 1e-4), exact for
+whole-model policy (docs/reliability.md section 9: rtol = atol = 1e-4), exact for
 pure data movement.
 """
 import os

@@ -7,7 +7,7 @@ the functions so they are Const nodes, as Keras emits them; index tensors are
 inputs (data-dependent) where models feed them, constants where they do not.
 Most cases have a float32 signature (serving_default) and int32/int64 ones
 ("int32", "int64") fed to the same function, where TensorFlow has the kernel.
-Every movement op is bit-exact (reliability.md section 9).
+Every movement op is bit-exact (docs/reliability.md section 9).
 """
 from opcase import EXACT, np, rng_for, tf
 

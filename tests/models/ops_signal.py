@@ -4,7 +4,7 @@ on complex64, FFT/IFFT/FFT2D/IFFT2D, RFFT/IRFFT/RFFT2D/IRFFT2D at power-of-two,
 odd and prime lengths (Bluestein past radix 13) with fft_length cropping and
 padding, and the audio front ends keyword-spotting models use: tf.signal.stft
 with a Hann window, its magnitude and log-mel spectrogram, and MFCCs on top.
-FFT tolerances are contraction(n) (reliability.md section 9, K = n).
+FFT tolerances are contraction(n) (docs/reliability.md section 9, K = n).
 """
 from opcase import EXACT, IEEE, TRANS, contraction, np, rng_for, tf
 

@@ -1,7 +1,7 @@
 """Worst-case stack of every function in gcc -fcallgraph-info=su output.
 
 usage: check_stack.py [--from FN] [--extern N] BUDGET FILE.ci...
-Builds the call graph of all the .ci files, rejects recursion (reliability.md
+Builds the call graph of all the .ci files, rejects recursion (docs/reliability.md
 rule 10) and frames gcc cannot bound, and checks that the deepest call chain
 from any function (or from FN alone), frames summed, stays within BUDGET
 bytes.  Functions without stack information (libm, memcpy) count EXTERN

@@ -1,5 +1,5 @@
 /*
-** test_attr_check.c: attribute value checks (reliability.md N5, N6, N8) and
+** test_attr_check.c: attribute value checks (docs/reliability.md N5, N6, N8) and
 ** attr type confusion, on NodeDefs built in the test.
 */
 #include <math.h>

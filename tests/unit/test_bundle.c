@@ -1,7 +1,7 @@
 /*
 ** test_bundle.c: the checkpoint reader on checkpoints written by TensorFlow
 ** (tests/data/bundles, from tests/models/gen_bundles.py), on corrupt copies of
-** them (reliability.md C1-C10, F5), and on every real model in
+** them (docs/reliability.md C1-C10, F5), and on every real model in
 ** /work/shared/models when that folder exists.
 **
 ** A corrupt copy is made in a mkdtemp directory: the index is decoded, its

@@ -1,6 +1,6 @@
 /*
 ** test_catalog.c: the graph-level and function-level cases of the bad-input
-** catalog (reliability.md G1-G11, U1-U6), each with its status and its one-line
+** catalog (docs/reliability.md G1-G11, U1-U6), each with its status and its one-line
 ** diagnostic.  (F, P, C and N are in test_savedmodel, test_pbscan,
 ** test_sstable, test_bundle, test_tensor_proto and test_attr_check; G3 and G12 in
 ** test_savedmodel.)

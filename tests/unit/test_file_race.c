@@ -1,5 +1,5 @@
 /*
-** test_file_race.c: reliability.md F3, a file that changes size while sm2c
+** test_file_race.c: docs/reliability.md F3, a file that changes size while sm2c
 ** reads it.  Linked with -Wl,--wrap=pread, so the library's first pread of
 ** saved_model.pb first grows or shrinks the file: deterministic, no timing.
 */

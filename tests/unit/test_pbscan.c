@@ -1,6 +1,6 @@
 /*
 ** test_pbscan.c: sm2c_pb_prescan() and sm2c_pb_unpack() on crafted bytes
-** (reliability.md P1-P6), a protobuf-c round trip, and every real
+** (docs/reliability.md P1-P6), a protobuf-c round trip, and every real
 ** saved_model.pb under ../shared/models.
 */
 #define _POSIX_C_SOURCE 200809L

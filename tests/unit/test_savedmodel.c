@@ -1,6 +1,6 @@
 /*
 ** test_savedmodel.c: loading SavedModel directories, and every filesystem-level
-** and version-level bad input (reliability.md F1-F5, P7, G3, G12).
+** and version-level bad input (docs/reliability.md F1-F5, P7, G3, G12).
 */
 #include "sm2c_test.h"
 #include "test_fs.h"
