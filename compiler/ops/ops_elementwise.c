@@ -153,7 +153,7 @@ static const char *unary_kernel_op(const char *tf)
         { "Sin", "sin" }, { "Cos", "cos" }, { "Tan", "tan" }, { "Asin", "asin" }, { "Acos", "acos" },
         { "Atan", "atan" }, { "Sinh", "sinh" }, { "Cosh", "cosh" }, { "Asinh", "asinh" },
         { "Acosh", "acosh" }, { "Atanh", "atanh" }, { "Erf", "erf" }, { "Erfc", "erfc" },
-        { "Expm1", "expm1" }, { "Log1p", "log1p" }, { "Sign", "sign" },
+        { "Expm1", "expm1" }, { "Log1p", "log1p" }, { "Erfinv", "erfinv" }, { "Sign", "sign" },
         { "Reciprocal", "reciprocal" }, { "Inv", "reciprocal" }, { "Softplus", "softplus" },
         { "Softsign", "softsign" }, { "Elu", "elu" }, { "Selu", "selu" }, { "LeakyRelu", "leaky_relu" },
         { "Lgamma", "lgamma" }, { "Digamma", "digamma" },
