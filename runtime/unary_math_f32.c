@@ -56,8 +56,8 @@ SM2C_RT__UNARY_MAP(selu, v < 0.0f ? 1.7580993408473768599402175208123f * expm1f(
 
 #if SM2C_RT_WANT(erfinv_f32)
 /* The inverse of erf on (-1, 1), +-Inf at +-1, NaN outside: Giles' float
-** approximation ("Approximating the erfinv function", 2010) as the start of
-** one Newton step on erf in double, so the result is within an ulp. */
+** approximation ("Approximating the erfinv function", 2010), good to about
+** 1e-7, as the start of one Newton step on erf in double, which squares that. */
 static double sm2c_rt__erfinv_start(double x)
 {
     double w = -log((1.0 - x) * (1.0 + x)), p;
