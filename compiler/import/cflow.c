@@ -32,12 +32,12 @@ static sm2c_status lower_loop_cond(sm2c_lower *l, const sm2c_node *n);
 static sm2c_status lower_loop_end(sm2c_lower *l, const sm2c_node *n);
 
 static const sm2c_opdef marker_ops[] = {
-    { "IfBegin", 1, "", "", shape_if_begin, lower_if_begin, UINT64_MAX },
-    { "IfElse", -1, "", "", shape_none, lower_if_else, UINT64_MAX },
-    { "IfEnd", -1, "output", "", shape_if_end, lower_if_end, UINT64_MAX },
-    { "LoopBegin", -1, "output", "", shape_loop_begin, lower_loop_begin, UINT64_MAX },
-    { "LoopCond", 1, "", "", shape_loop_cond, lower_loop_cond, UINT64_MAX },
-    { "LoopEnd", -1, "output", "", shape_loop_end, lower_loop_end, UINT64_MAX },
+    { "IfBegin", 1, "", "", shape_if_begin, lower_if_begin, UINT64_MAX, 0, 0 },
+    { "IfElse", -1, "", "", shape_none, lower_if_else, UINT64_MAX, 0, 0 },
+    { "IfEnd", -1, "output", "", shape_if_end, lower_if_end, UINT64_MAX, 0, 0 },
+    { "LoopBegin", -1, "output", "", shape_loop_begin, lower_loop_begin, UINT64_MAX, 0, 0 },
+    { "LoopCond", 1, "", "", shape_loop_cond, lower_loop_cond, UINT64_MAX, 0, 0 },
+    { "LoopEnd", -1, "output", "", shape_loop_end, lower_loop_end, UINT64_MAX, 0, 0 },
 };
 enum { OP_IF_BEGIN, OP_IF_ELSE, OP_IF_END, OP_LOOP_BEGIN, OP_LOOP_COND, OP_LOOP_END };
 

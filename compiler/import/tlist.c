@@ -50,15 +50,15 @@ static sm2c_status lower_pop(sm2c_lower *l, const sm2c_node *n);
 static sm2c_status lower_stack(sm2c_lower *l, const sm2c_node *n);
 
 static const sm2c_opdef list_ops[] = {
-    { "TensorListReserve", -1, "handle", "", shape_reserve, lower_reserve, UINT64_MAX },
-    { "TensorListLength", 1, "length", "", shape_len_of, lower_none, UINT64_MAX },
-    { "TensorListGetItem", 3, "item", "", shape_get, lower_get, UINT64_MAX },
-    { "TensorListSetItem", 4, "output_handle", "", shape_set, lower_set, UINT64_MAX },
-    { "TensorListPushBack", 3, "output_handle,length", "", shape_push, lower_push, UINT64_MAX },
-    { "TensorListPopBack", 2, "length,tensor", "", shape_pop, lower_pop, UINT64_MAX },
-    { "TensorListStack", 2, "tensor", "", shape_stack, lower_stack, UINT64_MAX },
-    { "TensorListElementShape", 1, "element_shape", "", shape_elem_shape, lower_none, UINT64_MAX },
-    { "TensorListSetItem", 4, "output_handle,length", "", shape_set_grow, lower_set_grow, UINT64_MAX },
+    { "TensorListReserve", -1, "handle", "", shape_reserve, lower_reserve, UINT64_MAX, 0, 0 },
+    { "TensorListLength", 1, "length", "", shape_len_of, lower_none, UINT64_MAX, 0, 0 },
+    { "TensorListGetItem", 3, "item", "", shape_get, lower_get, UINT64_MAX, 0, 0 },
+    { "TensorListSetItem", 4, "output_handle", "", shape_set, lower_set, UINT64_MAX, 0, 0 },
+    { "TensorListPushBack", 3, "output_handle,length", "", shape_push, lower_push, UINT64_MAX, 0, 0 },
+    { "TensorListPopBack", 2, "length,tensor", "", shape_pop, lower_pop, UINT64_MAX, 0, 0 },
+    { "TensorListStack", 2, "tensor", "", shape_stack, lower_stack, UINT64_MAX, 0, 0 },
+    { "TensorListElementShape", 1, "element_shape", "", shape_elem_shape, lower_none, UINT64_MAX, 0, 0 },
+    { "TensorListSetItem", 4, "output_handle,length", "", shape_set_grow, lower_set_grow, UINT64_MAX, 0, 0 },
 };
 enum { L_RESERVE, L_LEN_OF, L_GET, L_SET, L_PUSH, L_POP, L_STACK, L_ELEM_SHAPE, L_SET_GROW };
 

@@ -154,6 +154,35 @@ typedef struct sm2c_opdef {
     sm2c_shape_fn shape;    /* sets dtype and static shape of every output */
     sm2c_lower_fn lower;    /* appends kernel steps */
     uint64_t dtypes;        /* bit d: runs on dtype d (sm2c_node_dtype), each tested */
+    uint32_t flags;         /* SM2C_OPF_*: what passes may assume about the op */
+    uint32_t q8;            /* SM2C_Q8_*: how --quantize int8 runs it, 0 when it stays float */
 } sm2c_opdef;
+
+/* Op properties (the props column of ops.def).  Each is read by the pass named. */
+enum {
+    SM2C_OPF_ELEMENTWISE = 1 << 0,  /* output element i reads the same-position (broadcast)
+                                       input elements only (pass_batch.c) */
+    SM2C_OPF_ROWWISE = 1 << 1,      /* works along the last axis, each row alone (pass_batch.c) */
+    SM2C_OPF_WRITES_STATE = 1 << 2, /* writes a variable: never dead, orders reads (ops_state.c) */
+    SM2C_OPF_SIDE_EFFECT = 1 << 3   /* an effect beyond its outputs, e.g. Assert's check:
+                                       never dead (pass_dce.c) */
+};
+
+/* How an op runs in int8 (pass_quantize.c rewrites, ops_q8.c lowers). */
+enum {
+    SM2C_Q8_NONE = 0,
+    SM2C_Q8_CONV,           /* Conv2D, depthwise: per-channel weights */
+    SM2C_Q8_MATMUL,         /* FullyConnected */
+    SM2C_Q8_ADD,            /* TFLite's int8 Add */
+    SM2C_Q8_MUL,            /* TFLite's int8 Mul */
+    SM2C_Q8_POOL,           /* keeps its input's parameters */
+    SM2C_Q8_CLAMP,          /* Relu, Relu6: a clamp with its input's parameters */
+    SM2C_Q8_MOVE,           /* data movement: int8 bytes through the op's own lowering */
+    SM2C_Q8_SOFTMAX,        /* gemmlowp fixed point, fixed output parameters */
+    SM2C_Q8_LOGISTIC,       /* 256-entry table, fixed output parameters */
+    SM2C_Q8_TANH,
+    SM2C_Q8_MEAN,           /* requantizes, 1/r folded into the multiplier */
+    SM2C_Q8_HARD_SWISH      /* HardSwishS8 (pass_quantize.c makes it): a table */
+};
 
 #endif

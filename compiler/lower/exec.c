@@ -102,8 +102,8 @@ typedef struct kernel {
 #define UN64(op) WRAP(sm2c_rt_##op##_f64, W_UNARY)
 #define UNARY_MATH                                                                               \
     UN(floor) UN(ceil) UN(round) UN(rint) UN(sin) UN(cos) UN(tan) UN(asin) UN(acos) UN(atan)      \
-    UN(sinh) UN(cosh) UN(asinh) UN(acosh) UN(atanh) UN(erf) UN(erfc) UN(expm1) UN(log1p)          \
-    UN(sign) UN(reciprocal) UN(softplus) UN(softsign) UN(elu) UN(selu)                            \
+    UN(sinh) UN(cosh) UN(asinh) UN(acosh) UN(atanh) UN(erf) UN(erfc) UN(erfinv) UN(expm1)         \
+    UN(log1p) UN(sign) UN(reciprocal) UN(softplus) UN(softsign) UN(elu) UN(selu)                  \
     WRAP(sm2c_rt_leaky_relu_f32, W_UNARY_F)                                                      \
     UN64(relu) UN64(relu6) UN64(tanh) UN64(neg) UN64(abs) UN64(square) UN64(sqrt) UN64(rsqrt)    \
     UN64(exp) UN64(log) UN64(floor) UN64(ceil) UN64(round) UN64(rint) UN64(sin) UN64(cos)        \

@@ -28,9 +28,17 @@
 #define C64 DT(COMPLEX64)
 #define ANY (F32 | F64 | F16 | BF16 | I8 | I16 | I32 | I64 | U8 | U16 | U32 | U64 | BOOL)
 
+/* The names of the props column: SM2C_OPF_* flags in the low 32 bits, the
+** SM2C_Q8_* kind above them. */
+#define ELEMENTWISE SM2C_OPF_ELEMENTWISE
+#define ROWWISE SM2C_OPF_ROWWISE
+#define WRITES_STATE SM2C_OPF_WRITES_STATE
+#define SIDE_EFFECT SM2C_OPF_SIDE_EFFECT
+#define Q8(kind) ((uint64_t)SM2C_Q8_##kind << 32)
+
 static const sm2c_opdef table[] = {
-#define OP(name, n_inputs, outputs, defaults, shape, lower, dtypes) \
-    { #name, n_inputs, outputs, defaults, shape, lower, dtypes },
+#define OP(name, n_inputs, outputs, defaults, shape, lower, dtypes, props) \
+    { #name, n_inputs, outputs, defaults, shape, lower, dtypes, (uint32_t)(props), (uint32_t)((uint64_t)(props) >> 32) },
 #include "ops.def"
 #undef OP
 };
@@ -63,6 +71,16 @@ int sm2c_opdef_in_table(const sm2c_opdef *op)
 size_t sm2c_opdef_index(const sm2c_opdef *op)
 {
     return (size_t)(op - table);
+}
+
+int sm2c_op_writes_state(const sm2c_opdef *op)
+{
+    return (op->flags & SM2C_OPF_WRITES_STATE) != 0;
+}
+
+int sm2c_op_has_side_effect(const sm2c_opdef *op)
+{
+    return (op->flags & (SM2C_OPF_WRITES_STATE | SM2C_OPF_SIDE_EFFECT)) != 0;
 }
 
 const sm2c_opdef *sm2c_opdef_at(size_t i)

@@ -50,10 +50,10 @@ size_t sm2c_opdef_index(const sm2c_opdef *op);
 int sm2c_opdef_in_table(const sm2c_opdef *op);
 const sm2c_opdef *sm2c_opdef_at(size_t i);
 
-/* Whether op writes a variable (ops_state.c): such nodes are never dead. */
+/* Whether op writes a variable (its WRITES_STATE flag): such nodes are never dead. */
 int sm2c_op_writes_state(const sm2c_opdef *op);
 /* Whether op has an effect beyond its outputs (a write, an Assert's check):
-** never dead (ops_check.c). */
+** never dead. */
 int sm2c_op_has_side_effect(const sm2c_opdef *op);
 
 /* The dtype node n computes in (its "T" attr, else input 0, else output 0). */
@@ -62,7 +62,7 @@ int sm2c_node_dtype(const sm2c_node *n);
 sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n);
 
 /* Hooks, defined in ops_*.c. */
-#define OP(name, n_inputs, outputs, defaults, shape, lower, dtypes) \
+#define OP(name, n_inputs, outputs, defaults, shape, lower, dtypes, props) \
     sm2c_status shape(sm2c_ctx *c, sm2c_node *n); \
     sm2c_status lower(struct sm2c_lower *l, const sm2c_node *n);
 #include "ops.def"

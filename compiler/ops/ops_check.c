@@ -48,8 +48,3 @@ sm2c_status lower_assert(sm2c_lower *l, const sm2c_node *n)
     check_step(l, n, "sm2c_rt_check_true_b", n->inputs[0]);
     return SM2C_OK;
 }
-
-int sm2c_op_has_side_effect(const sm2c_opdef *op)
-{
-    return sm2c_op_writes_state(op) || op->lower == lower_assert;
-}

@@ -153,7 +153,7 @@ static const char *unary_kernel_op(const char *tf)
         { "Sin", "sin" }, { "Cos", "cos" }, { "Tan", "tan" }, { "Asin", "asin" }, { "Acos", "acos" },
         { "Atan", "atan" }, { "Sinh", "sinh" }, { "Cosh", "cosh" }, { "Asinh", "asinh" },
         { "Acosh", "acosh" }, { "Atanh", "atanh" }, { "Erf", "erf" }, { "Erfc", "erfc" },
-        { "Expm1", "expm1" }, { "Log1p", "log1p" }, { "Sign", "sign" },
+        { "Expm1", "expm1" }, { "Log1p", "log1p" }, { "Erfinv", "erfinv" }, { "Sign", "sign" },
         { "Reciprocal", "reciprocal" }, { "Inv", "reciprocal" }, { "Softplus", "softplus" },
         { "Softsign", "softsign" }, { "Elu", "elu" }, { "Selu", "selu" }, { "LeakyRelu", "leaky_relu" },
         { "Lgamma", "lgamma" }, { "Digamma", "digamma" },
@@ -173,8 +173,10 @@ sm2c_status lower_unary(sm2c_lower *l, const sm2c_node *n)
     if (y->dtype != SM2C_DT_FLOAT && (y->dtype != SM2C_DT_DOUBLE || leaky))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype));
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, unary_kernel_op(n->op->name), y->dtype),
-                                   leaky ? 4 : 3);
+    const char *kernel = unary_kernel_op(n->op->name);
+    if (!kernel)    /* a row in ops.def without its entry in unary_kernel_op */
+        return sm2c_lower_unsupported(l, n, "%s has no kernel in unary_kernel_op", n->op->name);
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, kernel, y->dtype), leaky ? 4 : 3);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, y));
     s->args[2] = sm2c_arg_int(sm2c_value_elements(y));

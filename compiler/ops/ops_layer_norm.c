@@ -28,4 +28,4 @@ static sm2c_status lower_layer_norm(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
-const sm2c_opdef sm2c_op_layer_norm = { "LayerNorm", 4, "y", "", NULL, lower_layer_norm, UINT64_MAX };
+const sm2c_opdef sm2c_op_layer_norm = { "LayerNorm", 4, "y", "", NULL, lower_layer_norm, UINT64_MAX, 0, 0 };

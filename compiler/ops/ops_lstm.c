@@ -34,5 +34,5 @@ static sm2c_status lower_lstm_output(sm2c_lower *l, const sm2c_node *n)
     return lower_lstm(l, n, "sm2c_rt_lstm_output_f32");
 }
 
-const sm2c_opdef sm2c_op_lstm_state = { "LstmState", 2, "y", "", NULL, lower_lstm_state, UINT64_MAX };
-const sm2c_opdef sm2c_op_lstm_output = { "LstmOutput", 2, "y", "", NULL, lower_lstm_output, UINT64_MAX };
+const sm2c_opdef sm2c_op_lstm_state = { "LstmState", 2, "y", "", NULL, lower_lstm_state, UINT64_MAX, 0, 0 };
+const sm2c_opdef sm2c_op_lstm_output = { "LstmOutput", 2, "y", "", NULL, lower_lstm_output, UINT64_MAX, 0, 0 };

@@ -12,10 +12,10 @@ static sm2c_status lower_none(sm2c_lower *l, const sm2c_node *n)
     return sm2c_lower_unsupported(l, n, "internal op lowered without its int8 parameters");
 }
 
-const sm2c_opdef sm2c_op_quantize_s8 = { "QuantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
-const sm2c_opdef sm2c_op_dequantize_s8 = { "DequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
-const sm2c_opdef sm2c_op_hard_swish_s8 = { "HardSwishS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
-const sm2c_opdef sm2c_op_requantize_s8 = { "RequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX };
+const sm2c_opdef sm2c_op_quantize_s8 = { "QuantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX, 0, 0 };
+const sm2c_opdef sm2c_op_dequantize_s8 = { "DequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX, 0, 0 };
+const sm2c_opdef sm2c_op_hard_swish_s8 = { "HardSwishS8", 1, "output", "", NULL, lower_none, UINT64_MAX, 0, SM2C_Q8_HARD_SWISH };
+const sm2c_opdef sm2c_op_requantize_s8 = { "RequantizeS8", 1, "output", "", NULL, lower_none, UINT64_MAX, 0, 0 };
 
 static int op_is(const sm2c_node *n, const char *name)
 {
@@ -309,24 +309,20 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
         return lower_requantize(l, n);
     if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
         return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
-    if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
-        return lower_conv(l, n);
-    if (op_is(n, "MatMul"))
-        return lower_fully_connected(l, n);
-    if (op_is(n, "MaxPool") || op_is(n, "AvgPool"))
-        return lower_pool_s8(l, n);
-    if (op_is(n, "Add") || op_is(n, "AddV2"))
-        return lower_eltwise(l, n, "sm2c_rt_add_s8");
-    if (op_is(n, "Mul"))
-        return lower_eltwise(l, n, "sm2c_rt_mul_s8");
-    if (op_is(n, "Relu") || op_is(n, "Relu6"))
-        return lower_clamp(l, n);
-    if (op_is(n, "Mean"))
-        return lower_mean(l, n);
-    if (op_is(n, "Softmax"))
-        return lower_softmax_s8(l, n);
-    if (op_is(n, "Sigmoid") || op_is(n, "Tanh") || n->op == &sm2c_op_hard_swish_s8)
-        return lower_lut(l, n);
+    switch (n->op->q8) {
+    case SM2C_Q8_CONV: return lower_conv(l, n);
+    case SM2C_Q8_MATMUL: return lower_fully_connected(l, n);
+    case SM2C_Q8_POOL: return lower_pool_s8(l, n);
+    case SM2C_Q8_ADD: return lower_eltwise(l, n, "sm2c_rt_add_s8");
+    case SM2C_Q8_MUL: return lower_eltwise(l, n, "sm2c_rt_mul_s8");
+    case SM2C_Q8_CLAMP: return lower_clamp(l, n);
+    case SM2C_Q8_MEAN: return lower_mean(l, n);
+    case SM2C_Q8_SOFTMAX: return lower_softmax_s8(l, n);
+    case SM2C_Q8_LOGISTIC:
+    case SM2C_Q8_TANH:
+    case SM2C_Q8_HARD_SWISH: return lower_lut(l, n);
+    default: break;
+    }
     /* Data movement (Reshape, Transpose, ConcatV2, Pad with its quantized pad
     ** value, ...): the op's own lowering copies int8 bytes. */
     if (n->n_outputs == 1 && n->outputs[0]->quant && n->op->lower)

@@ -224,10 +224,3 @@ sm2c_status lower_scatter_variable(sm2c_lower *l, const sm2c_node *n)
     wrote(l);
     return SM2C_OK;
 }
-
-int sm2c_op_writes_state(const sm2c_opdef *op)
-{
-    return op->lower == lower_assign_variable || op->lower == lower_apply_gradient_descent ||
-           op->lower == lower_apply_momentum || op->lower == lower_apply_adam ||
-           op->lower == lower_scatter_variable;
-}

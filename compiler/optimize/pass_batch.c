@@ -607,7 +607,7 @@ static const rule rules[] = {
     { "AvgPool", NULL, 0 }, { "MaxPoolV2", NULL, 0 }, { "Conv3D", NULL, 0 }, { "MaxPool3D", NULL, 0 },
     { "AvgPool3D", NULL, 0 }, { "ResizeBilinear", NULL, 0 }, { "ResizeNearestNeighbor", NULL, 0 },
     { "ParseExample", NULL, 0 }, { "ParseExampleV2", NULL, 0 },   /* each serialized Example is a row */
-    { "SpaceToDepth", NULL, 0 }, { "DepthToSpace", NULL, 0 }, { "TopKV2", NULL, 0 },
+    { "SpaceToDepth", NULL, 0 }, { "DepthToSpace", NULL, 0 },
     { "FusedBatchNorm", rule_batch_norm, 0 }, { "FusedBatchNormV2", rule_batch_norm, 0 },
     { "FusedBatchNormV3", rule_batch_norm, 0 },
     { "Conv2DBackpropInput", rule_backprop_input, 0 }, { "Conv3DBackpropInputV2", rule_backprop_input, 0 },
@@ -628,29 +628,17 @@ static const rule rules[] = {
     { "Shape", rule_shape, 0 }, { "Size", rule_shape, 0 }, { "Rank", rule_shape, 0 },
 };
 
-/* Elementwise ops, known by their shape hook: every such op maps each output
-** element to the same-position (broadcast) input elements, or works along the
-** last axis (Softmax, LogSoftmax, LRN). */
-static int is_elementwise(const sm2c_node *n)
-{
-    sm2c_shape_fn f = n->op->shape;
-    return f == shape_unary || f == shape_binary || f == shape_cast || f == shape_compare ||
-           f == shape_classify || f == shape_select || f == shape_clip || f == shape_add_n ||
-           f == shape_approximate_equal || f == shape_bias_add;
-}
-
-/* Ops that work along the last axis: on a rank-1 value that is the batch. */
-static int last_axis_op(const sm2c_node *n)
-{
-    return op_is(n, "Softmax") || op_is(n, "LogSoftmax") || op_is(n, "TopKV2") || op_is(n, "LRN");
-}
-
+/* The op table's ELEMENTWISE and ROWWISE ops need no rule of their own; a
+** row-wise op works along the last axis, which on a rank-1 value is the batch. */
 static sm2c_status apply_rule(bctx *b, const sm2c_node *n)
 {
-    if (last_axis_op(n) && n->inputs[0]->shape.rank < 2)
+    uint32_t f = n->op->flags;
+    if ((f & SM2C_OPF_ROWWISE) && n->inputs[0]->shape.rank < 2)
         return refuse(b, n, "it works along the last axis, which is the batch dim here");
-    if (is_elementwise(n))
+    if (f & SM2C_OPF_ELEMENTWISE)
         return rule_elementwise(b, n);
+    if (f & SM2C_OPF_ROWWISE)
+        return rule_leading(b, n, 0);
     for (size_t i = 0; i < sizeof rules / sizeof rules[0]; i++)
         if (op_is(n, rules[i].op))
             return rules[i].fn ? rules[i].fn(b, n) : rule_leading(b, n, rules[i].data);

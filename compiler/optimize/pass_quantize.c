@@ -392,18 +392,13 @@ static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
     return 1;
 }
 
-/* Data movement that keeps the values: its int8 output takes its inputs'
-** parameters, which must all be the same (else it runs in float), and the
-** op's own lowering copies bytes.  Pad pads with the pad value quantized:
-** Pad gets PadV2's third input for it. */
+/* Data movement that keeps the values (Q8(MOVE) in ops.def): its int8 output
+** takes its inputs' parameters, which must all be the same (else it runs in
+** float), and the op's own lowering copies bytes.  Pad pads with the pad value
+** quantized: Pad gets PadV2's third input for it. */
 static int is_movement(const sm2c_node *n)
 {
-    static const char *const ops[] = { "Reshape", "Squeeze", "ExpandDims", "Transpose", "ConcatV2",
-                                       "Slice", "StridedSlice", "Pad", "PadV2" };
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (op_is(n, ops[i]))
-            return 1;
-    return 0;
+    return n->op->q8 == SM2C_Q8_MOVE;
 }
 
 static int same_qparam(const sm2c_qparam *a, const sm2c_qparam *b)
@@ -706,25 +701,21 @@ static int quantize_node(qstate *q, sm2c_node *n)
     if (n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT || n->outputs[0]->constant ||
         n->widened_from || n->outputs[0]->dyn)
         return 0;
-    if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
-        return q8_conv(q, n);
-    if (op_is(n, "MatMul"))
-        return q8_matmul(q, n);
-    if (op_is(n, "Add") || op_is(n, "AddV2") || op_is(n, "Mul"))
-        return q8_eltwise(q, n, op_is(n, "Mul"));
-    if (op_is(n, "MaxPool") || op_is(n, "AvgPool") || op_is(n, "Relu") || op_is(n, "Relu6"))
-        return q8_same_scale(q, n);
-    if (is_movement(n))
-        return q8_movement(q, n);
-    if (op_is(n, "Softmax"))
-        return q8_softmax(q, n);
-    if (op_is(n, "Sigmoid") || op_is(n, "Tanh"))
-        return q8_lut(q, n, op_is(n, "Tanh") ? SM2C_LUT_TANH : SM2C_LUT_LOGISTIC);
-    if (op_is(n, "Mean"))
-        return q8_mean(q, n);
-    if (n->op == &sm2c_op_hard_swish_s8)
-        return q8_hard_swish(q, n);
-    return 0;
+    switch (n->op->q8) {
+    case SM2C_Q8_CONV: return q8_conv(q, n);
+    case SM2C_Q8_MATMUL: return q8_matmul(q, n);
+    case SM2C_Q8_ADD: return q8_eltwise(q, n, 0);
+    case SM2C_Q8_MUL: return q8_eltwise(q, n, 1);
+    case SM2C_Q8_POOL:
+    case SM2C_Q8_CLAMP: return q8_same_scale(q, n);
+    case SM2C_Q8_MOVE: return q8_movement(q, n);
+    case SM2C_Q8_SOFTMAX: return q8_softmax(q, n);
+    case SM2C_Q8_LOGISTIC: return q8_lut(q, n, SM2C_LUT_LOGISTIC);
+    case SM2C_Q8_TANH: return q8_lut(q, n, SM2C_LUT_TANH);
+    case SM2C_Q8_MEAN: return q8_mean(q, n);
+    case SM2C_Q8_HARD_SWISH: return q8_hard_swish(q, n);
+    default: return 0;
+    }
 }
 
 /* ---- FakeQuant ranges ------------------------------------------------------------ */
@@ -840,7 +831,7 @@ static void same_scale_ranges(qstate *q)
 {
     for (int32_t i = q->g->n_nodes - 1; i >= 0; i--) {
         const sm2c_node *n = q->g->nodes[i];
-        if (n->dead || n->n_outputs != 1 || !(is_movement(n) || op_is(n, "MaxPool") || op_is(n, "AvgPool")))
+        if (n->dead || n->n_outputs != 1 || !(is_movement(n) || n->op->q8 == SM2C_Q8_POOL))
             continue;
         const sm2c_range *out = range_of(q, n->outputs[0]);
         int32_t n_data = op_is(n, "ConcatV2") ? n->n_inputs - 1 : 1;

@@ -308,6 +308,8 @@ SM2C_RT_UNARY(asinh) SM2C_RT_UNARY(acosh) SM2C_RT_UNARY(atanh) SM2C_RT_UNARY(erf
 SM2C_RT_UNARY(erfc) SM2C_RT_UNARY(expm1) SM2C_RT_UNARY(log1p) SM2C_RT_UNARY(sign)
 SM2C_RT_UNARY(reciprocal) SM2C_RT_UNARY(softplus) SM2C_RT_UNARY(softsign)
 SM2C_RT_UNARY(elu) SM2C_RT_UNARY(selu)
+/* Erfinv: erf's inverse, +-Inf at +-1 and NaN beyond (TF's erfinv). */
+SM2C_RT_UNARY(erfinv)
 void sm2c_rt_leaky_relu_f32(const float *x, float *y, int32_t n, float alpha);
 
 /* ---- the same in double (unary_f64.c) -------------------------------------- */

@@ -87,6 +87,37 @@ static void test_transcendentals(void **state)
     check_transcendental(sm2c_rt_selu_f32, ref_selu, "selu");
 }
 
+/* Erfinv against erf's inverse found by bisection in double (independent of
+** the kernel's approximation), and its edges: +-1 to +-Inf, beyond to NaN. */
+static double ref_erfinv(double x)
+{
+    double lo = -6.0, hi = 6.0;
+    for (int k = 0; k < 200; k++) {
+        double mid = 0.5 * (lo + hi);
+        if (erf(mid) < x)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    return 0.5 * (lo + hi);
+}
+
+static void test_erfinv(void **state)
+{
+    enum { N = 4001 };
+    float x[N], y[N];
+    (void)state;
+    for (int32_t i = 0; i < N; i++)
+        x[i] = (float)(i - N / 2) / (N / 2 + 1);
+    sm2c_rt_erfinv_f32(x, y, N);
+    for (int32_t i = 0; i < N; i++)
+        ktest_check_close(ref_erfinv(x[i]), y[i], ATOL, RTOL, "erfinv", i);
+    const float in[6] = { 1.0f, -1.0f, 1.5f, -INFINITY, NAN, 0.99999994f };
+    sm2c_rt_erfinv_f32(in, y, 6);
+    assert_true(y[0] == INFINITY && y[1] == -INFINITY && isnan(y[2]) && isnan(y[3]) && isnan(y[4]));
+    ktest_check_close(ref_erfinv(in[5]), y[5], ATOL, RTOL, "erfinv", 5);
+}
+
 /* Floor, Ceil, Round/Rint (half to even), Sign and LeakyRelu bit-exact against
 ** double references; Reciprocal within 1 ulp. */
 static void test_exact(void **state)
@@ -226,6 +257,7 @@ int main(void)
         cmocka_unit_test(test_transcendentals),
         cmocka_unit_test(test_exact),
         cmocka_unit_test(test_special_unary),
+        cmocka_unit_test(test_erfinv),
         cmocka_unit_test(test_special_binary),
     };
     return cmocka_run_group_tests_name("unary_math", tests, NULL, NULL);

@@ -54,6 +54,9 @@ UNARY = {
     "Erf": (tf.math.erf, TRANS, rnd(-3, 3), BASE + [1e-3, 4.0, -4.0, 10.0, 0.5]),
     "Erfc": (tf.math.erfc, TRANS, rnd(-3, 3), BASE + [1e-3, 4.0, -4.0, 9.0, 0.5]),
     "Expm1": (tf.math.expm1, TRANS, rnd(-5, 5), BASE + [1e-3, -1e-3, 88.0, 89.0, -100.0]),
+    # Not 0.99999994: TF's (1 + x) / 2 rounds to 1 in float there and it gives Inf.
+    "Erfinv": (tf.math.erfinv, TRANS, rnd(-0.99, 0.99), [0.0, -0.0, INF, -INF, NAN, 1.0, -1.0, 1.5, -2.0,
+                                                         0.5, -0.5, 1e-3, 0.999, -0.99999994]),
     "Log1p": (tf.math.log1p, TRANS, rnd(-0.9, 5), [0.0, -0.0, INF, -INF, NAN, FMAX, 1.0, -1.0, -2.0, 1e-3, -0.99999994]),
     "Sign": (tf.math.sign, EXACT, rnd(-5, 5), BASE + [1e-30, -1e-30, 0.5, -0.5]),
     "Reciprocal": (tf.math.reciprocal, IEEE, rnd(0.5, 5), RECIP_SPECIAL),
