@@ -9,10 +9,10 @@
 #include "ir/ir_print.h"
 #include "sm2c_rt.h"
 
-static const sm2c_opdef op_relu = { "Relu", 1, "activations", "", NULL, NULL, 0 };
-static const sm2c_opdef op_matmul = { "MatMul", 2, "product", "", NULL, NULL, 0 };
-static const sm2c_opdef op_if_begin = { "IfBegin", 1, "", "", NULL, NULL, 0 };
-static const sm2c_opdef op_if_end = { "IfEnd", -1, "output", "", NULL, NULL, 0 };
+static const sm2c_opdef op_relu = { .name = "Relu", .n_inputs = 1, .outputs = "activations", .defaults = "" };
+static const sm2c_opdef op_matmul = { .name = "MatMul", .n_inputs = 2, .outputs = "product", .defaults = "" };
+static const sm2c_opdef op_if_begin = { .name = "IfBegin", .n_inputs = 1, .outputs = "", .defaults = "" };
+static const sm2c_opdef op_if_end = { .name = "IfEnd", .n_inputs = -1, .outputs = "output", .defaults = "" };
 
 static const int64_t dims_2x3[2] = { 2, 3 }, dims_3x3[2] = { 3, 3 }, dims_3[1] = { 3 };
 
