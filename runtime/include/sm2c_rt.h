@@ -907,6 +907,51 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
                        int32_t n, const int32_t *plan, const float *table);
 /* ==== end of complex64 and signal processing ==== */
 
+/* ---- steps split into tasks (par_f32.c; pool_pthread.c) ---------------------
+** A step the compiler splits runs as n_tasks tasks through the caller's
+** parallel-for, in the style of pthreadpool: parallel_for(pool, n, fn, arg)
+** calls fn(arg, t) once for every t < n, on any threads, and returns when all
+** have returned.  par == NULL, or a NULL parallel_for, runs the tasks in
+** order on the calling thread.  Each task computes a disjoint part of the
+** output with the ordinary kernel and no sum is split, so every number of
+** tasks and threads gives the kernel's bits.  The _par kernels take the
+** plain kernel's arguments after (par, n_tasks); n_tasks is clamped to the
+** work there is.  matmul_f32_par takes an untransposed A, and pack (when not
+** NULL) holds n_tasks * SM2C_RT_MATMUL_PACK_F32 floats, a slice per task. */
+typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);
+typedef void (*sm2c_rt_parallel_for_fn)(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
+typedef struct sm2c_rt_par {
+    sm2c_rt_parallel_for_fn parallel_for;
+    void *pool;
+} sm2c_rt_par;
+void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, const float *w,
+                            const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
+                            float act_b);
+void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x,
+                                const float *w, const float *bias, const float *r, float *y,
+                                const int32_t *p, int32_t act, float act_a, float act_b);
+void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x,
+                                      const float *w, const float *bias, float *y, const int32_t *p,
+                                      int32_t act, float act_a, float act_b);
+void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, float *y,
+                              const int32_t *p);
+void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, float *y,
+                              const int32_t *p);
+void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *a, const float *b,
+                            const float *bias, float *y, int32_t m, int32_t k, int32_t n,
+                            int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack);
+
+/* A portable pthread pool for sm2c_rt_par (pool_pthread.c, POSIX hosts only;
+** a firmware image never links it): sm2c_rt_pool_create(threads) starts
+** threads - 1 workers (the caller is the last thread) and returns NULL when it
+** cannot; its parallel_for spreads the tasks over the threads, which spin a
+** little between steps before they sleep.  One pool serves one caller at a
+** time; give each concurrent context its own.  destroy joins the workers. */
+typedef struct sm2c_rt_pool sm2c_rt_pool;
+sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);
+void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
+void sm2c_rt_pool_destroy(sm2c_rt_pool *pool);
+
 #ifdef __cplusplus
 }
 #endif
