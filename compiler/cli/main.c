@@ -451,9 +451,7 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layer
                 e->c_name, e->n_steps, (long long)e->arena_bytes, (long long)e->naive_bytes,
                 e->writes_state ? ", writes state" : "");
     }
-    int64_t state = 0;
-    for (int32_t i = 0; i < p->n_states; i++)
-        state += p->states[i].nbytes;
+    int64_t state = sm2c_program_state_bytes(p);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_footprint(f, p, &p->entries[i], state, c_layers);
     for (int32_t i = 0; i < p->n_entries; i++)
