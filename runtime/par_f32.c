@@ -30,6 +30,18 @@ static inline void task_range(int32_t t, int32_t n, int64_t count, int64_t *firs
     *end = count * (t + 1) / n;
 }
 
+/* The tasks a step takes: at most max_tasks, par's threads and `items`. */
+static inline int32_t task_count(const sm2c_rt_par *par, int32_t max_tasks, int64_t items)
+{
+    int64_t n = par ? par->threads : 1;
+
+    if (n > max_tasks)
+        n = max_tasks;
+    if (n > items)
+        n = items;
+    return n < 1 ? 1 : (int32_t)n;
+}
+
 /* Runs fn for every task: through the caller's parallel-for, or in order. */
 static inline void run_tasks(const sm2c_rt_par *par, int32_t n, sm2c_rt_task_fn fn, void *arg)
 {
@@ -100,16 +112,15 @@ static inline void win_task_fn(void *arg, int32_t t)
     }
 }
 
-static inline void win_par(const sm2c_rt_par *par, int32_t n_tasks, win_task *a)
+/* The step as tasks; one task is the plain kernel on the whole. */
+static inline void win_par(const sm2c_rt_par *par, int32_t max_tasks, win_task *a)
 {
-    const int64_t rows = (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH];
-
-    if (n_tasks > rows)
-        n_tasks = (int32_t)rows;
-    if (n_tasks < 1)
-        n_tasks = 1;
-    a->n_tasks = n_tasks;
-    run_tasks(par, n_tasks, win_task_fn, a);
+    a->n_tasks = task_count(par, max_tasks, (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH]);
+    if (a->n_tasks == 1) {
+        a->run(a, a->p, 0, 0);
+        return;
+    }
+    run_tasks(par, a->n_tasks, win_task_fn, a);
 }
 
 #if SM2C_RT_WANT(conv2d_f32_par)
@@ -118,12 +129,12 @@ static void conv_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptrdiff
     sm2c_rt_conv2d_f32(a->x + xo, a->w, a->bias, a->y + yo, q, a->act, a->act_a, a->act_b);
 }
 
-void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, const float *w,
+void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b)
 {
     win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band };
-    win_par(par, n_tasks, &a);
+    win_par(par, max_tasks, &a);
 }
 #endif
 
@@ -133,12 +144,12 @@ static void conv_add_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
     sm2c_rt_conv2d_add_f32(a->x + xo, a->w, a->bias, a->r + yo, a->y + yo, q, a->act, a->act_a, a->act_b);
 }
 
-void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x,
+void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b)
 {
     win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band };
-    win_par(par, n_tasks, &a);
+    win_par(par, max_tasks, &a);
 }
 #endif
 
@@ -148,12 +159,12 @@ static void depthwise_band(const win_task *a, const int32_t *q, ptrdiff_t xo, pt
     sm2c_rt_depthwise_conv2d_f32(a->x + xo, a->w, a->bias, a->y + yo, q, a->act, a->act_a, a->act_b);
 }
 
-void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x,
+void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b)
 {
     win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band };
-    win_par(par, n_tasks, &a);
+    win_par(par, max_tasks, &a);
 }
 #endif
 
@@ -163,11 +174,11 @@ static void max_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
     sm2c_rt_max_pool_f32(a->x + xo, a->y + yo, q);
 }
 
-void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, float *y,
+void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
     win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band };
-    win_par(par, n_tasks, &a);
+    win_par(par, max_tasks, &a);
 }
 #endif
 
@@ -177,11 +188,11 @@ static void avg_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
     sm2c_rt_avg_pool_f32(a->x + xo, a->y + yo, q);
 }
 
-void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, float *y,
+void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
     win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band };
-    win_par(par, n_tasks, &a);
+    win_par(par, max_tasks, &a);
 }
 #endif
 
@@ -206,17 +217,13 @@ static void mm_task_fn(void *arg, int32_t t)
                        a->pack ? a->pack + (ptrdiff_t)t * SM2C_RT_MATMUL_PACK_F32 : NULL);
 }
 
-void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *a, const float *b,
+void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
                             const float *bias, float *y, int32_t m, int32_t k, int32_t n,
                             int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack)
 {
     mm_task s = { a, b, bias, y, pack, m, k, n, transpose_b, act, 0, act_a, act_b };
 
-    if (n_tasks > m)
-        n_tasks = m;
-    if (n_tasks < 1)
-        n_tasks = 1;
-    s.n_tasks = n_tasks;
-    run_tasks(par, n_tasks, mm_task_fn, &s);
+    s.n_tasks = task_count(par, max_tasks, m);
+    run_tasks(par, s.n_tasks, mm_task_fn, &s);
 }
 #endif

@@ -908,36 +908,39 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 /* ==== end of complex64 and signal processing ==== */
 
 /* ---- steps split into tasks (par_f32.c; pool_pthread.c) ---------------------
-** A step the compiler splits runs as n_tasks tasks through the caller's
-** parallel-for, in the style of pthreadpool: parallel_for(pool, n, fn, arg)
-** calls fn(arg, t) once for every t < n, on any threads, and returns when all
-** have returned.  par == NULL, or a NULL parallel_for, runs the tasks in
+** A step the compiler splits runs as tasks through the caller's parallel-for,
+** in the style of pthreadpool: parallel_for(pool, n, fn, arg) calls fn(arg, t)
+** once for every t < n, on any threads, and returns when all have returned.
+** The _par kernels take the plain kernel's arguments after (par, max_tasks):
+** the step is split into min(max_tasks (the compiler's choice for its work),
+** par->threads, the rows there are) tasks; with one, the plain kernel runs
+** as it is.  par == NULL is one task; a NULL parallel_for runs the tasks in
 ** order on the calling thread.  Each task computes a disjoint part of the
 ** output with the ordinary kernel and no sum is split, so every number of
-** tasks and threads gives the kernel's bits.  The _par kernels take the
-** plain kernel's arguments after (par, n_tasks); n_tasks is clamped to the
-** work there is.  matmul_f32_par takes an untransposed A, and pack (when not
-** NULL) holds n_tasks * SM2C_RT_MATMUL_PACK_F32 floats, a slice per task. */
+** tasks and threads gives the kernel's bits.  matmul_f32_par takes an
+** untransposed A, and pack (when not NULL) holds max_tasks *
+** SM2C_RT_MATMUL_PACK_F32 floats, a slice per task. */
 typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);
 typedef void (*sm2c_rt_parallel_for_fn)(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
 typedef struct sm2c_rt_par {
     sm2c_rt_parallel_for_fn parallel_for;
     void *pool;
+    int32_t threads;    /* the most tasks a step is split into: the pool's threads */
 } sm2c_rt_par;
-void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, const float *w,
+void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b);
-void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x,
+void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b);
-void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x,
+void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b);
-void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, float *y,
+void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p);
-void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *x, float *y,
+void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p);
-void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float *a, const float *b,
+void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
                             const float *bias, float *y, int32_t m, int32_t k, int32_t n,
                             int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack);
 
@@ -946,7 +949,8 @@ void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t n_tasks, const float
 ** threads - 1 workers (the caller is the last thread) and returns NULL when it
 ** cannot; its parallel_for spreads the tasks over the threads, which spin a
 ** little between steps before they sleep.  One pool serves one caller at a
-** time; give each concurrent context its own.  destroy joins the workers. */
+** time; give each concurrent context its own.  destroy joins the workers.
+** Use it as (sm2c_rt_par){ sm2c_rt_pool_parallel_for, pool, threads }. */
 typedef struct sm2c_rt_pool sm2c_rt_pool;
 sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);
 void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);

@@ -1,7 +1,8 @@
 /*
 ** test_par.c: the kernels split into tasks (par_f32.c) give the plain
 ** kernel's bits for every task count, run in order (no parallel-for) and on
-** the pthread pool (pool_pthread.c) at 2, 3 and 8 threads; and the pool
+** the pthread pool (pool_pthread.c) at 2, 3 and 8 threads, with the count
+** set by par->threads or by the step's max_tasks; and the pool
 ** runs every task exactly once for task counts of 0 and 1, more threads than
 ** tasks, and across repeated create/destroy.
 */
@@ -86,15 +87,24 @@ static void windows_split_exactly(void **state)
         krng_fill(&g, b, (size_t)t->oc, -0.2f, 0.2f);
         krng_fill(&g, r, ny, -1.0f, 1.0f);
         win_plain(t, x, w, b, r, want, p);
+        memset(got, 0xff, ny * 4);
+        win_split(t, NULL, 64, x, w, b, r, got, p);     /* no par: one task, the plain kernel */
+        if (memcmp(want, got, ny * 4))
+            fail_msg("case %zu without par: not the plain kernel's bits", i);
         for (j = 0; j < sizeof task_counts / sizeof task_counts[0]; j++) {
+            sm2c_rt_par serial = { NULL, NULL, task_counts[j] };
             memset(got, 0xff, ny * 4);
-            win_split(t, NULL, task_counts[j], x, w, b, r, got, p);
+            win_split(t, &serial, 64, x, w, b, r, got, p);
             if (memcmp(want, got, ny * 4))
                 fail_msg("case %zu, %d tasks in order: not the plain kernel's bits", i, task_counts[j]);
+            memset(got, 0xff, ny * 4);
+            win_split(t, &serial, task_counts[j] > 1 ? 2 : 1, x, w, b, r, got, p);  /* the step's cap */
+            if (memcmp(want, got, ny * 4))
+                fail_msg("case %zu, at most 2 tasks: not the plain kernel's bits", i);
             for (k = 0; k < 3; k++) {
-                sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pools[k] };
+                sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pools[k], task_counts[j] };
                 memset(got, 0xff, ny * 4);
-                win_split(t, &par, task_counts[j], x, w, b, r, got, p);
+                win_split(t, &par, 64, x, w, b, r, got, p);
                 if (memcmp(want, got, ny * 4))
                     fail_msg("case %zu, %d tasks on %d threads: not the plain kernel's bits", i,
                              task_counts[j], thread_counts[k]);
@@ -127,10 +137,10 @@ static void matmul_splits_exactly(void **state)
         for (tb = 0; tb < 2; tb++) {
             sm2c_rt_matmul_f32(a, b, bias, want, m, k, n, 0, tb, SM2C_RT_ACT_RELU, 0.0f, 0.0f, pack);
             for (j = 0; j < sizeof task_counts / sizeof task_counts[0]; j++) {
-                sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pool };
+                sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pool, task_counts[j] };
                 memset(got, 0xff, (size_t)m * n * 4);
-                sm2c_rt_matmul_f32_par(&par, task_counts[j], a, b, bias, got, m, k, n, tb, SM2C_RT_ACT_RELU,
-                                       0.0f, 0.0f, pack);
+                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, tb, SM2C_RT_ACT_RELU, 0.0f, 0.0f,
+                                       pack);
                 if (memcmp(want, got, (size_t)m * n * 4))
                     fail_msg("matmul %dx%dx%d transpose_b %d, %d tasks: not the plain kernel's bits", m, k, n,
                              tb, task_counts[j]);
