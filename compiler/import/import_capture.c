@@ -2,7 +2,7 @@
 ** import_capture.c: the capture pass, run during import.
 ** Variables become constants read from the checkpoint: TF2 signature calls
 ** pass their captures after the user's arguments, in the order of the
-** concrete function's bound_inputs (savedmodel-format.md 4.3); TF1 variables
+** concrete function's bound_inputs (docs/savedmodel-format.md 4.3); TF1 variables
 ** are the saver graph's (varmap_tf1.c).  A VarHandleOp is a handle whose
 ** ReadVariableOp yields the tensor.  A variable some entry writes becomes a
 ** state handle instead (import_state.c).  Captured constants are plain Const nodes.

@@ -1,5 +1,5 @@
 /*
-** bundle.c: the TensorFlow tensor bundle (savedmodel-format.md 3, docs/reliability.md
+** bundle.c: the TensorFlow tensor bundle (docs/savedmodel-format.md 3, docs/reliability.md
 ** C1-C10 and F5).
 **
 ** Opening reads and validates everything but the tensor data: the index

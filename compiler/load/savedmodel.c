@@ -1,6 +1,6 @@
 /*
 ** savedmodel.c: the directory, the SavedModel proto and the choice of
-** MetaGraphDef (savedmodel-format.md section 0; docs/reliability.md F1-F7, P7, G12).
+** MetaGraphDef (docs/savedmodel-format.md section 0; docs/reliability.md F1-F7, P7, G12).
 */
 #define _GNU_SOURCE
 #include "savedmodel.h"

@@ -1,5 +1,5 @@
 /*
-** sstable.c: reading a whole LevelDB-format table (savedmodel-format.md 3.1).
+** sstable.c: reading a whole LevelDB-format table (docs/savedmodel-format.md 3.1).
 **
 ** The file is fully in memory.  We read the footer, then the index block, then
 ** every data block the index names, in order.  Every block's trailer CRC is

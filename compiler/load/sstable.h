@@ -1,5 +1,5 @@
 /*
-** sstable.h: the LevelDB-style table of variables.index (savedmodel-format.md 3.1).
+** sstable.h: the LevelDB-style table of variables.index (docs/savedmodel-format.md 3.1).
 */
 #ifndef SM2C_SSTABLE_H
 #define SM2C_SSTABLE_H

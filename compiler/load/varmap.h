@@ -1,6 +1,6 @@
 /*
 ** varmap.h: which variable is which checkpoint entry, and what each concrete
-** function captures (savedmodel-format.md section 4).
+** function captures (docs/savedmodel-format.md section 4).
 **
 ** TF2: the SavedObjectGraph and the checkpoint's TrackableObjectGraph are walked
 ** in parallel from the root, matching children by local name, as TensorFlow's

@@ -3,7 +3,7 @@
 ** following the graph, never by its name: from the saver's restore op back to
 ** each Assign(variable, value), then from the value through Identity nodes to
 ** output k of a RestoreV2, whose `tensor_names` constant holds the key at k
-** (savedmodel-format.md 4.4).
+** (docs/savedmodel-format.md 4.4).
 */
 #include <string.h>
 
