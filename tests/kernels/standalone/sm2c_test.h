@@ -38,6 +38,8 @@ static jmp_buf ktest_fail;
             fail_msg("%s:%d: assert_true(%s)", __FILE__, __LINE__, #c);                    \
     } while (0)
 #define assert_false(c) assert_true(!(c))
+#define assert_non_null(p) assert_true((p) != NULL)
+#define assert_null(p) assert_true((p) == NULL)
 #define assert_int_equal(a, b)                                                             \
     do {                                                                                   \
         if ((long long)(a) != (long long)(b))                                              \
@@ -65,5 +67,7 @@ static int ktest_run(const char *group, const struct CMUnitTest *tests, size_t n
 
 #define cmocka_run_group_tests_name(group, tests, setup, teardown)                        \
     ktest_run(group, tests, sizeof(tests) / sizeof(tests)[0])
+#define cmocka_run_group_tests(tests, setup, teardown) \
+    cmocka_run_group_tests_name("tests", tests, setup, teardown)
 
 #endif
