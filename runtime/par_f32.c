@@ -15,8 +15,8 @@
 **    band reads, so a 1x1 layer stays a matrix product in every band.  Rows
 **    that fall in the padding stay padding, so each output pixel sees the
 **    same taps as in the whole op.
-**  - MatMul with an untransposed A splits the rows of A and y; each task
-**    packs a transposed B into its own slice of the scratch.
+**  - MatMul with an untransposed A and no pack scratch splits the rows of A
+**    and y (the scratch is one task's; a transposed B is read in place).
 */
 #include <stddef.h>
 
@@ -198,6 +198,8 @@ void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 
 /* ---- MatMul: rows of A and y ---------------------------------------------- */
 
+/* A transposed A has no contiguous rows, and the pack scratch is one slice: either runs as one task. */
+
 #if SM2C_RT_WANT(matmul_f32_par)
 typedef struct mm_task {
     const float *a, *b, *bias;
@@ -214,15 +216,19 @@ static void mm_task_fn(void *arg, int32_t t)
     task_range(t, a->n_tasks, a->m, &first, &end);
     sm2c_rt_matmul_f32(a->a + first * a->k, a->b, a->bias, a->y + first * a->n, (int32_t)(end - first),
                        a->k, a->n, 0, a->transpose_b, a->act, a->act_a, a->act_b,
-                       a->pack ? a->pack + (ptrdiff_t)t * SM2C_RT_MATMUL_PACK_F32 : NULL);
+                       NULL);
 }
 
 void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
-                            const float *bias, float *y, int32_t m, int32_t k, int32_t n,
+                            const float *bias, float *y, int32_t m, int32_t k, int32_t n, int32_t transpose_a,
                             int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack)
 {
     mm_task s = { a, b, bias, y, pack, m, k, n, transpose_b, act, 0, act_a, act_b };
 
+    if (transpose_a || pack) {
+        sm2c_rt_matmul_f32(a, b, bias, y, m, k, n, transpose_a, transpose_b, act, act_a, act_b, pack);
+        return;
+    }
     s.n_tasks = task_count(par, max_tasks, m);
     run_tasks(par, s.n_tasks, mm_task_fn, &s);
 }

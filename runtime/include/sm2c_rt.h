@@ -917,9 +917,10 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 ** as it is.  par == NULL is one task; a NULL parallel_for runs the tasks in
 ** order on the calling thread.  Each task computes a disjoint part of the
 ** output with the ordinary kernel and no sum is split, so every number of
-** tasks and threads gives the kernel's bits.  matmul_f32_par takes an
-** untransposed A, and pack (when not NULL) holds max_tasks *
-** SM2C_RT_MATMUL_PACK_F32 floats, a slice per task. */
+** tasks and threads gives the kernel's bits.  matmul_f32_par splits the rows
+** of an untransposed A when pack is NULL, else runs as one task. */
+#ifndef SM2C_RT_PAR_DEFINED   /* a generated header declares it too, under this guard */
+#define SM2C_RT_PAR_DEFINED
 typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);
 typedef void (*sm2c_rt_parallel_for_fn)(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
 typedef struct sm2c_rt_par {
@@ -927,6 +928,7 @@ typedef struct sm2c_rt_par {
     void *pool;
     int32_t threads;    /* the most tasks a step is split into: the pool's threads */
 } sm2c_rt_par;
+#endif
 void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b);
@@ -941,7 +943,7 @@ void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p);
 void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
-                            const float *bias, float *y, int32_t m, int32_t k, int32_t n,
+                            const float *bias, float *y, int32_t m, int32_t k, int32_t n, int32_t transpose_a,
                             int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack);
 
 /* A portable pthread pool for sm2c_rt_par (pool_pthread.c, POSIX hosts only;
@@ -951,10 +953,13 @@ void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
 ** little between steps before they sleep.  One pool serves one caller at a
 ** time; give each concurrent context its own.  destroy joins the workers.
 ** Use it as (sm2c_rt_par){ sm2c_rt_pool_parallel_for, pool, threads }. */
+#ifndef SM2C_RT_POOL_DEFINED   /* a generated header declares it too, under this guard */
+#define SM2C_RT_POOL_DEFINED
 typedef struct sm2c_rt_pool sm2c_rt_pool;
 sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);
 void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
 void sm2c_rt_pool_destroy(sm2c_rt_pool *pool);
+#endif
 
 #ifdef __cplusplus
 }

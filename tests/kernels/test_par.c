@@ -139,8 +139,8 @@ static void matmul_splits_exactly(void **state)
             for (j = 0; j < sizeof task_counts / sizeof task_counts[0]; j++) {
                 sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pool, task_counts[j] };
                 memset(got, 0xff, (size_t)m * n * 4);
-                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, tb, SM2C_RT_ACT_RELU, 0.0f, 0.0f,
-                                       pack);
+                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, 0, tb, SM2C_RT_ACT_RELU, 0.0f,
+                                       0.0f, tb ? NULL : pack);
                 if (memcmp(want, got, (size_t)m * n * 4))
                     fail_msg("matmul %dx%dx%d transpose_b %d, %d tasks: not the plain kernel's bits", m, k, n,
                              tb, task_counts[j]);
