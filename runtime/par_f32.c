@@ -391,3 +391,105 @@ static inline void bin_par(const sm2c_rt_par *par, int32_t max_tasks, const floa
 SM2C_RT__BINARY_PAR(add)
 SM2C_RT__BINARY_PAR(sub)
 SM2C_RT__BINARY_PAR(mul)
+
+/* ---- elementwise unary: blocks of 16 elements ------------------------------
+** Bands of whole blocks of 16 (a cache line of y; the plain kernels' vector
+** blocks start at the band's first element as at the tensor's).  y may equal
+** x: each task reads only the elements it writes. */
+
+typedef void (*unary_fn)(const float *x, float *y, int32_t n);
+
+typedef struct un_task {
+    const float *x;
+    float *y;
+    int32_t n, n_tasks;
+    unary_fn run;
+} un_task;
+
+static inline void un_task_fn(void *arg, int32_t t)
+{
+    const un_task *s = arg;
+    int64_t first, end, i1;
+
+    sm2c_rt__task_range(t, s->n_tasks, ((int64_t)s->n + 15) / 16, &first, &end);
+    i1 = end * 16 < s->n ? end * 16 : s->n;
+    if (i1 > first * 16)
+        s->run(s->x + first * 16, s->y + first * 16, (int32_t)(i1 - first * 16));
+}
+
+static inline void un_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y, int32_t n,
+                          unary_fn run)
+{
+    un_task s = { x, y, n, 1, run };
+
+    s.n_tasks = sm2c_rt__task_count(par, max_tasks, ((int64_t)n + 15) / 16);
+    if (s.n_tasks == 1) {
+        run(x, y, n);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, un_task_fn, &s);
+}
+
+#define SM2C_RT__UNARY_PAR(op)                                                                     \
+    SM2C_RT_DEFINE(op##_f32_par,                                                                   \
+    void sm2c_rt_##op##_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y, \
+                                int32_t n)                                                         \
+    {                                                                                              \
+        un_par(par, max_tasks, x, y, n, sm2c_rt_##op##_f32);                                       \
+    })
+SM2C_RT__UNARY_PAR(relu)
+SM2C_RT__UNARY_PAR(sigmoid)
+SM2C_RT__UNARY_PAR(tanh)
+SM2C_RT__UNARY_PAR(erf)
+SM2C_RT__UNARY_PAR(exp)
+
+/* ---- BiasAdd: blocks of outer rows, or of channels when outer is 1 --------- */
+
+#if SM2C_RT_WANT(bias_add_f32_par)
+typedef struct ba_task {
+    const float *x, *bias;
+    float *y;
+    int32_t outer, channels, inner, act, n_tasks;
+    float act_a, act_b;
+    int64_t units, unit; /* outer rows (or channels when outer <= 1); units per block */
+} ba_task;
+
+static void ba_task_fn(void *arg, int32_t t)
+{
+    const ba_task *s = arg;
+    int64_t first, end, u0, u1;
+
+    sm2c_rt__task_range(t, s->n_tasks, (s->units + s->unit - 1) / s->unit, &first, &end);
+    u0 = first * s->unit;
+    u1 = end * s->unit < s->units ? end * s->unit : s->units;
+    if (u1 <= u0)
+        return;
+    if (s->outer > 1) {
+        const ptrdiff_t off = (ptrdiff_t)(u0 * s->channels * s->inner);
+        sm2c_rt_bias_add_f32(s->x + off, s->bias, s->y + off, (int32_t)(u1 - u0), s->channels, s->inner,
+                             s->act, s->act_a, s->act_b);
+    } else {
+        const ptrdiff_t off = (ptrdiff_t)(u0 * s->inner);
+        sm2c_rt_bias_add_f32(s->x + off, s->bias + u0, s->y + off, s->outer, (int32_t)(u1 - u0), s->inner,
+                             s->act, s->act_a, s->act_b);
+    }
+}
+
+void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *bias,
+                              float *y, int32_t outer, int32_t channels, int32_t inner, int32_t act,
+                              float act_a, float act_b)
+{
+    ba_task s = { x, bias, y, outer, channels, inner, act, 1, act_a, act_b, 0, 1 };
+    const int64_t per = outer > 1 ? (int64_t)channels * inner : inner; /* y's elements per unit */
+
+    s.units = outer > 1 ? outer : channels;
+    s.unit = per >= 16 ? 1 : (16 + (per > 0 ? per : 1) - 1) / (per > 0 ? per : 1);
+    if (outer >= 1)
+        s.n_tasks = sm2c_rt__task_count(par, max_tasks, (s.units + s.unit - 1) / s.unit);
+    if (s.n_tasks == 1) {
+        sm2c_rt_bias_add_f32(x, bias, y, outer, channels, inner, act, act_a, act_b);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, ba_task_fn, &s);
+}
+#endif

@@ -927,6 +927,9 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **  - softmax, log_softmax, layer_norm: rows.
 **  - add, sub, mul: the outermost dimension, dims[0] (rank 1: blocks of 16
 **    elements; else as many whole rows as hold 16 elements of y).
+**  - relu, sigmoid, tanh, erf, exp: blocks of 16 elements.
+**  - bias_add: outer rows, or channels when outer is 1 (in blocks that hold
+**    16 elements of y).
 ** matmul_f32_par and batch_matmul_f32_par take pack (when not NULL) of
 ** max_tasks * SM2C_RT_MATMUL_PACK_F32 floats, a slice per task. */
 typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);
@@ -973,6 +976,14 @@ void sm2c_rt_layer_norm_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
                                 const float *b, float *y, int32_t rank, const int32_t *dims,       \
                                 const int32_t *sa, const int32_t *sb);
 SM2C_RT_BINARY_PAR(add) SM2C_RT_BINARY_PAR(sub) SM2C_RT_BINARY_PAR(mul)
+#define SM2C_RT_UNARY_PAR(op)                                                                     \
+    void sm2c_rt_##op##_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y, \
+                                int32_t n);
+SM2C_RT_UNARY_PAR(relu) SM2C_RT_UNARY_PAR(sigmoid) SM2C_RT_UNARY_PAR(tanh) SM2C_RT_UNARY_PAR(erf)
+SM2C_RT_UNARY_PAR(exp)
+void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *bias,
+                              float *y, int32_t outer, int32_t channels, int32_t inner, int32_t act,
+                              float act_a, float act_b);
 
 /* A portable pthread pool for sm2c_rt_par (pool_pthread.c, POSIX hosts only;
 ** a firmware image never links it): sm2c_rt_pool_create(threads) starts

@@ -430,6 +430,97 @@ static void binary_splits_exactly(void **state)
     }
 }
 
+typedef struct un_case {
+    const float *x;
+    int32_t n, op, in_place;
+} un_case;
+
+static void un_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const un_case *t = c;
+    const float *x = t->in_place ? y : t->x;
+    switch (t->op) {
+    case 0: sm2c_rt_relu_f32_par(par, max_tasks, x, y, t->n); break;
+    case 1: sm2c_rt_sigmoid_f32_par(par, max_tasks, x, y, t->n); break;
+    case 2: sm2c_rt_tanh_f32_par(par, max_tasks, x, y, t->n); break;
+    case 3: sm2c_rt_erf_f32_par(par, max_tasks, x, y, t->n); break;
+    default: sm2c_rt_exp_f32_par(par, max_tasks, x, y, t->n); break;
+    }
+}
+
+static void un_plain(int op, const float *x, float *y, int32_t n)
+{
+    switch (op) {
+    case 0: sm2c_rt_relu_f32(x, y, n); break;
+    case 1: sm2c_rt_sigmoid_f32(x, y, n); break;
+    case 2: sm2c_rt_tanh_f32(x, y, n); break;
+    case 3: sm2c_rt_erf_f32(x, y, n); break;
+    default: sm2c_rt_exp_f32(x, y, n); break;
+    }
+}
+
+/* Relu, Sigmoid, Tanh, Erf and Exp split into blocks of 16, also in place. */
+static void unary_splits_exactly(void **state)
+{
+    static const int32_t sizes[] = { 1, 5, 16, 17, 47, 100, 1000, 4099 };
+    size_t i;
+    int op, in_place;
+    (void)state;
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const int32_t n = sizes[i];
+        float *x = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+        krng g = krng_new(700 + i);
+        char what[96];
+        krng_fill(&g, x, (size_t)n, -6.0f, 6.0f);
+        for (op = 0; op < 5; op++) {
+            un_plain(op, x, want, n);
+            for (in_place = 0; in_place < 2; in_place++) {
+                un_case c = { x, n, op, in_place };
+                snprintf(what, sizeof what, "unary %d n %d%s", op, n, in_place ? " in place" : "");
+                check_splits(what, un_split, &c, want, in_place ? x : NULL, (size_t)n);
+            }
+        }
+        free(x), free(want);
+    }
+}
+
+typedef struct ba_case {
+    const float *x, *bias;
+    int32_t outer, channels, inner, act;
+} ba_case;
+
+static void ba_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const ba_case *t = c;
+    sm2c_rt_bias_add_f32_par(par, max_tasks, t->x, t->bias, y, t->outer, t->channels, t->inner, t->act, 0.1f,
+                             0.0f);
+}
+
+/* BiasAdd split over outer rows (NHWC and NCHW) or, with outer 1, channels. */
+static void bias_add_splits_exactly(void **state)
+{
+    static const int32_t shapes[][4] = { { 128, 64, 1, SM2C_RT_ACT_RELU }, { 1, 100, 1, SM2C_RT_ACT_NONE },
+                                         { 1, 7, 33, SM2C_RT_ACT_SIGMOID }, { 3, 5, 9, SM2C_RT_ACT_RELU6 },
+                                         { 33, 3, 1, SM2C_RT_ACT_LEAKY_RELU }, { 1, 1, 40, SM2C_RT_ACT_NONE },
+                                         { 2, 16, 16, SM2C_RT_ACT_HARD_SWISH } };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int32_t outer = shapes[i][0], channels = shapes[i][1], inner = shapes[i][2];
+        const size_t ny = (size_t)outer * channels * inner;
+        float *x = malloc(ny * 4), *bias = malloc((size_t)channels * 4), *want = malloc(ny * 4);
+        krng g = krng_new(800 + i);
+        ba_case c = { x, bias, outer, channels, inner, shapes[i][3] };
+        char what[96];
+        krng_fill(&g, x, ny, -3.0f, 3.0f);
+        krng_fill(&g, bias, (size_t)channels, -1.0f, 1.0f);
+        sm2c_rt_bias_add_f32(x, bias, want, outer, channels, inner, c.act, 0.1f, 0.0f);
+        snprintf(what, sizeof what, "bias_add %dx%dx%d", outer, channels, inner);
+        check_splits(what, ba_split, &c, want, NULL, ny);
+        free(x), free(bias), free(want);
+    }
+}
+
 typedef struct counter {
     int32_t hits[256];
 } counter;
@@ -474,6 +565,8 @@ int main(void)
         cmocka_unit_test(batch_matmul_splits_exactly),
         cmocka_unit_test(rows_split_exactly),
         cmocka_unit_test(binary_splits_exactly),
+        cmocka_unit_test(unary_splits_exactly),
+        cmocka_unit_test(bias_add_splits_exactly),
         cmocka_unit_test(pool_runs_each_task_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
