@@ -16,7 +16,13 @@
 **    that fall in the padding stay padding, so each output pixel sees the
 **    same taps as in the whole op.
 **  - MatMul with an untransposed A splits the rows of A and y; each task
-**    packs a transposed B into its own slice of the scratch.
+**    packs a transposed B into its own slice of the scratch.  BatchMatMul
+**    splits its entries and, with an untransposed A, their rows likewise.
+**  - Softmax, LogSoftmax and LayerNorm split rows; elementwise ops split
+**    whole blocks of 16 elements of y (binary ops: their outermost
+**    dimension), BiasAdd its outer rows or, with one, its channels.
+**  - MatVec is in matvec_f32.c: a band of its columns needs W's stride.
+** The task helpers are par_impl.h's.
 */
 #include <stddef.h>
 
