@@ -375,9 +375,10 @@ static inline void bin_par(const sm2c_rt_par *par, int32_t max_tasks, const floa
 
     if (rank >= 1 && rank <= SM2C_RT_MAX_RANK && dims[0] > 0) {
         for (i = 1; i < rank; i++)
-            s.inner *= dims[i];
+            s.inner *= dims[i] > 0 ? dims[i] : 0;
         s.unit = s.inner >= 16 ? 1 : (16 + s.inner - 1) / (s.inner > 0 ? s.inner : 1);
-        s.n_tasks = sm2c_rt__task_count(par, max_tasks, (dims[0] + s.unit - 1) / s.unit);
+        if (s.inner > 0)
+            s.n_tasks = sm2c_rt__task_count(par, max_tasks, (dims[0] + s.unit - 1) / s.unit);
     }
     if (s.n_tasks == 1) {
         run(a, b, y, rank, dims, sa, sb);
@@ -490,7 +491,7 @@ void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 
     s.units = outer > 1 ? outer : channels;
     s.unit = per >= 16 ? 1 : (16 + (per > 0 ? per : 1) - 1) / (per > 0 ? per : 1);
-    if (outer >= 1)
+    if (outer >= 1 && per > 0)
         s.n_tasks = sm2c_rt__task_count(par, max_tasks, (s.units + s.unit - 1) / s.unit);
     if (s.n_tasks == 1) {
         sm2c_rt_bias_add_f32(x, bias, y, outer, channels, inner, act, act_a, act_b);
