@@ -91,7 +91,7 @@ class _CtxInfo(ctypes.Structure):
     """NAME_ctx_info (docs: the context ABI of issue 29)."""
     _fields_ = [("ctx_size", ctypes.c_int64), ("workspace_size", ctypes.c_int64),
                 ("workspace_align", ctypes.c_int64), ("par_offset", ctypes.c_int64),
-                ("init", _CTX_INIT), ("reset", _CTX_RESET),
+                ("state_offset", ctypes.c_int64), ("init", _CTX_INIT), ("reset", _CTX_RESET),
                 ("run", ctypes.POINTER(_CTX_RUN)), ("run_batch", ctypes.POINTER(_CTX_RUN_BATCH))]
 
 
@@ -456,17 +456,10 @@ class Model:
         return create, ctypes.cast(parallel_for, ctypes.c_void_p).value, destroy
 
     def _find_state(self):
-        """Where NAME_state sits in NAME_ctx ({workspace, par, state}; the
-        table does not say): right after par, unless its alignment left a gap,
-        and then at the end.  Checked against the checkpoint values."""
-        info, si = self._ctx_info, self._state_info
-        par_end = int(info.par_offset) + ctypes.sizeof(_Par)
-        end = int(info.ctx_size) - int(si.state_size)
-        offset = par_end if end - par_end < ctypes.sizeof(ctypes.c_void_p) else end
-        want = _aligned(si.state_size)
-        si.init(want.ctypes.data)
-        if not np.array_equal(self._shared.buf[offset:offset + int(si.state_size)], want):
-            raise Sm2cError("%s: the state is not where sm2c.load expects it in %s_ctx (internal error)" % (
+        """Where NAME_state sits in NAME_ctx (the table's state_offset)."""
+        offset = int(self._ctx_info.state_offset)
+        if offset < 0 or offset + int(self._state_info.state_size) > int(self._ctx_info.ctx_size):
+            raise Sm2cError("%s: %s_ctx_table has no state where the model has one (internal error)" % (
                 self.name, self.name))
         return offset
 
