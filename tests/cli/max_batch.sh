@@ -23,7 +23,8 @@ no() { echo "FAIL: $*"; fail=$((fail + 1)); }
 forms="c obj so"
 case "${SM2C_TEST_CC:-}" in *sanitize*) forms="c so" ;; esac
 for emit in $forms; do
-  if python3 "$root/tests/e2e/check_e2e.py" -j 2 --emit $emit --keep-outputs "$tmp/keep_$emit" "$sm2c" "$data" \
+  if python3 "$root/tests/e2e/check_e2e.py" -j 2 --emit $emit --keep-outputs "$tmp/keep_$emit" \
+     --run-args "--threads 1,2,3,8 --task-work 1" "$sm2c" "$data" \
      >"$tmp/e2e.log" 2>&1; then
     ok
   else
