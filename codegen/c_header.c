@@ -430,7 +430,8 @@ void sm2c_c_emit_header(emitter *e)
     if (p->n_states)
         state_header(e, b);
     ctx_header(e, b);
-    sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (no\n"
+    sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (a _ctx\n"
+                        " * call on the calling thread too; a pool's workers use their own stacks; no\n"
                         " * recursion, no variable-length arrays; large temporaries live in the\n"
                         " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
                         " * for Cortex-M, -O2 elsewhere), measured when sm2c was built, plus the\n"

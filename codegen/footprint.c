@@ -5,6 +5,7 @@
 */
 #include "rt_stack.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "codegen/c_special.h"
@@ -26,6 +27,22 @@ static const sm2c_rt_stack_use *kernel_of(const char *kernel)
         if (strcmp(sm2c_rt_stack_uses[i].kernel, kernel) == 0)
             return &sm2c_rt_stack_uses[i];
     return NULL;
+}
+
+/* A split step (lower/split.c), in its context entry: on the calling thread,
+** which runs tasks too, the _par kernel's frame and the pool's parallel-for
+** lie above the plain kernel's call (a caller's own parallel-for is its own
+** to budget).  0 for a step that is not split. */
+static int32_t split_use(const sm2c_step *st, int target)
+{
+    if (st->max_tasks <= 1)
+        return 0;
+    char name[160];
+    snprintf(name, sizeof name, "%s_par", st->kernel);
+    const sm2c_rt_stack_use *par = kernel_of(name), *pool = kernel_of("sm2c_rt_pool_parallel_for");
+    int32_t a = par ? (target == SM2C_STACK_CORTEX_M4 ? par->cortex_m4 : par->x86_64) : -1;
+    int32_t b = pool ? (target == SM2C_STACK_CORTEX_M4 ? pool->cortex_m4 : pool->x86_64) : -1;
+    return (a > 0 ? a : 0) + (b > 0 ? b : 0);
 }
 
 /* Stack of one step's call.  A kernel with a shape-specialised form runs
@@ -53,7 +70,7 @@ static int32_t step_use(const sm2c_step *st, int target, int c_layers)
     }
     if (args > ABI[target].arg_regs)
         use += (args - ABI[target].arg_regs) * ABI[target].arg_bytes;
-    return use;
+    return use + split_use(st, target);
 }
 
 /* A Cortex-M4F layer function that one step alone calls: gcc inlines it into
