@@ -17,8 +17,8 @@
 **    same taps as in the whole op.
 **  - MatMul with an untransposed A splits the rows of A and y.  BatchMatMul
 **    splits its entries and, with an untransposed A, their rows likewise.
-**    The pack scratch is one task's: split, each task reads a transposed B
-**    in place (the same products summed in the same order).
+**    A pack scratch is one task's, so a step given one runs as one task (a
+**    transposed B read in place sums in another order on SIMD paths).
 **  - Softmax, LogSoftmax and LayerNorm split rows; elementwise ops split
 **    whole blocks of 16 elements of y (binary ops: their outermost
 **    dimension), BiasAdd its outer rows or, with one, its channels.
@@ -174,7 +174,8 @@ void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 
 /* ---- MatMul: rows of A and y ---------------------------------------------- */
 
-/* A transposed A has no contiguous rows: it runs as one task, as does a step of one task (with pack). */
+/* A transposed A has no contiguous rows, and the pack scratch is one task's:
+** either runs as one task. */
 
 #if SM2C_RT_WANT(matmul_f32_par)
 typedef struct mm_task {
@@ -201,7 +202,7 @@ void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
 {
     mm_task s = { a, b, bias, y, pack, m, k, n, transpose_b, act, 0, act_a, act_b };
 
-    s.n_tasks = transpose_a ? 1 : sm2c_rt__task_count(par, max_tasks, m);
+    s.n_tasks = transpose_a || pack ? 1 : sm2c_rt__task_count(par, max_tasks, m);
     if (s.n_tasks == 1) {
         sm2c_rt_matmul_f32(a, b, bias, y, m, k, n, transpose_a, transpose_b, act, act_a, act_b, pack);
         return;
@@ -255,7 +256,7 @@ void sm2c_rt_batch_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, con
 {
     bmm_task s = { a, b, y, pack, a_off, b_off, batch, m, k, n, adj_a, adj_b, 0 };
 
-    s.n_tasks = sm2c_rt__task_count(par, max_tasks, (int64_t)batch * bmm_units(&s));
+    s.n_tasks = pack ? 1 : sm2c_rt__task_count(par, max_tasks, (int64_t)batch * bmm_units(&s));
     if (s.n_tasks == 1) {
         sm2c_rt_batch_matmul_f32(a, b, y, batch, a_off, b_off, m, k, n, adj_a, adj_b, pack);
         return;

@@ -930,9 +930,8 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **  - relu, sigmoid, tanh, erf, exp: blocks of 16 elements.
 **  - bias_add: outer rows, or channels when outer is 1 (in blocks that hold
 **    16 elements of y).
-** matmul_f32_par and batch_matmul_f32_par give pack (SM2C_RT_MATMUL_PACK_F32
-** floats, or NULL) to a step that runs as one task; split, every task reads
-** a transposed B in place, which sums the same products in the same order. */
+** matmul_f32_par and batch_matmul_f32_par run as one task when given pack
+** (one task's scratch; the compiler splits only steps without it). */
 #ifndef SM2C_RT_PAR_DEFINED   /* a generated header declares it too, under this guard */
 #define SM2C_RT_PAR_DEFINED
 typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);

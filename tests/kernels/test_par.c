@@ -135,16 +135,17 @@ static void matmul_splits_exactly(void **state)
         krng_fill(&g, a, (size_t)m * k, -1.0f, 1.0f);
         krng_fill(&g, b, (size_t)k * n, -1.0f, 1.0f);
         krng_fill(&g, bias, (size_t)n, -1.0f, 1.0f);
-        for (tb = 0; tb < 2; tb++) {
-            sm2c_rt_matmul_f32(a, b, bias, want, m, k, n, 0, tb, SM2C_RT_ACT_RELU, 0.0f, 0.0f, pack);
+        for (tb = 0; tb < 4; tb++) {     /* transpose_b tb & 1, the pack scratch given when tb & 2 */
+            float *pk = tb & 2 ? pack : NULL;
+            sm2c_rt_matmul_f32(a, b, bias, want, m, k, n, 0, tb & 1, SM2C_RT_ACT_RELU, 0.0f, 0.0f, pk);
             for (j = 0; j < sizeof task_counts / sizeof task_counts[0]; j++) {
                 sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pool, task_counts[j] };
                 memset(got, 0xff, (size_t)m * n * 4);
-                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, 0, tb, SM2C_RT_ACT_RELU, 0.0f,
-                                       0.0f, pack);
+                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, 0, tb & 1, SM2C_RT_ACT_RELU, 0.0f,
+                                       0.0f, pk);
                 if (memcmp(want, got, (size_t)m * n * 4))
-                    fail_msg("matmul %dx%dx%d transpose_b %d, %d tasks: not the plain kernel's bits", m, k, n,
-                             tb, task_counts[j]);
+                    fail_msg("matmul %dx%dx%d transpose_b %d%s, %d tasks: not the plain kernel's bits", m, k, n,
+                             tb & 1, pk ? " packed" : "", task_counts[j]);
             }
         }
         free(a), free(b), free(bias), free(want), free(got), free(pack);
