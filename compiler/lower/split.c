@@ -83,7 +83,8 @@ static int64_t window_rows(const sm2c_step *s, int64_t *work)
     const sm2c_arg *p = nth_arg(s, SM2C_ARG_INTS, 0);
     if (!p || p->n < 16)
         return 0;
-    *work = conv_macs(s, 0, strstr(s->kernel, "conv2d_f32") && !strstr(s->kernel, "depthwise") ? 0 : 1);
+    int taps_only = strstr(s->kernel, "pool") || strstr(s->kernel, "depthwise");  /* no input-channel sum */
+    *work = conv_macs(s, 0, taps_only);
     return (int64_t)p->ints[0] * p->ints[6];
 }
 
