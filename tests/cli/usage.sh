@@ -67,7 +67,7 @@ check "--emit so" "$sm2c" compile "$sample" -o "$tmp" --emit so --name hp
 check "--emit so writes the header and the .so only" test "$(cd "$tmp" && ls)" = "$(printf 'hp.h\nhp.so')"
 exports=$(nm -D --defined-only "$tmp/hp.so" | awk '{print $3}' | sort | tr '\n' ' ')
 check "the .so exports only the ABI symbols ($exports)" \
-  test "$exports" = "hp_n_signatures hp_serving_default hp_signatures "
+  test "$exports" = "hp_ctx_init hp_ctx_reset hp_ctx_table hp_n_signatures hp_serving_default hp_serving_default_ctx hp_signatures "
 check "--emit llvm-ir" "$sm2c" compile "$sample" -o "$tmp/ir" --emit llvm-ir --name hp
 check "the .ll defines the entry point" grep -q "define.*@hp_serving_default" "$tmp/ir/hp.ll"
 check "--emit llvm-bc starts with the bitcode magic" bash -c \
