@@ -339,15 +339,12 @@ def spread(samples):
     return {"median": statistics.median(s), "q1": q[0], "q3": q[2], "min": s[0], "max": s[-1]}
 
 
-def bench_threads(name, args):
+def bench_threads(name, args, so):
     """sm2c (context entry), TFLite and ORT at 1 and N threads, wall time."""
     mdir = os.path.join(args.models, name)
     info = json.load(open(os.path.join(mdir, "info.json")))
     x = np.load(os.path.join(mdir, "input.npy"))
     want = np.load(os.path.join(mdir, "expected.npy"))
-    work = os.path.join(args.work, name)
-    os.makedirs(work, exist_ok=True)
-    so = build_sm2c(args.sm2c, mdir, work, {"sm2c-native": BUILDS["sm2c-native"]})["sm2c-native"]
     n = args.threads
     engines = {}
     for t in (1, n):
@@ -463,14 +460,11 @@ class TpOrt:
         return [r.binding.copy_outputs_to_cpu()[0].copy() for r in self.runs[:k]]
 
 
-def bench_throughput(name, args):
+def bench_throughput(name, args, so):
     mdir = os.path.join(args.models, name)
     info = json.load(open(os.path.join(mdir, "info.json")))
     x = np.load(os.path.join(mdir, "input.npy"))
     want = np.load(os.path.join(mdir, "expected.npy"))
-    work = os.path.join(args.work, name)
-    os.makedirs(work, exist_ok=True)
-    so = build_sm2c(args.sm2c, mdir, work, {"sm2c-native": BUILDS["sm2c-native"]})["sm2c-native"]
     k = args.throughput
     engines = {"sm2c": TpSm2c(so, x, want.shape, k),
                "tflite": TpTflite(os.path.join(mdir, "model.tflite"), x, k),
@@ -615,15 +609,19 @@ def main_modes(args, names):
     load_before = sh(["uptime"]).strip()
     rows = {"threads": [], "throughput": []}
     for name in names:
+        work = os.path.join(args.work, name)
+        os.makedirs(work, exist_ok=True)
+        so = build_sm2c(args.sm2c, os.path.join(args.models, name), work,
+                        {"sm2c-native": BUILDS["sm2c-native"]})["sm2c-native"]
         if args.threads:
-            r = bench_threads(name, args)
+            r = bench_threads(name, args, so)
             rows["threads"].append(r)
             print(name, f"(wall us; pool {'yes' if r['sm2c_pool'] else 'no'}, bit-identical "
                   f"{'yes' if r['sm2c_bit_identical'] else 'NO'})",
                   " ".join(f"{k} {v['median_us']:.2f}{'' if v['ok'] else ' WRONG'}"
                            for k, v in r["engines"].items()), flush=True)
         if args.throughput:
-            r = bench_throughput(name, args)
+            r = bench_throughput(name, args, so)
             rows["throughput"].append(r)
             print(name, "(calls/s, wall)", " ".join(
                 f"{k} {v['median_cps']:.1f}{'' if v['ok'] else ' WRONG'}"
