@@ -7,9 +7,8 @@
 ** With -DBENCH_CTX (run_bench.py sets it when the generated header has the
 ** context entries of issue 29, NAME_ctx_table) it also has:
 **   bench_ctx_new / bench_ctx_free   one context with its own workspace and,
-**                                    for threads > 1, its own pthread pool
-**                                    (-DBENCH_POOL: the runtime's pool_pthread.c
-**                                    was copied, i.e. some step can split)
+**                                    for threads > 1, its own pthread pool (when
+**                                    the output has one: some step can split)
 **   bench_ctx_call / bench_ctx_time  one call / a timed batch through the context
 **   bench_throughput                 K caller threads at once, each its own
 **                                    context and workspace (par zero: one thread
@@ -52,14 +51,15 @@ double bench_time(void *const *inputs, void *const *outputs, int32_t calls)
 #define CTX CAT(MODEL, _ctx)
 #define TABLE CAT(MODEL, _ctx_table)
 
-#ifdef BENCH_POOL
-/* The runtime's pool (sm2c_rt.h); declared here so that the harness needs only
-** the model's header (which defines sm2c_rt_task_fn). */
+/* The runtime's pool (sm2c_rt.h), declared here so that the harness needs only
+** the model's header (which defines sm2c_rt_task_fn).  Weak: sm2c copies the
+** pool into the output only when some step can split; without it the
+** functions are NULL and every context runs on its caller's thread. */
 typedef struct sm2c_rt_pool sm2c_rt_pool;
-sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);
-void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
-void sm2c_rt_pool_destroy(sm2c_rt_pool *pool);
-#endif
+__attribute__((weak)) sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);
+__attribute__((weak)) void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task,
+                                                     void *arg);
+__attribute__((weak)) void sm2c_rt_pool_destroy(sm2c_rt_pool *pool);
 
 typedef struct bench_ctx {
     CTX ctx;
@@ -77,11 +77,7 @@ static double seconds(clockid_t clock)
 /* 1 when the pool was linked (some step of the model can split). */
 int32_t bench_has_pool(void)
 {
-#ifdef BENCH_POOL
-    return 1;
-#else
-    return 0;
-#endif
+    return sm2c_rt_pool_create != NULL;
 }
 
 /* A context with its own 64-byte aligned workspace; threads > 1 gives it a
@@ -101,8 +97,7 @@ void *bench_ctx_new(int32_t threads)
     }
     memset(b->workspace, 0, size ? size : align);
     TABLE.init(&b->ctx, b->workspace);
-#ifdef BENCH_POOL
-    if (threads > 1) {
+    if (threads > 1 && sm2c_rt_pool_create) {
         b->pool = sm2c_rt_pool_create(threads);
         if (!b->pool) {
             free(b->workspace);
@@ -113,9 +108,6 @@ void *bench_ctx_new(int32_t threads)
         b->ctx.par.pool = b->pool;
         b->ctx.par.threads = threads;
     }
-#else
-    (void)threads;
-#endif
     return b;
 }
 
@@ -124,10 +116,8 @@ void bench_ctx_free(void *h)
     bench_ctx *b = h;
     if (!b)
         return;
-#ifdef BENCH_POOL
     if (b->pool)
         sm2c_rt_pool_destroy(b->pool);
-#endif
     free(b->workspace);
     free(b);
 }

@@ -200,8 +200,6 @@ def build_sm2c(sm2c, mdir, work, builds=None, tag=""):
     # issue 29: the context entries (and the pthread pool, copied when some step can split)
     with open(os.path.join(out, "m.h")) as f:
         ctx = ["-DBENCH_CTX", "-pthread"] if "m_ctx_table" in f.read() else []
-    if ctx and any("sm2c_rt_pool_create(int32_t" in open(c).read() for c in sources):
-        ctx.append("-DBENCH_POOL")  # the pool is copied only when some step can split
     sos = {}
     for flavour, flags in builds.items():
         so = os.path.join(work, flavour + ".so")
