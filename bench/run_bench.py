@@ -552,6 +552,19 @@ def threads_markdown(rows, m, load_before, load_after, args):
             + " | ".join(cell(f"{x}-{t}") for t in (1, n) for x in ("sm2c", "tflite", "ort"))
             + f" | {med['sm2c-1'] / best1:.2f}x | {med[f'sm2c-{n}'] / bestn:.2f}x"
             f" | {med['sm2c-1'] / med[f'sm2c-{n}']:.2f}x |")
+    lines += ["", "The same from each engine's fastest round (minimum; on a shared machine the"
+              " round least disturbed by other users' work), µs:", "",
+              f"| model | sm2c 1 | TFLite 1 | ORT 1 | sm2c {n} | TFLite {n} | ORT {n}"
+              f" | sm2c / best peer, 1 thr | sm2c / best peer, {n} thr | sm2c speed-up 1→{n} |",
+              "|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        mn = {k: v["min_us"] for k, v in r["engines"].items()}
+        lines.append(
+            f"| {r['name']} | "
+            + " | ".join(fmt_us(mn[f"{x}-{t}"]) for t in (1, n) for x in ("sm2c", "tflite", "ort"))
+            + f" | {mn['sm2c-1'] / min(mn['tflite-1'], mn['ort-1']):.2f}x"
+            f" | {mn[f'sm2c-{n}'] / min(mn[f'tflite-{n}'], mn[f'ort-{n}']):.2f}x"
+            f" | {mn['sm2c-1'] / mn[f'sm2c-{n}']:.2f}x |")
     lines += ["", f"sm2c's {n}-thread run: pool linked (some step splits) and outputs bit-identical"
               " to its 1-thread run; largest error against TensorFlow (absolute / relative to"
               " |ref| floored at 1e-6):", "",
@@ -599,7 +612,19 @@ def throughput_markdown(rows, m, load_before, load_after, args):
         best = max(med[f"tflite-{k}"], med[f"ort-{k}"])
         lines.append(f"| {r['description']} | {r['mflops']:g} | " + " | ".join(cells)
                      + f" | {med[f'sm2c-{k}'] / best:.2f}x |")
-    lines += ["", "(sm2c / best peer > 1 is more calls per second than the best peer.)"]
+    lines += ["", "(sm2c / best peer > 1 is more calls per second than the best peer.)", "",
+              "The same from each engine's fastest round (maximum calls per second):", "",
+              f"| model | sm2c 1 | sm2c {k} | sm2c {k}/1 | TFLite 1 | TFLite {k} | TFLite {k}/1"
+              f" | ORT 1 | ORT {k} | ORT {k}/1 | sm2c {k} / best peer {k} |",
+              "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in rows:
+        mx = {key: v["max_cps"] for key, v in r["engines"].items()}
+        cells = []
+        for x in ("sm2c", "tflite", "ort"):
+            cells += [fmt_cps(mx[f"{x}-1"]), fmt_cps(mx[f"{x}-{k}"]),
+                      f"{mx[f'{x}-{k}'] / mx[f'{x}-1']:.2f}x"]
+        lines.append(f"| {r['name']} | " + " | ".join(cells) + f" | "
+                     f"{mx[f'sm2c-{k}'] / max(mx[f'tflite-{k}'], mx[f'ort-{k}']):.2f}x |")
     return lines
 
 
