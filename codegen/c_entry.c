@@ -29,7 +29,7 @@ static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
         else if (bf->kind == SM2C_BUF_ARENA)
             sm2c_text_printf(b, "t%d", ar->buf);
         else if (bf->kind == SM2C_BUF_STATE)
-            sm2c_text_printf(b, "state->%s", e->p->states[bf->index].c_name);
+            sm2c_text_printf(b, "%s%s", e->ctx_body ? "ctx->state." : "state->", e->p->states[bf->index].c_name);
         else {
             sm2c_text_puts(b, e->wname[bf->index]);
             if (e->wbits[bf->index])
@@ -299,11 +299,15 @@ static void emit_batch_loop(emitter *e, int32_t k)
     sbuf *b = &e->s;
     if (!en->max_batch)
         return;
-    sm2c_c_prototype(e, b, k);
+    if (e->ctx_body)
+        sm2c_c_prototype_ctx(e, b, k);
+    else
+        sm2c_c_prototype(e, b, k);
     sm2c_text_printf(b, "\n{\n    int32_t row;\n    if (%s < 1 || %s > %s_%s_MAX_BATCH)\n"
                         "        return SM2C_RT_ERR_BATCH;\n    for (row = 0; row < %s; row++) {\n"
-                        "        int32_t status = %s(", n->batch, n->batch, e->NAME, sm2c_c_upper(e, en->c_name),
-                     n->batch, n->row);
+                        "        int32_t status = %s(%s", n->batch, n->batch, e->NAME, sm2c_c_upper(e, en->c_name),
+                     n->batch, e->ctx_body ? e->row_ctx[k] : n->row,
+                     e->ctx_body ? (en->n_inputs + en->n_outputs ? "ctx, " : "ctx") : "");
     for (int32_t i = 0; i < en->n_inputs + en->n_outputs; i++) {
         if (i)
             sm2c_text_puts(b, ", ");
@@ -313,12 +317,26 @@ static void emit_batch_loop(emitter *e, int32_t k)
                       "    return 0;\n}\n\n");
 }
 
-void sm2c_c_emit_entry(emitter *e, int32_t k)
+/* 1 when the context body of entry k reads the context: arena buffers, state or a split step. */
+static int ctx_used(const sm2c_entry *en)
+{
+    for (int32_t s = 0; s < en->n_steps; s++)
+        if (en->steps[s].max_tasks > 1)
+            return 1;
+    return sm2c_entry_uses(en, SM2C_BUF_ARENA, -1) || sm2c_entry_uses(en, SM2C_BUF_STATE, -1);
+}
+
+/* The steps of entry k as a function body: the entry point (or its one-row
+** function, or the stateful _r) on the static arena, or with e->ctx_body the
+** context entry point, which calls the _par form of the steps that split. */
+static void emit_body(emitter *e, int32_t k)
 {
     const sm2c_entry *en = &e->p->entries[k];
     const entry_names *n = &e->en[k];
     sbuf *b = &e->s;
-    if (e->p->n_states)
+    if (e->ctx_body)
+        sm2c_c_steps_prototype_ctx(e, b, k);
+    else if (e->p->n_states)
         sm2c_c_prototype_r(e, b, k);   /* --max-batch programs have no state */
     else
         sm2c_c_steps_prototype(e, b, k);
@@ -333,9 +351,9 @@ void sm2c_c_emit_entry(emitter *e, int32_t k)
         if (bf->kind != SM2C_BUF_ARENA || !arena_buf_used(en, id))
             continue;
         const char *ct = sm2c_c_ctype_of(bf->dtype)->c;
-        if (e->p->n_states)
-            sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)((uint8_t *)workspace + %lld); /* \"", ct, id, ct,
-                             (long long)bf->offset);
+        if (e->ctx_body || e->p->n_states)
+            sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)((uint8_t *)%s + %lld); /* \"", ct, id, ct,
+                             e->ctx_body ? "ctx->workspace" : "workspace", (long long)bf->offset);
         else
             sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct, e->arena,
                              (long long)bf->offset);
@@ -355,11 +373,15 @@ void sm2c_c_emit_entry(emitter *e, int32_t k)
             sm2c_text_printf(b, "    (void)%s;\n", n->out[i]);
             locals = 1;
         }
-    if (e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_STATE, -1)) {
+    if (e->ctx_body && !ctx_used(en)) {
+        sm2c_text_puts(b, "    (void)ctx;\n");
+        locals = 1;
+    }
+    if (!e->ctx_body && e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_STATE, -1)) {
         sm2c_text_puts(b, "    (void)state;\n");
         locals = 1;
     }
-    if (e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_ARENA, -1)) {
+    if (!e->ctx_body && e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_ARENA, -1)) {
         sm2c_text_puts(b, "    (void)workspace;\n");
         locals = 1;
     }
@@ -374,6 +396,15 @@ void sm2c_c_emit_entry(emitter *e, int32_t k)
             continue;
         }
         step_comment(b, ind, sp);
+        if (e->ctx_body && sp->max_tasks > 1) {     /* split into tasks (lower/split.c) */
+            sm2c_text_printf(b, "\n%s%s_par(&ctx->par, %d", ind, sp->kernel, (int)sp->max_tasks);
+            for (int32_t a = 0; a < sp->n_args; a++) {
+                sm2c_text_puts(b, ", ");
+                arg_text(e, b, k, &sp->args[a]);
+            }
+            sm2c_text_puts(b, ");\n");
+            continue;
+        }
         if (e->layer_of[k][s] >= 0) {   /* its layer function takes the buffers */
             int any = 0;
             sm2c_text_printf(b, "\n%s%s(", ind, e->layers[e->layer_of[k][s]].name);
@@ -398,7 +429,39 @@ void sm2c_c_emit_entry(emitter *e, int32_t k)
             sm2c_text_puts(b, ");\n");
     }
     sm2c_text_puts(b, "    return 0;\n}\n\n");
+}
+
+void sm2c_c_emit_entry(emitter *e, int32_t k)
+{
+    emit_body(e, k);
     if (e->p->n_states)
         emit_static_entry(e, k);
     emit_batch_loop(e, k);
+}
+
+/* <fn>_ctx: the steps on the context (after every static entry point, whose
+** code stays as it was). */
+void sm2c_c_emit_entry_ctx(emitter *e, int32_t k)
+{
+    e->ctx_body = 1;
+    emit_body(e, k);
+    emit_batch_loop(e, k);
+    e->ctx_body = 0;
+}
+
+/* ctx_init and ctx_reset. */
+void sm2c_c_emit_ctx(emitter *e)
+{
+    const char *nm = e->p->name;
+    sbuf *b = &e->s;
+    sm2c_text_printf(b, "void %s_ctx_init(%s_ctx *ctx, void *workspace)\n{\n    ctx->workspace = workspace;\n"
+                        "    ctx->par.parallel_for = NULL;\n    ctx->par.pool = NULL;\n    ctx->par.threads = 0;\n",
+                     nm, nm);
+    if (e->p->n_states)
+        sm2c_text_printf(b, "    %s_init(&ctx->state);\n", nm);
+    sm2c_text_printf(b, "}\n\nvoid %s_ctx_reset(%s_ctx *ctx)\n{\n", nm, nm);
+    if (e->p->n_states)
+        sm2c_text_printf(b, "    %s_init(&ctx->state);\n}\n\n", nm);
+    else
+        sm2c_text_puts(b, "    (void)ctx;\n}\n\n");
 }

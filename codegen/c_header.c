@@ -195,6 +195,109 @@ void sm2c_c_prototype_r(emitter *e, sbuf *b, int32_t k)
     sm2c_text_putc(b, ')');
 }
 
+/* int32_t <fn>_ctx(<name>_ctx *ctx, [batch,] inputs..., outputs...) */
+void sm2c_c_prototype_ctx(emitter *e, sbuf *b, int32_t k)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    sm2c_text_printf(b, "int32_t %s(%s_ctx *ctx%s", e->fn_ctx[k], e->p->name,
+                     en->n_inputs + en->n_outputs || en->max_batch ? ", " : "");
+    if (en->n_inputs + en->n_outputs || en->max_batch)
+        params(e, b, k, 1);
+    sm2c_text_putc(b, ')');
+}
+
+/* The parallel-for a context carries, as sm2c_rt.h declares it (the same
+** guard, so either may come first). */
+static void par_type(sbuf *b)
+{
+    sm2c_text_puts(b, "/* A caller's parallel-for, in the style of pthreadpool: parallel_for(pool,\n"
+                      " * n_tasks, task, arg) calls task(arg, t) once for every t < n_tasks, on any\n"
+                      " * threads, and returns when all have returned.  `threads` is the most tasks\n"
+                      " * a step is split into; 0 or 1 (or a NULL parallel_for) runs everything on\n"
+                      " * the calling thread.  OpenMP, TBB, GCD or an engine's job system fit it; the\n"
+                      " * runtime's pthread pool (sm2c_rt.h, sm2c_rt_pool_create) is one. */\n"
+                      "#ifndef SM2C_RT_PAR_DEFINED\n#define SM2C_RT_PAR_DEFINED\n"
+                      "typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);\n"
+                      "typedef void (*sm2c_rt_parallel_for_fn)(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, "
+                      "void *arg);\n"
+                      "typedef struct sm2c_rt_par {\n    sm2c_rt_parallel_for_fn parallel_for;\n    void *pool;\n"
+                      "    int32_t threads;\n} sm2c_rt_par;\n#endif\n\n");
+}
+
+/* The runtime's pthread pool, in the output when a step splits (sm2c_rt.h
+** declares it under the same guard). */
+static void pool_decls(sbuf *b)
+{
+    sm2c_text_puts(b, "/* The runtime's pthread pool (POSIX hosts; in the output's runtime files, and\n"
+                      " * exported by an --emit so): sm2c_rt_pool_create(threads) starts threads - 1\n"
+                      " * workers (the caller is the last) or returns NULL; one pool serves one\n"
+                      " * context's calls at a time.  Use: ctx.par.parallel_for =\n"
+                      " * sm2c_rt_pool_parallel_for; ctx.par.pool = pool; ctx.par.threads = threads. */\n"
+                      "#ifndef SM2C_RT_POOL_DEFINED\n#define SM2C_RT_POOL_DEFINED\n"
+                      "typedef struct sm2c_rt_pool sm2c_rt_pool;\n"
+                      "sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);\n"
+                      "void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);\n"
+                      "void sm2c_rt_pool_destroy(sm2c_rt_pool *pool);\n#endif\n\n");
+}
+
+/* The context: the caller's workspace, its parallel-for, the state. */
+static void ctx_header(emitter *e, sbuf *b)
+{
+    const char *nm = e->p->name;
+    par_type(b);
+    if (e->any_split)
+        pool_decls(b);
+    sm2c_text_printf(b, "/* Bytes of the workspace a context (or an _r entry point) uses in place of\n"
+                        " * the static arena, and its best alignment (8 bytes at least). */\n"
+                        "#define %s_WORKSPACE_SIZE %s_ARENA_SIZE\n#define %s_WORKSPACE_ALIGN 64\n\n",
+                     e->NAME, e->NAME, e->NAME);
+    sm2c_text_printf(b, "/* A context: everything one caller's calls need, so the _ctx entry points\n"
+                        " * are reentrant.  Any number of contexts may run at once, from any threads;\n"
+                        " * one context runs one call at a time.  The workspace is the caller's\n"
+                        " * memory (%s_WORKSPACE_SIZE bytes, anywhere: an SRAM bank, malloc, a pool)\n"
+                        " * and must outlive the context's calls.  With `par` set, the steps the\n"
+                        " * compiler chose (sm2c compile --report lists them) are split into tasks\n"
+                        " * through par.parallel_for; no sum is split, so the outputs are the same,\n"
+                        " * bit for bit, for every thread count.%s */\n"
+                        "typedef struct %s_ctx {\n    void *workspace;\n    sm2c_rt_par par;\n",
+                     e->NAME,
+                     e->p->n_states ? "  `state` holds the variables, one model's worth per\n * context, apart from "
+                                      "the static entry points' default state" : "",
+                     nm);
+    if (e->p->n_states)
+        sm2c_text_printf(b, "    %s_state state;\n", nm);
+    sm2c_text_printf(b, "} %s_ctx;\n\n", nm);
+    sm2c_text_printf(b, "/* Sets ctx->workspace, clears ctx->par (one thread)%s. */\n"
+                        "void %s_ctx_init(%s_ctx *ctx, void *workspace);\n",
+                     e->p->n_states ? " and sets ctx->state to the checkpoint\n * values" : "", nm, nm);
+    sm2c_text_printf(b, "/* %s */\nvoid %s_ctx_reset(%s_ctx *ctx);\n\n",
+                     e->p->n_states ? "Puts ctx->state back to the checkpoint values."
+                                    : "Does nothing: the model has no variables to put back.",
+                     nm, nm);
+}
+
+/* The context's metadata, for generic callers. */
+static void ctx_metadata_header(emitter *e, sbuf *b)
+{
+    const char *nm = e->p->name;
+    sm2c_text_printf(b,
+                     "/* Context metadata, for generic callers: the context's size, its workspace's,\n"
+                     " * where `par` is in it, init and reset, and per signature of %s_signatures\n"
+                     " * (same order) its _ctx entry point: `run` (a batched one at max_batch\n"
+                     " * rows) and, for a batched signature, `run_batch` taking the batch first\n"
+                     " * (NULL for the others). */\n"
+                     "typedef struct %s_ctx_info {\n"
+                     "    int64_t ctx_size, workspace_size, workspace_align, par_offset;\n"
+                     "    void (*init)(void *ctx, void *workspace);\n"
+                     "    void (*reset)(void *ctx);\n"
+                     "    int32_t (*const *run)(void *ctx, void *const *inputs, void *const *outputs);\n"
+                     "    int32_t (*const *run_batch)(void *ctx, int32_t batch, void *const *inputs,\n"
+                     "                                void *const *outputs);\n"
+                     "} %s_ctx_info;\n\n"
+                     "extern const %s_ctx_info %s_ctx_table;\n\n",
+                     nm, nm, nm, nm, nm);
+}
+
 /* The state struct, its sizes and init/reset (stateful programs only). */
 static void state_header(emitter *e, sbuf *b)
 {
@@ -220,10 +323,8 @@ static void state_header(emitter *e, sbuf *b)
         sm2c_text_puts(b, " */\n");
     }
     sm2c_text_printf(b, "} %s_state;\n\n", nm);
-    sm2c_text_printf(b, "/* Bytes of a state, and of the workspace an _r entry point needs (aligned\n"
-                        " * to 8 bytes at least; 64 is best). */\n"
-                        "#define %s_STATE_SIZE sizeof(%s_state)\n#define %s_WORKSPACE_SIZE %s_ARENA_SIZE\n\n",
-                     e->NAME, nm, e->NAME, e->NAME);
+    sm2c_text_printf(b, "/* Bytes of a state (an _r entry point's workspace is %s_WORKSPACE_SIZE bytes). */\n"
+                        "#define %s_STATE_SIZE sizeof(%s_state)\n\n", e->NAME, e->NAME, nm);
     sm2c_text_printf(b, "/* Sets *state to the checkpoint values. */\nvoid %s_init(%s_state *state);\n", nm, nm);
     sm2c_text_printf(b, "/* Puts the static default state back to the checkpoint values. */\nvoid %s_reset(void);\n\n", nm);
 }
@@ -274,6 +375,22 @@ void sm2c_c_steps_prototype(emitter *e, sbuf *b, int32_t k)
     sm2c_text_putc(b, ')');
 }
 
+/* The function a context entry's steps go in: the entry point, or for a
+** batched entry its one-row function. */
+void sm2c_c_steps_prototype_ctx(emitter *e, sbuf *b, int32_t k)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    if (!en->max_batch) {
+        sm2c_c_prototype_ctx(e, b, k);
+        return;
+    }
+    sm2c_text_printf(b, "/* One row of %s. */\nstatic int32_t %s(%s_ctx *ctx%s", e->fn_ctx[k], e->row_ctx[k],
+                     e->p->name, en->n_inputs + en->n_outputs ? ", " : "");
+    if (en->n_inputs + en->n_outputs)
+        params(e, b, k, 0);
+    sm2c_text_putc(b, ')');
+}
+
 /* --max-batch: a table parallel to <name>_signatures, only when some entry is
 ** batched, so that the layout of the older tables never changes. */
 static void batch_table_decl(emitter *e, sbuf *b)
@@ -311,6 +428,7 @@ void sm2c_c_emit_header(emitter *e)
                      e->NAME, (long long)p->arena_bytes);
     if (p->n_states)
         state_header(e, b);
+    ctx_header(e, b);
     sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (no\n"
                         " * recursion, no variable-length arrays; large temporaries live in the\n"
                         " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
@@ -352,7 +470,8 @@ void sm2c_c_emit_header(emitter *e)
         if (calls_kernel(en, "sm2c_rt_parse_example"))
             sm2c_text_puts(b, " * -7 when a serialized tf.Example is malformed, lacks a feature that has\n"
                               " * no default, or has a feature of the wrong kind or number of values.\n");
-        sm2c_text_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes. */\n", e->NAME);
+        sm2c_text_printf(b, " * Not reentrant: uses one static arena of %s_ARENA_SIZE bytes; %s_ctx is\n"
+                            " * the same on a context (reentrant). */\n", e->NAME, n->fn);
         for (int32_t i = 0; i < en->n_inputs; i++)
             port_macros(b, &en->inputs[i], n->in_stem[i]);
         for (int32_t i = 0; i < en->n_outputs; i++)
@@ -368,7 +487,8 @@ void sm2c_c_emit_header(emitter *e)
             sm2c_c_prototype_r(e, b, k);
             sm2c_text_puts(b, ";\n");
         }
-        sm2c_text_putc(b, '\n');
+        sm2c_c_prototype_ctx(e, b, k);
+        sm2c_text_puts(b, ";\n\n");
     }
     sm2c_text_printf(b,
                      "/* Metadata: every signature, for callers that drive a model generically\n"
@@ -403,5 +523,6 @@ void sm2c_c_emit_header(emitter *e)
     if (p->n_states)
         state_metadata_header(e, b);
     batch_table_decl(e, b);
+    ctx_metadata_header(e, b);
     sm2c_text_printf(b, "#ifdef __cplusplus\n}\n#endif\n\n#endif /* %s_H_ */\n", e->NAME);
 }

@@ -136,6 +136,41 @@ static sm2c_status assign_state_names(emitter *e)
     return SM2C_OK;
 }
 
+/* The context type and functions (every program), named after the others so
+** that no earlier name changes. */
+static sm2c_status assign_ctx_names(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    sm2c_arena *a = e->c->arena;
+    static const char *const fixed[] = { "ctx", "ctx_init", "ctx_reset", "ctx_info", "ctx_table", "ctx_init_any",
+                                         "ctx_reset_any", "runs_ctx", "runbs_ctx" };
+    for (size_t i = 0; i < sizeof fixed / sizeof *fixed; i++)
+        if (!public_global(e, sm2c_arena_printf(a, "%s_%s", p->name, fixed[i])))
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, NULL,
+                              "name %s_%s is used twice (an entry has that name)", p->name, fixed[i]);
+    sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s_WORKSPACE_SIZE", e->NAME));
+    sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s_WORKSPACE_ALIGN", e->NAME));
+    sm2c_nameset_add(&e->macros, "SM2C_RT_PAR_DEFINED");
+    size_t n = (size_t)p->n_entries + 1;
+    e->fn_ctx = sm2c_arena_array(a, n, sizeof *e->fn_ctx);
+    e->row_ctx = sm2c_arena_array(a, n, sizeof *e->row_ctx);
+    e->run_ctx = sm2c_arena_array(a, n, sizeof *e->run_ctx);
+    e->runb_ctx = sm2c_arena_array(a, n, sizeof *e->runb_ctx);
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        e->fn_ctx[k] = sm2c_arena_printf(a, "%s_ctx", e->en[k].fn);
+        if (!public_global(e, e->fn_ctx[k]))
+            return sm2c_error(e->c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->entries[k].key,
+                              "function name %s is used twice", e->fn_ctx[k]);
+        e->run_ctx[k] = sm2c_c_global(e, sm2c_arena_printf(a, "%s_run_ctx%d", p->name, k));
+        if (p->entries[k].max_batch) {
+            e->row_ctx[k] = sm2c_c_global(e, sm2c_arena_printf(a, "%s_row_ctx", e->en[k].fn));
+            e->runb_ctx[k] = sm2c_c_global(e, sm2c_arena_printf(a, "%s_runb_ctx%d", p->name, k));
+        }
+    }
+    e->any_split = sm2c_program_any_split(p);
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_c_assign_names(emitter *e)
 {
     const sm2c_program *p = e->p;
@@ -237,6 +272,10 @@ sm2c_status sm2c_c_assign_names(emitter *e)
         }
     }
 
+    sm2c_status st = assign_ctx_names(e);
+    if (st)
+        return st;
+
     /* Parameters: lowercase keys, clear of every global and of the locals t<id>. */
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
@@ -253,6 +292,7 @@ sm2c_status sm2c_c_assign_names(emitter *e)
             sm2c_nameset_add(&scope, "state");
             sm2c_nameset_add(&scope, "workspace");
         }
+        sm2c_nameset_add(&scope, "ctx");    /* the context entry's */
         if (en->max_batch) {
             n->batch = sm2c_mangle_unique(&scope, "batch", "x_");
             sm2c_nameset_add(&scope, "row");

@@ -111,6 +111,61 @@ static void emit_runner(emitter *e, int32_t k, int batched)
     sm2c_text_puts(b, ");\n}\n\n");
 }
 
+/* The context table's runners: <fn>_ctx on (ctx, inputs, outputs), a
+** batched entry at max_batch rows, or with `batched` taking the batch. */
+static void emit_ctx_runner(emitter *e, int32_t k, int batched)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    sbuf *b = &e->s;
+    if (batched && !en->max_batch)
+        return;
+    sm2c_text_printf(b, "static int32_t %s(void *ctx, %svoid *const *inputs, void *const *outputs)\n{\n",
+                     batched ? e->runb_ctx[k] : e->run_ctx[k], batched ? "int32_t batch, " : "");
+    if (!en->n_inputs)
+        sm2c_text_puts(b, "    (void)inputs;\n");
+    if (!en->n_outputs)
+        sm2c_text_puts(b, "    (void)outputs;\n");
+    sm2c_text_printf(b, "    return %s((%s_ctx *)ctx", e->fn_ctx[k], e->p->name);
+    if (batched)
+        sm2c_text_puts(b, ", batch");
+    else if (en->max_batch)
+        sm2c_text_printf(b, ", %d", (int)en->max_batch);
+    for (int32_t i = 0; i < en->n_inputs; i++)
+        sm2c_text_printf(b, ", (const %s *)inputs[%d]", sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
+    for (int32_t i = 0; i < en->n_outputs; i++)
+        sm2c_text_printf(b, ", (%s *)outputs[%d]", sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+    sm2c_text_puts(b, ");\n}\n\n");
+}
+
+/* <name>_ctx_table: see ctx_metadata_header. */
+static void emit_ctx_metadata(emitter *e)
+{
+    const sm2c_program *p = e->p;
+    const char *nm = p->name;
+    sbuf *b = &e->s;
+    sm2c_text_putc(b, '\n');
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        emit_ctx_runner(e, k, 0);
+        emit_ctx_runner(e, k, 1);
+    }
+    sm2c_text_printf(b, "static void %s_ctx_init_any(void *ctx, void *workspace)\n{\n"
+                        "    %s_ctx_init((%s_ctx *)ctx, workspace);\n}\n\n"
+                        "static void %s_ctx_reset_any(void *ctx)\n{\n    %s_ctx_reset((%s_ctx *)ctx);\n}\n\n",
+                     nm, nm, nm, nm, nm, nm);
+    sm2c_text_printf(b, "static int32_t (*const %s_runs_ctx[%d])(void *, void *const *, void *const *) = {\n",
+                     nm, p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        sm2c_text_printf(b, "    %s,\n", e->run_ctx[k]);
+    sm2c_text_printf(b, "};\nstatic int32_t (*const %s_runbs_ctx[%d])(void *, int32_t, void *const *, "
+                        "void *const *) = {\n", nm, p->n_entries);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        sm2c_text_printf(b, "    %s,\n", e->runb_ctx[k] ? e->runb_ctx[k] : "NULL");
+    sm2c_text_printf(b, "};\n\nconst %s_ctx_info %s_ctx_table = {\n    (int64_t)sizeof(%s_ctx), %s_WORKSPACE_SIZE, "
+                        "%s_WORKSPACE_ALIGN,\n    (int64_t)offsetof(%s_ctx, par), %s_ctx_init_any, %s_ctx_reset_any,\n"
+                        "    %s_runs_ctx, %s_runbs_ctx\n};\n",
+                     nm, nm, nm, e->NAME, e->NAME, nm, nm, nm, nm, nm);
+}
+
 static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, const char *base)
 {
     if (n == 0)
@@ -197,4 +252,5 @@ void sm2c_c_emit_metadata(emitter *e)
     if (p->n_states)
         emit_state_metadata(e);
     batch_table(e);
+    emit_ctx_metadata(e);
 }

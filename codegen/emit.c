@@ -13,6 +13,7 @@
 #include "emit_c.h"
 #include "base/fileio.h"
 #include "base/toolchain.h"
+#include "lower/split.h"
 
 #define SM2C_EMIT_NAME(kind, name, ext, llvm) name,
 #define SM2C_EMIT_EXT(kind, name, ext, llvm) ext,
@@ -76,12 +77,14 @@ static sm2c_status compile_runtime(sm2c_ctx *c, const char *dir, const char *cc)
     return SM2C_OK;
 }
 
-/* name.o + runtime objects -> name.so exporting only name_* (a version script). */
+/* name.o + runtime objects -> name.so exporting only name_* and the pool (a version script). */
 static sm2c_status link_shared(sm2c_ctx *c, const sm2c_program *p, const char *dir, const char *cc)
 {
     const char *map = sm2c_path_join(c->arena, dir, "exports.map");
     FILE *f = fopen(map, "w");
-    if (!f || fprintf(f, "{\n  global: %s_*;\n  local: *;\n};\n", p->name) < 0 || fclose(f) != 0)
+    /* The runtime's pool too, when a step splits (NAME.h declares it). */
+    const char *pool = sm2c_program_any_split(p) ? " sm2c_rt_pool_*;" : "";
+    if (!f || fprintf(f, "{\n  global: %s_*;%s\n  local: *;\n};\n", p->name, pool) < 0 || fclose(f) != 0)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, map, NULL, "cannot write the version script");
     int n, k;
     char **objs = sm2c_list_files(c, dir, ".rt.o", &n);

@@ -83,6 +83,9 @@ static void emit_source(emitter *e)
         sm2c_c_emit_state(e);
     for (int32_t k = 0; k < p->n_entries; k++)
         sm2c_c_emit_entry(e, k);
+    sm2c_c_emit_ctx(e);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        sm2c_c_emit_entry_ctx(e, k);
     sm2c_c_emit_metadata(e);
 }
 

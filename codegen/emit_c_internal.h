@@ -14,6 +14,7 @@
 #include "mangle.h"
 #include "base/grow.h"
 #include "lower/program_query.h"
+#include "lower/split.h"
 #include "sm2c_rt.h"
 #include "codegen/c_special.h"
 
@@ -95,6 +96,12 @@ typedef struct emitter {
     layer_fn *layers;
     size_t n_layers, cap_layers;
     int32_t **layer_of;         /* per entry and step: its layer function, or -1 */
+    const char **fn_ctx;        /* per entry: its context entry point <fn>_ctx, */
+    const char **row_ctx;       /* (--max-batch) the one-row function it loops over, */
+    const char **run_ctx, **runb_ctx;   /* and its metadata runners */
+    int any_split;              /* some step splits (lower/split.c) */
+    int ctx_body;               /* the body being written takes a context: arena buffers
+                                ** are in ctx->workspace, state in ctx->state */
     int header_only;            /* the LLVM backend's header: its code calls every kernel */
 } emitter;
 
@@ -168,6 +175,8 @@ void sm2c_c_banner(emitter *e, sbuf *b);
 void sm2c_c_shape_text(sbuf *b, const sm2c_shape *s);
 void sm2c_c_prototype(emitter *e, sbuf *b, int32_t k);
 void sm2c_c_prototype_r(emitter *e, sbuf *b, int32_t k);
+void sm2c_c_prototype_ctx(emitter *e, sbuf *b, int32_t k);
+void sm2c_c_steps_prototype_ctx(emitter *e, sbuf *b, int32_t k);
 void sm2c_c_steps_prototype(emitter *e, sbuf *b, int32_t k);
 void sm2c_c_emit_header(emitter *e);
 
@@ -186,6 +195,8 @@ void sm2c_c_emit_layer_includes(emitter *e, sbuf *b);
 void sm2c_c_emit_layers(emitter *e, sbuf *b);
 void sm2c_c_emit_state(emitter *e);
 void sm2c_c_emit_entry(emitter *e, int32_t k);
+void sm2c_c_emit_ctx(emitter *e);
+void sm2c_c_emit_entry_ctx(emitter *e, int32_t k);
 
 /* c_tables.c: metadata, runners, state and batch tables */
 void sm2c_c_emit_metadata(emitter *e);

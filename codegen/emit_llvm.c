@@ -192,38 +192,43 @@ static LLVMValueRef dims_const(lw *w, const sm2c_shape *shape, const char *name)
 /* static int32_t runK(void *const *inputs, void *const *outputs) { return fn(inputs[0], ...); }
 ** A batched entry (--max-batch) is called with max_batch rows, or with `batched`
 ** this is its run_batch: runbK(int32_t batch, inputs, outputs) passes the batch on. */
-static LLVMValueRef build_run(lw *w, int32_t k, LLVMTypeRef run_ty, int batched)
+static LLVMValueRef build_run(lw *w, int32_t k, LLVMTypeRef run_ty, int batched, int with_ctx)
 {
     const sm2c_entry *en = &w->p->entries[k];
-    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, batched ? "%s.runb%d" : "%s.run%d",
-                                                              w->p->name, k), run_ty);
+    const char *form = with_ctx ? (batched ? "%s.runb_ctx%d" : "%s.run_ctx%d") : (batched ? "%s.runb%d" : "%s.run%d");
+    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, form, w->p->name, k), run_ty);
+    unsigned c = with_ctx ? 1 : 0;     /* the context first */
     LLVMSetLinkage(fn, LLVMInternalLinkage);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
+    if (c)
+        LLVMSetValueName2(LLVMGetParam(fn, 0), "ctx", 3);
     if (batched) {
-        sm2c_llvm_fn_attr(w, fn, 1, w->signext);
-        LLVMSetValueName2(LLVMGetParam(fn, 0), "batch", 5);
+        sm2c_llvm_fn_attr(w, fn, c + 1, w->signext);
+        LLVMSetValueName2(LLVMGetParam(fn, c), "batch", 5);
     }
-    LLVMValueRef in = LLVMGetParam(fn, batched ? 1 : 0), out = LLVMGetParam(fn, batched ? 2 : 1);
+    LLVMValueRef in = LLVMGetParam(fn, c + (batched ? 1 : 0)), out = LLVMGetParam(fn, c + (batched ? 2 : 1));
     LLVMSetValueName2(in, "inputs", 6);
     LLVMSetValueName2(out, "outputs", 7);
     LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
     int32_t np = en->n_inputs + en->n_outputs, nb = en->max_batch ? 1 : 0;
-    LLVMValueRef *args = malloc(((size_t)np + 2) * sizeof *args);
+    LLVMValueRef *args = malloc(((size_t)np + 3) * sizeof *args);
     SM2C_ASSERT(args != NULL);
+    if (c)
+        args[0] = LLVMGetParam(fn, 0);
     if (nb)
-        args[0] = batched ? LLVMGetParam(fn, 0) : LLVMConstInt(w->i32, (uint64_t)en->max_batch, 0);
+        args[c] = batched ? LLVMGetParam(fn, c) : LLVMConstInt(w->i32, (uint64_t)en->max_batch, 0);
     for (int32_t i = 0; i < np; i++) {
         int is_in = i < en->n_inputs;
         LLVMValueRef idx = LLVMConstInt(w->i64, (uint64_t)(is_in ? i : i - en->n_inputs), 0);
         LLVMValueRef slot = LLVMBuildInBoundsGEP2(w->b, w->ptr, is_in ? in : out, &idx, 1, "");
-        args[i + nb] = LLVMBuildLoad2(w->b, w->ptr, slot, "");
+        args[c + i + nb] = LLVMBuildLoad2(w->b, w->ptr, slot, "");
     }
-    LLVMValueRef entry = w->entries[k];
+    LLVMValueRef entry = with_ctx ? w->entries_ctx[k] : w->entries[k];
     LLVMValueRef r = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(entry), entry, args,
-                                    (unsigned)(np + nb), "");
+                                    (unsigned)(np + nb) + c, "");
     if (nb)
-        LLVMAddCallSiteAttribute(r, 1, LLVMCreateEnumAttribute(w->ctx, w->signext, 0));
+        LLVMAddCallSiteAttribute(r, c + 1, LLVMCreateEnumAttribute(w->ctx, w->signext, 0));
     free(args);
     LLVMBuildRet(w->b, r);
     return fn;
@@ -312,8 +317,8 @@ static void build_metadata(lw *w)
     LLVMValueRef *sigs = malloc((size_t)p->n_entries * sizeof *sigs);
     SM2C_ASSERT(runs && runbs && sigs);
     for (int32_t k = 0; k < p->n_entries; k++) {
-        runs[k] = build_run(w, k, run_ty, 0);
-        runbs[k] = p->entries[k].max_batch ? build_run(w, k, runb_ty, 1) : NULL;
+        runs[k] = build_run(w, k, run_ty, 0, 0);
+        runbs[k] = p->entries[k].max_batch ? build_run(w, k, runb_ty, 1, 0) : NULL;
     }
     /* run_batch's pointer type: that of a run_batch function, in the
     ** program address space like `run`. */
@@ -475,6 +480,50 @@ static void build_state_metadata(lw *w)
     LLVMSetLinkage(g, LLVMExternalLinkage);
 }
 
+/* <name>_ctx_table, laid out as emit_c.c's struct:
+**   <name>_ctx_info { int64_t ctx_size, workspace_size, workspace_align, par_offset;
+**                     void (*init)(void *, void *); void (*reset)(void *);
+**                     int32_t (*const *run)(void *, void *const *, void *const *);
+**                     int32_t (*const *run_batch)(void *, int32_t, void *const *, void *const *); } */
+static void build_ctx_metadata(lw *w)
+{
+    const sm2c_program *p = w->p;
+    sm2c_arena *a = w->c->arena;
+    LLVMTypeRef pp = LLVMPointerType(w->ptr, 0);
+    LLVMTypeRef run_params[4] = { w->ptr, w->i32, pp, pp };
+    LLVMTypeRef run_ty = LLVMFunctionType(w->i32, (LLVMTypeRef[]){ w->ptr, pp, pp }, 3, 0);
+    LLVMTypeRef runb_ty = LLVMFunctionType(w->i32, run_params, 4, 0);
+    LLVMValueRef *runs = malloc(((size_t)p->n_entries + 1) * sizeof *runs);
+    LLVMValueRef *runbs = malloc(((size_t)p->n_entries + 1) * sizeof *runbs);
+    SM2C_ASSERT(runs && runbs);
+    for (int32_t k = 0; k < p->n_entries; k++)
+        runs[k] = build_run(w, k, run_ty, 0, 1);
+    LLVMTypeRef runb_ptr = LLVMPointerType(runb_ty, LLVMGetPointerAddressSpace(LLVMTypeOf(runs[0])));
+    for (int32_t k = 0; k < p->n_entries; k++)
+        runbs[k] = p->entries[k].max_batch ? build_run(w, k, runb_ty, 1, 1) : LLVMConstPointerNull(runb_ptr);
+    LLVMValueRef runs_g = sm2c_llvm_gep0(w, private_const(w, LLVMConstArray(LLVMTypeOf(runs[0]), runs, (unsigned)p->n_entries),
+                                                sm2c_arena_printf(a, "%s.runs_ctx", p->name), 0), 0);
+    LLVMValueRef runbs_g = sm2c_llvm_gep0(w, private_const(w, LLVMConstArray(runb_ptr, runbs, (unsigned)p->n_entries),
+                                                 sm2c_arena_printf(a, "%s.runbs_ctx", p->name), 0), 0);
+    free(runs);
+    free(runbs);
+    LLVMTypeRef ci = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_ctx_info", p->name));
+    LLVMTypeRef ci_fields[8] = { w->i64, w->i64, w->i64, w->i64, LLVMTypeOf(w->ctx_init), LLVMTypeOf(w->ctx_reset),
+                                 LLVMTypeOf(runs_g), LLVMTypeOf(runbs_g) };
+    LLVMStructSetBody(ci, ci_fields, 8, 0);
+    LLVMValueRef f[8] = {
+        LLVMConstInt(w->i64, LLVMABISizeOfType(w->td, w->ctx_ty), 0),
+        LLVMConstInt(w->i64, (uint64_t)p->arena_bytes, 0),
+        LLVMConstInt(w->i64, ALIGN, 0),
+        LLVMConstInt(w->i64, LLVMOffsetOfElement(w->td, w->ctx_ty, 1), 0),
+        w->ctx_init, w->ctx_reset, runs_g, runbs_g,
+    };
+    LLVMValueRef g = LLVMAddGlobal(w->m, ci, sm2c_arena_printf(a, "%s_ctx_table", p->name));
+    LLVMSetInitializer(g, LLVMConstNamedStruct(ci, f, 8));
+    LLVMSetGlobalConstant(g, 1);
+    LLVMSetLinkage(g, LLVMExternalLinkage);
+}
+
 sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_opts *o,
                            sm2c_llvm_kind kind, const char *path)
 {
@@ -533,7 +582,8 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     w.nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
     w.weights = calloc((size_t)p->n_weights + 1, sizeof *w.weights);
     w.entries = calloc((size_t)p->n_entries + 1, sizeof *w.entries);
-    SM2C_ASSERT(w.weights && w.entries);
+    w.entries_ctx = calloc((size_t)p->n_entries + 1, sizeof *w.entries_ctx);
+    SM2C_ASSERT(w.weights && w.entries && w.entries_ctx);
 
     add_weights(&w);
     if (p->n_states)
@@ -543,10 +593,15 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
         if (!st && p->n_states)
             sm2c_llvm_build_static_entry(&w, k);
     }
+    if (!st)
+        sm2c_llvm_build_ctx(&w);
+    for (int32_t k = 0; k < p->n_entries && !st; k++)
+        st = sm2c_llvm_build_entry_ctx(&w, k);
     if (!st) {
         build_metadata(&w);
         if (p->n_states)
             build_state_metadata(&w);
+        build_ctx_metadata(&w);
         char *msg = NULL;
         if (LLVMVerifyModule(w.m, LLVMReturnStatusAction, &msg))
             st = sm2c_llvm_bug(&w, "LLVM rejects the module it was given: %s", sm2c_llvm_first_line(c, msg));
@@ -561,6 +616,7 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     free(w.ints);
     free(w.weights);
     free(w.entries);
+    free(w.entries_ctx);
     LLVMDisposeBuilder(w.b);
     LLVMDisposeModule(w.m);
     LLVMDisposeTargetData(w.td);

@@ -40,6 +40,14 @@ typedef struct lw {
     ** workspace, ...) and <fn> calls it on the default state and the arena. */
     LLVMTypeRef state_ty;                   /* struct.<name>_state: emit_c.c's layout */
     LLVMValueRef default_state, state_ready, init, reset;
+    /* Contexts (every program): struct.<name>_ctx { i8 *workspace; sm2c_rt_par par;
+    ** [state] }, its functions, and while a context body is built, the values
+    ** its buffers hang off (loaded once in its entry block). */
+    LLVMTypeRef par_ty, ctx_ty;
+    LLVMValueRef *entries_ctx;              /* per entry: <fn>_ctx */
+    LLVMValueRef ctx_init, ctx_reset;
+    int ctx_body;
+    LLVMValueRef body_ws, body_state, body_par;
 } lw;
 
 /* emit_llvm.c: the module, its globals and the metadata table */
@@ -55,6 +63,8 @@ void sm2c_llvm_fn_attr(lw *w, LLVMValueRef fn, LLVMAttributeIndex idx, unsigned 
 sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k);
 void sm2c_llvm_build_state(lw *w);
 void sm2c_llvm_build_static_entry(lw *w, int32_t k);
+void sm2c_llvm_build_ctx(lw *w);
+sm2c_status sm2c_llvm_build_entry_ctx(lw *w, int32_t k);
 
 /* llvm_target.c: the target machine, optimisation and the output file */
 int sm2c_llvm_is_elf(const char *triple);

@@ -19,32 +19,40 @@ void sm2c_llvm_fn_attr(lw *w, LLVMValueRef fn, LLVMAttributeIndex idx, unsigned 
 
 /* i32 parameters and results carry `signext`, as C compilers mark int on the
 ** targets whose ABI wants it (a no-op elsewhere). */
-static LLVMValueRef declare_kernel(lw *w, const sm2c_entry *en, const sm2c_step *sp,
+/* The kernel a step calls, or with `par` its _par form, which takes (const
+** sm2c_rt_par *, int32_t max_tasks) before the kernel's arguments. */
+static LLVMValueRef declare_kernel(lw *w, const sm2c_entry *en, const sm2c_step *sp, int par,
                                    LLVMTypeRef *fty, sm2c_status *st)
 {
-    LLVMTypeRef *params = malloc(((size_t)sp->n_args + 1) * sizeof *params);
+    int32_t lead = par ? 2 : 0;
+    LLVMTypeRef *params = malloc(((size_t)sp->n_args + 3) * sizeof *params);
     SM2C_ASSERT(params != NULL);
+    params[0] = w->ptr;     /* _par: overwritten by the arguments otherwise */
+    params[1] = w->i32;
     for (int32_t a = 0; a < sp->n_args; a++) {
         sm2c_argkind k = sp->args[a].kind;
-        params[a] = k == SM2C_ARG_INT ? w->i32 : k == SM2C_ARG_FLOAT ? w->f32 : w->ptr;
+        params[lead + a] = k == SM2C_ARG_INT ? w->i32 : k == SM2C_ARG_FLOAT ? w->f32 : w->ptr;
     }
     LLVMTypeRef ret = sp->checked ? w->i32 : LLVMVoidTypeInContext(w->ctx);
-    LLVMTypeRef t = LLVMFunctionType(ret, params, (unsigned)sp->n_args, 0);
+    LLVMTypeRef t = LLVMFunctionType(ret, params, (unsigned)(sp->n_args + lead), 0);
     free(params);
-    LLVMValueRef fn = LLVMGetNamedFunction(w->m, sp->kernel);
+    const char *name = par ? sm2c_arena_printf(w->c->arena, "%s_par", sp->kernel) : sp->kernel;
+    LLVMValueRef fn = LLVMGetNamedFunction(w->m, name);
     if (fn) {
         if (LLVMGlobalGetValueType(fn) != t) {
             *st = sm2c_llvm_bug(w, "entry %s: kernel %s is called with different argument kinds or counts",
-                                en->key, sp->kernel);
+                                en->key, name);
             return NULL;
         }
     } else {
-        fn = LLVMAddFunction(w->m, sp->kernel, t);
+        fn = LLVMAddFunction(w->m, name, t);
         LLVMSetLinkage(fn, LLVMExternalLinkage);
         sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
+        if (par)
+            sm2c_llvm_fn_attr(w, fn, 2, w->signext);
         for (int32_t a = 0; a < sp->n_args; a++)
             if (sp->args[a].kind == SM2C_ARG_INT)
-                sm2c_llvm_fn_attr(w, fn, (LLVMAttributeIndex)a + 1, w->signext);
+                sm2c_llvm_fn_attr(w, fn, (LLVMAttributeIndex)(lead + a) + 1, w->signext);
         if (sp->checked)
             sm2c_llvm_fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
     }
@@ -63,20 +71,21 @@ static LLVMValueRef state_member(lw *w, LLVMValueRef state, int32_t k)
 static LLVMValueRef buffer_value(lw *w, LLVMValueRef fn, const sm2c_entry *en, int32_t id)
 {
     const sm2c_buffer *b = &en->buffers[id];
-    unsigned first = w->state_ty ? 2 : 0;  /* _r: state, workspace, then the arguments */
+    /* _r: state, workspace, then the arguments; _ctx: the context, then the arguments */
+    unsigned first = w->ctx_body ? 1 : w->state_ty ? 2 : 0;
     switch (b->kind) {
     case SM2C_BUF_INPUT:
         return LLVMGetParam(fn, first + (unsigned)b->index);
     case SM2C_BUF_OUTPUT:
         return LLVMGetParam(fn, first + (unsigned)(en->n_inputs + b->index));
     case SM2C_BUF_ARENA:
-        if (w->state_ty) {
+        if (w->ctx_body || w->state_ty) {
             LLVMValueRef off = LLVMConstInt(w->i64, (uint64_t)b->offset, 0);
-            return LLVMBuildInBoundsGEP2(w->b, w->i8, LLVMGetParam(fn, 1), &off, 1, "");
+            return LLVMBuildInBoundsGEP2(w->b, w->i8, w->ctx_body ? w->body_ws : LLVMGetParam(fn, 1), &off, 1, "");
         }
         return sm2c_llvm_gep0(w, w->arena, b->offset);
     case SM2C_BUF_STATE:
-        return state_member(w, LLVMGetParam(fn, 0), b->index);
+        return state_member(w, w->ctx_body ? w->body_state : LLVMGetParam(fn, 0), b->index);
     default:    /* SM2C_BUF_WEIGHT; validated */
         return sm2c_llvm_gep0(w, w->weights[b->index], 0);
     }
@@ -102,22 +111,31 @@ static void return_on_error(lw *w, LLVMValueRef fn, LLVMValueRef status)
 static void build_batch_loop(lw *w, int32_t k, LLVMValueRef row_fn)
 {
     const sm2c_entry *en = &w->p->entries[k];
-    int32_t np = en->n_inputs + en->n_outputs;
-    LLVMTypeRef *params = malloc(((size_t)np + 1) * sizeof *params);
-    LLVMValueRef *args = malloc(((size_t)np + 1) * sizeof *args);
+    int32_t np = en->n_inputs + en->n_outputs, c = w->ctx_body ? 1 : 0;  /* _ctx: the context first */
+    LLVMTypeRef *params = malloc(((size_t)np + 2) * sizeof *params);
+    LLVMValueRef *args = malloc(((size_t)np + 2) * sizeof *args);
     SM2C_ASSERT(params && args);
-    params[0] = w->i32;
+    params[0] = w->ptr;
+    params[c] = w->i32;
     for (int32_t i = 0; i < np; i++)
-        params[i + 1] = w->ptr;
-    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, "%s_%s", w->p->name, en->c_name),
-                                      LLVMFunctionType(w->i32, params, (unsigned)np + 1, 0));
+        params[c + i + 1] = w->ptr;
+    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, "%s_%s%s", w->p->name, en->c_name,
+                                                              c ? "_ctx" : ""),
+                                      LLVMFunctionType(w->i32, params, (unsigned)(np + 1 + c), 0));
     free(params);
-    w->entries[k] = fn;
+    if (c)
+        w->entries_ctx[k] = fn;
+    else
+        w->entries[k] = fn;
     LLVMSetLinkage(fn, LLVMExternalLinkage);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
-    sm2c_llvm_fn_attr(w, fn, 1, w->signext);
-    LLVMValueRef batch = LLVMGetParam(fn, 0);
+    sm2c_llvm_fn_attr(w, fn, (LLVMAttributeIndex)c + 1, w->signext);
+    if (c) {
+        args[0] = LLVMGetParam(fn, 0);
+        LLVMSetValueName2(args[0], "ctx", 3);
+    }
+    LLVMValueRef batch = LLVMGetParam(fn, (unsigned)c);
     LLVMSetValueName2(batch, "batch", 5);
     LLVMBasicBlockRef entry = LLVMAppendBasicBlockInContext(w->ctx, fn, "entry");
     LLVMBasicBlockRef bad = LLVMAppendBasicBlockInContext(w->ctx, fn, "bad_batch");
@@ -134,16 +152,18 @@ static void build_batch_loop(lw *w, int32_t k, LLVMValueRef row_fn)
     LLVMValueRef row64 = LLVMBuildZExt(w->b, row, w->i64, "");
     for (int32_t i = 0; i < np; i++) {
         const sm2c_port *pt = i < en->n_inputs ? &en->inputs[i] : &en->outputs[i - en->n_inputs];
-        args[i] = LLVMGetParam(fn, (unsigned)i + 1);
-        LLVMSetValueName2(args[i], pt->key, strlen(pt->key));
+        LLVMValueRef *arg = &args[c + i];
+        *arg = LLVMGetParam(fn, (unsigned)(c + i + 1));
+        LLVMSetValueName2(*arg, pt->key, strlen(pt->key));
         if (!pt->batched)
             continue;
         int64_t row_bytes = sm2c_shape_elements(&pt->shape, INT64_MAX / 8) / en->max_batch *
                             sm2c_backend_elem_size(pt->dtype);
         LLVMValueRef off = LLVMBuildMul(w->b, row64, LLVMConstInt(w->i64, (uint64_t)row_bytes, 0), "");
-        args[i] = LLVMBuildInBoundsGEP2(w->b, w->i8, args[i], &off, 1, "");
+        *arg = LLVMBuildInBoundsGEP2(w->b, w->i8, *arg, &off, 1, "");
     }
-    LLVMValueRef status = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(row_fn), row_fn, args, (unsigned)np, "");
+    LLVMValueRef status = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(row_fn), row_fn, args,
+                                         (unsigned)(np + c), "");
     free(args);
     return_on_error(w, fn, status);
     LLVMValueRef next = LLVMBuildAdd(w->b, row, LLVMConstInt(w->i32, 1, 0), "");
@@ -239,11 +259,27 @@ static sm2c_status build_control(lw *w, LLVMValueRef fn, const sm2c_entry *en, c
     return SM2C_OK;
 }
 
-sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k)
+/* In a context body's entry block: the workspace, state and par it reads. */
+static void load_ctx_parts(lw *w, LLVMValueRef ctx)
+{
+    LLVMValueRef typed = LLVMBuildBitCast(w->b, ctx, LLVMPointerType(w->ctx_ty, 0), "");
+    LLVMValueRef ws = LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 0, "");
+    w->body_ws = LLVMBuildLoad2(w->b, w->ptr, LLVMBuildBitCast(w->b, ws, LLVMPointerType(w->ptr, 0), ""),
+                                "workspace");
+    w->body_par = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 1, ""), w->ptr, "par");
+    w->body_state = w->state_ty ? LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 2, ""),
+                                                   w->ptr, "state")
+                                : NULL;
+}
+
+/* Entry k's steps as a function: the entry point (or its one-row function,
+** or the stateful _r), or with w->ctx_body its context entry point, whose
+** split steps call the kernels' _par forms. */
+static sm2c_status build_body(lw *w, int32_t k)
 {
     const sm2c_program *p = w->p;
     const sm2c_entry *en = &p->entries[k];
-    int32_t first = w->state_ty ? 2 : 0;
+    int32_t first = w->ctx_body ? 1 : w->state_ty ? 2 : 0;
     int32_t np = first + en->n_inputs + en->n_outputs;
     LLVMTypeRef *params = malloc(((size_t)np + 1) * sizeof *params);
     SM2C_ASSERT(params != NULL);
@@ -252,22 +288,28 @@ sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k)
     LLVMTypeRef t = LLVMFunctionType(w->i32, params, (unsigned)np, 0);
     free(params);
     /* A batched entry is its one-row function (--max-batch programs have no state). */
-    const char *fn_name = en->max_batch ? sm2c_arena_printf(w->c->arena, "%s.row%d", p->name, k)
+    const char *fn_name = en->max_batch ? sm2c_arena_printf(w->c->arena, "%s.row%s%d", p->name,
+                                                            w->ctx_body ? "ctx" : "", k)
                                         : sm2c_arena_printf(w->c->arena, "%s_%s%s", p->name, en->c_name,
-                                                            first ? "_r" : "");
+                                                            w->ctx_body ? "_ctx" : first ? "_r" : "");
     LLVMValueRef fn = LLVMAddFunction(w->m, fn_name, t);
-    w->entries[k] = fn;
+    if (w->ctx_body)
+        w->entries_ctx[k] = fn;
+    else
+        w->entries[k] = fn;
     LLVMSetLinkage(fn, en->max_batch ? LLVMInternalLinkage : LLVMExternalLinkage);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
     for (int32_t i = 0; i < np; i++) {
-        const char *key = i < first ? (i ? "workspace" : "state")
+        const char *key = i < first ? (w->ctx_body ? "ctx" : i ? "workspace" : "state")
                           : i - first < en->n_inputs ? en->inputs[i - first].key
                                                      : en->outputs[i - first - en->n_inputs].key;
         LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), key, strlen(key));
     }
     LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
-    LLVMValueRef args_small[16];
+    if (w->ctx_body)
+        load_ctx_parts(w, LLVMGetParam(fn, 0));
+    LLVMValueRef args_small[18];
     ctl_stack cs = { .depth = 0 };
     for (int32_t s = 0; s < en->n_steps; s++) {
         const sm2c_step *sp = &en->steps[s];
@@ -278,12 +320,19 @@ sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k)
             continue;
         }
         LLVMTypeRef fty;
-        LLVMValueRef callee = declare_kernel(w, en, sp, &fty, &st);
+        int par = w->ctx_body && sp->max_tasks > 1;     /* split into tasks (lower/split.c) */
+        int32_t lead = par ? 2 : 0;
+        LLVMValueRef callee = declare_kernel(w, en, sp, par, &fty, &st);
         if (!callee)
             return st;
-        LLVMValueRef *args = sp->n_args <= 16 ? args_small
-                                              : malloc((size_t)sp->n_args * sizeof *args);
-        SM2C_ASSERT(args != NULL);
+        LLVMValueRef *all = sp->n_args <= 16 ? args_small
+                                             : malloc((size_t)(sp->n_args + 2) * sizeof *all);
+        SM2C_ASSERT(all != NULL);
+        LLVMValueRef *args = all + lead;
+        if (par) {
+            all[0] = w->body_par;
+            all[1] = LLVMConstInt(w->i32, (uint64_t)sp->max_tasks, 1);
+        }
         for (int32_t a = 0; a < sp->n_args; a++) {
             const sm2c_arg *ar = &sp->args[a];
             switch (ar->kind) {
@@ -304,13 +353,15 @@ sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k)
                 break;
             }
         }
-        LLVMValueRef call = LLVMBuildCall2(w->b, fty, callee, args, (unsigned)sp->n_args, "");
+        LLVMValueRef call = LLVMBuildCall2(w->b, fty, callee, all, (unsigned)(sp->n_args + lead), "");
+        if (par)
+            LLVMAddCallSiteAttribute(call, 2, LLVMCreateEnumAttribute(w->ctx, w->signext, 0));
         for (int32_t a = 0; a < sp->n_args; a++)
             if (sp->args[a].kind == SM2C_ARG_INT)
-                LLVMAddCallSiteAttribute(call, (LLVMAttributeIndex)a + 1,
+                LLVMAddCallSiteAttribute(call, (LLVMAttributeIndex)(lead + a) + 1,
                                          LLVMCreateEnumAttribute(w->ctx, w->signext, 0));
-        if (args != args_small)
-            free(args);
+        if (all != args_small)
+            free(all);
         if (sp->checked)
             return_on_error(w, fn, call);
     }
@@ -318,6 +369,62 @@ sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k)
     if (en->max_batch)
         build_batch_loop(w, k, fn);
     return SM2C_OK;
+}
+
+sm2c_status sm2c_llvm_build_entry(lw *w, int32_t k)
+{
+    return build_body(w, k);
+}
+
+/* <fn>_ctx: the steps on a context (after the static entry points, whose
+** code stays as it was). */
+sm2c_status sm2c_llvm_build_entry_ctx(lw *w, int32_t k)
+{
+    w->ctx_body = 1;
+    sm2c_status st = build_body(w, k);
+    w->ctx_body = 0;
+    w->body_ws = w->body_state = w->body_par = NULL;
+    return st;
+}
+
+/* struct.<name>_ctx as NAME.h lays it out, <name>_ctx_init(ctx, workspace)
+** and <name>_ctx_reset(ctx). */
+void sm2c_llvm_build_ctx(lw *w)
+{
+    const sm2c_program *p = w->p;
+    sm2c_arena *a = w->c->arena;
+    LLVMTypeRef par_fields[3] = { w->ptr, w->ptr, w->i32 };
+    w->par_ty = LLVMStructCreateNamed(w->ctx, "struct.sm2c_rt_par");
+    LLVMStructSetBody(w->par_ty, par_fields, 3, 0);
+    LLVMTypeRef fields[3] = { w->ptr, w->par_ty, w->state_ty };
+    w->ctx_ty = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_ctx", p->name));
+    LLVMStructSetBody(w->ctx_ty, fields, w->state_ty ? 3 : 2, 0);
+
+    LLVMTypeRef init_params[2] = { w->ptr, w->ptr };
+    LLVMTypeRef init_ty = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), init_params, 2, 0);
+    w->ctx_init = LLVMAddFunction(w->m, sm2c_arena_printf(a, "%s_ctx_init", p->name), init_ty);
+    sm2c_llvm_fn_attr(w, w->ctx_init, LLVMAttributeFunctionIndex, w->nounwind);
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, w->ctx_init, "entry"));
+    LLVMValueRef ctx = LLVMBuildBitCast(w->b, LLVMGetParam(w->ctx_init, 0), LLVMPointerType(w->ctx_ty, 0), "");
+    LLVMValueRef ws = LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 0, "");
+    LLVMBuildStore(w->b, LLVMGetParam(w->ctx_init, 1), LLVMBuildBitCast(w->b, ws, LLVMPointerType(w->ptr, 0), ""));
+    LLVMBuildStore(w->b, LLVMConstNull(w->par_ty), LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 1, ""));
+    LLVMTypeRef state_init_ty = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), &w->ptr, 1, 0);
+    if (w->state_ty) {
+        LLVMValueRef st = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 2, ""), w->ptr, "");
+        LLVMBuildCall2(w->b, state_init_ty, w->init, &st, 1, "");
+    }
+    LLVMBuildRetVoid(w->b);
+
+    w->ctx_reset = LLVMAddFunction(w->m, sm2c_arena_printf(a, "%s_ctx_reset", p->name), state_init_ty);
+    sm2c_llvm_fn_attr(w, w->ctx_reset, LLVMAttributeFunctionIndex, w->nounwind);
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, w->ctx_reset, "entry"));
+    if (w->state_ty) {
+        ctx = LLVMBuildBitCast(w->b, LLVMGetParam(w->ctx_reset, 0), LLVMPointerType(w->ctx_ty, 0), "");
+        LLVMValueRef st = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 2, ""), w->ptr, "");
+        LLVMBuildCall2(w->b, state_init_ty, w->init, &st, 1, "");
+    }
+    LLVMBuildRetVoid(w->b);
 }
 
 /* ---- state ---------------------------------------------------------------------------- */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "rt_embed.h"
+#include "lower/split.h"
 
 static int by_name(const void *key, const void *elem)
 {
@@ -88,31 +89,41 @@ sm2c_status sm2c_runtime_select(sm2c_ctx *c, const char *const *kernels, size_t 
     return SM2C_OK;
 }
 
+/* v[0..n) plus `name` when it is not there yet. */
+static size_t add_kernel(const char **v, size_t n, const char *name)
+{
+    size_t i = 0;
+    while (i < n && strcmp(v[i], name) != 0)
+        i++;
+    if (i == n)
+        v[n++] = name;
+    return n;
+}
+
 size_t sm2c_program_kernels(sm2c_ctx *c, const sm2c_program *p, const char ***out)
 {
     size_t cap = 2, n = 0;
     for (int32_t k = 0; k < p->n_entries; k++)
-        cap += (size_t)p->entries[k].n_steps;
+        cap += 2 * (size_t)p->entries[k].n_steps + 2;
     const char **v = sm2c_arena_array(c->arena, cap, sizeof *v);
     for (int32_t k = 0; k < p->n_entries; k++)
         for (int32_t s = 0; s < p->entries[k].n_steps; s++) {
             const sm2c_step *st = &p->entries[k].steps[s];
             if (st->control)
                 continue;
-            size_t i = 0;
-            while (i < n && strcmp(v[i], st->kernel) != 0)
-                i++;
-            if (i == n)
-                v[n++] = st->kernel;
+            n = add_kernel(v, n, st->kernel);
+            if (st->max_tasks > 1)  /* the context entry's call */
+                n = add_kernel(v, n, sm2c_arena_printf(c->arena, "%s_par", st->kernel));
         }
     /* init and reset copy every state variable from its initial value, even
     ** when no step copies (a stateful random op's generator, say). */
-    if (p->n_states) {
-        size_t i = 0;
-        while (i < n && strcmp(v[i], "sm2c_rt_copy") != 0)
-            i++;
-        if (i == n)
-            v[n++] = "sm2c_rt_copy";
+    if (p->n_states)
+        n = add_kernel(v, n, "sm2c_rt_copy");
+    /* The pthread pool for callers without one of their own (POSIX only: the
+    ** file compiles to nothing elsewhere). */
+    if (sm2c_program_any_split(p)) {
+        n = add_kernel(v, n, "sm2c_rt_pool_create");
+        n = add_kernel(v, n, "sm2c_rt_pool_parallel_for");
     }
     *out = v;
     return n;

@@ -25,6 +25,7 @@
 #include "act_f32.h"
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "par_impl.h"
 #include "rt_target.h"
 #include "simd_act_f32.h"
 
@@ -97,7 +98,7 @@ enum { MV_NB = 64 }; /* columns per block of accumulators (256 B of stack) */
 ** contiguous, in a local array (the compiler keeps it in vector registers and
 ** need not fear it aliases x or w; summing into y itself measured 1.5-2x
 ** slower on x86-64). */
-static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t n)
+static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, int32_t n, int32_t ld)
 {
     float acc[MV_NB];
     int32_t j0, j, kk;
@@ -111,7 +112,7 @@ static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, 
         ** still adds its terms in increasing kk. */
         for (kk = 0; kk + 4 <= k; kk += 4) {
             const float x0 = x[kk], x1 = x[kk + 1], x2 = x[kk + 2], x3 = x[kk + 3];
-            const float *w0 = w + (ptrdiff_t)kk * n + j0, *w1 = w0 + n, *w2 = w1 + n, *w3 = w2 + n;
+            const float *w0 = w + (ptrdiff_t)kk * ld + j0, *w1 = w0 + ld, *w2 = w1 + ld, *w3 = w2 + ld;
             for (j = 0; j < nb; j++) {
                 float a = acc[j];
                 a += x0 * w0[j];
@@ -123,7 +124,7 @@ static inline void mv_rows(const float *x, const float *w, float *y, int32_t k, 
         }
         for (; kk < k; kk++) {
             const float xk = x[kk];
-            const float *wk = w + (ptrdiff_t)kk * n + j0;
+            const float *wk = w + (ptrdiff_t)kk * ld + j0;
             for (j = 0; j < nb; j++)
                 acc[j] += xk * wk[j];
         }
@@ -160,14 +161,14 @@ static inline void mv_dots(const float *x, const float *w, float *y, int32_t k, 
 #define MV_R1(M) M(0)
 #define MV_STRIP(P, name, TARGET, R)                                                       \
     TARGET static inline void name(const float *x, const float *w, const float *bias,      \
-                                   float *y, int32_t k, int32_t n, int32_t nc,            \
+                                   float *y, int32_t k, int32_t ld, int32_t nc,           \
                                    const sm2c_rt__act *act)                               \
     {                                                                                      \
         int32_t kk;                                                                        \
         R(MV_ZERO##P)                                                                      \
         for (kk = 0; kk < k; kk++) {                                                       \
             MV_XK##P(x[kk])                                                                \
-            const float *wk = w + (ptrdiff_t)kk * n;                                       \
+            const float *wk = w + (ptrdiff_t)kk * ld;                                      \
             R(MV_MAC##P)                                                                   \
         }                                                                                  \
         R(MV_STORE##P)                                                                     \
@@ -191,18 +192,19 @@ MV_STRIP(512, mv_strip512_1, SM2C_RT_TARGET_AVX512, MV_R1)
 /* Strips of 128 columns while more than 64 remain, then 64, 32 and 16 (a
 ** strip's last vectors may be partly or wholly masked). */
 SM2C_RT_TARGET_AVX512 static void mv_rows512(const float *x, const float *w, const float *bias,
-                                             float *y, int32_t k, int32_t n, const sm2c_rt__act *act)
+                                             float *y, int32_t k, int32_t n, int32_t ld,
+                                             const sm2c_rt__act *act)
 {
     int32_t j = 0;
 
     for (; n - j > 64; j += 128)
-        mv_strip512_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip512_8(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     for (; n - j > 32; j += 64)
-        mv_strip512_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip512_4(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     for (; n - j > 16; j += 32)
-        mv_strip512_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip512_2(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     for (; j < n; j += 16)
-        mv_strip512_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip512_1(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
 }
 #endif
 
@@ -223,18 +225,19 @@ MV_STRIP(256, mv_strip256_1, SM2C_RT_TARGET_AVX2, MV_R1)
 
 /* Strips of 64 columns while more than 32 remain, then 32, 16 and 8. */
 SM2C_RT_TARGET_AVX2 static void mv_rows256(const float *x, const float *w, const float *bias,
-                                           float *y, int32_t k, int32_t n, const sm2c_rt__act *act)
+                                           float *y, int32_t k, int32_t n, int32_t ld,
+                                           const sm2c_rt__act *act)
 {
     int32_t j = 0;
 
     for (; n - j > 32; j += 64)
-        mv_strip256_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip256_8(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     for (; n - j > 16; j += 32)
-        mv_strip256_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip256_4(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     for (; n - j > 8; j += 16)
-        mv_strip256_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip256_2(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     for (; j < n; j += 8)
-        mv_strip256_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip256_1(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
 }
 #endif
 
@@ -267,50 +270,50 @@ MV_STRIP(128, mv_strip128_tail, , MV_R1)
 
 /* Strips of 32 columns, then 16, 8 and 4, then the last few. */
 static void mv_rows128(const float *x, const float *w, const float *bias, float *y, int32_t k,
-                       int32_t n, const sm2c_rt__act *act)
+                       int32_t n, int32_t ld, const sm2c_rt__act *act)
 {
     int32_t j = 0;
 
     for (; n - j >= 32; j += 32)
-        mv_strip128_8(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip128_8(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
     if (n - j >= 16) {
-        mv_strip128_4(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip128_4(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
         j += 16;
     }
     if (n - j >= 8) {
-        mv_strip128_2(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip128_2(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
         j += 8;
     }
     if (n - j >= 4) {
-        mv_strip128_1(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip128_1(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
         j += 4;
     }
     if (j < n)
-        mv_strip128_tail(x, w + j, bias ? bias + j : bias, y + j, k, n, n - j, act);
+        mv_strip128_tail(x, w + j, bias ? bias + j : bias, y + j, k, ld, n - j, act);
 }
 #endif
 
 /* W as stored through a vector path this CPU has; 0 when there is none. */
 static inline int mv_rows_simd(const float *x, const float *w, const float *bias, float *y,
-                               int32_t k, int32_t n, const sm2c_rt__act *act)
+                               int32_t k, int32_t n, int32_t ld, const sm2c_rt__act *act)
 {
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
-        mv_rows512(x, w, bias, y, k, n, act);
+        mv_rows512(x, w, bias, y, k, n, ld, act);
         return 1;
     }
 #endif
 #if SM2C_RT_AVX2
     if (sm2c_rt__have_avx2()) {
-        mv_rows256(x, w, bias, y, k, n, act);
+        mv_rows256(x, w, bias, y, k, n, ld, act);
         return 1;
     }
 #endif
 #if SM2C_RT_NEON
-    mv_rows128(x, w, bias, y, k, n, act);
+    mv_rows128(x, w, bias, y, k, n, ld, act);
     return 1;
 #endif
-    (void)x, (void)w, (void)bias, (void)y, (void)k, (void)n, (void)act;
+    (void)x, (void)w, (void)bias, (void)y, (void)k, (void)n, (void)ld, (void)act;
     return 0;
 }
 
@@ -328,29 +331,40 @@ static inline void mv_finish(const float *bias, float *y, int32_t n, const sm2c_
 
 #endif
 
-/* The four kernels: W as stored (k x n) or transposed (n x k); four columns
-** at a time or, for the _small kernels, one (on a scalar FPU; vector units
-** take the same path for both).  Every flag is a constant where it is called. */
-static SM2C_RT_ALWAYS_INLINE void matvec(const float *x, const float *w, const float *bias, float *y,
-                                         int32_t k, int32_t n, const sm2c_rt__act *act, int transposed,
-                                         int small)
+/* The four kernels: W as stored (k x n, its rows ld floats apart: n, or
+** more for a band of columns) or transposed (n x k); four columns at a time
+** or, for the _small kernels, one (on a scalar FPU; vector units take the
+** same path for both).  Every flag is a constant where it is called.  A
+** column's sum, bias and activation do not depend on n, ld or where the
+** column sits in the band: the same operations in the same order, in a
+** vector lane or a scalar, whatever the strips around it. */
+static SM2C_RT_ALWAYS_INLINE void matvec_ld(const float *x, const float *w, const float *bias, float *y,
+                                            int32_t k, int32_t n, int32_t ld, const sm2c_rt__act *act,
+                                            int transposed, int small)
 {
 #if SM2C_RT_SCALAR_CORE
-    const int32_t js = transposed ? k : 1, ks = transposed ? 1 : n;
+    const int32_t js = transposed ? k : 1, ks = transposed ? 1 : ld;
     if (small)
         mv_scalar(x, w, bias, y, k, n, js, ks, act);
     else
         mv_scalar4(x, w, bias, y, k, n, js, ks, act);
 #else
     (void)small;
-    if (!transposed && mv_rows_simd(x, w, bias, y, k, n, act))
+    if (!transposed && mv_rows_simd(x, w, bias, y, k, n, ld, act))
         return;
     if (transposed)
         mv_dots(x, w, y, k, n);
     else
-        mv_rows(x, w, y, k, n);
+        mv_rows(x, w, y, k, n, ld);
     mv_finish(bias, y, n, act);
 #endif
+}
+
+static SM2C_RT_ALWAYS_INLINE void matvec(const float *x, const float *w, const float *bias, float *y,
+                                         int32_t k, int32_t n, const sm2c_rt__act *act, int transposed,
+                                         int small)
+{
+    matvec_ld(x, w, bias, y, k, n, n, act, transposed, small);
 }
 
 #if SM2C_RT_WANT(matvec_f32)
@@ -382,6 +396,63 @@ void sm2c_rt_matvec_t_small_f32(const float *x, const float *w, const float *bia
                                 int32_t k, int32_t n, int32_t act, float act_a, float act_b)
 {
     matvec(x, w, bias, y, k, n, &(const sm2c_rt__act){ act, act_a, act_b }, 1, 1);
+}
+#endif
+
+/* Split into tasks (sm2c_rt.h, par_impl.h).  W as stored: bands of whole
+** blocks of MV_PAR_COLS columns (a cache line of y and of each row of W), a
+** band reading W's rows at their full stride n; transposed: bands of rows
+** of W.  Each column is the whole kernel's, bit for bit (matvec_ld). */
+#if SM2C_RT_WANT(matvec_f32_par) || SM2C_RT_WANT(matvec_t_f32_par)
+enum { MV_PAR_COLS = 16 };
+
+typedef struct mv_task {
+    const float *x, *w, *bias;
+    float *y;
+    int32_t k, n, unit, n_tasks;
+    sm2c_rt__act act;
+} mv_task;
+
+static void mv_task_fn(void *arg, int32_t t)
+{
+    const mv_task *a = arg;
+    int64_t first, end, j0, j1;
+
+    sm2c_rt__task_range(t, a->n_tasks, ((int64_t)a->n + a->unit - 1) / a->unit, &first, &end);
+    j0 = first * a->unit;
+    j1 = end * a->unit < a->n ? end * a->unit : a->n;
+    if (a->unit == 1) /* transposed: rows j0..j1 of W */
+        matvec_ld(a->x, a->w + j0 * a->k, a->bias ? a->bias + j0 : NULL, a->y + j0, a->k,
+                  (int32_t)(j1 - j0), a->k, &a->act, 1, 0);
+    else
+        matvec_ld(a->x, a->w + j0, a->bias ? a->bias + j0 : NULL, a->y + j0, a->k, (int32_t)(j1 - j0),
+                  a->n, &a->act, 0, 0);
+}
+
+static void mv_par(const sm2c_rt_par *par, int32_t max_tasks, mv_task *s)
+{
+    s->n_tasks = sm2c_rt__task_count(par, max_tasks, ((int64_t)s->n + s->unit - 1) / s->unit);
+    sm2c_rt__run_tasks(par, s->n_tasks, mv_task_fn, s);
+}
+#endif
+
+#if SM2C_RT_WANT(matvec_f32_par)
+void sm2c_rt_matvec_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
+                            const float *bias, float *y, int32_t k, int32_t n, int32_t act, float act_a,
+                            float act_b)
+{
+    mv_task s = { x, w, bias, y, k, n, MV_PAR_COLS, 0, { act, act_a, act_b } };
+    mv_par(par, max_tasks, &s);
+}
+#endif
+
+#if SM2C_RT_WANT(matvec_t_f32_par)
+void sm2c_rt_matvec_t_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
+                              const float *bias, float *y, int32_t k, int32_t n, int32_t act,
+                              float act_a, float act_b)
+{
+    mv_task s = { x, w, bias, y, k, n, 1, 0, { act, act_a, act_b } };
+    mv_par(par, max_tasks, &s);
 }
 #endif
 

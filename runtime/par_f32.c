@@ -15,45 +15,21 @@
 **    band reads, so a 1x1 layer stays a matrix product in every band.  Rows
 **    that fall in the padding stay padding, so each output pixel sees the
 **    same taps as in the whole op.
-**  - MatMul with an untransposed A splits the rows of A and y; each task
-**    packs a transposed B into its own slice of the scratch.
+**  - MatMul with an untransposed A splits the rows of A and y.  BatchMatMul
+**    splits its entries and, with an untransposed A, their rows likewise.
+**    The pack scratch is one task's: split, each task reads a transposed B
+**    in place (the same products summed in the same order).
+**  - Softmax, LogSoftmax and LayerNorm split rows; elementwise ops split
+**    whole blocks of 16 elements of y (binary ops: their outermost
+**    dimension), BiasAdd its outer rows or, with one, its channels.
+**  - MatVec is in matvec_f32.c: a band of its columns needs W's stride.
+** The task helpers are par_impl.h's.
 */
 #include <stddef.h>
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
-
-/* Task t of n over `count` items: [*first, *end). */
-static inline void task_range(int32_t t, int32_t n, int64_t count, int64_t *first, int64_t *end)
-{
-    *first = count * t / n;
-    *end = count * (t + 1) / n;
-}
-
-/* The tasks a step takes: at most max_tasks, par's threads and `items`. */
-static inline int32_t task_count(const sm2c_rt_par *par, int32_t max_tasks, int64_t items)
-{
-    int64_t n = par ? par->threads : 1;
-
-    if (n > max_tasks)
-        n = max_tasks;
-    if (n > items)
-        n = items;
-    return n < 1 ? 1 : (int32_t)n;
-}
-
-/* Runs fn for every task: through the caller's parallel-for, or in order. */
-static inline void run_tasks(const sm2c_rt_par *par, int32_t n, sm2c_rt_task_fn fn, void *arg)
-{
-    int32_t t;
-
-    if (n > 1 && par && par->parallel_for) {
-        par->parallel_for(par->pool, n, fn, arg);
-        return;
-    }
-    for (t = 0; t < n; t++)
-        fn(arg, t);
-}
+#include "par_impl.h"
 
 /* ---- windowed ops: bands of output rows ----------------------------------- */
 
@@ -102,7 +78,7 @@ static inline void win_task_fn(void *arg, int32_t t)
     int32_t q[SM2C_RT_WIN_PARAMS];
     ptrdiff_t xo, yo;
 
-    task_range(t, a->n_tasks, a->p[SM2C_RT_WIN_N] * OH, &r, &end);
+    sm2c_rt__task_range(t, a->n_tasks, a->p[SM2C_RT_WIN_N] * OH, &r, &end);
     while (r < end) {
         const int64_t img = r / OH, oh0 = r % OH;
         const int64_t oh1 = end - img * OH < OH ? end - img * OH : OH;
@@ -115,12 +91,12 @@ static inline void win_task_fn(void *arg, int32_t t)
 /* The step as tasks; one task is the plain kernel on the whole. */
 static inline void win_par(const sm2c_rt_par *par, int32_t max_tasks, win_task *a)
 {
-    a->n_tasks = task_count(par, max_tasks, (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH]);
+    a->n_tasks = sm2c_rt__task_count(par, max_tasks, (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH]);
     if (a->n_tasks == 1) {
         a->run(a, a->p, 0, 0);
         return;
     }
-    run_tasks(par, a->n_tasks, win_task_fn, a);
+    sm2c_rt__run_tasks(par, a->n_tasks, win_task_fn, a);
 }
 
 #if SM2C_RT_WANT(conv2d_f32_par)
@@ -198,6 +174,8 @@ void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 
 /* ---- MatMul: rows of A and y ---------------------------------------------- */
 
+/* A transposed A has no contiguous rows: it runs as one task, as does a step of one task (with pack). */
+
 #if SM2C_RT_WANT(matmul_f32_par)
 typedef struct mm_task {
     const float *a, *b, *bias;
@@ -211,19 +189,320 @@ static void mm_task_fn(void *arg, int32_t t)
     const mm_task *a = arg;
     int64_t first, end;
 
-    task_range(t, a->n_tasks, a->m, &first, &end);
+    sm2c_rt__task_range(t, a->n_tasks, a->m, &first, &end);
     sm2c_rt_matmul_f32(a->a + first * a->k, a->b, a->bias, a->y + first * a->n, (int32_t)(end - first),
                        a->k, a->n, 0, a->transpose_b, a->act, a->act_a, a->act_b,
-                       a->pack ? a->pack + (ptrdiff_t)t * SM2C_RT_MATMUL_PACK_F32 : NULL);
+                       NULL);
 }
 
 void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
-                            const float *bias, float *y, int32_t m, int32_t k, int32_t n,
+                            const float *bias, float *y, int32_t m, int32_t k, int32_t n, int32_t transpose_a,
                             int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack)
 {
     mm_task s = { a, b, bias, y, pack, m, k, n, transpose_b, act, 0, act_a, act_b };
 
-    s.n_tasks = task_count(par, max_tasks, m);
-    run_tasks(par, s.n_tasks, mm_task_fn, &s);
+    s.n_tasks = transpose_a ? 1 : sm2c_rt__task_count(par, max_tasks, m);
+    if (s.n_tasks == 1) {
+        sm2c_rt_matmul_f32(a, b, bias, y, m, k, n, transpose_a, transpose_b, act, act_a, act_b, pack);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, mm_task_fn, &s);
+}
+#endif
+
+/* ---- BatchMatMul: batch entries, and the rows of an untransposed A --------- */
+
+#if SM2C_RT_WANT(batch_matmul_f32_par)
+typedef struct bmm_task {
+    const float *a, *b;
+    float *y, *pack;
+    const int32_t *a_off, *b_off;
+    int32_t batch, m, k, n, adj_a, adj_b, n_tasks;
+} bmm_task;
+
+/* The units of one entry: its rows, or the whole entry when A is transposed
+** (its rows are then columns of a). */
+static int32_t bmm_units(const bmm_task *s)
+{
+    return s->adj_a ? 1 : s->m;
+}
+
+static void bmm_task_fn(void *arg, int32_t t)
+{
+    const bmm_task *s = arg;
+    const int64_t units = bmm_units(s);
+    int64_t r, end;
+
+    sm2c_rt__task_range(t, s->n_tasks, (int64_t)s->batch * units, &r, &end);
+    while (r < end) {
+        const int64_t j = r / units, r0 = r % units;
+        const int64_t r1 = end - j * units < units ? end - j * units : units;
+        const float *a = s->a + s->a_off[j], *b = s->b + s->b_off[j];
+        float *y = s->y + (ptrdiff_t)j * s->m * s->n;
+        if (s->adj_a)
+            sm2c_rt_matmul_f32(a, b, NULL, y, s->m, s->k, s->n, 1, s->adj_b, SM2C_RT_ACT_NONE, 0.0f, 0.0f,
+                               NULL);
+        else
+            sm2c_rt_matmul_f32(a + r0 * s->k, b, NULL, y + r0 * s->n, (int32_t)(r1 - r0), s->k, s->n, 0,
+                               s->adj_b, SM2C_RT_ACT_NONE, 0.0f, 0.0f, NULL);
+        r = j * units + r1;
+    }
+}
+
+void sm2c_rt_batch_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
+                                  float *y, int32_t batch, const int32_t *a_off, const int32_t *b_off,
+                                  int32_t m, int32_t k, int32_t n, int32_t adj_a, int32_t adj_b, float *pack)
+{
+    bmm_task s = { a, b, y, pack, a_off, b_off, batch, m, k, n, adj_a, adj_b, 0 };
+
+    s.n_tasks = sm2c_rt__task_count(par, max_tasks, (int64_t)batch * bmm_units(&s));
+    if (s.n_tasks == 1) {
+        sm2c_rt_batch_matmul_f32(a, b, y, batch, a_off, b_off, m, k, n, adj_a, adj_b, pack);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, bmm_task_fn, &s);
+}
+#endif
+
+/* ---- row-wise ops: bands of rows ------------------------------------------ */
+
+typedef struct row_task row_task;
+struct row_task {
+    const float *x, *gamma, *beta;
+    float *y;
+    float epsilon;
+    int32_t rows, cols, n_tasks;
+    void (*run)(const row_task *s, int64_t r0, int64_t r1);
+};
+
+static inline void row_task_fn(void *arg, int32_t t)
+{
+    const row_task *s = arg;
+    int64_t first, end;
+
+    sm2c_rt__task_range(t, s->n_tasks, s->rows, &first, &end);
+    if (end > first)
+        s->run(s, first, end);
+}
+
+static inline void row_par(const sm2c_rt_par *par, int32_t max_tasks, row_task *s)
+{
+    s->n_tasks = sm2c_rt__task_count(par, max_tasks, s->cols > 0 ? s->rows : 1);
+    sm2c_rt__run_tasks(par, s->n_tasks, row_task_fn, s);
+}
+
+#if SM2C_RT_WANT(softmax_f32_par)
+static void softmax_rows(const row_task *s, int64_t r0, int64_t r1)
+{
+    sm2c_rt_softmax_f32(s->x + r0 * s->cols, s->y + r0 * s->cols, (int32_t)(r1 - r0), s->cols);
+}
+
+void sm2c_rt_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
+                             int32_t rows, int32_t cols)
+{
+    row_task s = { x, NULL, NULL, y, 0.0f, rows, cols, 0, softmax_rows };
+    row_par(par, max_tasks, &s);
+}
+#endif
+
+#if SM2C_RT_WANT(log_softmax_f32_par)
+static void log_softmax_rows(const row_task *s, int64_t r0, int64_t r1)
+{
+    sm2c_rt_log_softmax_f32(s->x + r0 * s->cols, s->y + r0 * s->cols, (int32_t)(r1 - r0), s->cols);
+}
+
+void sm2c_rt_log_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
+                                 int32_t rows, int32_t cols)
+{
+    row_task s = { x, NULL, NULL, y, 0.0f, rows, cols, 0, log_softmax_rows };
+    row_par(par, max_tasks, &s);
+}
+#endif
+
+#if SM2C_RT_WANT(layer_norm_f32_par)
+static void layer_norm_rows(const row_task *s, int64_t r0, int64_t r1)
+{
+    sm2c_rt_layer_norm_f32(s->x + r0 * s->cols, s->gamma, s->beta, s->epsilon, s->y + r0 * s->cols,
+                           (int32_t)(r1 - r0), s->cols);
+}
+
+void sm2c_rt_layer_norm_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
+                                const float *gamma, const float *beta, float epsilon, float *y,
+                                int32_t rows, int32_t cols)
+{
+    row_task s = { x, gamma, beta, y, epsilon, rows, cols, 0, layer_norm_rows };
+    row_par(par, max_tasks, &s);
+}
+#endif
+
+/* ---- elementwise binary: bands of the outermost dimension ------------------
+** A band is rows [r0, r1) of dims[0]: a, b and y move on by r0 rows of their
+** own strides (a broadcast operand, stride 0, stays put).  With rank 1 the
+** bands are whole blocks of 16 elements (a cache line of y); else whole rows,
+** as many as make 16 elements.  y may equal a or b as in the plain kernel:
+** each task reads only the rows it writes. */
+
+typedef void (*binary_fn)(const float *a, const float *b, float *y, int32_t rank, const int32_t *dims,
+                          const int32_t *sa, const int32_t *sb);
+
+typedef struct bin_task {
+    const float *a, *b;
+    float *y;
+    const int32_t *dims, *sa, *sb;
+    int64_t inner, unit; /* y's elements per row of dims[0]; rows per block */
+    int32_t rank, n_tasks;
+    binary_fn run;
+} bin_task;
+
+static inline void bin_task_fn(void *arg, int32_t t)
+{
+    const bin_task *s = arg;
+    int32_t d[SM2C_RT_MAX_RANK];
+    int64_t first, end, r0, r1;
+    int32_t i;
+
+    sm2c_rt__task_range(t, s->n_tasks, (s->dims[0] + s->unit - 1) / s->unit, &first, &end);
+    r0 = first * s->unit;
+    r1 = end * s->unit < s->dims[0] ? end * s->unit : s->dims[0];
+    if (r1 <= r0)
+        return;
+    for (i = 0; i < s->rank; i++)
+        d[i] = s->dims[i];
+    d[0] = (int32_t)(r1 - r0);
+    s->run(s->a + r0 * s->sa[0], s->b + r0 * s->sb[0], s->y + r0 * s->inner, s->rank, d, s->sa, s->sb);
+}
+
+static inline void bin_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
+                           float *y, int32_t rank, const int32_t *dims, const int32_t *sa,
+                           const int32_t *sb, binary_fn run)
+{
+    bin_task s = { a, b, y, dims, sa, sb, 1, 1, rank, 1, run };
+    int32_t i;
+
+    if (rank >= 1 && rank <= SM2C_RT_MAX_RANK && dims[0] > 0) {
+        for (i = 1; i < rank; i++)
+            s.inner *= dims[i] > 0 ? dims[i] : 0;
+        s.unit = s.inner >= 16 ? 1 : (16 + s.inner - 1) / (s.inner > 0 ? s.inner : 1);
+        if (s.inner > 0)
+            s.n_tasks = sm2c_rt__task_count(par, max_tasks, (dims[0] + s.unit - 1) / s.unit);
+    }
+    if (s.n_tasks == 1) {
+        run(a, b, y, rank, dims, sa, sb);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, bin_task_fn, &s);
+}
+
+#define SM2C_RT__BINARY_PAR(op)                                                                    \
+    SM2C_RT_DEFINE(op##_f32_par,                                                                   \
+    void sm2c_rt_##op##_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a,          \
+                                const float *b, float *y, int32_t rank, const int32_t *dims,        \
+                                const int32_t *sa, const int32_t *sb)                               \
+    {                                                                                              \
+        bin_par(par, max_tasks, a, b, y, rank, dims, sa, sb, sm2c_rt_##op##_f32);                  \
+    })
+SM2C_RT__BINARY_PAR(add)
+SM2C_RT__BINARY_PAR(sub)
+SM2C_RT__BINARY_PAR(mul)
+
+/* ---- elementwise unary: blocks of 16 elements ------------------------------
+** Bands of whole blocks of 16 (a cache line of y; the plain kernels' vector
+** blocks start at the band's first element as at the tensor's).  y may equal
+** x: each task reads only the elements it writes. */
+
+typedef void (*unary_fn)(const float *x, float *y, int32_t n);
+
+typedef struct un_task {
+    const float *x;
+    float *y;
+    int32_t n, n_tasks;
+    unary_fn run;
+} un_task;
+
+static inline void un_task_fn(void *arg, int32_t t)
+{
+    const un_task *s = arg;
+    int64_t first, end, i1;
+
+    sm2c_rt__task_range(t, s->n_tasks, ((int64_t)s->n + 15) / 16, &first, &end);
+    i1 = end * 16 < s->n ? end * 16 : s->n;
+    if (i1 > first * 16)
+        s->run(s->x + first * 16, s->y + first * 16, (int32_t)(i1 - first * 16));
+}
+
+static inline void un_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y, int32_t n,
+                          unary_fn run)
+{
+    un_task s = { x, y, n, 1, run };
+
+    s.n_tasks = sm2c_rt__task_count(par, max_tasks, ((int64_t)n + 15) / 16);
+    if (s.n_tasks == 1) {
+        run(x, y, n);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, un_task_fn, &s);
+}
+
+#define SM2C_RT__UNARY_PAR(op)                                                                     \
+    SM2C_RT_DEFINE(op##_f32_par,                                                                   \
+    void sm2c_rt_##op##_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y, \
+                                int32_t n)                                                         \
+    {                                                                                              \
+        un_par(par, max_tasks, x, y, n, sm2c_rt_##op##_f32);                                       \
+    })
+SM2C_RT__UNARY_PAR(relu)
+SM2C_RT__UNARY_PAR(sigmoid)
+SM2C_RT__UNARY_PAR(tanh)
+SM2C_RT__UNARY_PAR(erf)
+SM2C_RT__UNARY_PAR(exp)
+
+/* ---- BiasAdd: blocks of outer rows, or of channels when outer is 1 --------- */
+
+#if SM2C_RT_WANT(bias_add_f32_par)
+typedef struct ba_task {
+    const float *x, *bias;
+    float *y;
+    int32_t outer, channels, inner, act, n_tasks;
+    float act_a, act_b;
+    int64_t units, unit; /* outer rows (or channels when outer <= 1); units per block */
+} ba_task;
+
+static void ba_task_fn(void *arg, int32_t t)
+{
+    const ba_task *s = arg;
+    int64_t first, end, u0, u1;
+
+    sm2c_rt__task_range(t, s->n_tasks, (s->units + s->unit - 1) / s->unit, &first, &end);
+    u0 = first * s->unit;
+    u1 = end * s->unit < s->units ? end * s->unit : s->units;
+    if (u1 <= u0)
+        return;
+    if (s->outer > 1) {
+        const ptrdiff_t off = (ptrdiff_t)(u0 * s->channels * s->inner);
+        sm2c_rt_bias_add_f32(s->x + off, s->bias, s->y + off, (int32_t)(u1 - u0), s->channels, s->inner,
+                             s->act, s->act_a, s->act_b);
+    } else {
+        const ptrdiff_t off = (ptrdiff_t)(u0 * s->inner);
+        sm2c_rt_bias_add_f32(s->x + off, s->bias + u0, s->y + off, s->outer, (int32_t)(u1 - u0), s->inner,
+                             s->act, s->act_a, s->act_b);
+    }
+}
+
+void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *bias,
+                              float *y, int32_t outer, int32_t channels, int32_t inner, int32_t act,
+                              float act_a, float act_b)
+{
+    ba_task s = { x, bias, y, outer, channels, inner, act, 1, act_a, act_b, 0, 1 };
+    const int64_t per = outer > 1 ? (int64_t)channels * inner : inner; /* y's elements per unit */
+
+    s.units = outer > 1 ? outer : channels;
+    s.unit = per >= 16 ? 1 : (16 + (per > 0 ? per : 1) - 1) / (per > 0 ? per : 1);
+    if (outer >= 1 && per > 0)
+        s.n_tasks = sm2c_rt__task_count(par, max_tasks, (s.units + s.unit - 1) / s.unit);
+    if (s.n_tasks == 1) {
+        sm2c_rt_bias_add_f32(x, bias, y, outer, channels, inner, act, act_a, act_b);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, ba_task_fn, &s);
 }
 #endif

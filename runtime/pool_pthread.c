@@ -4,8 +4,13 @@
 ** file that allocates (the pool and its threads, once, in create) and that a
 ** firmware image never links.
 **
-** The caller publishes a step (task function, argument, task count) under the
-** mutex and takes tasks itself beside the workers.  Task numbers come from
+** The caller publishes a step (task function, argument, task count) and
+** takes tasks itself beside the workers.  Publishing is a seqlock: `gen` is
+** odd while the caller writes the step's fields and grows by 2 a step, and a
+** worker keeps a copy of the fields only if gen was the same even number
+** before and after it read them; the mutex and a wake-up are needed only
+** when a worker sleeps (`sleepers`), so a step while the workers spin costs
+** no lock and no system call.  Task numbers come from
 ** one counter that only grows: the step's tasks are [first, end), and a
 ** thread takes task t by moving the counter from t to t + 1 while t < end, so
 ** a thread still holding an older step (a smaller end) can never take a
@@ -30,16 +35,16 @@ struct sm2c_rt_pool {
     pthread_cond_t finished;     /* done reached end */
     pthread_t *workers;
     int32_t n_workers;
-    /* the step, written under mu */
-    sm2c_rt_task_fn fn;
+    /* atomics (__atomic builtins): */
+    sm2c_rt_task_fn fn;          /* the step, under the seqlock gen */
     void *arg;
     int64_t first, end;
-    /* atomics (__atomic builtins): */
-    int64_t gen;                 /* steps published */
+    int64_t gen;                 /* 2 x steps published, + 1 while publishing */
     int64_t next;                /* the next task number */
     int64_t done;                /* tasks finished */
     int32_t stop;
     int32_t sleeping_caller;
+    int32_t sleepers;            /* workers asleep or about to sleep on wake */
 };
 
 static inline void pause_cpu(void)
@@ -82,9 +87,13 @@ static inline int wait_step(sm2c_rt_pool *p, int64_t seen)
             return !__atomic_load_n(&p->stop, __ATOMIC_ACQUIRE);
         pause_cpu();
     }
+    /* sequentially consistent with the caller's publishing and check: one
+    ** of the two sees the other (else this worker could sleep through a step) */
     pthread_mutex_lock(&p->mu);
-    while (__atomic_load_n(&p->gen, __ATOMIC_ACQUIRE) == seen && !p->stop)
+    __atomic_add_fetch(&p->sleepers, 1, __ATOMIC_SEQ_CST);
+    while (__atomic_load_n(&p->gen, __ATOMIC_SEQ_CST) == seen && !p->stop)
         pthread_cond_wait(&p->wake, &p->mu);
+    __atomic_sub_fetch(&p->sleepers, 1, __ATOMIC_RELAXED);
     i = !p->stop;
     pthread_mutex_unlock(&p->mu);
     return i;
@@ -99,11 +108,24 @@ static void *worker(void *arg)
     while (wait_step(p, seen)) {
         sm2c_rt_task_fn fn;
         void *targ;
-        int64_t first, end;
-        pthread_mutex_lock(&p->mu);
-        seen = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE);
-        fn = p->fn, targ = p->arg, first = p->first, end = p->end;
-        pthread_mutex_unlock(&p->mu);
+        int64_t first, end, g;
+        /* the step's fields, all of one step (a step the caller has since
+        ** finished leaves no task to take: see take_tasks) */
+        for (;;) {
+            g = __atomic_load_n(&p->gen, __ATOMIC_ACQUIRE);
+            if (g & 1) {
+                pause_cpu();
+                continue;
+            }
+            fn = __atomic_load_n(&p->fn, __ATOMIC_RELAXED);
+            targ = __atomic_load_n(&p->arg, __ATOMIC_RELAXED);
+            first = __atomic_load_n(&p->first, __ATOMIC_RELAXED);
+            end = __atomic_load_n(&p->end, __ATOMIC_RELAXED);
+            __atomic_thread_fence(__ATOMIC_ACQUIRE);
+            if (__atomic_load_n(&p->gen, __ATOMIC_RELAXED) == g)
+                break;
+        }
+        seen = g;
         take_tasks(p, fn, targ, first, end);
     }
     return NULL;
@@ -114,7 +136,7 @@ static void *worker(void *arg)
 void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg)
 {
     sm2c_rt_pool *p = pool;
-    int64_t first, end;
+    int64_t first, end, gen;
     int32_t i;
 
     if (n_tasks <= 0)
@@ -124,13 +146,21 @@ void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task
             task(arg, i);
         return;
     }
-    pthread_mutex_lock(&p->mu);
-    first = __atomic_load_n(&p->next, __ATOMIC_RELAXED);   /* every earlier task is done */
+    first = __atomic_load_n(&p->next, __ATOMIC_ACQUIRE);   /* every earlier task is done */
     end = first + n_tasks;
-    p->fn = task, p->arg = arg, p->first = first, p->end = end;
-    __atomic_add_fetch(&p->gen, 1, __ATOMIC_RELEASE);
-    pthread_cond_broadcast(&p->wake);
-    pthread_mutex_unlock(&p->mu);
+    gen = __atomic_load_n(&p->gen, __ATOMIC_RELAXED);      /* only the caller writes it */
+    __atomic_store_n(&p->gen, gen + 1, __ATOMIC_RELAXED);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    __atomic_store_n(&p->fn, task, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->arg, arg, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->first, first, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->end, end, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->gen, gen + 2, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&p->sleepers, __ATOMIC_SEQ_CST)) {
+        pthread_mutex_lock(&p->mu);
+        pthread_cond_broadcast(&p->wake);
+        pthread_mutex_unlock(&p->mu);
+    }
 
     take_tasks(p, task, arg, first, end);
     for (i = 0; i < POOL_SPINS && __atomic_load_n(&p->done, __ATOMIC_ACQUIRE) != end; i++)

@@ -27,6 +27,8 @@ typedef struct sm2c_target {
     int32_t cortex_m;       /* an M-profile Arm core: int8 Conv2D filters in the
                                SMLAD kernel's layout (ops_q8.c) */
     sm2c_vector_isa isa;
+    int64_t task_work;      /* --task-work: least work (multiply-adds or taps) per task of a
+                               split step; 0: the default (lower/split.h) */
 } sm2c_target;
 
 /* The host at O2: what a zero-argument compile targets. */

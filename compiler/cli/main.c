@@ -60,14 +60,17 @@ static const char usage[] =
     "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too)\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
     "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
-    "        --dump-after PASS[,PASS...]|all: print each entry's IR after those passes to stderr\n";
+    "        --dump-after PASS[,PASS...]|all: print each entry's IR after those passes to stderr\n"
+    "        --task-work N: a step is split into tasks of at least N multiply-adds (or\n"
+    "        pool taps) on a context with threads (NAME.h; default 32768; --report lists\n"
+    "        the split); a Cortex-M target splits nothing\n";
 
 /* The rest of the text: one string would pass the 4,095 characters C99
 ** promises (-Woverlength-strings). */
 static const char usage_more[] =
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
     "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
-    "        [--emit c|obj|so]\n"
+    "        [--emit c|obj|so] [--threads N] [--task-work N]\n"
     "        compile one signature or function, build it with $CC (default cc), run it on the\n"
     "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
     "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
@@ -76,6 +79,9 @@ static const char usage_more[] =
     "        variables it writes carried from call to call; the outputs are the last call's\n"
     "        [--state-out DIR]: also write each written variable's final value as\n"
     "        DIR/<checkpoint key, '/' replaced by __>.npy\n"
+    "        [--threads N[,N...]]: also run the context entry point (NAME_<sig>_ctx) with\n"
+    "        the runtime's pthread pool of N threads, each N in turn, and check that its\n"
+    "        outputs are the static entry point's, bit for bit\n"
     "  runtime -o OUT [--kernel NAME]...\n"
     "        write every runtime source and header into OUT, to build one runtime\n"
     "        library shared by several models; with --kernel, exactly the files those\n"
@@ -93,6 +99,7 @@ static const char usage_more[] =
     "             4 resource limit exceeded, 5 internal error\n";
 
 #define MAX_LIST 256
+#define MAX_THREAD_COUNTS 16
 
 typedef struct cli {
     const char *command;
@@ -121,6 +128,8 @@ typedef struct cli {
     int json, keep;
     sm2c_emit_kind emit;
     int max_values;
+    int32_t threads[MAX_THREAD_COUNTS];  /* run --threads N[,N...] */
+    int32_t n_threads;
     sm2c_limits limits;
     sm2c_arena *arena;
     int64_t repeat;          /* run --repeat N */
@@ -173,6 +182,23 @@ static int parse_int(const char *s, int64_t *out)
         return 0;
     *out = v;
     return 1;
+}
+
+/* --threads N[,N...]: counts from 1 to 1024. */
+static int parse_threads(cli *o, const char *s)
+{
+    o->n_threads = 0;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (end == s || errno || v < 1 || v > 1024 || o->n_threads == MAX_THREAD_COUNTS || (*end && *end != ','))
+            return 0;
+        o->threads[o->n_threads++] = (int32_t)v;
+        if (!*end)
+            return 1;
+        s = end + 1;
+    }
 }
 
 static int parse_limit(cli *o, const char *arg)
@@ -296,6 +322,14 @@ static int take(cli *o, const char *opt, const char *val)
         if (!parse_int(val, &v) || v < 0 || v > 1000000)
             return usage_error("--max-values expects a count, got '%s'", val);
         o->max_values = (int)v;
+    } else if (!strcmp(opt, "--task-work")) {
+        if (!parse_int(val, &v) || v < 1 || v > INT64_MAX / 2)
+            return usage_error("--task-work expects a count of multiply-adds from 1, got '%s'", val);
+        o->co.target.task_work = v;
+    } else if (!strcmp(opt, "--threads")) {
+        if (!parse_threads(o, val))
+            return usage_error("--threads expects thread counts from 1 to 1024 (at most 16, separated by "
+                               "commas), got '%s'", val);
     } else if (!strcmp(opt, "--max-batch")) {
         if (!parse_int(val, &v) || v < 1 || v > INT32_MAX)
             return usage_error("--max-batch expects a row count from 1 to 2147483647, got '%s'", val);
@@ -349,6 +383,8 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
     if (o->weights && (strcmp(o->command, "compile") || o->emit != SM2C_EMIT_C))
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
+    if (strcmp(o->command, "run") && o->n_threads)
+        return usage_error("%s", "--threads is an option of run (a compiled model takes its threads from the caller's context)");
     if (strcmp(o->command, "run") && (o->repeat || o->state_out))
         return usage_error("%s", "--repeat and --state-out are options of run");
     if (o->n_calibration && !o->co.quantize_int8)
@@ -456,6 +492,8 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layer
         report_footprint(f, p, &p->entries[i], state, c_layers);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_quantization(f, &p->entries[i]);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        sm2c_report_split_text(f, &p->entries[i]);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
         if (!c->lowered[i])
             continue;
@@ -539,6 +577,7 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
         return st;
     sm2c_run_opts ro = { .compile = o->co, .n_inputs = o->n_inputs, .inputs = o->inputs, .outdir = o->out,
                          .keep = o->keep, .emit = o->emit, .runtime_lib = o->runtime_lib, .repeat = o->repeat,
+                         .n_threads = o->n_threads, .threads = o->threads,
                          .state_out = o->state_out };
     ro.compile.name = NULL;       /* run's own: "model", "sm2c run" */
     ro.compile.command = NULL;

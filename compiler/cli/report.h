@@ -15,6 +15,7 @@
 #include "base/arena.h"
 #include "lower/program.h"
 #include "lower/program_query.h"
+#include "lower/split.h"
 
 typedef enum sm2c_report_format {
     SM2C_REPORT_TEXT,
@@ -46,8 +47,10 @@ typedef struct sm2c_entry_costs {
 } sm2c_entry_costs;
 
 void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_costs *out);
-/* Multiply-accumulates of one kernel call, from its integer arguments. */
-int64_t sm2c_step_macs(const sm2c_step *s);
+
+/* --report's text lines on threads: per entry what is split and the speed-up
+** that allows at 2, 16 and 64 threads, then each split step. */
+void sm2c_report_split_text(FILE *f, const sm2c_entry *e);
 
 void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p);
 void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p);

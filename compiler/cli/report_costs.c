@@ -16,70 +16,6 @@ sm2c_report_format sm2c_report_format_of(const char *path)
     return SM2C_REPORT_TEXT;
 }
 
-/* The k-th argument of `kind` (INT or INTS), or NULL. */
-static const sm2c_arg *nth_arg(const sm2c_step *s, sm2c_argkind kind, int k)
-{
-    for (int32_t i = 0; i < s->n_args; i++)
-        if (s->args[i].kind == kind && k-- == 0)
-            return &s->args[i];
-    return NULL;
-}
-
-static int64_t product(const int32_t *v, const int *idx, int n)
-{
-    int64_t r = 1;
-    for (int i = 0; i < n; i++)
-        r *= v[idx[i]];
-    return r;
-}
-
-/* The window parameters (SM2C_RT_WIN_* / SM2C_RT_VOL_* order, sm2c_rt.h). */
-static int64_t conv_macs(const sm2c_step *s, int volume, int depthwise)
-{
-    static const int win[] = { 0, 6, 7, 8, 4, 5, 15 };           /* N OH OW OC KH KW FC */
-    static const int vol[] = { 0, 8, 9, 10, 11, 5, 6, 7, 21 };   /* N OD OH OW OC KD KH KW FC */
-    const sm2c_arg *p = nth_arg(s, SM2C_ARG_INTS, 0);
-    if (!p || p->n < (volume ? 22 : 16))
-        return 0;
-    const int *idx = volume ? vol : win;
-    int n = volume ? 9 : 7;
-    return product(p->ints, idx, depthwise ? n - 1 : n);  /* depthwise: no FC sum */
-}
-
-/* The product of the kernel's first `count` integer arguments: m * k * n
-** (times the batch) for matmul, k * n for matvec. */
-static int64_t int_product(const sm2c_step *s, int count)
-{
-    int64_t r = 1;
-    for (int k = 0; k < count; k++) {
-        const sm2c_arg *v = nth_arg(s, SM2C_ARG_INT, k);
-        if (!v)
-            return 0;
-        r *= v->i;
-    }
-    return r;
-}
-
-int64_t sm2c_step_macs(const sm2c_step *s)
-{
-    const char *k = s->control ? NULL : s->kernel;
-    if (!k)
-        return 0;
-    if (strstr(k, "batch_matmul_"))
-        return int_product(s, 4);
-    if (strstr(k, "matmul_"))
-        return int_product(s, 3);
-    if (strstr(k, "matvec"))
-        return int_product(s, 2);
-    if (strstr(k, "depthwise_conv2d_"))
-        return conv_macs(s, 0, 1);
-    if (strstr(k, "conv2d_"))
-        return conv_macs(s, 0, 0);
-    if (strstr(k, "conv3d_"))
-        return conv_macs(s, 1, 0);
-    return 0;
-}
-
 static int written_by_first_use(const sm2c_buffer *b)
 {
     return b->kind == SM2C_BUF_ARENA || b->kind == SM2C_BUF_OUTPUT;
@@ -145,5 +81,59 @@ void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_cos
             out->weight_bytes += e->buffers[b].nbytes;
         else if (e->buffers[b].kind == SM2C_BUF_STATE)
             out->state_bytes += e->buffers[b].nbytes;
+    }
+}
+
+/* The speed-up the split allows at `threads` threads, counting multiply-adds
+** (and pool taps) only: the work over the sum of each step's work divided by
+** the tasks it gets. */
+static double split_bound(const sm2c_entry *e, int32_t threads)
+{
+    double total = 0, span = 0;
+    for (int32_t i = 0; i < e->n_steps; i++) {
+        const sm2c_step *s = &e->steps[i];
+        int64_t work;
+        sm2c_step_split_rows(s, &work);
+        if (!work)
+            work = sm2c_step_macs(s);
+        int32_t tasks = s->max_tasks > 1 ? s->max_tasks : 1;
+        total += (double)work;
+        span += (double)work / (tasks < threads ? tasks : threads);
+    }
+    return span > 0 ? total / span : 1.0;
+}
+
+void sm2c_report_split_text(FILE *f, const sm2c_entry *e)
+{
+    int32_t n_split = 0, most = 1;
+    int64_t total = 0, split = 0, largest = 0;
+    for (int32_t i = 0; i < e->n_steps; i++) {
+        const sm2c_step *s = &e->steps[i];
+        int64_t work;
+        sm2c_step_split_rows(s, &work);
+        if (!work)
+            work = sm2c_step_macs(s);
+        total += work;
+        if (work > largest)
+            largest = work;
+        if (s->max_tasks > 1) {
+            n_split++;
+            split += work;
+            if (s->max_tasks > most)
+                most = s->max_tasks;
+        }
+    }
+    fprintf(f, "threads %s: %d of %d steps split (at most %d tasks), %.1f%% of %lld multiply-adds and taps; "
+               "largest step %.1f%%; speed-up bound 2 threads %.2fx, 16 %.2fx, 64 %.2fx\n",
+            e->key, (int)n_split, (int)e->n_steps, (int)most, total ? 100.0 * (double)split / (double)total : 0.0,
+            (long long)total, total ? 100.0 * (double)largest / (double)total : 0.0, split_bound(e, 2),
+            split_bound(e, 16), split_bound(e, 64));
+    for (int32_t i = 0; i < e->n_steps; i++) {
+        const sm2c_step *s = &e->steps[i];
+        int64_t work, rows = sm2c_step_split_rows(s, &work);
+        if (s->max_tasks > 1)
+            fprintf(f, "split %s step %d %s (%s): %s, %lld rows, %lld multiply-adds or taps, up to %d tasks\n",
+                    e->key, (int)i, s->node ? s->node : "?", s->op ? s->op : "?", s->kernel, (long long)rows,
+                    (long long)work, (int)s->max_tasks);
     }
 }

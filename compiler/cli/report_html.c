@@ -108,7 +108,7 @@ static void plot(FILE *f, const sm2c_entry *e, const sm2c_entry_costs *c)
 static void step_table(FILE *f, const sm2c_entry *e, const sm2c_entry_costs *c)
 {
     fputs("<table class=\"steps\">\n<tr><th>#</th><th>op</th><th>node</th><th>output shape</th>"
-          "<th>MACs</th><th>bytes read</th><th>bytes written</th></tr>\n", f);
+          "<th>MACs</th><th>tasks</th><th>bytes read</th><th>bytes written</th></tr>\n", f);
     for (int32_t i = 0; i < e->n_steps; i++) {
         const sm2c_step *s = &e->steps[i];
         const sm2c_step_cost *k = &c->steps[i];
@@ -121,8 +121,8 @@ static void step_table(FILE *f, const sm2c_entry *e, const sm2c_entry_costs *c)
             fprintf(f, "%s ", sm2c_dtype_name(e->buffers[k->out_buf].dtype));
             shape(f, &e->buffers[k->out_buf].shape);
         }
-        fprintf(f, "</td><td>%lld</td><td>%lld</td><td>%lld</td></tr>\n", (long long)k->macs,
-                (long long)k->bytes_read, (long long)k->bytes_written);
+        fprintf(f, "</td><td>%lld</td><td>%d</td><td>%lld</td><td>%lld</td></tr>\n", (long long)k->macs,
+                s->max_tasks > 1 ? (int)s->max_tasks : 1, (long long)k->bytes_read, (long long)k->bytes_written);
     }
     fputs("</table>\n", f);
 }

@@ -70,6 +70,7 @@ static void step(sm2c_json *j, const sm2c_entry *e, int32_t i, const sm2c_step_c
         str_or_null(j, "output_dtype", NULL);
     }
     sm2c_json_field_int(j, "macs", c->macs);
+    sm2c_json_field_int(j, "max_tasks", s->max_tasks > 1 ? s->max_tasks : 1);
     sm2c_json_field_int(j, "bytes_read", c->bytes_read);
     sm2c_json_field_int(j, "bytes_written", c->bytes_written);
     sm2c_json_key(j, "buffers");

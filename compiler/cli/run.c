@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "codegen/emit.h"
+#include "lower/split.h"
 #include "base/fileio.h"
 #include "npy.h"
 #include "base/toolchain.h"
@@ -99,29 +100,99 @@ static const char *call_args(sm2c_ctx *c, const sm2c_entry *e, const char *out_p
     return s;
 }
 
-/* A stateful program: the static entry and the _r entry on the driver's own
-** state each run `repeat` times; their outputs must agree bit for bit; the
-** state's members follow the outputs in argv. */
-static char *stateful_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
-                            int32_t batch)
+/* The most threads of --threads, 0 without it. */
+static int32_t most_threads(const sm2c_run_opts *o)
 {
-    const char *fn = sm2c_arena_printf(c->arena, "%s_%s", p->name, e->c_name);
-    char *s = sm2c_arena_printf(c->arena,
-        "    %s_state *st = malloc(sizeof *st);\n    void *ws = malloc(%s_WORKSPACE_SIZE + 64);\n"
-        "    if (!st || !ws) return 2;\n    %s_init(st);\n    int32_t rc = 0;\n"
-        "    for (long r = 0; r < %lldL && !rc; r++) {\n        rc = %s(%s);\n"
-        "        if (!rc) rc = %s_r(st, ws%s%s);\n    }\n"
-        "    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n",
-        p->name, macro_prefix(c, p->name), p->name, (long long)repeat, fn, call_args(c, e, "out", batch), fn,
-        e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch));
+    int32_t m = 0;
+    for (int32_t i = 0; i < o->n_threads; i++)
+        if (o->threads[i] > m)
+            m = o->threads[i];
+    return m;
+}
+
+/* The static entry into out*, `repeat` times, then the state's check: the
+** _r entry on the driver's own state into chk*; their outputs must agree bit
+** for bit. */
+static char *static_and_r_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
+                                int32_t batch, const char *fn)
+{
+    return sm2c_arena_printf(c->arena,
+        "    int32_t rc = 0;\n    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s(%s);\n"
+        "    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n%s",
+        (long long)repeat, fn, call_args(c, e, "out", batch),
+        !p->n_states ? "" : sm2c_arena_printf(c->arena,
+            "    %s_state *st = malloc(sizeof *st);\n    void *ws = malloc(%s_WORKSPACE_SIZE + 64);\n"
+            "    if (!st || !ws) return 2;\n    %s_init(st);\n"
+            "    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s_r(st, ws%s%s);\n"
+            "    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n",
+            p->name, macro_prefix(c, p->name), p->name, (long long)repeat, fn,
+            e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch)));
+}
+
+/* memcmp of out* and chk*: a failure names the two calls. */
+static char *compare_outputs(sm2c_ctx *c, const sm2c_entry *e, int32_t batch, const char *fn, const char *other)
+{
+    char *s = "";
     for (int32_t i = 0; i < e->n_outputs; i++)
         s = sm2c_arena_printf(c->arena, "%s    if (memcmp(out%d, chk%d, %lld)) { fprintf(stderr, \"driver: "
-                              "%s and %s_r disagree\\n\"); return 3; }\n", s, i, i,
-                              (long long)run_bytes(c, &e->outputs[i], batch), fn, fn);
+                              "%s and %s disagree\\n\"); return 3; }\n", s, i, i,
+                              (long long)run_bytes(c, &e->outputs[i], batch), fn, other);
+    return s;
+}
+
+/* --threads: the context entry into chk* on each thread count in turn, on a
+** fresh context (and pool), each checked against out*. */
+static char *ctx_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat, int32_t batch,
+                       const char *fn, const sm2c_run_opts *o)
+{
+    int pool = most_threads(o) > 1 && sm2c_program_any_split(p);
+    char *counts = "";
+    for (int32_t i = 0; i < o->n_threads; i++)
+        counts = sm2c_arena_printf(c->arena, "%s%s%d", counts, i ? ", " : "", (int)o->threads[i]);
+    char *s = sm2c_arena_printf(c->arena,
+        "    void *cws = malloc(%s_WORKSPACE_SIZE + 64);\n    %s_ctx *ctx = malloc(sizeof *ctx);\n"
+        "    static const int32_t counts[%d] = { %s };\n    if (!cws || !ctx) return 2;\n"
+        "    for (int k = 0; k < %d; k++) {\n        %s_ctx_init(ctx, cws);\n%s"
+        "        for (long r = 0; r < %lldL && !rc; r++)\n            rc = %s_ctx(ctx%s%s);\n"
+        "        if (rc) { fprintf(stderr, \"driver: entry returned %%d on %%d threads\\n\", (int)rc, "
+        "(int)counts[k]); return 3; }\n",
+        macro_prefix(c, p->name), p->name, (int)o->n_threads, counts, (int)o->n_threads, p->name,
+        pool ? "        sm2c_rt_pool *pool = counts[k] > 1 ? sm2c_rt_pool_create(counts[k]) : NULL;\n"
+               "        if (counts[k] > 1 && !pool) { fprintf(stderr, \"driver: cannot start %d threads\\n\", "
+               "(int)counts[k]); return 2; }\n"
+               "        ctx->par.parallel_for = pool ? sm2c_rt_pool_parallel_for : NULL;\n"
+               "        ctx->par.pool = pool;\n        ctx->par.threads = counts[k];\n"
+             : "        ctx->par.threads = counts[k];\n",
+        (long long)repeat, fn, e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch));
+    s = sm2c_arena_printf(c->arena, "%s%s%s    }\n", s,
+                          compare_outputs(c, e, batch, fn, sm2c_arena_printf(c->arena, "%s_ctx", fn)),
+                          pool ? "        if (pool) sm2c_rt_pool_destroy(pool);\n" : "");
+    return s;
+}
+
+/* The calls and their checks: the static entry's outputs are what the
+** driver writes; a stateful program's _r entry, and with --threads the
+** context entry on every thread count, must give them bit for bit.  The
+** state's members follow the outputs in argv: the context's when there is
+** one, else the driver's own state of the _r calls. */
+static char *checked_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
+                           int32_t batch, const sm2c_run_opts *o)
+{
+    const char *fn = sm2c_arena_printf(c->arena, "%s_%s", p->name, e->c_name);
+    char *s = static_and_r_calls(c, p, e, repeat, batch, fn);
+    if (p->n_states)
+        s = sm2c_arena_printf(c->arena, "%s%s", s, compare_outputs(c, e, batch, fn,
+                                                                   sm2c_arena_printf(c->arena, "%s_r", fn)));
+    if (o->n_threads)
+        s = sm2c_arena_printf(c->arena, "%s%s", s, ctx_calls(c, p, e, repeat, batch, fn, o));
     for (int32_t k = 0; k < p->n_states; k++)
-        s = sm2c_arena_printf(c->arena, "%s    save(argv[%d], st->%s, %lld);\n", s,
-                              1 + e->n_inputs + e->n_outputs + k, p->states[k].c_name,
-                              (long long)p->states[k].nbytes);
+        s = sm2c_arena_printf(c->arena, "%s    save(argv[%d], %s%s, %lld);\n", s,
+                              1 + e->n_inputs + e->n_outputs + k, o->n_threads ? "ctx->state." : "st->",
+                              p->states[k].c_name, (long long)p->states[k].nbytes);
+    if (p->n_states)
+        s = sm2c_arena_printf(c->arena, "%s    free(st);\n    free(ws);\n", s);
+    if (o->n_threads)
+        s = sm2c_arena_printf(c->arena, "%s    free(ctx);\n    free(cws);\n", s);
     return s;
 }
 
@@ -172,8 +243,9 @@ static int has_string_output(const sm2c_entry *e)
 /* main(argc, argv): argv = inputs then outputs (then, stateful, the state's
 ** variables), raw files, in port order. */
 static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
-                           int32_t batch)
+                           int32_t batch, const sm2c_run_opts *o)
 {
+    int checked = p->n_states || o->n_threads;
     char *s = sm2c_arena_printf(c->arena,
         "/* driver for sm2c run: raw files in, raw files out */\n"
         "#include <stdio.h>\n#include <stdlib.h>\n#include <string.h>\n#include \"%s.h\"\n\n"
@@ -204,16 +276,10 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
     for (int32_t i = 0; i < e->n_outputs; i++)
         s = sm2c_arena_printf(c->arena, "%s    %s *out%d = calloc(1, %lld + 1);\n", s,
                               c_type(e->outputs[i].dtype), i, (long long)run_bytes(c, &e->outputs[i], batch));
-    for (int32_t i = 0; i < e->n_outputs && p->n_states; i++)
+    for (int32_t i = 0; i < e->n_outputs && checked; i++)
         s = sm2c_arena_printf(c->arena, "%s    %s *chk%d = calloc(1, %lld + 1);\n", s,
                               c_type(e->outputs[i].dtype), i, (long long)run_bytes(c, &e->outputs[i], batch));
-    if (p->n_states)
-        s = sm2c_arena_printf(c->arena, "%s%s", s, stateful_calls(c, p, e, repeat, batch));
-    else
-        s = sm2c_arena_printf(c->arena, "%s    int32_t rc = 0;\n    for (long r = 0; r < %lldL && !rc; r++)\n"
-                              "        rc = %s_%s(%s);\n    if (rc) { fprintf(stderr, \"driver: entry returned "
-                              "%%d\\n\", (int)rc); return 3; }\n", s, (long long)repeat, p->name, e->c_name,
-                              call_args(c, e, "out", batch));
+    s = sm2c_arena_printf(c->arena, "%s%s", s, checked_calls(c, p, e, repeat, batch, o));
     for (int32_t i = 0; i < e->n_outputs; i++) {
         if (sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING) {
             sm2c_shape sh = run_shape(c, &e->outputs[i], batch);
@@ -228,10 +294,8 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
         s = sm2c_arena_printf(c->arena, "%s    free(in%d);\n", s, i);
     for (int32_t i = 0; i < e->n_outputs; i++)
         s = sm2c_arena_printf(c->arena, "%s    free(out%d);\n", s, i);
-    for (int32_t i = 0; i < e->n_outputs && p->n_states; i++)
+    for (int32_t i = 0; i < e->n_outputs && checked; i++)
         s = sm2c_arena_printf(c->arena, "%s    free(chk%d);\n", s, i);
-    if (p->n_states)
-        s = sm2c_arena_printf(c->arena, "%s    free(st);\n    free(ws);\n", s);
     return sm2c_arena_printf(c->arena, "%s    return 0;\n}\n", s);
 }
 
@@ -296,6 +360,8 @@ static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, c
     if (o->runtime_lib && o->emit != SM2C_EMIT_SO)
         argv[k++] = (char *)o->runtime_lib;
     argv[k++] = "-lm";
+    if (most_threads(o) > 1)
+        argv[k++] = "-pthread";
     argv[k] = NULL;
     return sm2c_spawn(c, argv, "building the generated code");
 }
@@ -556,7 +622,7 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
     char *dir = sm2c_tmpdir(c, "sm2c-run");
     if (!dir)
         return SM2C_ERR_INVALID;
-    char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch);
+    char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch, o);
     if (!(st = sm2c_emit(c, p, o->emit, &co.target, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
         !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays, batch)) &&

@@ -32,6 +32,11 @@ typedef struct sm2c_run_opts {
     int64_t repeat;          /* calls in one process, state carried along (0 means 1);
                                 the outputs are the last call's */
     const char *state_out;   /* write each written variable's final value here, or NULL */
+    int32_t n_threads;       /* > 0 (--threads N,...): call the context entry point too, once
+                                per thread count, with the runtime's pool of that many threads
+                                (when a step splits), and check that each gives the static
+                                entry's outputs bit for bit */
+    const int32_t *threads;
 } sm2c_run_opts;
 
 sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o);

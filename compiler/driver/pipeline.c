@@ -19,6 +19,7 @@
 #include "base/sha256.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
+#include "lower/split.h"
 #include "lower/program_query.h"
 
 static int is_ascii_alpha(char ch)
@@ -678,6 +679,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     name_entries(c, p);
     sort_states(c, p);
     name_states(c, p);
+    sm2c_program_split(p, &o->target);
     if (o->max_batch && p->n_states) {
         p->n_entries = 0;   /* nothing to write */
         return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, m->file, NULL,

@@ -66,6 +66,8 @@ typedef struct sm2c_step {
                             ** (kernel unused) */
     int64_t imm;            /* SM2C_CTL_IF: -1 to test the condition for nonzero, else the int32
                             ** value it must equal (Case); SM2C_CTL_BREAK_UNLESS: the iteration cap */
+    int32_t max_tasks;      /* > 1: a context entry point calls `kernel`_par, splitting the step
+                            ** into at most this many tasks (lower/split.c); else the kernel */
 } sm2c_step;
 
 /* Structured control flow (control flow is nested, never a goto):

@@ -917,9 +917,24 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 ** as it is.  par == NULL is one task; a NULL parallel_for runs the tasks in
 ** order on the calling thread.  Each task computes a disjoint part of the
 ** output with the ordinary kernel and no sum is split, so every number of
-** tasks and threads gives the kernel's bits.  matmul_f32_par takes an
-** untransposed A, and pack (when not NULL) holds max_tasks *
-** SM2C_RT_MATMUL_PACK_F32 floats, a slice per task. */
+** tasks and threads gives the kernel's bits.  What each splits:
+**  - conv2d, conv2d_add, depthwise_conv2d, max_pool, avg_pool: bands of the
+**    N*OH output rows.
+**  - matmul: rows of A and y (A untransposed only).
+**  - batch_matmul: batch entries x rows of A (A untransposed; else entries).
+**  - matvec: blocks of 16 output columns (each task reads a band of W's
+**    columns at W's full row stride); matvec_t: rows of W, one per column.
+**  - softmax, log_softmax, layer_norm: rows.
+**  - add, sub, mul: the outermost dimension, dims[0] (rank 1: blocks of 16
+**    elements; else as many whole rows as hold 16 elements of y).
+**  - relu, sigmoid, tanh, erf, exp: blocks of 16 elements.
+**  - bias_add: outer rows, or channels when outer is 1 (in blocks that hold
+**    16 elements of y).
+** matmul_f32_par and batch_matmul_f32_par give pack (SM2C_RT_MATMUL_PACK_F32
+** floats, or NULL) to a step that runs as one task; split, every task reads
+** a transposed B in place, which sums the same products in the same order. */
+#ifndef SM2C_RT_PAR_DEFINED   /* a generated header declares it too, under this guard */
+#define SM2C_RT_PAR_DEFINED
 typedef void (*sm2c_rt_task_fn)(void *arg, int32_t task);
 typedef void (*sm2c_rt_parallel_for_fn)(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
 typedef struct sm2c_rt_par {
@@ -927,6 +942,7 @@ typedef struct sm2c_rt_par {
     void *pool;
     int32_t threads;    /* the most tasks a step is split into: the pool's threads */
 } sm2c_rt_par;
+#endif
 void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b);
@@ -941,8 +957,37 @@ void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p);
 void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
-                            const float *bias, float *y, int32_t m, int32_t k, int32_t n,
+                            const float *bias, float *y, int32_t m, int32_t k, int32_t n, int32_t transpose_a,
                             int32_t transpose_b, int32_t act, float act_a, float act_b, float *pack);
+void sm2c_rt_batch_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
+                                  float *y, int32_t batch, const int32_t *a_off, const int32_t *b_off,
+                                  int32_t m, int32_t k, int32_t n, int32_t adj_a, int32_t adj_b, float *pack);
+void sm2c_rt_matvec_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
+                            const float *bias, float *y, int32_t k, int32_t n, int32_t act, float act_a,
+                            float act_b);
+void sm2c_rt_matvec_t_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
+                              const float *bias, float *y, int32_t k, int32_t n, int32_t act,
+                              float act_a, float act_b);
+void sm2c_rt_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
+                             int32_t rows, int32_t cols);
+void sm2c_rt_log_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
+                                 int32_t rows, int32_t cols);
+void sm2c_rt_layer_norm_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
+                                const float *gamma, const float *beta, float epsilon, float *y,
+                                int32_t rows, int32_t cols);
+#define SM2C_RT_BINARY_PAR(op)                                                                    \
+    void sm2c_rt_##op##_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a,         \
+                                const float *b, float *y, int32_t rank, const int32_t *dims,       \
+                                const int32_t *sa, const int32_t *sb);
+SM2C_RT_BINARY_PAR(add) SM2C_RT_BINARY_PAR(sub) SM2C_RT_BINARY_PAR(mul)
+#define SM2C_RT_UNARY_PAR(op)                                                                     \
+    void sm2c_rt_##op##_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y, \
+                                int32_t n);
+SM2C_RT_UNARY_PAR(relu) SM2C_RT_UNARY_PAR(sigmoid) SM2C_RT_UNARY_PAR(tanh) SM2C_RT_UNARY_PAR(erf)
+SM2C_RT_UNARY_PAR(exp)
+void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *bias,
+                              float *y, int32_t outer, int32_t channels, int32_t inner, int32_t act,
+                              float act_a, float act_b);
 
 /* A portable pthread pool for sm2c_rt_par (pool_pthread.c, POSIX hosts only;
 ** a firmware image never links it): sm2c_rt_pool_create(threads) starts
@@ -951,10 +996,13 @@ void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
 ** little between steps before they sleep.  One pool serves one caller at a
 ** time; give each concurrent context its own.  destroy joins the workers.
 ** Use it as (sm2c_rt_par){ sm2c_rt_pool_parallel_for, pool, threads }. */
+#ifndef SM2C_RT_POOL_DEFINED   /* a generated header declares it too, under this guard */
+#define SM2C_RT_POOL_DEFINED
 typedef struct sm2c_rt_pool sm2c_rt_pool;
 sm2c_rt_pool *sm2c_rt_pool_create(int32_t threads);
 void sm2c_rt_pool_parallel_for(void *pool, int32_t n_tasks, sm2c_rt_task_fn task, void *arg);
 void sm2c_rt_pool_destroy(sm2c_rt_pool *pool);
+#endif
 
 #ifdef __cplusplus
 }

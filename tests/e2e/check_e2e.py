@@ -1,7 +1,11 @@
 """Run every end-to-end case through `sm2c run` and compare with TensorFlow.
 
 usage: check_e2e.py [--emit c|obj|so] [--keep-outputs DIR] [-j N] [--report FILE]
-                    [--families OPS_DEF] SM2C CASES_DIR [CASE...]
+                    [--families OPS_DEF] [--run-args ARGS] SM2C CASES_DIR [CASE...]
+--run-args adds ARGS (split as a shell would) to every `sm2c run`: with
+"--threads 1,2,3,8 --task-work 1" every case also runs its context entry point
+on 1, 2, 3 and 8 threads with every splittable step split, and the driver
+checks those outputs bit for bit against the static entry point's.
 The runtime is built once with $CC (`sm2c runtime`) and linked into every case
 (`sm2c run --runtime-lib`) for the c and obj forms.
 --report writes a Markdown table, a row per case: status, worst absolute error
@@ -38,6 +42,7 @@ FORMATS = {"<f4": ("f", 4), "<f8": ("d", 8), "<i4": ("i", 4), "<i8": ("q", 8), "
            "<u8": ("Q", 8), "<f2": ("e", 2), "<V2": ("H", 2),
            "<c8": ("f", 4)}   # complex64: its (re, im) floats, compared one by one
 FLOATS = ("<f4", "<f8", "<f2", "<V2", "<c8")
+RUN_ARGS = []   # --run-args
 
 
 def bf16_to_float(bits):
@@ -160,7 +165,7 @@ def run_once(sm2c, case_dir, sig, function, out, extra, report, sub=""):
     inputs_dir = os.path.join(case_dir, "inputs", sig, sub)
     cmd = [sm2c, "run", os.path.join(case_dir, "model"), "--function" if function else "--signature", sig,
            "--outdir", out,
-           "--emit", EMIT] + (["--runtime-lib", RTLIB] if RTLIB else []) + extra
+           "--emit", EMIT] + (["--runtime-lib", RTLIB] if RTLIB else []) + RUN_ARGS + extra
     for f in sorted(os.listdir(inputs_dir)) if os.path.isdir(inputs_dir) else []:
         cmd += ["--input", "%s=%s" % (f[:-4], os.path.join(inputs_dir, f))]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=300)
@@ -312,6 +317,8 @@ def main():
             report_path = args[1]
         elif args[0] == "--families":
             families = op_families(args[1])
+        elif args[0] == "--run-args":
+            RUN_ARGS.extend(shlex.split(args[1]))
         args = args[2:]
     sm2c, cases_dir = args[0], args[1]
     only = set(args[2:])

@@ -8,6 +8,7 @@
 */
 #include "sm2c_test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "sm2c_rt.h"
@@ -139,8 +140,8 @@ static void matmul_splits_exactly(void **state)
             for (j = 0; j < sizeof task_counts / sizeof task_counts[0]; j++) {
                 sm2c_rt_par par = { sm2c_rt_pool_parallel_for, pool, task_counts[j] };
                 memset(got, 0xff, (size_t)m * n * 4);
-                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, tb, SM2C_RT_ACT_RELU, 0.0f, 0.0f,
-                                       pack);
+                sm2c_rt_matmul_f32_par(&par, 64, a, b, bias, got, m, k, n, 0, tb, SM2C_RT_ACT_RELU, 0.0f,
+                                       0.0f, pack);
                 if (memcmp(want, got, (size_t)m * n * 4))
                     fail_msg("matmul %dx%dx%d transpose_b %d, %d tasks: not the plain kernel's bits", m, k, n,
                              tb, task_counts[j]);
@@ -149,6 +150,375 @@ static void matmul_splits_exactly(void **state)
         free(a), free(b), free(bias), free(want), free(got), free(pack);
     }
     sm2c_rt_pool_destroy(pool);
+}
+
+/* ---- the kernels of a transformer block and an MLP at batch 1 ------------- */
+
+/* One split kernel on one case: y from the case's inputs (y may be an input). */
+typedef void (*split_fn)(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y);
+
+static const int32_t split_counts[] = { 1, 2, 3, 4, 8 };
+
+/* The split equals want, bit for bit: without par, in order and on pools of
+** 2, 3 and 8 threads for 1, 2, 3, 4 and 8 tasks (set by par->threads and
+** by max_tasks).  init, when not NULL, is y's content before each run (for
+** kernels that run in place). */
+static void check_splits(const char *what, split_fn fn, const void *c, const float *want, const float *init,
+                         size_t ny)
+{
+    sm2c_rt_pool *pools[3];
+    float *got = malloc(ny * 4 + 4);
+    size_t j, k;
+    int mode;
+
+    assert_non_null(got);
+    for (k = 0; k < 3; k++)
+        assert_non_null(pools[k] = sm2c_rt_pool_create(thread_counts[k]));
+    for (j = 0; j < sizeof split_counts / sizeof split_counts[0]; j++) {
+        const int32_t n = split_counts[j];
+        for (mode = 0; mode < 6; mode++) {
+            sm2c_rt_par par = { NULL, NULL, n };
+            int32_t max_tasks = 64;
+            if (mode == 1) {
+                par.threads = 8, max_tasks = n;         /* the step's cap */
+            } else if (mode >= 3) {
+                par.parallel_for = sm2c_rt_pool_parallel_for;
+                par.pool = pools[mode - 3];
+            }
+            if (init)
+                memcpy(got, init, ny * 4);
+            else
+                memset(got, 0xff, ny * 4 + 4);
+            got[ny] = 12345.0f;                          /* a task must not write past y */
+            fn(c, mode == 2 ? NULL : &par, max_tasks, got);
+            if (memcmp(want, got, ny * 4) || (!init && got[ny] != 12345.0f))
+                fail_msg("%s, %d tasks, mode %d: not the plain kernel's bits", what, n, mode);
+        }
+    }
+    for (k = 0; k < 3; k++)
+        sm2c_rt_pool_destroy(pools[k]);
+    free(got);
+}
+
+typedef struct mv_case {
+    const float *x, *w, *bias;
+    int32_t k, n, act, transposed;
+} mv_case;
+
+static void mv_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const mv_case *t = c;
+    if (t->transposed)
+        sm2c_rt_matvec_t_f32_par(par, max_tasks, t->x, t->w, t->bias, y, t->k, t->n, t->act, 0.1f, 0.0f);
+    else
+        sm2c_rt_matvec_f32_par(par, max_tasks, t->x, t->w, t->bias, y, t->k, t->n, t->act, 0.1f, 0.0f);
+}
+
+/* MatVec split over blocks of 16 columns (W read at its full stride) and
+** MatVec_t over rows of W: every column as the whole kernel has it. */
+static void matvec_splits_exactly(void **state)
+{
+    static const int32_t shapes[][3] = { { 37, 100, SM2C_RT_ACT_RELU }, { 64, 16, SM2C_RT_ACT_NONE },
+                                         { 5, 1, SM2C_RT_ACT_RELU6 }, { 128, 257, SM2C_RT_ACT_SIGMOID },
+                                         { 3, 33, SM2C_RT_ACT_LEAKY_RELU }, { 200, 48, SM2C_RT_ACT_NONE },
+                                         { 17, 129, SM2C_RT_ACT_HARD_SWISH }, { 64, 7, SM2C_RT_ACT_NONE },
+                                         { 1, 40, SM2C_RT_ACT_NONE }, { 96, 384, SM2C_RT_ACT_RELU } };
+    size_t i;
+    int tr;
+    (void)state;
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int32_t k = shapes[i][0], n = shapes[i][1];
+        float *x = malloc((size_t)k * 4), *w = malloc((size_t)k * n * 4), *bias = malloc((size_t)n * 4);
+        float *want = malloc((size_t)n * 4);
+        krng g = krng_new(300 + i);
+        char what[96];
+        krng_fill(&g, x, (size_t)k, -1.0f, 1.0f);
+        krng_fill(&g, w, (size_t)k * n, -1.0f, 1.0f);
+        krng_fill(&g, bias, (size_t)n, -1.0f, 1.0f);
+        for (tr = 0; tr < 4; tr++) {
+            mv_case c = { x, w, (tr & 2) ? NULL : bias, k, n, shapes[i][2], tr & 1 };
+            if (c.transposed)
+                sm2c_rt_matvec_t_f32(x, w, c.bias, want, k, n, c.act, 0.1f, 0.0f);
+            else
+                sm2c_rt_matvec_f32(x, w, c.bias, want, k, n, c.act, 0.1f, 0.0f);
+            snprintf(what, sizeof what, "matvec%s k %d n %d%s", c.transposed ? "_t" : "", k, n,
+                     c.bias ? "" : " no bias");
+            check_splits(what, mv_split, &c, want, NULL, (size_t)n);
+        }
+        free(x), free(w), free(bias), free(want);
+    }
+}
+
+typedef struct bmm_case {
+    const float *a, *b;
+    const int32_t *a_off, *b_off;
+    float *pack;
+    int32_t batch, m, k, n, adj_a, adj_b;
+} bmm_case;
+
+static void bmm_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const bmm_case *t = c;
+    sm2c_rt_batch_matmul_f32_par(par, max_tasks, t->a, t->b, y, t->batch, t->a_off, t->b_off, t->m, t->k,
+                                 t->n, t->adj_a, t->adj_b, t->pack);
+}
+
+/* BatchMatMul split over entries and rows of A (entries alone when A is
+** transposed), with a broadcast operand, with and without pack. */
+static void batch_matmul_splits_exactly(void **state)
+{
+    /* batch, m, k, n, adj_a, adj_b, b broadcast */
+    static const int32_t shapes[][7] = { { 3, 5, 17, 9, 0, 0, 0 }, { 2, 1, 8, 33, 0, 1, 0 },
+                                         { 4, 7, 16, 10, 1, 0, 0 }, { 1, 33, 20, 19, 0, 1, 0 },
+                                         { 5, 2, 3, 4, 1, 1, 1 },   { 12, 16, 64, 16, 0, 1, 1 },
+                                         { 1, 1, 5, 3, 0, 0, 0 },   { 2, 64, 32, 64, 0, 0, 0 } };
+    float *pack = malloc((size_t)64 * SM2C_RT_MATMUL_PACK_F32 * 4);
+    size_t i;
+    int use_pack;
+    (void)state;
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int32_t batch = shapes[i][0], m = shapes[i][1], k = shapes[i][2], n = shapes[i][3];
+        const size_t na = (size_t)batch * m * k, nb = (size_t)batch * k * n, ny = (size_t)batch * m * n;
+        float *a = malloc(na * 4), *b = malloc(nb * 4), *want = malloc(ny * 4);
+        int32_t *a_off = malloc((size_t)batch * 4), *b_off = malloc((size_t)batch * 4);
+        krng g = krng_new(400 + i);
+        char what[96];
+        int32_t j;
+        krng_fill(&g, a, na, -1.0f, 1.0f);
+        krng_fill(&g, b, nb, -1.0f, 1.0f);
+        for (j = 0; j < batch; j++) {
+            a_off[j] = j * m * k;
+            b_off[j] = shapes[i][6] ? 0 : j * k * n;
+        }
+        for (use_pack = 0; use_pack < 2; use_pack++) {
+            bmm_case c = { a, b, a_off, b_off, use_pack ? pack : NULL, batch, m, k, n, shapes[i][4],
+                           shapes[i][5] };
+            sm2c_rt_batch_matmul_f32(a, b, want, batch, a_off, b_off, m, k, n, c.adj_a, c.adj_b, c.pack);
+            snprintf(what, sizeof what, "batch_matmul %dx%dx%dx%d adj %d %d%s", batch, m, k, n, c.adj_a,
+                     c.adj_b, use_pack ? " packed" : "");
+            check_splits(what, bmm_split, &c, want, NULL, ny);
+        }
+        free(a), free(b), free(want), free(a_off), free(b_off);
+    }
+    free(pack);
+}
+
+typedef struct row_case {
+    const float *x, *gamma, *beta;
+    int32_t rows, cols, kind, in_place;
+} row_case;
+
+static void row_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const row_case *t = c;
+    const float *x = t->in_place ? y : t->x;
+    if (t->kind == 0)
+        sm2c_rt_softmax_f32_par(par, max_tasks, x, y, t->rows, t->cols);
+    else if (t->kind == 1)
+        sm2c_rt_log_softmax_f32_par(par, max_tasks, x, y, t->rows, t->cols);
+    else
+        sm2c_rt_layer_norm_f32_par(par, max_tasks, x, t->gamma, t->beta, 1e-5f, y, t->rows, t->cols);
+}
+
+/* Softmax, LogSoftmax and LayerNorm (also in place) split over rows. */
+static void rows_split_exactly(void **state)
+{
+    static const int32_t shapes[][2] = { { 1, 10 }, { 3, 77 }, { 7, 128 }, { 128, 64 }, { 2, 1 },
+                                         { 17, 33 }, { 9, 768 }, { 5, 0 } };
+    static const char *names[] = { "softmax", "log_softmax", "layer_norm" };
+    size_t i;
+    int kind;
+    (void)state;
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int32_t rows = shapes[i][0], cols = shapes[i][1];
+        const size_t ny = (size_t)rows * cols;
+        float *x = malloc(ny * 4 + 4), *want = malloc(ny * 4 + 4);
+        float *gamma = malloc((size_t)cols * 4 + 4), *beta = malloc((size_t)cols * 4 + 4);
+        krng g = krng_new(500 + i);
+        char what[96];
+        krng_fill(&g, x, ny, -4.0f, 4.0f);
+        krng_fill(&g, gamma, (size_t)cols, 0.5f, 1.5f);
+        krng_fill(&g, beta, (size_t)cols, -0.5f, 0.5f);
+        for (kind = 0; kind < 3; kind++) {
+            row_case c = { x, gamma, beta, rows, cols, kind, 0 };
+            memset(want, 0xff, ny * 4);
+            if (kind == 0)
+                sm2c_rt_softmax_f32(x, want, rows, cols);
+            else if (kind == 1)
+                sm2c_rt_log_softmax_f32(x, want, rows, cols);
+            else
+                sm2c_rt_layer_norm_f32(x, gamma, beta, 1e-5f, want, rows, cols);
+            snprintf(what, sizeof what, "%s %dx%d", names[kind], rows, cols);
+            if (ny)
+                check_splits(what, row_split, &c, want, NULL, ny);
+            if (kind == 2 && ny) {
+                c.in_place = 1;
+                snprintf(what, sizeof what, "%s %dx%d in place", names[kind], rows, cols);
+                check_splits(what, row_split, &c, want, x, ny);
+            }
+        }
+        free(x), free(want), free(gamma), free(beta);
+    }
+}
+
+typedef struct bin_case {
+    const float *a, *b;
+    const int32_t *dims, *sa, *sb;
+    int32_t rank, op, in_place;
+} bin_case;
+
+static void bin_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const bin_case *t = c;
+    const float *a = t->in_place ? y : t->a;
+    if (t->op == 0)
+        sm2c_rt_add_f32_par(par, max_tasks, a, t->b, y, t->rank, t->dims, t->sa, t->sb);
+    else if (t->op == 1)
+        sm2c_rt_sub_f32_par(par, max_tasks, a, t->b, y, t->rank, t->dims, t->sa, t->sb);
+    else
+        sm2c_rt_mul_f32_par(par, max_tasks, a, t->b, y, t->rank, t->dims, t->sa, t->sb);
+}
+
+/* Add, Sub and Mul split over their outermost dimension: rank 1 in blocks
+** of 16 elements, broadcasts, and y in place of a. */
+static void binary_splits_exactly(void **state)
+{
+    /* rank, dims[3], sa[3], sb[3] */
+    static const int32_t cases[][10] = {
+        { 1, 1, 0, 0, 1, 0, 0, 1, 0, 0 },        { 1, 15, 0, 0, 1, 0, 0, 1, 0, 0 },
+        { 1, 17, 0, 0, 1, 0, 0, 1, 0, 0 },       { 1, 100, 0, 0, 1, 0, 0, 1, 0, 0 },
+        { 1, 4099, 0, 0, 1, 0, 0, 1, 0, 0 },     { 1, 64, 0, 0, 1, 0, 0, 0, 0, 0 },
+        { 2, 5, 7, 0, 7, 1, 0, 0, 1, 0 },        { 2, 33, 3, 0, 3, 1, 0, 3, 1, 0 },
+        { 3, 3, 4, 5, 20, 5, 1, 0, 5, 1 },       { 2, 1, 300, 0, 300, 1, 0, 300, 1, 0 },
+        { 2, 128, 64, 0, 64, 1, 0, 0, 1, 0 },
+    };
+    size_t i;
+    int op, in_place;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const int32_t rank = cases[i][0], *dims = &cases[i][1], *sa = &cases[i][4], *sb = &cases[i][7];
+        size_t ny = 1, span_a = 1, span_b = 1;
+        int32_t d;
+        for (d = 0; d < rank; d++) {
+            ny *= (size_t)dims[d];
+            span_a += (size_t)(dims[d] - 1) * sa[d];
+            span_b += (size_t)(dims[d] - 1) * sb[d];
+        }
+        {
+            float *a = malloc(span_a * 4), *b = malloc(span_b * 4), *want = malloc(ny * 4);
+            krng g = krng_new(600 + i);
+            char what[96];
+            krng_fill(&g, a, span_a, -2.0f, 2.0f);
+            krng_fill(&g, b, span_b, -2.0f, 2.0f);
+            for (op = 0; op < 3; op++) {
+                for (in_place = 0; in_place < 2; in_place++) {
+                    bin_case c = { a, b, dims, sa, sb, rank, op, in_place };
+                    if (in_place && span_a != ny)
+                        continue;                       /* y may alias a only when shaped alike */
+                    if (op == 0)
+                        sm2c_rt_add_f32(a, b, want, rank, dims, sa, sb);
+                    else if (op == 1)
+                        sm2c_rt_sub_f32(a, b, want, rank, dims, sa, sb);
+                    else
+                        sm2c_rt_mul_f32(a, b, want, rank, dims, sa, sb);
+                    snprintf(what, sizeof what, "binary %d case %zu%s", op, i, in_place ? " in place" : "");
+                    check_splits(what, bin_split, &c, want, in_place ? a : NULL, ny);
+                }
+            }
+            free(a), free(b), free(want);
+        }
+    }
+}
+
+typedef struct un_case {
+    const float *x;
+    int32_t n, op, in_place;
+} un_case;
+
+static void un_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const un_case *t = c;
+    const float *x = t->in_place ? y : t->x;
+    switch (t->op) {
+    case 0: sm2c_rt_relu_f32_par(par, max_tasks, x, y, t->n); break;
+    case 1: sm2c_rt_sigmoid_f32_par(par, max_tasks, x, y, t->n); break;
+    case 2: sm2c_rt_tanh_f32_par(par, max_tasks, x, y, t->n); break;
+    case 3: sm2c_rt_erf_f32_par(par, max_tasks, x, y, t->n); break;
+    default: sm2c_rt_exp_f32_par(par, max_tasks, x, y, t->n); break;
+    }
+}
+
+static void un_plain(int op, const float *x, float *y, int32_t n)
+{
+    switch (op) {
+    case 0: sm2c_rt_relu_f32(x, y, n); break;
+    case 1: sm2c_rt_sigmoid_f32(x, y, n); break;
+    case 2: sm2c_rt_tanh_f32(x, y, n); break;
+    case 3: sm2c_rt_erf_f32(x, y, n); break;
+    default: sm2c_rt_exp_f32(x, y, n); break;
+    }
+}
+
+/* Relu, Sigmoid, Tanh, Erf and Exp split into blocks of 16, also in place. */
+static void unary_splits_exactly(void **state)
+{
+    static const int32_t sizes[] = { 1, 5, 16, 17, 47, 100, 1000, 4099 };
+    size_t i;
+    int op, in_place;
+    (void)state;
+    for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        const int32_t n = sizes[i];
+        float *x = malloc((size_t)n * 4), *want = malloc((size_t)n * 4);
+        krng g = krng_new(700 + i);
+        char what[96];
+        krng_fill(&g, x, (size_t)n, -6.0f, 6.0f);
+        for (op = 0; op < 5; op++) {
+            un_plain(op, x, want, n);
+            for (in_place = 0; in_place < 2; in_place++) {
+                un_case c = { x, n, op, in_place };
+                snprintf(what, sizeof what, "unary %d n %d%s", op, n, in_place ? " in place" : "");
+                check_splits(what, un_split, &c, want, in_place ? x : NULL, (size_t)n);
+            }
+        }
+        free(x), free(want);
+    }
+}
+
+typedef struct ba_case {
+    const float *x, *bias;
+    int32_t outer, channels, inner, act;
+} ba_case;
+
+static void ba_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const ba_case *t = c;
+    sm2c_rt_bias_add_f32_par(par, max_tasks, t->x, t->bias, y, t->outer, t->channels, t->inner, t->act, 0.1f,
+                             0.0f);
+}
+
+/* BiasAdd split over outer rows (NHWC and NCHW) or, with outer 1, channels. */
+static void bias_add_splits_exactly(void **state)
+{
+    static const int32_t shapes[][4] = { { 128, 64, 1, SM2C_RT_ACT_RELU }, { 1, 100, 1, SM2C_RT_ACT_NONE },
+                                         { 1, 7, 33, SM2C_RT_ACT_SIGMOID }, { 3, 5, 9, SM2C_RT_ACT_RELU6 },
+                                         { 33, 3, 1, SM2C_RT_ACT_LEAKY_RELU }, { 1, 1, 40, SM2C_RT_ACT_NONE },
+                                         { 2, 16, 16, SM2C_RT_ACT_HARD_SWISH } };
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int32_t outer = shapes[i][0], channels = shapes[i][1], inner = shapes[i][2];
+        const size_t ny = (size_t)outer * channels * inner;
+        float *x = malloc(ny * 4), *bias = malloc((size_t)channels * 4), *want = malloc(ny * 4);
+        krng g = krng_new(800 + i);
+        ba_case c = { x, bias, outer, channels, inner, shapes[i][3] };
+        char what[96];
+        krng_fill(&g, x, ny, -3.0f, 3.0f);
+        krng_fill(&g, bias, (size_t)channels, -1.0f, 1.0f);
+        sm2c_rt_bias_add_f32(x, bias, want, outer, channels, inner, c.act, 0.1f, 0.0f);
+        snprintf(what, sizeof what, "bias_add %dx%dx%d", outer, channels, inner);
+        check_splits(what, ba_split, &c, want, NULL, ny);
+        free(x), free(bias), free(want);
+    }
 }
 
 typedef struct counter {
@@ -191,6 +561,12 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(windows_split_exactly),
         cmocka_unit_test(matmul_splits_exactly),
+        cmocka_unit_test(matvec_splits_exactly),
+        cmocka_unit_test(batch_matmul_splits_exactly),
+        cmocka_unit_test(rows_split_exactly),
+        cmocka_unit_test(binary_splits_exactly),
+        cmocka_unit_test(unary_splits_exactly),
+        cmocka_unit_test(bias_add_splits_exactly),
         cmocka_unit_test(pool_runs_each_task_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

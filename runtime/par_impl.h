@@ -1,0 +1,46 @@
+/*
+** par_impl.h: how a _par kernel (sm2c_rt.h, "steps split into tasks") cuts
+** its step into tasks and runs them, shared by the runtime files that define
+** one (par_f32.c, and matvec_f32.c, whose column bands need its strided W).
+*/
+#ifndef SM2C_RT_PAR_IMPL_H
+#define SM2C_RT_PAR_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sm2c_rt.h"
+
+/* Task t of n over `count` items: [*first, *end). */
+static inline void sm2c_rt__task_range(int32_t t, int32_t n, int64_t count, int64_t *first, int64_t *end)
+{
+    *first = count * t / n;
+    *end = count * (t + 1) / n;
+}
+
+/* The tasks a step takes: at most max_tasks, par's threads and `items`. */
+static inline int32_t sm2c_rt__task_count(const sm2c_rt_par *par, int32_t max_tasks, int64_t items)
+{
+    int64_t n = par ? par->threads : 1;
+
+    if (n > max_tasks)
+        n = max_tasks;
+    if (n > items)
+        n = items;
+    return n < 1 ? 1 : (int32_t)n;
+}
+
+/* Runs fn for every task: through the caller's parallel-for, or in order. */
+static inline void sm2c_rt__run_tasks(const sm2c_rt_par *par, int32_t n, sm2c_rt_task_fn fn, void *arg)
+{
+    int32_t t;
+
+    if (n > 1 && par && par->parallel_for) {
+        par->parallel_for(par->pool, n, fn, arg);
+        return;
+    }
+    for (t = 0; t < n; t++)
+        fn(arg, t);
+}
+
+#endif
