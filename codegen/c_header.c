@@ -288,6 +288,7 @@ static void ctx_metadata_header(emitter *e, sbuf *b)
                      " * (NULL for the others). */\n"
                      "typedef struct %s_ctx_info {\n"
                      "    int64_t ctx_size, workspace_size, workspace_align, par_offset;\n"
+                     "    int64_t state_offset;   /* offsetof(%s_ctx, state); -1: no state */\n"
                      "    void (*init)(void *ctx, void *workspace);\n"
                      "    void (*reset)(void *ctx);\n"
                      "    int32_t (*const *run)(void *ctx, void *const *inputs, void *const *outputs);\n"
@@ -295,7 +296,7 @@ static void ctx_metadata_header(emitter *e, sbuf *b)
                      "                                void *const *outputs);\n"
                      "} %s_ctx_info;\n\n"
                      "extern const %s_ctx_info %s_ctx_table;\n\n",
-                     nm, nm, nm, nm, nm);
+                     nm, nm, nm, nm, nm, nm);
 }
 
 /* The state struct, its sizes and init/reset (stateful programs only). */

@@ -160,10 +160,12 @@ static void emit_ctx_metadata(emitter *e)
                         "void *const *) = {\n", nm, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
         sm2c_text_printf(b, "    %s,\n", e->runb_ctx[k] ? e->runb_ctx[k] : "NULL");
+    const char *state_offset = p->n_states ? sm2c_arena_printf(e->c->arena, "(int64_t)offsetof(%s_ctx, state)", nm)
+                                           : "-1";
     sm2c_text_printf(b, "};\n\nconst %s_ctx_info %s_ctx_table = {\n    (int64_t)sizeof(%s_ctx), %s_WORKSPACE_SIZE, "
-                        "%s_WORKSPACE_ALIGN,\n    (int64_t)offsetof(%s_ctx, par), %s_ctx_init_any, %s_ctx_reset_any,\n"
-                        "    %s_runs_ctx, %s_runbs_ctx\n};\n",
-                     nm, nm, nm, e->NAME, e->NAME, nm, nm, nm, nm, nm);
+                        "%s_WORKSPACE_ALIGN,\n    (int64_t)offsetof(%s_ctx, par), %s,\n    %s_ctx_init_any, "
+                        "%s_ctx_reset_any, %s_runs_ctx, %s_runbs_ctx\n};\n",
+                     nm, nm, nm, e->NAME, e->NAME, nm, state_offset, nm, nm, nm, nm);
 }
 
 static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, const char *base)

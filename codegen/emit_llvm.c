@@ -481,7 +481,7 @@ static void build_state_metadata(lw *w)
 }
 
 /* <name>_ctx_table, laid out as emit_c.c's struct:
-**   <name>_ctx_info { int64_t ctx_size, workspace_size, workspace_align, par_offset;
+**   <name>_ctx_info { int64_t ctx_size, workspace_size, workspace_align, par_offset, state_offset;
 **                     void (*init)(void *, void *); void (*reset)(void *);
 **                     int32_t (*const *run)(void *, void *const *, void *const *);
 **                     int32_t (*const *run_batch)(void *, int32_t, void *const *, void *const *); } */
@@ -508,18 +508,19 @@ static void build_ctx_metadata(lw *w)
     free(runs);
     free(runbs);
     LLVMTypeRef ci = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_ctx_info", p->name));
-    LLVMTypeRef ci_fields[8] = { w->i64, w->i64, w->i64, w->i64, LLVMTypeOf(w->ctx_init), LLVMTypeOf(w->ctx_reset),
-                                 LLVMTypeOf(runs_g), LLVMTypeOf(runbs_g) };
-    LLVMStructSetBody(ci, ci_fields, 8, 0);
-    LLVMValueRef f[8] = {
+    LLVMTypeRef ci_fields[9] = { w->i64, w->i64, w->i64, w->i64, w->i64, LLVMTypeOf(w->ctx_init),
+                                 LLVMTypeOf(w->ctx_reset), LLVMTypeOf(runs_g), LLVMTypeOf(runbs_g) };
+    LLVMStructSetBody(ci, ci_fields, 9, 0);
+    LLVMValueRef f[9] = {
         LLVMConstInt(w->i64, LLVMABISizeOfType(w->td, w->ctx_ty), 0),
         LLVMConstInt(w->i64, (uint64_t)p->arena_bytes, 0),
         LLVMConstInt(w->i64, ALIGN, 0),
         LLVMConstInt(w->i64, LLVMOffsetOfElement(w->td, w->ctx_ty, 1), 0),
+        LLVMConstInt(w->i64, w->state_ty ? LLVMOffsetOfElement(w->td, w->ctx_ty, 2) : (uint64_t)-1, 1),
         w->ctx_init, w->ctx_reset, runs_g, runbs_g,
     };
     LLVMValueRef g = LLVMAddGlobal(w->m, ci, sm2c_arena_printf(a, "%s_ctx_table", p->name));
-    LLVMSetInitializer(g, LLVMConstNamedStruct(ci, f, 8));
+    LLVMSetInitializer(g, LLVMConstNamedStruct(ci, f, 9));
     LLVMSetGlobalConstant(g, 1);
     LLVMSetLinkage(g, LLVMExternalLinkage);
 }

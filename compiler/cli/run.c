@@ -133,10 +133,18 @@ static char *static_and_r_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_e
 static char *compare_outputs(sm2c_ctx *c, const sm2c_entry *e, int32_t batch, const char *fn, const char *other)
 {
     char *s = "";
-    for (int32_t i = 0; i < e->n_outputs; i++)
-        s = sm2c_arena_printf(c->arena, "%s    if (memcmp(out%d, chk%d, %lld)) { fprintf(stderr, \"driver: "
-                              "%s and %s disagree\\n\"); return 3; }\n", s, i, i,
-                              (long long)run_bytes(c, &e->outputs[i], batch), fn, other);
+    for (int32_t i = 0; i < e->n_outputs; i++) {
+        const char *differ = sm2c_arena_printf(c->arena, "memcmp(out%d, chk%d, %lld)", i, i,
+                                               (long long)run_bytes(c, &e->outputs[i], batch));
+        if (sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING) {
+            /* the elements point into each call's own workspace: compare the bytes */
+            sm2c_shape sh = run_shape(c, &e->outputs[i], batch);
+            differ = sm2c_arena_printf(c->arena, "strings_differ(out%d, chk%d, %lld)", i, i,
+                                       (long long)sm2c_shape_elements(&sh, INT64_MAX));
+        }
+        s = sm2c_arena_printf(c->arena, "%s    if (%s) { fprintf(stderr, \"driver: %s and %s disagree\\n\"); "
+                              "return 3; }\n", s, differ, fn, other);
+    }
     return s;
 }
 
@@ -232,6 +240,13 @@ static const char save_strings_source[] =
     "    if (!f || fclose(f) || !ok) { fprintf(stderr, \"driver: cannot write %s\\n\", path); exit(2); }\n"
     "}\n\n";
 
+/* Two string outputs, element by element: their lengths and bytes. */
+static const char strings_differ_source[] =
+    "static int strings_differ(const sm2c_string *a, const sm2c_string *b, size_t n)\n{\n"
+    "    for (size_t i = 0; i < n; i++)\n"
+    "        if (a[i].len != b[i].len || (a[i].len && memcmp(a[i].data, b[i].data, (size_t)a[i].len)))\n"
+    "            return 1;\n    return 0;\n}\n\n";
+
 static int has_string_output(const sm2c_entry *e)
 {
     for (int32_t i = 0; i < e->n_outputs; i++)
@@ -259,10 +274,12 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
         "}\n\n%sint main(int argc, char **argv)\n{\n"
         "    if (argc != %d) { fprintf(stderr, \"driver: wrong argument count\\n\"); return 2; }\n"
         "    (void)load;  /* unused by entries without inputs */\n"
-        "    (void)save;  /* unused by entries with only string outputs */\n",
+        "    (void)save;  /* unused by entries with only string outputs */\n%s",
         p->name, sm2c_arena_printf(c->arena, "%s%s", has_string_input(e) ? load_strings_source : "",
-                                   has_string_output(e) ? save_strings_source : ""),
-        1 + e->n_inputs + e->n_outputs + p->n_states);
+                                   has_string_output(e) ? sm2c_arena_printf(c->arena, "%s%s", save_strings_source,
+                                                                            strings_differ_source) : ""),
+        1 + e->n_inputs + e->n_outputs + p->n_states,
+        has_string_output(e) ? "    (void)strings_differ;  /* unused without a second call to check */\n" : "");
     for (int32_t i = 0; i < e->n_inputs; i++) {
         if (sm2c_dtype_base(e->inputs[i].dtype) == SM2C_DT_STRING) {
             sm2c_shape sh = run_shape(c, &e->inputs[i], batch);

@@ -99,18 +99,113 @@ static int64_t matmul_rows(const sm2c_step *s, int64_t *work)
     return nth_arg(s, SM2C_ARG_INT, 0)->i;
 }
 
+/* The i-th INT argument, or 0. */
+static int64_t int_arg(const sm2c_step *s, int i)
+{
+    const sm2c_arg *v = nth_arg(s, SM2C_ARG_INT, i);
+    return v ? v->i : 0;
+}
+
+static int64_t ceil_div(int64_t a, int64_t b)
+{
+    return b > 0 ? (a + b - 1) / b : 0;
+}
+
+/* Elementwise work per element, against a multiply-add: transcendental
+** functions cost several, a row op (softmax, layer norm) a few passes. */
+enum { WORK_TRANSCENDENTAL = 8, WORK_ROW = 4 };
+
+/* BatchMatMul (a, b, y, batch, a_off, b_off, m, k, n, adj_a, adj_b, pack):
+** its entries, times the rows of an untransposed A; none with pack scratch. */
+static int64_t batch_matmul_rows(const sm2c_step *s, int64_t *work)
+{
+    if (s->n_args != 12 || s->args[11].kind != SM2C_ARG_NULL)
+        return 0;
+    *work = sm2c_step_macs(s);
+    return int_arg(s, 4) ? int_arg(s, 0) : int_arg(s, 0) * int_arg(s, 1);
+}
+
+/* MatVec (x, w, bias, y, k, n, ...): blocks of 16 output columns; the
+** transposed form (w is [n, k]) one column each. */
+static int64_t matvec_rows(const sm2c_step *s, int64_t *work)
+{
+    *work = int_arg(s, 0) * int_arg(s, 1);
+    return ceil_div(int_arg(s, 1), 16);
+}
+
+static int64_t matvec_t_rows(const sm2c_step *s, int64_t *work)
+{
+    *work = int_arg(s, 0) * int_arg(s, 1);
+    return int_arg(s, 1);
+}
+
+/* Softmax, LogSoftmax (x, y, rows, cols) and LayerNorm (x, gamma, beta,
+** epsilon, y, rows, cols): rows. */
+static int64_t row_rows(const sm2c_step *s, int64_t *work)
+{
+    *work = WORK_ROW * int_arg(s, 0) * int_arg(s, 1);
+    return int_arg(s, 1) > 0 ? int_arg(s, 0) : 0;
+}
+
+/* Unary (x, y, n): blocks of 16 elements. */
+static int64_t unary_rows(const sm2c_step *s, int64_t *work)
+{
+    *work = int_arg(s, 0) * (strstr(s->kernel, "relu") ? 1 : WORK_TRANSCENDENTAL);
+    return ceil_div(int_arg(s, 0), 16);
+}
+
+/* Binary (a, b, y, rank, dims, sa, sb): its outermost dim, in runs of whole
+** rows that hold 16 elements at least. */
+static int64_t binary_rows(const sm2c_step *s, int64_t *work)
+{
+    const sm2c_arg *d = nth_arg(s, SM2C_ARG_INTS, 0);
+    int64_t rank = int_arg(s, 0), inner = 1;
+    if (!d || rank < 1 || d->n < rank)
+        return 0;
+    for (int64_t i = 1; i < rank; i++)
+        inner *= d->ints[i];
+    *work = inner * d->ints[0];
+    return ceil_div(d->ints[0], inner >= 16 ? 1 : ceil_div(16, inner));
+}
+
+/* BiasAdd (x, bias, y, outer, channels, inner, ...): outer rows, or the
+** channels when there is one, in runs that hold 16 elements at least. */
+static int64_t bias_add_rows(const sm2c_step *s, int64_t *work)
+{
+    int64_t outer = int_arg(s, 0), channels = int_arg(s, 1), inner = int_arg(s, 2);
+    int64_t per = outer > 1 ? channels * inner : inner, units = outer > 1 ? outer : channels;
+    *work = outer * channels * inner;
+    return per > 0 ? ceil_div(units, per >= 16 ? 1 : ceil_div(16, per)) : 0;
+}
+
 typedef struct split_kernel {
     const char *kernel;
     int64_t (*rows)(const sm2c_step *s, int64_t *work);
 } split_kernel;
 
+/* Every kernel with a _par form (runtime/par_f32.c, matvec_f32.c). */
 static const split_kernel split_kernels[] = {
+    { "sm2c_rt_add_f32", binary_rows },
     { "sm2c_rt_avg_pool_f32", window_rows },
+    { "sm2c_rt_batch_matmul_f32", batch_matmul_rows },
+    { "sm2c_rt_bias_add_f32", bias_add_rows },
     { "sm2c_rt_conv2d_add_f32", window_rows },
     { "sm2c_rt_conv2d_f32", window_rows },
     { "sm2c_rt_depthwise_conv2d_f32", window_rows },
+    { "sm2c_rt_erf_f32", unary_rows },
+    { "sm2c_rt_exp_f32", unary_rows },
+    { "sm2c_rt_layer_norm_f32", row_rows },
+    { "sm2c_rt_log_softmax_f32", row_rows },
     { "sm2c_rt_matmul_f32", matmul_rows },
+    { "sm2c_rt_matvec_f32", matvec_rows },
+    { "sm2c_rt_matvec_t_f32", matvec_t_rows },
     { "sm2c_rt_max_pool_f32", window_rows },
+    { "sm2c_rt_mul_f32", binary_rows },
+    { "sm2c_rt_relu_f32", unary_rows },
+    { "sm2c_rt_sigmoid_f32", unary_rows },
+    { "sm2c_rt_softmax_f32", row_rows },
+    { "sm2c_rt_sub_f32", binary_rows },
+    { "sm2c_rt_tanh_f32", unary_rows },
 };
 
 int64_t sm2c_step_split_rows(const sm2c_step *s, int64_t *work)

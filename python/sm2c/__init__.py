@@ -9,7 +9,9 @@ TensorFlow.
 
 Pure Python and numpy: the shared object is opened with ctypes through the
 metadata tables sm2c generates (NAME_signatures, NAME_batches,
-NAME_state_table), so no header is parsed.
+NAME_state_table, NAME_ctx_table), so no header is parsed.  With
+NAME_ctx_table each Python thread calls on a context of its own, at the same
+time as the others; sm2c.load(so, threads=N) lets each call use N threads.
 """
 from ._compile import Sm2cError, compile, find_sm2c
 from ._load import Model, load

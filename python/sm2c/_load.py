@@ -5,14 +5,27 @@ object, driven through the metadata tables the generated code carries:
   NAME_batches[k]      (--max-batch) max_batch, which arguments are batched, run_batch
   NAME_state_table     (written variables) state and workspace sizes, init,
                        and each entry's _r variant on a caller's state
+  NAME_ctx_table       (issue 29) the context: its size, the workspace's size
+                       and alignment, where sm2c_rt_par sits, init, reset, and
+                       each entry's _ctx variant (run, run_batch)
+
+With NAME_ctx_table, every Python thread calls a stateless model on a context
+of its own (its own workspace, and its own pthread pool when threads > 1), so
+calls from different threads run at once: ctypes releases the GIL during the
+foreign call.  A stateful model has one set of variables, as in TensorFlow:
+one context per Model, its calls serialised by a lock.  A Bound (Entry.bind)
+of a stateless model has a context of its own.  Without NAME_ctx_table (an
+older shared object), stateless calls share the static arena and are
+serialised per process, as before.
 
 Each Model has its own state (stateful models), so two loaded instances are
-two independent models.  Calls are serialised per process: entry points of a
-model without state share one static arena.
+two independent models.
 """
 import ctypes
+import numbers
 import os
 import threading
+import weakref
 
 import numpy as np
 
@@ -35,6 +48,13 @@ _RUN_R = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_void_p,
                           ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 _INIT = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
 _RESET = ctypes.CFUNCTYPE(None)
+# NAME_ctx_info's functions: the context comes first, as a void *.
+_CTX_INIT = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p)
+_CTX_RESET = ctypes.CFUNCTYPE(None, ctypes.c_void_p)
+_CTX_RUN = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.POINTER(ctypes.c_void_p),
+                            ctypes.POINTER(ctypes.c_void_p))
+_CTX_RUN_BATCH = ctypes.CFUNCTYPE(ctypes.c_int32, ctypes.c_void_p, ctypes.c_int32,
+                                  ctypes.POINTER(ctypes.c_void_p), ctypes.POINTER(ctypes.c_void_p))
 
 
 class _TensorInfo(ctypes.Structure):
@@ -67,6 +87,19 @@ class _StateInfo(ctypes.Structure):
                 ("run_r", ctypes.POINTER(_RUN_R))]
 
 
+class _CtxInfo(ctypes.Structure):
+    """NAME_ctx_info (docs: the context ABI of issue 29)."""
+    _fields_ = [("ctx_size", ctypes.c_int64), ("workspace_size", ctypes.c_int64),
+                ("workspace_align", ctypes.c_int64), ("par_offset", ctypes.c_int64),
+                ("state_offset", ctypes.c_int64), ("init", _CTX_INIT), ("reset", _CTX_RESET),
+                ("run", ctypes.POINTER(_CTX_RUN)), ("run_batch", ctypes.POINTER(_CTX_RUN_BATCH))]
+
+
+class _Par(ctypes.Structure):
+    """sm2c_rt_par, inside a context at par_offset."""
+    _fields_ = [("parallel_for", ctypes.c_void_p), ("pool", ctypes.c_void_p), ("threads", ctypes.c_int32)]
+
+
 class Port:
     """One input or output: key, numpy dtype, shape (at max_batch rows for a
     batched port) and batched (0, or k when the leading dim is k * batch)."""
@@ -92,15 +125,78 @@ class Port:
         return "Port(%r, %s, %s%s)" % (self.key, self.dtype, self.shape, ", batched" if self.batched else "")
 
 
-def _aligned(nbytes):
-    """A zeroed numpy byte buffer of nbytes whose data is 64-byte aligned."""
-    raw = np.zeros(max(int(nbytes), 1) + _ALIGN, dtype=np.uint8)
-    start = (-raw.ctypes.data) % _ALIGN
+def _aligned(nbytes, align=_ALIGN):
+    """A zeroed numpy byte buffer of nbytes whose data is align-byte aligned
+    (the slice keeps the over-allocated array alive)."""
+    align = max(int(align), _ALIGN)
+    raw = np.zeros(max(int(nbytes), 1) + align, dtype=np.uint8)
+    start = (-raw.ctypes.data) % align
     return raw[start:start + max(int(nbytes), 1)]
 
 
+def _release(par, destroy, pool):
+    """A context's pool, destroyed once: its par first goes back to one thread,
+    so a context that outlives its pool (Model.close) runs single-threaded."""
+    par.parallel_for = None
+    par.pool = None
+    par.threads = 0
+    destroy(pool)
+
+
+class _Context:
+    """One NAME_ctx: its bytes, its workspace, its pool (threads > 1 when the
+    shared object has the runtime's pthread pool) and, per entry, the pointer
+    arrays of the ordinary call."""
+
+    __slots__ = ("buf", "workspace", "ptr", "finalizer", "args", "__weakref__")
+
+    def __init__(self, model):
+        info = model._ctx_info
+        self.buf = _aligned(info.ctx_size)
+        self.workspace = _aligned(info.workspace_size, info.workspace_align)
+        addr = self.buf.ctypes.data
+        self.ptr = ctypes.c_void_p(addr)
+        self.args = {}
+        self.finalizer = None
+        info.init(addr, self.workspace.ctypes.data)
+        if model.threads > 1 and model._pool is not None:
+            create, parallel_for, destroy = model._pool
+            pool = create(model.threads)
+            if not pool:
+                raise Sm2cError("%s: cannot start a pool of %d threads (sm2c_rt_pool_create)" % (
+                    model.name, model.threads))
+            par = _Par.from_buffer(self.buf, int(info.par_offset))
+            par.parallel_for = parallel_for
+            par.pool = pool
+            par.threads = model.threads
+            self.finalizer = model._track(weakref.finalize(self, _release, par, destroy, pool))
+
+    def pointers(self, entry):
+        """This context's input and output pointer arrays for entry."""
+        p = self.args.get(entry.index)
+        if p is None:
+            p = self.args[entry.index] = (
+                (ctypes.c_void_p * max(len(entry.inputs), 1))(),
+                (ctypes.c_void_p * max(len(entry.outputs) + len(entry._counts), 1))())
+        return p
+
+
+_char_at = ctypes.c_char.from_buffer
+_addressof = ctypes.addressof
+
+
+def _address(a):
+    """The address of a C-contiguous array's data: through the buffer
+    protocol (a fifth of a.ctypes.data's cost), or a.ctypes.data for what
+    cannot export a writable buffer (read-only arrays, no elements)."""
+    try:
+        return _addressof(_char_at(a))
+    except (TypeError, ValueError, BufferError):
+        return a.ctypes.data
+
+
 def _pointers(arrays):
-    return (ctypes.c_void_p * max(len(arrays), 1))(*[a.ctypes.data for a in arrays])
+    return (ctypes.c_void_p * max(len(arrays), 1))(*[_address(a) for a in arrays])
 
 
 class Entry:
@@ -122,6 +218,11 @@ class Entry:
         self._counts = ports[len(ports) - n_counts:]
         self._run = info.run
         self._run_batch = batch.run_batch if self.max_batch else None
+        ctx = model._ctx_info
+        self._ctx_run = ctx.run[index] if ctx is not None else None
+        self._ctx_run_batch = ctx.run_batch[index] if ctx is not None and ctx.run_batch else None
+        if self._ctx_run_batch is not None and not self._ctx_run_batch:
+            self._ctx_run_batch = None      # a NULL entry: an unbatched signature
         self._keys = [p.key for p in self.inputs]
         self._out_keys = [p.key for p in self.outputs]
 
@@ -199,12 +300,16 @@ class Entry:
         arrays = self._arrays(inputs)
         batch = self._checked(arrays)
         outs = [np.empty(p.shape_at(batch), dtype=p.dtype) for p in self.outputs]
-        counts = [np.zeros((), dtype=np.int64) for _ in self._counts]
-        rc = self.model._call(self, batch, _pointers(arrays), _pointers(outs + counts))
-        if rc != 0:
-            self._raise(rc)
-        if counts:
+        if self._counts:
+            counts = [np.zeros((), dtype=np.int64) for _ in self._counts]
+            rc = self.model._call(self, batch, arrays, outs + counts)
+            if rc != 0:
+                self._raise(rc)
             outs = self._cut(outs, counts)
+        else:
+            rc = self.model._call(self, batch, arrays, outs)
+            if rc != 0:
+                self._raise(rc)
         return dict(zip(self._out_keys, outs))
 
     def bind(self, **inputs):
@@ -213,13 +318,20 @@ class Entry:
         happens here, once.  The arrays are used in place, not copied: write
         new values into them between calls.  They must be C-contiguous with
         the port's exact dtype and shape.  Outputs with a data-dependent dim
-        are cut to their count at each call."""
+        are cut to their count at each call.
+
+        A Bound of a stateless model has a context of its own (workspace, and
+        pool when the model was loaded with threads > 1), so it may be called
+        from any thread, at the same time as other calls of the model; not at
+        the same time as itself (one Bound per thread).  A Bound of a stateful
+        model runs on the model's one state, under its lock."""
         for k, a in inputs.items():
             if not isinstance(a, np.ndarray) or not a.flags.c_contiguous:
                 raise TypeError("%s.bind: input '%s' must be a C-contiguous numpy array (it is used in "
                                 "place; np.ascontiguousarray makes one)" % (self._where(), k))
         arrays = self._arrays(inputs)
         batch = self._checked(arrays)
+        self.model._check_open()
         return Bound(self, arrays, batch)
 
 
@@ -234,14 +346,21 @@ class Bound:
         self._counts = [np.zeros((), dtype=np.int64) for _ in entry._counts]
         self._outs = outs
         self.outputs = dict(zip(entry._out_keys, outs))
-        # the arrays stay referenced here, so their pointers stay valid
+        self._model = entry.model
+        # the arrays (and the context) stay referenced here, so their pointers stay valid
         self._keep = (arrays, outs, self._counts)
-        self._fn, self._args = entry.model._caller(entry, batch, _pointers(arrays),
-                                                   _pointers(outs + self._counts))
+        self._fn, self._args, self._lock, self._ctx = entry.model._caller(
+            entry, batch, _pointers(arrays), _pointers(outs + self._counts))
 
     def __call__(self):
-        with _LOCK:
+        if self._model._closed:
+            self._model._check_open()
+        lock = self._lock
+        if lock is None:
             rc = self._fn(*self._args)
+        else:
+            with lock:
+                rc = self._fn(*self._args)
         if rc != 0:
             self.entry._raise(rc)
         if self._counts:
@@ -249,15 +368,36 @@ class Bound:
         return self.outputs
 
 
+def _threads(threads):
+    if threads is None:
+        return 1
+    if isinstance(threads, bool) or not isinstance(threads, numbers.Integral):
+        raise TypeError("sm2c.load: threads must be an int >= 1 (or None for 1), not %r" % (threads,))
+    if threads < 1:
+        raise ValueError("sm2c.load: threads must be an int >= 1 (or None for 1), not %d" % threads)
+    return int(threads)
+
+
 class Model:
     """A compiled model loaded from its shared object.  One attribute per
     signature or function key that is a Python identifier (all of them through
     model[key] and model.entries); for models with state, init()/reset() put
-    this instance's variables back to the checkpoint values."""
+    this instance's variables back to the checkpoint values.
 
-    def __init__(self, path, name=None):
+    threads: the most threads one call uses (None: 1).  With threads > 1 each
+    context gets a pthread pool of that many threads (the caller's included)
+    when the shared object has the runtime's pool, that is when the compiler
+    split some step; otherwise calls run on the calling thread.  Results are
+    bit-identical for every thread count.  close() (or the end of a with
+    block, or garbage collection) stops the pools."""
+
+    def __init__(self, path, name=None, threads=None):
+        self.threads = _threads(threads)
         self.path = os.path.abspath(os.fspath(path))
         self.name = name or os.path.splitext(os.path.basename(self.path))[0]
+        self._closed = False
+        self._finalizers = set()
+        self._guard = threading.Lock()     # the finalizer registry
         try:
             self._lib = ctypes.CDLL(self.path)
         except OSError as e:
@@ -270,21 +410,84 @@ class Model:
                             "--name differs (pass name=)" % (path, self.name)) from None
         batches = self._optional(_BatchInfo * n, "_batches")
         self._state_info = self._optional(_StateInfo, "_state_table")
+        self._ctx_info = self._optional(_CtxInfo, "_ctx_table")
+        if self._ctx_info is None and self.threads > 1:
+            raise Sm2cError("sm2c.load: %s: threads=%d needs contexts (no %s_ctx_table: the shared "
+                            "object predates them; compile it again)" % (path, self.threads, self.name))
+        self._pool = self._pool_functions() if self.threads > 1 else None
         self.entries = {}
         for k in range(n):
             entry = Entry(self, k, sigs[k], batches[k] if batches is not None else None)
             self.entries[entry.key] = entry
-        self._state = self._workspace = None
-        if self._state_info is not None:
-            self._state = _aligned(self._state_info.state_size)
-            self._workspace = _aligned(self._state_info.workspace_size)
-            self.init()
+        self._state = self._workspace = self._shared = self._state_offset = None
+        self._tls = threading.local()
+        if self._ctx_info is not None:
+            # Stateless: a context per thread (and per Bound), made on first use.
+            # Stateful: one context, the model's variables, behind one lock.
+            self._lock = None
+            if self.stateful:
+                self._lock = threading.Lock()
+                self._shared = _Context(self)
+                self._state_offset = self._find_state()
+        else:
+            self._lock = _LOCK
+            if self.stateful:
+                self._state = _aligned(self._state_info.state_size)
+                self._workspace = _aligned(self._state_info.workspace_size)
+                self.init()
 
     def _optional(self, ctype, suffix):
         try:
             return ctype.in_dll(self._lib, self.name + suffix)
         except ValueError:
             return None
+
+    def _pool_functions(self):
+        """(create, parallel_for's address, destroy) of the runtime's pthread
+        pool, or None: the compiler split no step, so one thread does it all."""
+        try:
+            create = self._lib.sm2c_rt_pool_create
+            parallel_for = self._lib.sm2c_rt_pool_parallel_for
+            destroy = self._lib.sm2c_rt_pool_destroy
+        except AttributeError:
+            return None
+        create.argtypes, create.restype = [ctypes.c_int32], ctypes.c_void_p
+        destroy.argtypes, destroy.restype = [ctypes.c_void_p], None
+        return create, ctypes.cast(parallel_for, ctypes.c_void_p).value, destroy
+
+    def _find_state(self):
+        """Where NAME_state sits in NAME_ctx (the table's state_offset)."""
+        offset = int(self._ctx_info.state_offset)
+        if offset < 0 or offset + int(self._state_info.state_size) > int(self._ctx_info.ctx_size):
+            raise Sm2cError("%s: %s_ctx_table has no state where the model has one (internal error)" % (
+                self.name, self.name))
+        return offset
+
+    def _track(self, finalizer):
+        finalizer.atexit = False   # at exit a daemon thread may still be running on the pool
+        with self._guard:
+            self._finalizers = {f for f in self._finalizers if f.alive}
+            self._finalizers.add(finalizer)
+        return finalizer
+
+    def close(self):
+        """Stops this model's pools (threads > 1); later calls raise Sm2cError.
+        No call may be running.  Garbage collection does the same."""
+        self._closed = True
+        with self._guard:
+            finalizers, self._finalizers = self._finalizers, set()
+        for f in finalizers:
+            f()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    def _check_open(self):
+        if self._closed:
+            raise Sm2cError("%s: the model was closed" % self.name)
 
     def __getattr__(self, key):
         entries = self.__dict__.get("entries", {})
@@ -304,22 +507,39 @@ class Model:
         return list(super().__dir__()) + [k for k in self.entries if k.isidentifier()]
 
     def __repr__(self):
-        return "<sm2c model %s from %s: %s>" % (self.name, self.path, ", ".join(self.entries))
+        return "<sm2c model %s from %s: %s%s>" % (self.name, self.path, ", ".join(self.entries),
+                                                 ", %d threads" % self.threads if self.threads > 1 else "")
 
     @property
     def stateful(self):
         return self._state_info is not None
 
+    @property
+    def concurrent(self):
+        """True when calls from different Python threads run at the same time
+        (a stateless model with contexts); otherwise they take turns."""
+        return self._ctx_info is not None and not self.stateful
+
+    @property
+    def pooled(self):
+        """True when calls use a pool of self.threads threads."""
+        return self._pool is not None
+
     def variables(self):
         """This instance's written variables: checkpoint key -> a copy of the value."""
         if not self.stateful:
             return {}
-        out = {}
         si = self._state_info
+        if self._shared is not None:
+            with self._lock:
+                state = self._shared.buf[self._state_offset:self._state_offset + int(si.state_size)].copy()
+        else:
+            state = self._state
+        out = {}
         for i in range(si.n_variables):
             v = si.variables[i]
             dims = tuple(v.dims[j] for j in range(v.rank))
-            raw = self._state[v.offset:v.offset + v.size_bytes]
+            raw = state[v.offset:v.offset + v.size_bytes]
             out[v.key.decode()] = raw.view(_DTYPES[v.dtype]).reshape(dims).copy()
         return out
 
@@ -327,27 +547,74 @@ class Model:
         """Puts this instance's state at the checkpoint values."""
         if not self.stateful:
             raise Sm2cError("%s: the model has no state (no signature writes a variable)" % self.name)
-        self._state_info.init(self._state.ctypes.data)
+        if self._shared is not None:
+            with self._lock:
+                self._ctx_info.reset(self._shared.ptr)
+        else:
+            self._state_info.init(self._state.ctypes.data)
 
     reset = init
 
+    def _context(self):
+        """The calling thread's context (stateless models), made on first use."""
+        try:
+            return self._tls.ctx
+        except AttributeError:
+            self._check_open()
+            ctx = self._tls.ctx = _Context(self)
+            return ctx
+
     def _caller(self, entry, batch, ins, outs):
-        """The C function that runs entry, and its arguments."""
+        """The C function that runs entry on these pointer arrays, its
+        arguments, the lock to hold (None: none) and the context it uses: a
+        new one for a stateless model with contexts (a Bound's own)."""
+        if self._ctx_info is not None:
+            ctx = self._shared if self._shared is not None else _Context(self)
+            if batch is not None:
+                return entry._ctx_run_batch, (ctx.ptr, batch, ins, outs), self._lock, ctx
+            return entry._ctx_run, (ctx.ptr, ins, outs), self._lock, ctx
         if self.stateful:
             return self._state_info.run_r[entry.index], (self._state.ctypes.data, self._workspace.ctypes.data,
-                                                         ins, outs)
+                                                         ins, outs), self._lock, None
         if batch is not None:
-            return entry._run_batch, (batch, ins, outs)
-        return entry._run, (ins, outs)
+            return entry._run_batch, (batch, ins, outs), self._lock, None
+        return entry._run, (ins, outs), self._lock, None
 
-    def _call(self, entry, batch, ins, outs):
-        fn, args = self._caller(entry, batch, ins, outs)
-        with _LOCK:
-            return fn(*args)
+    def _call(self, entry, batch, arrays, outs):
+        if self._closed:
+            self._check_open()
+        if self._ctx_info is None:
+            fn, args, lock, _ = self._caller(entry, batch, _pointers(arrays), _pointers(outs))
+            with lock:
+                return fn(*args)
+        if self._shared is None:
+            try:
+                ctx = self._tls.ctx
+            except AttributeError:
+                ctx = self._context()
+            return self._run_on(ctx, entry, batch, arrays, outs)
+        with self._lock:
+            return self._run_on(self._shared, entry, batch, arrays, outs)
+
+    @staticmethod
+    def _run_on(ctx, entry, batch, arrays, outs):
+        ins, outp = ctx.pointers(entry)
+        i = 0
+        for a in arrays:
+            ins[i] = _address(a)
+            i += 1
+        i = 0
+        for a in outs:
+            outp[i] = _address(a)
+            i += 1
+        if batch is not None:
+            return entry._ctx_run_batch(ctx.ptr, batch, ins, outp)
+        return entry._ctx_run(ctx.ptr, ins, outp)
 
 
-def load(path, name=None):
+def load(path, name=None, threads=None):
     """Opens a shared object written by `sm2c compile --emit so` (or
     sm2c.compile(..., emit='so')).  name is the --name it was compiled with;
-    by default the file's base name."""
-    return Model(path, name)
+    by default the file's base name.  threads (an int >= 1; None is 1): the
+    most threads one call uses, see Model."""
+    return Model(path, name, threads)

@@ -1,9 +1,14 @@
 """The Python package against models TensorFlow wrote (tests/data, samples):
 digits through sm2c.load, a stateful signature over 3 calls, a --max-batch
-signature at 1 and 5 rows, the error cases, and verify without TensorFlow.
+signature at 1 and 5 rows, the error cases, verify without TensorFlow, and
+the contexts of issue 29: Python threads calling one model at once, a CNN at
+threads=1, 2 and 3 bit for bit, pools stopped with their thread or model.
 The compiler comes from $SM2C (ctest sets it) or $PATH."""
+import gc
 import os
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -16,6 +21,7 @@ DIGITS = os.path.join(ROOT, "samples", "digits")
 STATE = os.path.join(ROOT, "tests", "data", "ops", "State_three_signatures")
 BATCH = os.path.join(ROOT, "tests", "data", "batch", "keras_mlp")
 DETECT = os.path.join(ROOT, "tests", "data", "ops", "NMS_detection")
+CNN = os.path.join(ROOT, "tests", "data", "e2e", "cnn")
 
 
 def close(a, b, rtol, atol):
@@ -34,6 +40,15 @@ def state_so(tmp_path_factory):
     out = tmp_path_factory.mktemp("state")
     return sm2c.compile(os.path.join(STATE, "model"), out, name="st", emit="so",
                         shape={"x": (4, 3), "y": (4, 2)})
+
+
+@pytest.fixture(scope="module")
+def cnn_so(tmp_path_factory):
+    """Conv2D-BatchNorm-ReLU-MaxPool-Conv2D-Dense on 1 to 8 images of
+    16x16x3; tasks of 2000 multiply-adds, so that the convolutions split."""
+    out = tmp_path_factory.mktemp("cnn")
+    return sm2c.compile(os.path.join(CNN, "model"), out, name="cnn", emit="so", signature="serving_default",
+                        max_batch=8, task_work=2000)
 
 
 @pytest.fixture(scope="module")
@@ -223,3 +238,142 @@ def test_verify_runs_the_compiled_model():
         assert result["tensorflow"] is None and result["max_abs_error"] is None
     else:
         assert result["max_abs_error"]["output_0"] < 1e-5
+
+
+def _in_parallel(n, fn):
+    """Runs fn(i) on n Python threads started together; re-raises a failure."""
+    start = threading.Barrier(n)
+    errors = []
+
+    def body(i):
+        try:
+            start.wait()
+            fn(i)
+        except BaseException as e:  # noqa: B902 (reported in the main thread)
+            errors.append(e)
+
+    threads = [threading.Thread(target=body, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    if errors:
+        raise errors[0]
+
+
+def _images(rows, seed):
+    return np.random.default_rng(seed).standard_normal((rows, 16, 16, 3)).astype(np.float32)
+
+
+@pytest.mark.parametrize("threads", [None, 2])
+def test_python_threads_call_one_model_at_once(cnn_so, threads):
+    m = sm2c.load(cnn_so, threads=threads)
+    assert m.concurrent, "the shared object has no cnn_ctx_table"
+    e = m.serving_default
+    feeds = [_images(8, seed) for seed in range(2)] + [_images(3, 2)]
+    serial = [e(image=x)["output_0"] for x in feeds]
+    assert not np.array_equal(serial[0], serial[1])
+
+    def caller(i):
+        x = feeds[i]
+        run = e.bind(image=x.copy())
+        for _ in range(150):
+            assert np.array_equal(e(image=x)["output_0"], serial[i])
+            assert np.array_equal(run()["output_0"], serial[i])
+
+    _in_parallel(len(feeds), caller)
+    m.close()
+
+
+def test_threads_are_bit_identical(cnn_so):
+    one = sm2c.load(cnn_so)
+    models = [sm2c.load(cnn_so, threads=t) for t in (2, 3)]
+    assert one.threads == 1 and not one.pooled
+    for m in models:
+        assert m.pooled                    # the compiler split a step: the runtime's pool is there
+    for rows in (1, 5, 8):
+        x = _images(rows, rows)
+        want = one.serving_default(image=x)["output_0"]
+        for m in models:
+            assert np.array_equal(m.serving_default(image=x)["output_0"], want)
+            assert np.array_equal(m.serving_default.bind(image=x)()["output_0"], want)
+    for m in models + [one]:
+        m.close()
+
+
+def _workers():
+    return len(os.listdir("/proc/self/task"))
+
+
+def _settles_at(n):
+    """True once the process has n threads (a joined thread may stay listed
+    for a moment after pthread_join returns)."""
+    for _ in range(400):
+        if _workers() == n:
+            return True
+        time.sleep(0.005)
+    return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self/task"), reason="counts threads through /proc")
+def test_pools_stop_with_their_thread_bound_and_model(cnn_so):
+    gc.collect()
+    base = _workers()
+    m = sm2c.load(cnn_so, threads=3)
+    assert m.pooled
+    x = _images(8, 0)
+    _in_parallel(3, lambda i: m.serving_default(image=x))
+    gc.collect()
+    assert _settles_at(base)                 # each thread's pool stopped when the thread ended
+    m.serving_default(image=x)
+    assert _settles_at(base + 2)             # this thread's context: a pool of 3 is 2 workers
+    run = m.serving_default.bind(image=x)
+    assert _settles_at(base + 4)
+    del run
+    gc.collect()
+    assert _settles_at(base + 2)
+    m.close()
+    assert _settles_at(base)
+    with pytest.raises(sm2c.Sm2cError, match="closed"):
+        m.serving_default(image=x)
+    with sm2c.load(cnn_so, threads=2) as m2:
+        run = m2.serving_default.bind(image=x)
+        run()
+        assert _settles_at(base + 1)
+    assert _settles_at(base)
+    with pytest.raises(sm2c.Sm2cError, match="closed"):
+        run()
+
+
+def test_stateful_model_has_one_state_for_all_threads(state_so):
+    feeds = {k: np.load(os.path.join(STATE, "inputs", "train", k + ".npy")) for k in ("x", "y")}
+    m = sm2c.load(state_so, threads=2)
+    assert m.stateful and not m.concurrent
+    run = m.train.bind(**feeds)
+
+    def caller(i):
+        for _ in range(50):
+            if i % 2:
+                run()
+            else:
+                m.train(**feeds)
+
+    _in_parallel(4, caller)
+    # every call bumped the one counter: the calls took turns on one state
+    assert m.variables()["calls/.ATTRIBUTES/VARIABLE_VALUE"] == 200
+    m.reset()
+    first = np.load(os.path.join(STATE, "expected", "train", "call_1", "loss.npy"))
+    assert close(m.train(**feeds)["loss"], first, 1e-5, 1e-6)
+    assert m.variables()["calls/.ATTRIBUTES/VARIABLE_VALUE"] == 1
+
+
+@pytest.mark.parametrize("bad, error", [(0, ValueError), (-2, ValueError), (1.5, TypeError), ("2", TypeError),
+                                        (True, TypeError)])
+def test_bad_threads(digits, bad, error):
+    with pytest.raises(error, match="threads must be an int >= 1"):
+        sm2c.load(digits.path, threads=bad)
+
+
+def test_threads_default_to_one(digits):
+    m = sm2c.load(digits.path, threads=None)
+    assert m.threads == 1 and not m.pooled
