@@ -405,7 +405,9 @@ static void emit_body(emitter *e, int32_t k)
             sm2c_text_puts(b, ");\n");
             continue;
         }
-        if (e->layer_of[k][s] >= 0) {   /* its layer function takes the buffers */
+        /* its layer function takes the buffers; a context body calls the kernel, so that
+        ** each layer function keeps its one caller and a scalar core's -Os inlines it */
+        if (e->layer_of[k][s] >= 0 && !e->ctx_body) {
             int any = 0;
             sm2c_text_printf(b, "\n%s%s(", ind, e->layers[e->layer_of[k][s]].name);
             for (int32_t a = 0; a < sp->n_args; a++)

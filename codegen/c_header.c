@@ -430,12 +430,12 @@ void sm2c_c_emit_header(emitter *e)
     if (p->n_states)
         state_header(e, b);
     ctx_header(e, b);
-    sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (a _ctx\n"
-                        " * call on the calling thread too; a pool's workers use their own stacks; no\n"
-                        " * recursion, no variable-length arrays; large temporaries live in the\n"
-                        " * arena): the deepest kernel call chain as gcc compiles the runtime (-Os\n"
-                        " * for Cortex-M, -O2 elsewhere), measured when sm2c was built, plus the\n"
-                        " * generated function's frame and a quarter more. */\n"
+    sm2c_text_printf(b, "/* Stack a call to an entry point may use, bytes, kernels included (off\n"
+                        " * Arm, a _ctx call's on the calling thread too; a pool's workers use their\n"
+                        " * own stacks; no recursion, no variable-length arrays; large temporaries\n"
+                        " * live in the arena): the deepest kernel call chain as gcc compiles the\n"
+                        " * runtime (-Os for Cortex-M, -O2 elsewhere), measured when sm2c was built,\n"
+                        " * plus the generated function's frame and a quarter more. */\n"
                         "#if defined(__arm__) || defined(__thumb__)\n#define %s_STACK_SIZE %d\n"
                         "#else\n#define %s_STACK_SIZE %d\n#endif\n\n",
                      e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4, !e->header_only), e->NAME,

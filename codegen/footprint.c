@@ -32,10 +32,11 @@ static const sm2c_rt_stack_use *kernel_of(const char *kernel)
 /* A split step (lower/split.c), in its context entry: on the calling thread,
 ** which runs tasks too, the _par kernel's frame and the pool's parallel-for
 ** lie above the plain kernel's call (a caller's own parallel-for is its own
-** to budget).  0 for a step that is not split. */
+** to budget).  0 for a step that is not split, and on a Cortex-M, whose
+** bound is the static entry points' (the firmware bound stays as it was). */
 static int32_t split_use(const sm2c_step *st, int target)
 {
-    if (st->max_tasks <= 1)
+    if (st->max_tasks <= 1 || target == SM2C_STACK_CORTEX_M4)  /* firmware runs no pool */
         return 0;
     char name[160];
     snprintf(name, sizeof name, "%s_par", st->kernel);
