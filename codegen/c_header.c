@@ -261,15 +261,15 @@ static void ctx_header(emitter *e, sbuf *b)
                         " * bit for bit, for every thread count.%s */\n"
                         "typedef struct %s_ctx {\n    void *workspace;\n    sm2c_rt_par par;\n",
                      e->NAME,
-                     e->p->n_states ? "  `state` holds the variables, one model's worth per\n * context, apart from "
-                                      "the static entry points' default state" : "",
+                     e->p->n_states ? "\n * `state` holds the variables: one model's worth per context, apart\n"
+                                      " * from the static entry points' default state." : "",
                      nm);
     if (e->p->n_states)
         sm2c_text_printf(b, "    %s_state state;\n", nm);
     sm2c_text_printf(b, "} %s_ctx;\n\n", nm);
-    sm2c_text_printf(b, "/* Sets ctx->workspace, clears ctx->par (one thread)%s. */\n"
+    sm2c_text_printf(b, "/* Sets ctx->workspace and clears ctx->par (one thread)%s. */\n"
                         "void %s_ctx_init(%s_ctx *ctx, void *workspace);\n",
-                     e->p->n_states ? " and sets ctx->state to the checkpoint\n * values" : "", nm, nm);
+                     e->p->n_states ? ";\n * sets ctx->state to the checkpoint values" : "", nm, nm);
     sm2c_text_printf(b, "/* %s */\nvoid %s_ctx_reset(%s_ctx *ctx);\n\n",
                      e->p->n_states ? "Puts ctx->state back to the checkpoint values."
                                     : "Does nothing: the model has no variables to put back.",
