@@ -11,7 +11,9 @@ trap 'rm -rf "$tmp"' EXIT
 fail=0 passed=0
 check() { local what=$1; shift
   if "$@"; then passed=$((passed + 1)); else echo "FAIL: $what"; fail=$((fail + 1)); fi; }
-count() { grep -c "$1" "$2" || true; }
+# Steps of the static entry points: model.c repeats them in its context
+# entry points, after NAME_ctx_init.
+count() { sed '/^void [A-Za-z_0-9]*_ctx_init(/,$d' "$2" | grep -c "$1" || true; }
 model=$root/tests/data/ops/Control_rnn_LSTM_stacked_keras3/model
 "$sm2c" compile "$model" -o "$tmp/fast" 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
 "$sm2c" compile "$model" -o "$tmp/small" --opt Os 2>"$tmp/err" || { cat "$tmp/err"; exit 1; }
