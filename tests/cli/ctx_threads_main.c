@@ -214,5 +214,11 @@ int main(void)
     printf("%s one context on 1 to 8 threads, and with no parallel-for\n", failed ? "FAIL" : "ok  ");
     free(ctx);
     free(ws);
+    for (int k = 0; k < CALLERS; k++) {
+        for (int32_t i = 0; i < SIG.n_inputs; i++)
+            free(callers[k].in[i]);
+        for (int32_t i = 0; i < SIG.n_outputs; i++)
+            free(callers[k].out[i]), free(callers[k].ref[i]);
+    }
     return failed;
 }
