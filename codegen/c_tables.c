@@ -27,6 +27,27 @@ static void sb_cstring(sbuf *b, const char *s)
     sm2c_text_putc(b, '"');
 }
 
+/* The runners' arguments: each of entry en's inputs and outputs cast from the
+** pointer arrays, a ", " before each but the first unless `lead`. */
+static void cast_args(sbuf *b, const sm2c_entry *en, int lead)
+{
+    for (int32_t i = 0; i < en->n_inputs; i++)
+        sm2c_text_printf(b, "%s(const %s *)inputs[%d]", lead || i ? ", " : "",
+                         sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
+    for (int32_t i = 0; i < en->n_outputs; i++)
+        sm2c_text_printf(b, "%s(%s *)outputs[%d]", lead || i + en->n_inputs ? ", " : "",
+                         sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+}
+
+/* A runner's body starts by marking the arrays an entry without inputs or outputs ignores. */
+static void unused_arrays(sbuf *b, const sm2c_entry *en)
+{
+    if (!en->n_inputs)
+        sm2c_text_puts(b, "    (void)inputs;\n");
+    if (!en->n_outputs)
+        sm2c_text_puts(b, "    (void)outputs;\n");
+}
+
 /* <name>_state_table: see state_metadata_header. */
 static void emit_state_metadata(emitter *e)
 {
@@ -57,15 +78,9 @@ static void emit_state_metadata(emitter *e)
         const sm2c_entry *en = &p->entries[k];
         sm2c_text_printf(b, "\nstatic int32_t %s(void *state, void *workspace, void *const *inputs, "
                             "void *const *outputs)\n{\n", e->run_r[k]);
-        if (!en->n_inputs)
-            sm2c_text_puts(b, "    (void)inputs;\n");
-        if (!en->n_outputs)
-            sm2c_text_puts(b, "    (void)outputs;\n");
+        unused_arrays(b, en);
         sm2c_text_printf(b, "    return %s((%s_state *)state, workspace", e->fn_r[k], nm);
-        for (int32_t i = 0; i < en->n_inputs; i++)
-            sm2c_text_printf(b, ", (const %s *)inputs[%d]", sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
-        for (int32_t i = 0; i < en->n_outputs; i++)
-            sm2c_text_printf(b, ", (%s *)outputs[%d]", sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+        cast_args(b, en, 1);
         sm2c_text_puts(b, ");\n}\n");
     }
     sm2c_text_printf(b, "\nstatic int32_t (*const %s_runs_r[%d])(void *, void *, void *const *, void *const *) = {\n",
@@ -83,57 +98,33 @@ static void emit_state_metadata(emitter *e)
 }
 
 /* The metadata's `run` (batched entries at max_batch rows), or with
-** `batched` its `run_batch`, taking the batch first. */
-static void emit_runner(emitter *e, int32_t k, int batched)
+** `batched` its `run_batch`, taking the batch first; with `with_ctx` the
+** context table's, which take the context before them and call <fn>_ctx. */
+static void emit_runner(emitter *e, int32_t k, int batched, int with_ctx)
 {
     const sm2c_entry *en = &e->p->entries[k];
     const entry_names *n = &e->en[k];
     sbuf *b = &e->s;
     if (batched && !en->max_batch)
         return;
-    sm2c_text_printf(b, "\nstatic int32_t %s(%svoid *const *inputs, void *const *outputs)\n{\n",
-                     batched ? n->run_batch : n->run, batched ? "int32_t batch, " : "");
-    if (!en->n_inputs)
-        sm2c_text_puts(b, "    (void)inputs;\n");
-    if (!en->n_outputs)
-        sm2c_text_puts(b, "    (void)outputs;\n");
-    sm2c_text_printf(b, "    return %s(", n->fn);
-    if (batched)
-        sm2c_text_printf(b, "batch%s", en->n_inputs + en->n_outputs ? ", " : "");
-    else if (en->max_batch)
-        sm2c_text_printf(b, "%d%s", (int)en->max_batch, en->n_inputs + en->n_outputs ? ", " : "");
-    for (int32_t i = 0; i < en->n_inputs; i++)
-        sm2c_text_printf(b, "%s(const %s *)inputs[%d]", i ? ", " : "",
-                         sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
-    for (int32_t i = 0; i < en->n_outputs; i++)
-        sm2c_text_printf(b, "%s(%s *)outputs[%d]", i + en->n_inputs ? ", " : "",
-                         sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
-    sm2c_text_puts(b, ");\n}\n\n");
-}
-
-/* The context table's runners: <fn>_ctx on (ctx, inputs, outputs), a
-** batched entry at max_batch rows, or with `batched` taking the batch. */
-static void emit_ctx_runner(emitter *e, int32_t k, int batched)
-{
-    const sm2c_entry *en = &e->p->entries[k];
-    sbuf *b = &e->s;
-    if (batched && !en->max_batch)
-        return;
-    sm2c_text_printf(b, "static int32_t %s(void *ctx, %svoid *const *inputs, void *const *outputs)\n{\n",
-                     batched ? e->runb_ctx[k] : e->run_ctx[k], batched ? "int32_t batch, " : "");
-    if (!en->n_inputs)
-        sm2c_text_puts(b, "    (void)inputs;\n");
-    if (!en->n_outputs)
-        sm2c_text_puts(b, "    (void)outputs;\n");
-    sm2c_text_printf(b, "    return %s((%s_ctx *)ctx", e->fn_ctx[k], e->p->name);
-    if (batched)
-        sm2c_text_puts(b, ", batch");
-    else if (en->max_batch)
-        sm2c_text_printf(b, ", %d", (int)en->max_batch);
-    for (int32_t i = 0; i < en->n_inputs; i++)
-        sm2c_text_printf(b, ", (const %s *)inputs[%d]", sm2c_c_ctype_of(en->inputs[i].dtype)->c, i);
-    for (int32_t i = 0; i < en->n_outputs; i++)
-        sm2c_text_printf(b, ", (%s *)outputs[%d]", sm2c_c_ctype_of(en->outputs[i].dtype)->c, i);
+    const char *name = with_ctx ? (batched ? e->runb_ctx[k] : e->run_ctx[k]) : (batched ? n->run_batch : n->run);
+    sm2c_text_printf(b, "\nstatic int32_t %s(%s%svoid *const *inputs, void *const *outputs)\n{\n", name,
+                     with_ctx ? "void *ctx, " : "", batched ? "int32_t batch, " : "");
+    unused_arrays(b, en);
+    if (with_ctx)
+        sm2c_text_printf(b, "    return %s((%s_ctx *)ctx", e->fn_ctx[k], e->p->name);
+    else
+        sm2c_text_printf(b, "    return %s(", n->fn);
+    int lead = with_ctx;
+    if (batched || en->max_batch) {
+        sm2c_text_puts(b, lead ? ", " : "");
+        if (batched)
+            sm2c_text_puts(b, "batch");
+        else
+            sm2c_text_printf(b, "%d", (int)en->max_batch);
+        lead = 1;
+    }
+    cast_args(b, en, lead);
     sm2c_text_puts(b, ");\n}\n\n");
 }
 
@@ -143,10 +134,9 @@ static void emit_ctx_metadata(emitter *e)
     const sm2c_program *p = e->p;
     const char *nm = p->name;
     sbuf *b = &e->s;
-    sm2c_text_putc(b, '\n');
     for (int32_t k = 0; k < p->n_entries; k++) {
-        emit_ctx_runner(e, k, 0);
-        emit_ctx_runner(e, k, 1);
+        emit_runner(e, k, 0, 1);
+        emit_runner(e, k, 1, 1);
     }
     sm2c_text_printf(b, "static void %s_ctx_init_any(void *ctx, void *workspace)\n{\n"
                         "    %s_ctx_init((%s_ctx *)ctx, workspace);\n}\n\n"
@@ -237,8 +227,8 @@ void sm2c_c_emit_metadata(emitter *e)
             }
             sm2c_text_puts(b, "};\n");
         }
-        emit_runner(e, k, 0);
-        emit_runner(e, k, 1);
+        emit_runner(e, k, 0, 0);
+        emit_runner(e, k, 1, 0);
     }
     sm2c_text_printf(b, "const %s_signature_info %s_signatures[%d] = {\n", p->name, p->name,
                      p->n_entries);

@@ -92,10 +92,7 @@ static double split_bound(const sm2c_entry *e, int32_t threads)
     double total = 0, span = 0;
     for (int32_t i = 0; i < e->n_steps; i++) {
         const sm2c_step *s = &e->steps[i];
-        int64_t work;
-        sm2c_step_split_rows(s, &work);
-        if (!work)
-            work = sm2c_step_macs(s);
+        int64_t work = sm2c_step_work(s);
         int32_t tasks = s->max_tasks > 1 ? s->max_tasks : 1;
         total += (double)work;
         span += (double)work / (tasks < threads ? tasks : threads);
@@ -109,10 +106,7 @@ void sm2c_report_split_text(FILE *f, const sm2c_entry *e)
     int64_t total = 0, split = 0, largest = 0;
     for (int32_t i = 0; i < e->n_steps; i++) {
         const sm2c_step *s = &e->steps[i];
-        int64_t work;
-        sm2c_step_split_rows(s, &work);
-        if (!work)
-            work = sm2c_step_macs(s);
+        int64_t work = sm2c_step_work(s);
         total += work;
         if (work > largest)
             largest = work;

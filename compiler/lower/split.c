@@ -220,6 +220,13 @@ int64_t sm2c_step_split_rows(const sm2c_step *s, int64_t *work)
     return 0;
 }
 
+int64_t sm2c_step_work(const sm2c_step *s)
+{
+    int64_t work;
+    sm2c_step_split_rows(s, &work);
+    return work ? work : sm2c_step_macs(s);
+}
+
 static int32_t tasks_for(const sm2c_step *s, int64_t task_work)
 {
     int64_t work, rows = sm2c_step_split_rows(s, &work);

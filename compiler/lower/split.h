@@ -25,6 +25,9 @@ int64_t sm2c_step_macs(const sm2c_step *s);
 ** these arguments run as one task), and its work in multiply-adds or taps. */
 int64_t sm2c_step_split_rows(const sm2c_step *s, int64_t *work);
 
+/* Its work: a splittable step's, else its multiply-adds (0 for most others). */
+int64_t sm2c_step_work(const sm2c_step *s);
+
 /* Sets every step's max_tasks: on a target with threads (not a Cortex-M),
 ** min(rows, work / task work, SM2C_SPLIT_MAX_TASKS) when that is 2 or more,
 ** else 1; the task work is t->task_work (--task-work), or by default
