@@ -15,6 +15,12 @@
 **    band reads, so a 1x1 layer stays a matrix product in every band.  Rows
 **    that fall in the padding stay padding, so each output pixel sees the
 **    same taps as in the whole op.
+**  - A pointwise convolution (Conv2D or its residual form, 1x1, stride 1,
+**    no padding) splits its N*OH*OW output pixels instead: pixel j reads
+**    input pixel j alone, so a contiguous range of pixels is the same
+**    convolution on a 1 x 1 x pixels image (the same rows of the same
+**    matrix product, or the same conv blocks: each pixel sums its input
+**    channels in order wherever it sits).  A 7x7 layer has 49 units, not 7.
 **  - MatMul with an untransposed A splits the rows of A and y.  BatchMatMul
 **    splits its entries and, with an untransposed A, their rows likewise.
 **    A pack scratch is one task's, so a step given one runs as one task (a
@@ -44,6 +50,7 @@ struct win_task {
     int32_t n_tasks, act;
     float act_a, act_b;
     win_fn run;
+    int32_t pointwise; /* split over pixels (win_pointwise) */
 };
 
 /* Output rows [oh0, oh1) of image `img`: the band's parameters in q and the
@@ -69,7 +76,45 @@ static inline void band(const int32_t *p, int64_t img, int32_t oh0, int32_t oh1,
     *y_off = (ptrdiff_t)(((img * p[SM2C_RT_WIN_OH]) + oh0) * p[SM2C_RT_WIN_OW] * p[SM2C_RT_WIN_OC]);
 }
 
-/* Task t: its share of the N*OH output rows, one band per image it touches. */
+/* A convolution whose output pixel j reads input pixel j alone (1x1,
+** stride 1, no padding; dilation is then moot), with all its pixels in one
+** int32 count as the kernel's matmul path needs them: a range of its pixels
+** is the same layer on a 1 x 1 x range image, whose every pixel has the
+** same taps and path (conv_f32.c: the matmul when the whole layer takes it,
+** else the conv blocks or the direct loops, all per pixel). */
+static inline int win_pointwise(const int32_t *p)
+{
+    return p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 &&
+           p[SM2C_RT_WIN_SW] == 1 && p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 &&
+           p[SM2C_RT_WIN_OH] == p[SM2C_RT_WIN_H] && p[SM2C_RT_WIN_OW] == p[SM2C_RT_WIN_W] &&
+           (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W] <= INT32_MAX;
+}
+
+/* Pixels [p0, p1) of a pointwise layer: a 1 x 1 x (p1 - p0) image. */
+static inline void pixels(const int32_t *p, int64_t p0, int64_t p1, int32_t *q, ptrdiff_t *x_off,
+                          ptrdiff_t *y_off)
+{
+    int32_t i;
+
+    for (i = 0; i < SM2C_RT_WIN_PARAMS; i++)
+        q[i] = p[i];
+    q[SM2C_RT_WIN_N] = q[SM2C_RT_WIN_H] = q[SM2C_RT_WIN_OH] = 1;
+    q[SM2C_RT_WIN_W] = q[SM2C_RT_WIN_OW] = (int32_t)(p1 - p0);
+    *x_off = (ptrdiff_t)(p0 * p[SM2C_RT_WIN_C]);
+    *y_off = (ptrdiff_t)(p0 * p[SM2C_RT_WIN_OC]);
+}
+
+/* The units a windowed step splits into: N*OH*OW pixels of a pointwise
+** layer, else N*OH rows (compiler/lower/split.c, window_rows, counts alike). */
+static inline int64_t win_units(const win_task *a)
+{
+    const int64_t rows = (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH];
+
+    return a->pointwise ? rows * a->p[SM2C_RT_WIN_OW] : rows;
+}
+
+/* Task t: its share of the N*OH output rows, one band per image it touches
+** (or of the pixels of a pointwise layer, one range). */
 static inline void win_task_fn(void *arg, int32_t t)
 {
     const win_task *a = arg;
@@ -78,7 +123,14 @@ static inline void win_task_fn(void *arg, int32_t t)
     int32_t q[SM2C_RT_WIN_PARAMS];
     ptrdiff_t xo, yo;
 
-    sm2c_rt__task_range(t, a->n_tasks, a->p[SM2C_RT_WIN_N] * OH, &r, &end);
+    sm2c_rt__task_range(t, a->n_tasks, win_units(a), &r, &end);
+    if (a->pointwise) {
+        if (end > r) {
+            pixels(a->p, r, end, q, &xo, &yo);
+            a->run(a, q, xo, yo);
+        }
+        return;
+    }
     while (r < end) {
         const int64_t img = r / OH, oh0 = r % OH;
         const int64_t oh1 = end - img * OH < OH ? end - img * OH : OH;
@@ -91,7 +143,7 @@ static inline void win_task_fn(void *arg, int32_t t)
 /* The step as tasks; one task is the plain kernel on the whole. */
 static inline void win_par(const sm2c_rt_par *par, int32_t max_tasks, win_task *a)
 {
-    a->n_tasks = sm2c_rt__task_count(par, max_tasks, (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH]);
+    a->n_tasks = sm2c_rt__task_count(par, max_tasks, win_units(a));
     if (a->n_tasks == 1) {
         a->run(a, a->p, 0, 0);
         return;
@@ -109,7 +161,7 @@ void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band };
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band, win_pointwise(p) };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -124,7 +176,7 @@ void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band };
+    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p) };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -139,7 +191,7 @@ void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band };
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -153,7 +205,7 @@ static void max_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -167,7 +219,7 @@ static void avg_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif

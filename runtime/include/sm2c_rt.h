@@ -919,7 +919,8 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 ** output with the ordinary kernel and no sum is split, so every number of
 ** tasks and threads gives the kernel's bits.  What each splits:
 **  - conv2d, conv2d_add, depthwise_conv2d, max_pool, avg_pool: bands of the
-**    N*OH output rows.
+**    N*OH output rows; a pointwise conv2d or conv2d_add (1x1, stride 1, no
+**    padding, N*H*W <= INT32_MAX) ranges of its N*OH*OW output pixels.
 **  - matmul: rows of A and y (A untransposed only).
 **  - batch_matmul: batch entries x rows of A (A untransposed; else entries).
 **  - matvec: blocks of 16 output columns (each task reads a band of W's
