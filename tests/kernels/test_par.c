@@ -286,6 +286,67 @@ static void pointwise_splits_pixels(void **state)
     }
 }
 
+/* A depthwise layer with multiplier 1 and over 32 channels splits its rows
+** times its slices of 32 channels on a vector unit (a slice has the whole
+** kernel's calls for its channels), so a 7-row layer of 960 channels has 210
+** units.  The plain kernel's bits at 1..8 tasks and beyond, in order and on
+** pools; odd channel counts (a short last slice, a masked tail), strides,
+** padding, dilation, two images; a multiplier of 2 and 32 channels or fewer
+** keep rows alone. */
+static void depthwise_splits_channels(void **state)
+{
+    static const wcase cases[] = {
+        { KIND_DEPTHWISE, 1, 7, 7, 960, 3, 3, 960, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU6 },  /* MobileNet late */
+        { KIND_DEPTHWISE, 1, 7, 7, 97, 3, 3, 97, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_NONE },
+        { KIND_DEPTHWISE, 1, 14, 14, 161, 3, 3, 161, 2, 2, 1, 1, 1, 1, SM2C_RT_ACT_RELU },  /* to 7 rows */
+        { KIND_DEPTHWISE, 1, 14, 14, 33, 5, 5, 33, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_NONE },
+        { KIND_DEPTHWISE, 2, 7, 9, 75, 3, 3, 75, 1, 1, 2, 2, 1, 1, SM2C_RT_ACT_RELU6 },     /* dilated */
+        { KIND_DEPTHWISE, 1, 7, 7, 64, 3, 3, 64, 1, 1, 1, 1, 0, 1, SM2C_RT_ACT_NONE },      /* valid: 5 rows */
+        { KIND_DEPTHWISE, 1, 7, 7, 40, 3, 3, 80, 1, 1, 1, 1, 1, 2, SM2C_RT_ACT_NONE },      /* multiplier 2 */
+        { KIND_DEPTHWISE, 1, 7, 7, 31, 3, 3, 31, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU },      /* one slice */
+    };
+    size_t i;
+    int32_t n;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const wcase *t = &cases[i];
+        int32_t p[SM2C_RT_WIN_PARAMS];
+        krng g = krng_new(950 + i);
+        char what[96];
+        kwin_params(p, t->n, t->h, t->w, t->c, t->kh, t->kw, t->oc, t->sh, t->sw, t->dh, t->dw, t->same,
+                    t->fc);
+        {
+            const int64_t rows = (int64_t)t->n * p[SM2C_RT_WIN_OH];
+            const int64_t units = rows * (t->fc == 1 && t->c > 32 ? (t->c + 31) / 32 : 1);
+            const size_t nx = (size_t)t->n * t->h * t->w * t->c, nw = (size_t)t->kh * t->kw * t->oc;
+            const size_t ny = (size_t)rows * p[SM2C_RT_WIN_OW] * t->oc;
+            float *x = malloc(nx * 4), *w = malloc(nw * 4), *b = malloc((size_t)t->oc * 4);
+            float *want = malloc(ny * 4), *got = malloc(ny * 4);
+            pw_case c = { t, x, w, b, NULL, p };
+            krng_fill(&g, x, nx, -1.0f, 1.0f);
+            krng_fill(&g, w, nw, -0.5f, 0.5f);
+            krng_fill(&g, b, (size_t)t->oc, -0.2f, 0.2f);
+            win_plain(t, x, w, b, NULL, want, p);
+            snprintf(what, sizeof what, "depthwise slices case %zu", i);
+            check_splits(what, pw_split, &c, want, NULL, ny);
+            for (n = 1; n <= 64; n = n < 8 ? n + 1 : n * 2) {
+                sm2c_rt_par par = { record_for, NULL, n };
+                seen_tasks = 1;
+                memset(got, 0xff, ny * 4);
+                win_split(t, &par, 64, x, w, b, NULL, got, p);
+                if (memcmp(want, got, ny * 4))
+                    fail_msg("depthwise slices case %zu, %d tasks: not the plain kernel's bits", i, n);
+#if defined(__x86_64__) && !defined(SM2C_RT_SCALAR_ONLY)
+                assert_int_equal(seen_tasks, n < units ? n : units);
+#else   /* a scalar FPU has no slices */
+                assert_true(seen_tasks == (n < units ? n : units) || seen_tasks == (n < rows ? n : rows));
+#endif
+            }
+            free(x), free(w), free(b), free(want), free(got);
+        }
+    }
+}
+
 typedef struct mv_case {
     const float *x, *w, *bias;
     int32_t k, n, act, transposed;
@@ -647,6 +708,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(windows_split_exactly),
         cmocka_unit_test(pointwise_splits_pixels),
+        cmocka_unit_test(depthwise_splits_channels),
         cmocka_unit_test(matmul_splits_exactly),
         cmocka_unit_test(matvec_splits_exactly),
         cmocka_unit_test(batch_matmul_splits_exactly),
