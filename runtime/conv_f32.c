@@ -361,6 +361,29 @@ void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *b
 }
 #endif
 
+#if SM2C_RT_WANT(depthwise_conv2d_f32_channels)
+/* Output channels [c0, c1) of a depthwise layer with multiplier 1 (all
+** strides the whole layer's), as the whole kernel computes them; c0 and c1
+** multiples of 32 (c1 may be C).  Returns 0, writing nothing, where the
+** kernel has no such path: a scalar FPU or a multiplier above 1. */
+int32_t sm2c_rt_depthwise_conv2d_f32_channels(const float *x, const float *w, const float *bias, float *y,
+                                              const int32_t *p, int32_t kind, float act_a, float act_b,
+                                              int32_t c0, int32_t c1)
+{
+#if SM2C_RT_SCALAR_CORE
+    (void)x, (void)w, (void)bias, (void)y, (void)p, (void)kind, (void)act_a, (void)act_b, (void)c0, (void)c1;
+    return 0;
+#else
+    const sm2c_rt__act av = { kind, act_a, act_b };
+
+    if (c0 % DB_SLICE || (c1 % DB_SLICE && c1 != p[SM2C_RT_WIN_C]) || c0 < 0 || c1 > p[SM2C_RT_WIN_C] ||
+        c0 >= c1)
+        return 0;
+    return sm2c_rt__depthwise_blocked_range(x, w, bias, y, p, &av, c0, c1);
+#endif
+}
+#endif
+
 #if SM2C_RT_SCALAR_CORE
 #define SM2C_RT_SPECIAL_conv2d_f32(x, w, bias, y, p, act, a, b) \
     conv_scalar(x, w, bias, NULL, y, p, &(const sm2c_rt__act){ (act), (a), (b) })

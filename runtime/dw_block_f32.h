@@ -433,9 +433,15 @@ static inline void db_column_tiles(const cb_geom *g, const db_span *down, const 
     }
 }
 
-/* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
-static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
-                                             float *y, const int32_t *p, const sm2c_rt__act *act)
+/* Depthwise through the kernels above, channels [cb, ce) only; 0 when the
+** shape is not its (multiplier > 1).  A slice from a multiple of
+** DB_SLICE to a multiple of it or to C takes the whole layer's kernel calls
+** for its channels: the blocks start at the same channels and, with at
+** least DB_SLICE left, choose the same tiles (par_f32.c's depthwise units). */
+enum { DB_SLICE = 32 };
+static inline int sm2c_rt__depthwise_blocked_range(const float *x, const float *w, const float *bias,
+                                                   float *y, const int32_t *p, const sm2c_rt__act *act,
+                                                   int32_t cb, int32_t ce)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
@@ -456,9 +462,9 @@ static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, con
     for (n = 0; n < N; n++) {
         float *yn = y + (ptrdiff_t)n * OH * OW * C;
         g.x = x + (ptrdiff_t)n * H * W * C;
-        for (c0 = 0; c0 < C;) {
-            const db_tile t = db_choose(C - c0);
-            const int32_t nc = C - c0 < t.channels ? C - c0 : t.channels;
+        for (c0 = cb; c0 < ce;) {
+            const db_tile t = db_choose(ce - c0);
+            const int32_t nc = ce - c0 < t.channels ? ce - c0 : t.channels;
             for (oh = 0; oh < OH;) {
                 float *yrow = yn + (ptrdiff_t)oh * OW * C + c0;
                 db_window_rows(&g, p, oh);
@@ -474,6 +480,13 @@ static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, con
         }
     }
     return 1;
+}
+
+/* Depthwise through the kernels above; 0 when the shape is not its (multiplier > 1). */
+static inline int sm2c_rt__depthwise_blocked(const float *x, const float *w, const float *bias,
+                                             float *y, const int32_t *p, const sm2c_rt__act *act)
+{
+    return sm2c_rt__depthwise_blocked_range(x, w, bias, y, p, act, 0, p[SM2C_RT_WIN_C]);
 }
 
 #endif

@@ -15,6 +15,16 @@
 **    band reads, so a 1x1 layer stays a matrix product in every band.  Rows
 **    that fall in the padding stay padding, so each output pixel sees the
 **    same taps as in the whole op.
+**  - A pointwise convolution (Conv2D or its residual form, 1x1, stride 1,
+**    no padding) splits its N*OH*OW output pixels instead: pixel j reads
+**    input pixel j alone, so a contiguous range of pixels is the same
+**    convolution on a 1 x 1 x pixels image (the same rows of the same
+**    matrix product, or the same conv blocks: each pixel sums its input
+**    channels in order wherever it sits).  A 7x7 layer has 49 units, not 7.
+**  - A depthwise layer with multiplier 1 and over 32 channels, on a vector
+**    unit, splits its rows times its slices of 32 channels, slice-major: a
+**    slice is sm2c_rt_depthwise_conv2d_f32_channels on a band, which makes
+**    the whole kernel's block calls for those channels (dw_block_f32.h).
 **  - MatMul with an untransposed A splits the rows of A and y.  BatchMatMul
 **    splits its entries and, with an untransposed A, their rows likewise.
 **    A pack scratch is one task's, so a step given one runs as one task (a
@@ -29,6 +39,7 @@
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "rt_target.h"
 #include "par_impl.h"
 
 /* ---- windowed ops: bands of output rows ----------------------------------- */
@@ -36,6 +47,9 @@
 typedef struct win_task win_task;
 /* The kernel on one band: its parameters q and offsets into x (and r, y). */
 typedef void (*win_fn)(const win_task *a, const int32_t *q, ptrdiff_t x_off, ptrdiff_t y_off);
+/* Depthwise on output channels [c0, c1) of a band (par_f32.c's only sliced op). */
+typedef void (*win_slice_fn)(const win_task *a, const int32_t *q, ptrdiff_t x_off, ptrdiff_t y_off,
+                             int32_t c0, int32_t c1);
 
 struct win_task {
     const float *x, *w, *bias, *r;
@@ -44,6 +58,9 @@ struct win_task {
     int32_t n_tasks, act;
     float act_a, act_b;
     win_fn run;
+    int32_t pointwise; /* split over pixels (win_pointwise) */
+    int32_t slices;    /* channel slices of DW_SLICE (dw_slices), else 1 */
+    win_slice_fn run_slice;
 };
 
 /* Output rows [oh0, oh1) of image `img`: the band's parameters in q and the
@@ -69,29 +86,116 @@ static inline void band(const int32_t *p, int64_t img, int32_t oh0, int32_t oh1,
     *y_off = (ptrdiff_t)(((img * p[SM2C_RT_WIN_OH]) + oh0) * p[SM2C_RT_WIN_OW] * p[SM2C_RT_WIN_OC]);
 }
 
-/* Task t: its share of the N*OH output rows, one band per image it touches. */
-static inline void win_task_fn(void *arg, int32_t t)
+/* A convolution whose output pixel j reads input pixel j alone (1x1,
+** stride 1, no padding; dilation is then moot), with all its pixels in one
+** int32 count as the kernel's matmul path needs them: a range of its pixels
+** is the same layer on a 1 x 1 x range image, whose every pixel has the
+** same taps and path (conv_f32.c: the matmul when the whole layer takes it,
+** else the conv blocks or the direct loops, all per pixel). */
+static inline int win_pointwise(const int32_t *p)
 {
-    const win_task *a = arg;
+    return p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 &&
+           p[SM2C_RT_WIN_SW] == 1 && p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 &&
+           p[SM2C_RT_WIN_OH] == p[SM2C_RT_WIN_H] && p[SM2C_RT_WIN_OW] == p[SM2C_RT_WIN_W] &&
+           (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W] <= INT32_MAX;
+}
+
+/* Pixels [p0, p1) of a pointwise layer: a 1 x 1 x (p1 - p0) image. */
+static inline void pixels(const int32_t *p, int64_t p0, int64_t p1, int32_t *q, ptrdiff_t *x_off,
+                          ptrdiff_t *y_off)
+{
+    int32_t i;
+
+    for (i = 0; i < SM2C_RT_WIN_PARAMS; i++)
+        q[i] = p[i];
+    q[SM2C_RT_WIN_N] = q[SM2C_RT_WIN_H] = q[SM2C_RT_WIN_OH] = 1;
+    q[SM2C_RT_WIN_W] = q[SM2C_RT_WIN_OW] = (int32_t)(p1 - p0);
+    *x_off = (ptrdiff_t)(p0 * p[SM2C_RT_WIN_C]);
+    *y_off = (ptrdiff_t)(p0 * p[SM2C_RT_WIN_OC]);
+}
+
+/* A depthwise layer with multiplier 1 on a vector unit also splits its
+** output channels, in slices of DW_SLICE from channel 0 (the last one
+** shorter): sm2c_rt_depthwise_conv2d_f32_channels computes a slice with the
+** whole kernel's calls for those channels (dw_block_f32.h), so its bits.
+** On a scalar FPU (rt_target.h, as conv_f32.c is built) it has no such path. */
+enum { DW_SLICE = 32 };
+static inline int32_t dw_slices(const int32_t *p)
+{
+#if SM2C_RT_SCALAR_CORE
+    (void)p;
+    return 1;
+#else
+    const int32_t C = p[SM2C_RT_WIN_C];
+    return p[SM2C_RT_WIN_FC] == 1 && C > DW_SLICE ? (C + DW_SLICE - 1) / DW_SLICE : 1;
+#endif
+}
+
+/* The units a windowed step splits into: N*OH*OW pixels of a pointwise
+** layer, N*OH rows times the channel slices of a sliced depthwise layer,
+** else N*OH rows (compiler/lower/split.c, window_rows, counts alike). */
+static inline int64_t win_units(const win_task *a)
+{
+    const int64_t rows = (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH];
+
+    return a->pointwise ? rows * a->p[SM2C_RT_WIN_OW] : rows * a->slices;
+}
+
+/* Rows [r, end) of the N*OH, one band per image; channels [c0, c1) through
+** run_slice unless they are all of them. */
+static inline void win_rows(const win_task *a, int64_t r, int64_t end, int32_t c0, int32_t c1)
+{
     const int64_t OH = a->p[SM2C_RT_WIN_OH];
-    int64_t r, end;
     int32_t q[SM2C_RT_WIN_PARAMS];
     ptrdiff_t xo, yo;
 
-    sm2c_rt__task_range(t, a->n_tasks, a->p[SM2C_RT_WIN_N] * OH, &r, &end);
     while (r < end) {
         const int64_t img = r / OH, oh0 = r % OH;
         const int64_t oh1 = end - img * OH < OH ? end - img * OH : OH;
         band(a->p, img, (int32_t)oh0, (int32_t)oh1, q, &xo, &yo);
-        a->run(a, q, xo, yo);
+        if (c0 == 0 && c1 == a->p[SM2C_RT_WIN_C])
+            a->run(a, q, xo, yo);
+        else
+            a->run_slice(a, q, xo, yo, c0, c1);
         r = img * OH + oh1;
+    }
+}
+
+/* Task t: its share of the units: a range of pixels of a pointwise layer;
+** else, slice by slice (slice-major), its rows of each slice, whole slices
+** in a row taken as one channel range. */
+static inline void win_task_fn(void *arg, int32_t t)
+{
+    const win_task *a = arg;
+    const int64_t rows = (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH];
+    const int32_t C = a->p[SM2C_RT_WIN_C];
+    int64_t u, end;
+    int32_t q[SM2C_RT_WIN_PARAMS];
+    ptrdiff_t xo, yo;
+
+    sm2c_rt__task_range(t, a->n_tasks, win_units(a), &u, &end);
+    if (a->pointwise) {
+        if (end > u) {
+            pixels(a->p, u, end, q, &xo, &yo);
+            a->run(a, q, xo, yo);
+        }
+        return;
+    }
+    while (u < end) {
+        const int64_t k = u / rows, r = u % rows;
+        int64_t k1 = k + 1, r1 = end - k * rows < rows ? end - k * rows : rows;
+        if (r == 0 && r1 == rows) /* whole slices: one channel range */
+            while (k1 < a->slices && end >= (k1 + 1) * rows)
+                k1++;
+        win_rows(a, r, r1, (int32_t)(k * DW_SLICE), k1 < a->slices ? (int32_t)(k1 * DW_SLICE) : C);
+        u = (k1 - 1) * rows + r1;
     }
 }
 
 /* The step as tasks; one task is the plain kernel on the whole. */
 static inline void win_par(const sm2c_rt_par *par, int32_t max_tasks, win_task *a)
 {
-    a->n_tasks = sm2c_rt__task_count(par, max_tasks, (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH]);
+    a->n_tasks = sm2c_rt__task_count(par, max_tasks, win_units(a));
     if (a->n_tasks == 1) {
         a->run(a, a->p, 0, 0);
         return;
@@ -109,7 +213,7 @@ void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band };
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band, win_pointwise(p), 1, NULL };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -124,7 +228,7 @@ void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band };
+    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p), 1, NULL };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -135,11 +239,19 @@ static void depthwise_band(const win_task *a, const int32_t *q, ptrdiff_t xo, pt
     sm2c_rt_depthwise_conv2d_f32(a->x + xo, a->w, a->bias, a->y + yo, q, a->act, a->act_a, a->act_b);
 }
 
+static void depthwise_slice(const win_task *a, const int32_t *q, ptrdiff_t xo, ptrdiff_t yo, int32_t c0,
+                            int32_t c1)
+{
+    sm2c_rt_depthwise_conv2d_f32_channels(a->x + xo, a->w, a->bias, a->y + yo, q, a->act, a->act_a, a->act_b,
+                                          c0, c1);
+}
+
 void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band };
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band, 0, dw_slices(p),
+                   depthwise_slice };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -153,7 +265,7 @@ static void max_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band, 0, 1, NULL };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -167,7 +279,7 @@ static void avg_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band, 0, 1, NULL };
     win_par(par, max_tasks, &a);
 }
 #endif

@@ -77,7 +77,12 @@ int64_t sm2c_step_macs(const sm2c_step *s)
 
 /* ---- the kernels with a _par form ------------------------------------------ */
 
-/* Windowed ops: bands of the N * OH output rows; a pool's work is its taps. */
+/* Windowed ops: bands of the N * OH output rows; a pool's work is its taps.
+** A pointwise Conv2D or its residual form (1x1, stride 1, no padding, its
+** N*H*W pixels an int32) splits its N * OH * OW output pixels instead, as
+** par_f32.c's win_pointwise has it; a depthwise layer with multiplier 1 and
+** more than 32 channels its rows times its slices of 32 channels (dw_slices:
+** one slice on a scalar FPU, where a call then takes at most N * OH tasks). */
 static int64_t window_rows(const sm2c_step *s, int64_t *work)
 {
     const sm2c_arg *p = nth_arg(s, SM2C_ARG_INTS, 0);
@@ -85,7 +90,14 @@ static int64_t window_rows(const sm2c_step *s, int64_t *work)
         return 0;
     int taps_only = strstr(s->kernel, "pool") || strstr(s->kernel, "depthwise");  /* no input-channel sum */
     *work = conv_macs(s, 0, taps_only);
-    return (int64_t)p->ints[0] * p->ints[6];
+    const int32_t *v = p->ints;   /* N H W C KH KW OH OW OC SH SW DH DW PT PL FC */
+    int64_t rows = (int64_t)v[0] * v[6];
+    if (!taps_only && v[4] == 1 && v[5] == 1 && v[9] == 1 && v[10] == 1 && v[13] == 0 && v[14] == 0 &&
+        v[6] == v[1] && v[7] == v[2] && (int64_t)v[0] * v[1] * v[2] <= INT32_MAX)
+        return rows * v[7];
+    if (strstr(s->kernel, "depthwise") && v[15] == 1 && v[3] > 32)
+        return rows * ((v[3] + 31) / 32);
+    return rows;
 }
 
 /* MatMul (a, b, bias, y, m, k, n, transpose_a, transpose_b, act, act_a,

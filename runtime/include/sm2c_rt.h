@@ -919,7 +919,11 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 ** output with the ordinary kernel and no sum is split, so every number of
 ** tasks and threads gives the kernel's bits.  What each splits:
 **  - conv2d, conv2d_add, depthwise_conv2d, max_pool, avg_pool: bands of the
-**    N*OH output rows.
+**    N*OH output rows; a pointwise conv2d or conv2d_add (1x1, stride 1, no
+**    padding, N*H*W <= INT32_MAX) ranges of its N*OH*OW output pixels; a
+**    depthwise_conv2d with multiplier 1 and over 32 channels, on a vector
+**    unit, its rows times its slices of 32 channels (depthwise_conv2d_f32_
+**    channels), slice-major.
 **  - matmul: rows of A and y (A untransposed only).
 **  - batch_matmul: batch entries x rows of A (A untransposed; else entries).
 **  - matvec: blocks of 16 output columns (each task reads a band of W's
@@ -951,6 +955,12 @@ void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
 void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b);
+/* For depthwise_conv2d_f32_par: output channels [c0, c1) of a multiplier-1
+** layer, multiples of 32 (c1 may be C), with the whole kernel's bits; 0 and
+** nothing written where it cannot (a scalar FPU, a multiplier above 1). */
+int32_t sm2c_rt_depthwise_conv2d_f32_channels(const float *x, const float *w, const float *bias, float *y,
+                                              const int32_t *p, int32_t act, float act_a, float act_b,
+                                              int32_t c0, int32_t c1);
 void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p);
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,

@@ -201,6 +201,152 @@ static void check_splits(const char *what, split_fn fn, const void *c, const flo
     free(got);
 }
 
+/* ---- pointwise convolutions: ranges of output pixels ----------------------- */
+
+typedef struct pw_case {
+    const wcase *t;
+    const float *x, *w, *b, *r;
+    const int32_t *p;
+} pw_case;
+
+static void pw_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const pw_case *k = c;
+    win_split(k->t, par, max_tasks, k->x, k->w, k->b, k->r, y, k->p);
+}
+
+/* A parallel-for that runs the tasks in order and records how many. */
+static int32_t seen_tasks;
+
+static void record_for(void *pool, int32_t n, sm2c_rt_task_fn fn, void *arg)
+{
+    int32_t t;
+    (void)pool;
+    seen_tasks = n;
+    for (t = 0; t < n; t++)
+        fn(arg, t);
+}
+
+/* A 1x1, stride 1, unpadded Conv2D (and its residual form) splits its
+** N*OH*OW pixels, not its N*OH rows: a 7x7 layer takes up to 49 tasks.  Each
+** case is the plain kernel's bits at 1..8 tasks (in order and on pools), on
+** the matmul path (C <= 320), the conv blocks (C > 320, the residual form),
+** and the direct loops (groups), with odd channel counts. */
+static void pointwise_splits_pixels(void **state)
+{
+    static const wcase cases[] = {
+        { KIND_CONV, 1, 7, 7, 160, 1, 1, 97, 1, 1, 1, 1, 0, 160, SM2C_RT_ACT_RELU6 },  /* MobileNet late */
+        { KIND_CONV, 1, 7, 7, 33, 1, 1, 61, 1, 1, 1, 1, 1, 33, SM2C_RT_ACT_NONE },     /* SAME is unpadded */
+        { KIND_CONV, 2, 14, 14, 17, 1, 1, 23, 1, 1, 1, 1, 0, 17, SM2C_RT_ACT_RELU },   /* 2 images */
+        { KIND_CONV, 1, 7, 7, 333, 1, 1, 35, 1, 1, 1, 1, 0, 333, SM2C_RT_ACT_NONE },   /* conv blocks */
+        { KIND_CONV, 1, 14, 14, 12, 1, 1, 9, 1, 1, 1, 1, 0, 4, SM2C_RT_ACT_RELU },     /* 3 groups */
+        { KIND_CONV, 1, 7, 7, 19, 1, 1, 13, 1, 1, 2, 2, 0, 19, SM2C_RT_ACT_NONE },     /* dilation moot */
+        { KIND_CONV, 1, 7, 5, 3, 1, 1, 7, 1, 1, 1, 1, 0, 3, SM2C_RT_ACT_NONE },        /* 35 pixels */
+        { KIND_CONV_ADD, 1, 14, 14, 24, 1, 1, 41, 1, 1, 1, 1, 0, 24, SM2C_RT_ACT_RELU },
+        { KIND_CONV_ADD, 1, 7, 7, 161, 1, 1, 33, 1, 1, 1, 1, 1, 161, SM2C_RT_ACT_RELU6 },
+        { KIND_CONV_ADD, 2, 7, 7, 5, 1, 1, 3, 1, 1, 1, 1, 0, 5, SM2C_RT_ACT_NONE },
+    };
+    size_t i;
+    int32_t n;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const wcase *t = &cases[i];
+        int32_t p[SM2C_RT_WIN_PARAMS];
+        krng g = krng_new(900 + i);
+        char what[96];
+        kwin_params(p, t->n, t->h, t->w, t->c, t->kh, t->kw, t->oc, t->sh, t->sw, t->dh, t->dw, t->same,
+                    t->fc);
+        {
+            const int64_t pixels = (int64_t)t->n * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
+            const size_t nx = (size_t)t->n * t->h * t->w * t->c, nw = (size_t)t->fc * t->oc;
+            const size_t ny = (size_t)pixels * t->oc;
+            float *x = malloc(nx * 4), *w = malloc(nw * 4), *b = malloc((size_t)t->oc * 4);
+            float *r = malloc(ny * 4), *want = malloc(ny * 4), *got = malloc(ny * 4);
+            pw_case c = { t, x, w, b, r, p };
+            krng_fill(&g, x, nx, -1.0f, 1.0f);
+            krng_fill(&g, w, nw, -0.5f, 0.5f);
+            krng_fill(&g, b, (size_t)t->oc, -0.2f, 0.2f);
+            krng_fill(&g, r, ny, -1.0f, 1.0f);
+            assert_int_equal(p[SM2C_RT_WIN_OH], t->h);
+            win_plain(t, x, w, b, r, want, p);
+            snprintf(what, sizeof what, "pointwise case %zu", i);
+            check_splits(what, pw_split, &c, want, NULL, ny);
+            /* every count 1..8 and beyond the rows, and the count taken */
+            for (n = 1; n <= 64; n = n < 8 ? n + 1 : n * 2) {
+                sm2c_rt_par par = { record_for, NULL, n };
+                seen_tasks = 1;
+                memset(got, 0xff, ny * 4);
+                win_split(t, &par, 64, x, w, b, r, got, p);
+                if (memcmp(want, got, ny * 4))
+                    fail_msg("pointwise case %zu, %d tasks: not the plain kernel's bits", i, n);
+                assert_int_equal(seen_tasks, n < pixels ? n : pixels);
+            }
+            free(x), free(w), free(b), free(r), free(want), free(got);
+        }
+    }
+}
+
+/* A depthwise layer with multiplier 1 and over 32 channels splits its rows
+** times its slices of 32 channels on a vector unit (a slice has the whole
+** kernel's calls for its channels), so a 7-row layer of 960 channels has 210
+** units.  The plain kernel's bits at 1..8 tasks and beyond, in order and on
+** pools; odd channel counts (a short last slice, a masked tail), strides,
+** padding, dilation, two images; a multiplier of 2 and 32 channels or fewer
+** keep rows alone. */
+static void depthwise_splits_channels(void **state)
+{
+    static const wcase cases[] = {
+        { KIND_DEPTHWISE, 1, 7, 7, 960, 3, 3, 960, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU6 },  /* MobileNet late */
+        { KIND_DEPTHWISE, 1, 7, 7, 97, 3, 3, 97, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_NONE },
+        { KIND_DEPTHWISE, 1, 14, 14, 161, 3, 3, 161, 2, 2, 1, 1, 1, 1, SM2C_RT_ACT_RELU },  /* to 7 rows */
+        { KIND_DEPTHWISE, 1, 14, 14, 33, 5, 5, 33, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_NONE },
+        { KIND_DEPTHWISE, 2, 7, 9, 75, 3, 3, 75, 1, 1, 2, 2, 1, 1, SM2C_RT_ACT_RELU6 },     /* dilated */
+        { KIND_DEPTHWISE, 1, 7, 7, 64, 3, 3, 64, 1, 1, 1, 1, 0, 1, SM2C_RT_ACT_NONE },      /* valid: 5 rows */
+        { KIND_DEPTHWISE, 1, 7, 7, 40, 3, 3, 80, 1, 1, 1, 1, 1, 2, SM2C_RT_ACT_NONE },      /* multiplier 2 */
+        { KIND_DEPTHWISE, 1, 7, 7, 31, 3, 3, 31, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU },      /* one slice */
+    };
+    size_t i;
+    int32_t n;
+    (void)state;
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        const wcase *t = &cases[i];
+        int32_t p[SM2C_RT_WIN_PARAMS];
+        krng g = krng_new(950 + i);
+        char what[96];
+        kwin_params(p, t->n, t->h, t->w, t->c, t->kh, t->kw, t->oc, t->sh, t->sw, t->dh, t->dw, t->same,
+                    t->fc);
+        {
+            const int64_t rows = (int64_t)t->n * p[SM2C_RT_WIN_OH];
+            const int64_t units = rows * (t->fc == 1 && t->c > 32 ? (t->c + 31) / 32 : 1);
+            const size_t nx = (size_t)t->n * t->h * t->w * t->c, nw = (size_t)t->kh * t->kw * t->oc;
+            const size_t ny = (size_t)rows * p[SM2C_RT_WIN_OW] * t->oc;
+            float *x = malloc(nx * 4), *w = malloc(nw * 4), *b = malloc((size_t)t->oc * 4);
+            float *want = malloc(ny * 4), *got = malloc(ny * 4);
+            pw_case c = { t, x, w, b, NULL, p };
+            krng_fill(&g, x, nx, -1.0f, 1.0f);
+            krng_fill(&g, w, nw, -0.5f, 0.5f);
+            krng_fill(&g, b, (size_t)t->oc, -0.2f, 0.2f);
+            win_plain(t, x, w, b, NULL, want, p);
+            snprintf(what, sizeof what, "depthwise slices case %zu", i);
+            check_splits(what, pw_split, &c, want, NULL, ny);
+            for (n = 1; n <= 64; n = n < 8 ? n + 1 : n * 2) {
+                sm2c_rt_par par = { record_for, NULL, n };
+                seen_tasks = 1;
+                memset(got, 0xff, ny * 4);
+                win_split(t, &par, 64, x, w, b, NULL, got, p);
+                if (memcmp(want, got, ny * 4))
+                    fail_msg("depthwise slices case %zu, %d tasks: not the plain kernel's bits", i, n);
+#if defined(__x86_64__) && !defined(SM2C_RT_SCALAR_ONLY)
+                assert_int_equal(seen_tasks, n < units ? n : units);
+#else   /* a scalar FPU has no slices */
+                assert_true(seen_tasks == (n < units ? n : units) || seen_tasks == (n < rows ? n : rows));
+#endif
+            }
+            free(x), free(w), free(b), free(want), free(got);
+        }
+    }
+}
+
 typedef struct mv_case {
     const float *x, *w, *bias;
     int32_t k, n, act, transposed;
@@ -561,6 +707,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(windows_split_exactly),
+        cmocka_unit_test(pointwise_splits_pixels),
+        cmocka_unit_test(depthwise_splits_channels),
         cmocka_unit_test(matmul_splits_exactly),
         cmocka_unit_test(matvec_splits_exactly),
         cmocka_unit_test(batch_matmul_splits_exactly),
