@@ -250,12 +250,27 @@ static int32_t tasks_for(const sm2c_step *s, int64_t task_work)
     return n >= 2 ? (int32_t)n : 1;
 }
 
+/* 1 when steps a and b have a buffer argument in common. */
+static int share_buffer(const sm2c_step *a, const sm2c_step *b)
+{
+    for (int32_t i = 0; i < a->n_args; i++)
+        for (int32_t j = 0; a->args[i].kind == SM2C_ARG_BUF && j < b->n_args; j++)
+            if (b->args[j].kind == SM2C_ARG_BUF && b->args[j].buf == a->args[i].buf)
+                return 1;
+    return 0;
+}
+
 void sm2c_program_split(sm2c_program *p, const sm2c_target *t)
 {
+    const int64_t task_work = t->task_work > 0 ? t->task_work : SM2C_SPLIT_TASK_WORK;
+    const int64_t local_work = task_work / SM2C_SPLIT_LOCAL_DIVISOR > 0 ? task_work / SM2C_SPLIT_LOCAL_DIVISOR : 1;
+
     for (int32_t k = 0; k < p->n_entries; k++)
         for (int32_t s = 0; s < p->entries[k].n_steps; s++) {
             sm2c_step *st = &p->entries[k].steps[s];
-            st->max_tasks = t->cortex_m ? 1 : tasks_for(st, t->task_work > 0 ? t->task_work : SM2C_SPLIT_TASK_WORK);
+            const sm2c_step *prev = s > 0 ? st - 1 : NULL;
+            const int local = prev && prev->max_tasks > 1 && share_buffer(prev, st);
+            st->max_tasks = t->cortex_m ? 1 : tasks_for(st, local ? local_work : task_work);
         }
 }
 
