@@ -29,6 +29,12 @@
 
 enum { POOL_SPINS = 1 << 16 };   /* about 100 us of pauses before sleeping */
 
+/* The fields each side writes sit on cache lines of their own (at least
+** POOL_LINE bytes apart), so that a step moves the fewest lines between
+** cores: the step itself (the caller writes, the workers read), the task
+** counter and the count of finished tasks. */
+enum { POOL_LINE = 64 };
+
 struct sm2c_rt_pool {
     pthread_mutex_t mu;
     pthread_cond_t wake;         /* a new step, or stop */
@@ -36,15 +42,19 @@ struct sm2c_rt_pool {
     pthread_t *workers;
     int32_t n_workers;
     /* atomics (__atomic builtins): */
+    int32_t stop;
+    int32_t sleeping_caller;
+    int32_t sleepers;            /* workers asleep or about to sleep on wake */
+    char pad0[POOL_LINE];
     sm2c_rt_task_fn fn;          /* the step, under the seqlock gen */
     void *arg;
     int64_t first, end;
     int64_t gen;                 /* 2 x steps published, + 1 while publishing */
+    char pad1[POOL_LINE];
     int64_t next;                /* the next task number */
+    char pad2[POOL_LINE];
     int64_t done;                /* tasks finished */
-    int32_t stop;
-    int32_t sleeping_caller;
-    int32_t sleepers;            /* workers asleep or about to sleep on wake */
+    char pad3[POOL_LINE];
 };
 
 static inline void pause_cpu(void)
