@@ -711,6 +711,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     o = &with_state;
     p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
     sm2c_status first = SM2C_OK;
+    const char *failed = NULL;      /* the keys of the entries that failed */
     for (int32_t i = 0; i < n; i++) {
         sm2c_entry *e = &p->entries[p->n_entries];
         memset(e, 0, sizeof *e);
@@ -727,12 +728,10 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
             return st;
         }
         if (st) {
-            const char *w = sm2c_arena_printf(c->arena, "signature '%s'", specs[i].key);
             if (demote)
-                sm2c_warning(c->diag, m->file, w, "not compiled (see above)");
-            else if (n > 1)
-                sm2c_note(c->diag, m->file, w, "not compiled (see above); --skip-failing leaves it out and "
-                          "compiles the others");
+                sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", specs[i].key),
+                             "not compiled (see above)");
+            failed = failed ? sm2c_arena_printf(c->arena, "%s, %s", failed, specs[i].key) : specs[i].key;
             if (!first)
                 first = st;
             continue;
@@ -761,6 +760,13 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     if (p->n_entries == 0 && n > 1 && o->skip_failing)
         return sm2c_error(c->diag, first, m->file, NULL,
                           "none of the %d signatures could be compiled (the warnings above say why)", n);
+    if (first && !o->skip_failing && n > 1 && p->n_entries < n) {
+        int32_t compiled = p->n_entries;
+        p->n_entries = 0;   /* nothing to write */
+        return sm2c_error(c->diag, first, m->file, NULL, "%d of the %d signatures could not be compiled (%s; the "
+                          "errors above say why); --skip-failing leaves them out and writes the others",
+                          (int)(n - compiled), (int)n, failed);
+    }
     if (p->n_entries == 0)
         return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile%s",
                                           has_functions(vm) ? " (its tf.functions compile with --function PATH; "

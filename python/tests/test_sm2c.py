@@ -249,6 +249,8 @@ def test_failing_signature_is_an_error(tmp_path):
     with pytest.raises(sm2c.Sm2cError) as e:
         sm2c.compile(STRICT, tmp_path / "out", shape=STRICT_SHAPES)
     assert e.value.status == 3 and not os.path.exists(tmp_path / "out")
+    assert "1 of the 4 signatures could not be compiled (unsupported;" in str(e.value)
+    assert "--skip-failing leaves them out" in str(e.value)
 
 
 def test_skip_failing_warns(tmp_path):
