@@ -561,7 +561,8 @@ static sm2c_status input_shape(importer *im, const char *sig, const char *key,
         return one_row_shape(im, out, opt);
     const char *unknown = missing_dims(im, out);
     if (unknown) {
-        const char *shape = out->rank < 0 ? "" : sm2c_arena_printf(im->c->arena, " %s", sm2c_shape_str(im->c->arena, out));
+        const char *shape = out->rank < 0 ? ""
+                                          : sm2c_arena_printf(im->c->arena, " %s", sm2c_shape_str(im->c->arena, out));
         *missing = sm2c_arena_printf(im->c->arena, "%s%s'%s'%s (%s)", *missing ? *missing : "",
                                      *missing ? ", " : "", key, shape, unknown);
         return SM2C_OK;     /* bind_inputs reports it with the others */
@@ -687,7 +688,8 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
         sm2c_strmap_put(im->fed, ph->name, v);
     }
     if (missing)
-        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, sm2c_arena_printf(im->c->arena, "signature '%s'", key),
+        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file,
+                          sm2c_arena_printf(im->c->arena, "signature '%s'", key),
                           "unknown dims need --shape KEY=d0,d1,... (or --shape %s.KEY=...): %s", key, missing);
     return SM2C_OK;
 }
