@@ -497,17 +497,42 @@ static sm2c_status one_row_shape(importer *im, sm2c_shape *declared, const sm2c_
     return SM2C_OK;
 }
 
+/* Whether shape `got` is one `declared` allows: its rank, and every known dim. */
+static int shape_allows(const sm2c_shape *declared, const sm2c_shape *got)
+{
+    if (declared->rank < 0)
+        return 1;
+    if (declared->rank != got->rank)
+        return 0;
+    for (int32_t d = 0; d < got->rank; d++)
+        if (declared->dims[d] >= 0 && declared->dims[d] != got->dims[d])
+            return 0;
+    return 1;
+}
+
+/* Whether placeholder ph's own shape attr allows `got`: TensorFlow feeds
+** what the placeholder takes, even where the signature's metadata says
+** otherwise (serving_half_plus_three declares a scalar for a [N,1] input). */
+static int placeholder_allows(importer *im, const Tensorflow__NodeDef *ph, const sm2c_shape *got)
+{
+    const Tensorflow__AttrValue *a = ph ? sm2c_node_attr(ph, "shape") : NULL;
+    if (!a || a->value_case != TENSORFLOW__ATTR_VALUE__VALUE_SHAPE || !a->shape)
+        return 0;
+    sm2c_diag quiet;
+    sm2c_ctx qc = sm2c_ctx_quiet(im->c, &quiet);
+    sm2c_shape s;
+    return sm2c_shape_from_proto(&qc, im->m->file, NULL, a->shape, &s) == SM2C_OK && s.rank >= 0 &&
+           shape_allows(&s, got);
+}
+
 /* A --shape (or a run input's shape) must have the declared rank and every
-** dim the signature declares; a given -1 (an open leading dim) only where the
-** signature leaves it unknown. */
-static sm2c_status check_against_declared(importer *im, const char *w, const char *key,
+** dim the signature declares (a given -1, an open leading dim, only where it
+** is unknown), unless the graph's placeholder itself takes that shape. */
+static sm2c_status check_against_declared(importer *im, const char *w, const char *key, const Tensorflow__NodeDef *ph,
                                           const sm2c_shape *declared, const sm2c_shape_opt *opt)
 {
     const sm2c_shape *got = &opt->shape;
-    int ok = declared->rank < 0 || declared->rank == got->rank;
-    for (int32_t d = 0; ok && declared->rank >= 0 && d < got->rank; d++)
-        ok = declared->dims[d] < 0 || declared->dims[d] == got->dims[d];
-    if (ok)
+    if (shape_allows(declared, got) || placeholder_allows(im, ph, got))
         return SM2C_OK;
     const char *decl = sm2c_shape_str(im->c->arena, declared), *given = sm2c_shape_str(im->c->arena, got);
     if (opt->implied)
@@ -536,8 +561,8 @@ static const char *missing_dims(importer *im, const sm2c_shape *out)
 ** leading unknown dim taken as 1.  Unknown dims past the leading one (or an
 ** unknown rank) are added to *missing, for bind_inputs to report at once. */
 static sm2c_status input_shape(importer *im, const char *sig, const char *key,
-                               const Tensorflow__TensorInfo *ti, const sm2c_import_opts *o,
-                               sm2c_shape *out, const char **missing)
+                               const Tensorflow__TensorInfo *ti, const Tensorflow__NodeDef *ph,
+                               const sm2c_import_opts *o, sm2c_shape *out, const char **missing)
 {
     const char *w = sm2c_arena_printf(im->c->arena, "signature '%s' input '%s'", sig, key);
     const sm2c_shape_opt *opt = sm2c_shape_opt_find(o, sig, key);
@@ -547,7 +572,7 @@ static sm2c_status input_shape(importer *im, const char *sig, const char *key,
     if (st)
         return st;
     sm2c_shape unknown_rank = { -1, NULL };   /* no shape in the TensorInfo: nothing declared */
-    if (opt && (st = check_against_declared(im, w, key, ti->tensor_shape ? out : &unknown_rank, opt)))
+    if (opt && (st = check_against_declared(im, w, key, ph, ti->tensor_shape ? out : &unknown_rank, opt)))
         return st;
     if (opt && !(opt->implied && o->one_row)) {
         *out = opt->shape;
@@ -678,9 +703,9 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
             vec.n_dim = 1;
             vec.dim = dims;
             t.tensor_shape = &vec;
-            if ((st = input_shape(im, key, g->inputs[i].key, &t, o, &v->shape, &missing)))
+            if ((st = input_shape(im, key, g->inputs[i].key, &t, ph, o, &v->shape, &missing)))
                 return st;
-        } else if ((st = input_shape(im, key, g->inputs[i].key, ti, o, &v->shape, &missing))) {
+        } else if ((st = input_shape(im, key, g->inputs[i].key, ti, ph, o, &v->shape, &missing))) {
             return st;
         }
         v->input = i;
