@@ -64,6 +64,11 @@ expect 1 "signature 'two_unknown': error: unknown dims need --shape KEY=d0,d1,..
   "$sm2c" compile "$model" -o "$tmp/o4" --signature two_unknown
 check "one error for both inputs" test "$(grep -c 'error' "$tmp/err")" -eq 1
 expect 0 "" "$sm2c" compile "$model" -o "$tmp/o5" --signature two_unknown --shape u=1,2,3 --shape v=2,4
+# A shape the graph's placeholder takes is fine where the signature's metadata
+# says otherwise (TensorFlow feeds the placeholder); one neither takes is not.
+expect 0 "" "$sm2c" compile "$root/tests/data/strict/metadata" -o "$tmp/o9" --shape x=2,1
+expect 2 "--shape x gives [2,2], but the signature declares [] (-1: any size): the rank differs" \
+  "$sm2c" compile "$root/tests/data/strict/metadata" -o "$tmp/o9" --shape x=2,2
 
 # 3. A signature that cannot be compiled: an error, unless --skip-failing.
 ok_shapes=(--shape two_unknown.u=1,2,3 --shape two_unknown.v=2,2)
