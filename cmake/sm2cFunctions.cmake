@@ -12,9 +12,9 @@
 #
 #   sm2c_add_model(<target> MODEL <dir>
 #                  [NAME name] [SIGNATURES key...] [FUNCTIONS path...]
-#                  [SHAPES key=d0,d1,...] [MAX_BATCH n] [EMIT c|obj]
+#                  [SHAPES key=d0,d1,... sig.key=d0,d1,...] [MAX_BATCH n] [EMIT c|obj]
 #                  [WEIGHTS c|obj|inline] [TARGET triple] [CPU cpu]
-#                  [OUTPUT_DIR dir] [OPTIONS arg...])
+#                  [OUTPUT_DIR dir] [SKIP_FAILING] [OPTIONS arg...])
 #
 # makes the static library <target> holding the model's entry points, linked
 # to sm2c::runtime, with the generated header <name>.h on its include path.
@@ -26,6 +26,11 @@
 # their own file, so that big models build fast and a change to the code does
 # not recompile them: WEIGHTS c (the default) <name>_weights.c, WEIGHTS obj an
 # object for TARGET/CPU written through LLVM, WEIGHTS inline in <name>.c.
+# A SHAPES key must name an input of a selected signature (key: every
+# signature with that input; sig.key: signature sig's only), and the shape
+# must agree with the dims the signature declares, or the build fails.  A
+# signature that cannot be compiled fails the build too, unless SKIP_FAILING
+# leaves it out with a warning (sm2c compile --skip-failing).
 # OPTIONS go to `sm2c compile`
 # verbatim (e.g. --features +vfp4d16sp, --limit NAME=VALUE).
 include_guard(GLOBAL)
@@ -65,6 +70,9 @@ function(_sm2c_compile_args out_var name)
   if(ARG_MAX_BATCH)
     list(APPEND args --max-batch ${ARG_MAX_BATCH})
   endif()
+  if(ARG_SKIP_FAILING)
+    list(APPEND args --skip-failing)
+  endif()
   list(APPEND args --emit ${ARG_EMIT})
   if(ARG_EMIT STREQUAL "c")
     list(APPEND args --weights ${ARG_WEIGHTS})
@@ -86,7 +94,7 @@ function(_sm2c_compile_args out_var name)
 endfunction()
 
 function(sm2c_add_model target)
-  cmake_parse_arguments(ARG "" "MODEL;NAME;MAX_BATCH;EMIT;WEIGHTS;TARGET;CPU;OUTPUT_DIR"
+  cmake_parse_arguments(ARG "SKIP_FAILING" "MODEL;NAME;MAX_BATCH;EMIT;WEIGHTS;TARGET;CPU;OUTPUT_DIR"
                         "SIGNATURES;FUNCTIONS;SHAPES;OPTIONS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "sm2c_add_model(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")

@@ -59,7 +59,7 @@ static void emit(sm2c_diag *d, const char *level, const char *file,
 sm2c_status sm2c_verror(sm2c_diag *d, sm2c_status kind, const char *file, const char *where,
                         const char *fmt, va_list ap)
 {
-    if (d->demote > 0 && (d->corrupt == 0 || kind == SM2C_ERR_UNSUPPORTED)) {
+    if (d->demote > 0 && kind != SM2C_ERR_USAGE && (d->corrupt == 0 || kind == SM2C_ERR_UNSUPPORTED)) {
         emit(d, "warning", file, where, fmt, ap);
         d->warnings++;
         return kind;

@@ -35,7 +35,9 @@ typedef struct sm2c_diag {
     int errors;
     int warnings;
     int quiet_notes;          /* drop notes (tests) */
-    int demote;               /* > 0: errors print as warnings and are not counted */
+    int demote;               /* > 0: errors print as warnings and are not counted,
+                                 except usage errors (a --shape that contradicts the
+                                 model is the user's to fix, never skipped) */
     int corrupt;              /* > 0: reading input data, whose errors other than
                                  "unsupported" are never demoted (corrupt input) */
     sm2c_status first_status;

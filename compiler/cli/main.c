@@ -31,7 +31,7 @@ static const char usage[] =
     "        checkpoint keys, checkpoint entries (values of tensors with at most N\n"
     "        elements, default 16), reachable ops and which sm2c cannot compile yet\n"
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
-    "        [--shape KEY=D0,D1,...]... [--max-batch N]\n"
+    "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
     "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
@@ -41,7 +41,11 @@ static const char usage[] =
     "        __saved_model_init_op unless --signature selects; --function PATH adds\n"
     "        every concrete function of the tf.function at object path PATH (or the\n"
     "        one whose entry key, PATH_<k> as inspect lists, it is); an unknown leading dim\n"
-    "        is taken as 1, others need --shape; LLVM forms are optimised at --opt\n"
+    "        is taken as 1, others need --shape (KEY: every signature with input KEY;\n"
+    "        SIG.KEY: signature SIG's only; a key that names no input, a wrong rank or\n"
+    "        a dim the signature declares otherwise is an error); a signature that\n"
+    "        cannot be compiled is an error, unless --skip-failing leaves it out with\n"
+    "        a warning; LLVM forms are optimised at --opt\n"
     "        (default O2), and on ELF targets put each function, weight and the arena\n"
     "        in its own section, for the linker's --gc-sections; --opt Os or Oz also\n"
     "        keeps a recurrent layer's input projection inside its loop (a smaller arena)\n"
@@ -72,7 +76,9 @@ static const char usage_more[] =
     "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
     "        [--emit c|obj|so] [--threads N] [--task-work N]\n"
     "        compile one signature or function, build it with $CC (default cc), run it on the\n"
-    "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs\n"
+    "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs;\n"
+    "        an input key the signature lacks, or an array whose shape contradicts the\n"
+    "        declared one, is an error before anything is built\n"
     "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
     "        instead of compiling the runtime sources each time\n"
     "        [--repeat N]: call it N times in one process with the same inputs, the\n"
@@ -349,6 +355,8 @@ static int parse_args(cli *o, int argc, char **argv)
             o->keep = 1;
         } else if (!strcmp(a, "--list")) {
             o->list = 1;
+        } else if (!strcmp(a, "--skip-failing")) {
+            o->co.skip_failing = 1;
         } else if (a[0] == '-' && a[1]) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
@@ -421,7 +429,7 @@ static const char *command_line(sm2c_arena *a, int argc, char **argv)
             const char *val = argv[++i], *eq = strchr(val, '=');
             s = sm2c_arena_printf(a, "%s %.*s=%s", s, (int)(eq - val), val, sm2c_path_base(a, eq + 1));
         } else if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep") &&
-                   strcmp(arg, "--list"))
+                   strcmp(arg, "--list") && strcmp(arg, "--skip-failing"))
             s = sm2c_arena_printf(a, "%s %s", s, argv[++i]);
     }
     return s;
@@ -559,7 +567,7 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
         c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     sm2c_program *p;
     st = sm2c_compile_program(c, m, &o->co, &p);
-    if (p && p->n_entries && (!st || (!o->co.n_signatures && !o->co.n_functions))) {
+    if (!st && p && p->n_entries) {
         sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
                                      : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
         if (!est)

@@ -409,17 +409,33 @@ static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_run_opts *o, sm2c_tensor 
         for (int32_t k = 0; k < given_shapes->n_shapes; k++)
             given |= strcmp(given_shapes->shapes[k].key, o->inputs[i].key) == 0;
         if (!given)
-            shapes[io->n_shapes++] = (sm2c_shape_opt){ o->inputs[i].key, arrays[i].shape, 1 };
+            shapes[io->n_shapes++] = (sm2c_shape_opt){ o->inputs[i].key, arrays[i].shape, 1, o->inputs[i].path };
     }
     io->shapes = shapes;
     return SM2C_OK;
 }
 
-static sm2c_status check_input(sm2c_ctx *c, const sm2c_port *p, const sm2c_run_input *in,
-                               const sm2c_tensor *t, int32_t batch)
+/* The --input keys that name no input of e, as " (given keys that match no
+** input: a, b)", or "". */
+static const char *unmatched_inputs(sm2c_ctx *c, const sm2c_entry *e, const sm2c_run_opts *o)
+{
+    const char *t = NULL;
+    for (int32_t k = 0; k < o->n_inputs; k++) {
+        int found = 0;
+        for (int32_t i = 0; i < e->n_inputs && !found; i++)
+            found = strcmp(e->inputs[i].key, o->inputs[k].key) == 0;
+        if (!found)
+            t = sm2c_arena_printf(c->arena, "%s%s%s", t ? t : "", t ? ", " : "", o->inputs[k].key);
+    }
+    return t ? sm2c_arena_printf(c->arena, " (given keys that match no input: %s)", t) : "";
+}
+
+static sm2c_status check_input(sm2c_ctx *c, const sm2c_entry *e, const sm2c_port *p, const sm2c_run_opts *o,
+                               const sm2c_run_input *in, const sm2c_tensor *t, int32_t batch)
 {
     if (!in)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "missing --input %s=FILE.npy", p->key);
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "missing --input %s=FILE.npy%s", p->key,
+                          unmatched_inputs(c, e, o));
     sm2c_shape want = run_shape(c, p, batch);
     if (t->dtype != sm2c_dtype_base(p->dtype) || !sm2c_shape_equal(&t->shape, &want))
         return sm2c_error(c->diag, SM2C_ERR_INVALID, in->path, NULL,
@@ -429,21 +445,40 @@ static sm2c_status check_input(sm2c_ctx *c, const sm2c_port *p, const sm2c_run_i
     return SM2C_OK;
 }
 
+/* The tensor given for entry input i, or NULL. */
+static const sm2c_tensor *input_array(const sm2c_entry *e, int32_t i, const sm2c_run_opts *o,
+                                      const sm2c_tensor *arrays)
+{
+    const sm2c_run_input *in = input_for(o, e->inputs[i].key);
+    for (int32_t k = 0; in && k < o->n_inputs; k++)
+        if (&o->inputs[k] == in)
+            return &arrays[k];
+    return NULL;
+}
+
+/* Every input given, with the compiled dtype and shape: before anything is
+** built or run. */
+static sm2c_status check_inputs(sm2c_ctx *c, const sm2c_entry *e, const sm2c_run_opts *o,
+                                const sm2c_tensor *arrays, int32_t batch)
+{
+    for (int32_t i = 0; i < e->n_inputs; i++) {
+        sm2c_status st = check_input(c, e, &e->inputs[i], o, input_for(o, e->inputs[i].key),
+                                     input_array(e, i, o, arrays), batch);
+        if (st)
+            return st;
+    }
+    return SM2C_OK;
+}
+
 static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *p, const sm2c_entry *e,
-                              const sm2c_run_opts *o, const sm2c_tensor *arrays, int32_t batch)
+                              const sm2c_run_opts *o, const sm2c_tensor *arrays)
 {
     char **argv = sm2c_arena_array(c->arena, (size_t)(e->n_inputs + e->n_outputs + p->n_states) + 2,
                                    sizeof *argv);
     argv[0] = sm2c_arena_printf(c->arena, "%s/driver", dir);
     for (int32_t i = 0; i < e->n_inputs; i++) {
-        const sm2c_run_input *in = input_for(o, e->inputs[i].key);
-        const sm2c_tensor *t = NULL;
-        for (int32_t k = 0; in && k < o->n_inputs; k++)
-            if (&o->inputs[k] == in)
-                t = &arrays[k];
-        sm2c_status st = check_input(c, &e->inputs[i], in, t, batch);
-        if (st)
-            return st;
+        const sm2c_tensor *t = input_array(e, i, o, arrays);   /* check_inputs: given */
+        sm2c_status st;
         argv[1 + i] = sm2c_arena_printf(c->arena, "%s/in%d.raw", dir, i);
         if (t->dtype == SM2C_DT_STRING)
             st = write_strings(c, argv[1 + i], t);
@@ -631,7 +666,7 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
                           "(%s_0, ...)", co.functions[0], (int)p->n_entries, co.functions[0]);
     const sm2c_entry *e = &p->entries[0];
     int32_t batch;
-    if ((st = run_batch(c, e, o, arrays, &batch)))
+    if ((st = run_batch(c, e, o, arrays, &batch)) || (st = check_inputs(c, e, o, arrays, batch)))
         return st;
     if (o->state_out && !p->n_states)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, e->key,
@@ -642,7 +677,7 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
     char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch, o);
     if (!(st = sm2c_emit(c, p, o->emit, &co.target, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
-        !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays, batch)) &&
+        !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays)) &&
         !(st = collect_outputs(c, dir, e, o->outdir, batch)) && o->state_out)
         st = collect_state(c, dir, p, o->state_out);
     if (o->keep)

@@ -505,6 +505,69 @@ static sm2c_status entry_specs(sm2c_ctx *c, const sm2c_model *m, const sm2c_varm
     return SM2C_OK;
 }
 
+/* Entry i's input keys, each entry's in keys[i] (nk[i] of them). */
+static sm2c_status input_keys(sm2c_ctx *c, const sm2c_model *m, const entry_spec *specs, int32_t n,
+                              const char ****keys, int32_t **nk)
+{
+    *keys = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof **keys);
+    *nk = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof **nk);
+    for (int32_t i = 0; i < n; i++) {
+        sm2c_status st = sm2c_import_input_keys(c, m, specs[i].fn, specs[i].key, &(*keys)[i], &(*nk)[i]);
+        if (st)
+            return st;
+    }
+    return SM2C_OK;
+}
+
+/* What a key may be, for an error: "a, b" (the keys once each), and with
+** several entries ", or per signature sig.a, sig2.b". */
+static const char *valid_keys(sm2c_ctx *c, const entry_spec *specs, int32_t n, const char ***keys,
+                              const int32_t *nk)
+{
+    const char *plain = NULL, *per = NULL;
+    sm2c_strmap *seen = sm2c_strmap_new(c->arena, 16);
+    for (int32_t i = 0; i < n; i++)
+        for (int32_t k = 0; k < nk[i]; k++) {
+            if (!sm2c_strmap_get(seen, keys[i][k])) {
+                sm2c_strmap_put(seen, keys[i][k], (void *)1);
+                plain = plain ? sm2c_arena_printf(c->arena, "%s, %s", plain, keys[i][k]) : keys[i][k];
+            }
+            per = sm2c_arena_printf(c->arena, "%s%s%s.%s", per ? per : "", per ? ", " : "", specs[i].key,
+                                    keys[i][k]);
+        }
+    if (!plain)
+        return "none: the selected signatures take no inputs";
+    return n > 1 ? sm2c_arena_printf(c->arena, "%s, or per signature %s", plain, per) : plain;
+}
+
+/* Every --shape and run input names an input of a selected entry: KEY of
+** any, SIG.KEY of entry SIG (docs: strict inputs); else a usage error that
+** names the valid keys. */
+static sm2c_status check_shape_keys(sm2c_ctx *c, const sm2c_model *m, const entry_spec *specs, int32_t n,
+                                    const sm2c_import_opts *io)
+{
+    const char ***keys;
+    int32_t *nk;
+    sm2c_status st = io->n_shapes ? input_keys(c, m, specs, n, &keys, &nk) : SM2C_OK;
+    for (int32_t s = 0; !st && s < io->n_shapes; s++) {
+        const sm2c_shape_opt *so = &io->shapes[s];
+        int found = 0;
+        for (int32_t i = 0; i < n && !found; i++)
+            for (int32_t k = 0; k < nk[i] && !found; k++)
+                found = sm2c_shape_opt_names(so, specs[i].key, keys[i][k]);
+        if (found)
+            continue;
+        const char *valid = valid_keys(c, specs, n, keys, nk);
+        if (so->implied)
+            return sm2c_error(c->diag, SM2C_ERR_USAGE, "sm2c", NULL, "--input %s=%s: no input '%s' in the "
+                              "selected entry (its inputs: %s)", so->key, so->from ? so->from : "FILE", so->key,
+                              valid);
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, "sm2c", NULL, "--shape %s=...: no selected signature has an "
+                          "input '%s' (the keys: %s)", so->key, so->key, valid);
+    }
+    return st;
+}
+
 /* `base`, or base_2, base_3, ... : the first not in `taken`, which it joins. */
 static const char *unique_name(sm2c_ctx *c, sm2c_strmap *taken, const char *base)
 {
@@ -640,7 +703,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         return st;
     int32_t n;
     entry_spec *specs;
-    if ((st = entry_specs(c, m, vm, o, &specs, &n)))
+    if ((st = entry_specs(c, m, vm, o, &specs, &n)) || (st = check_shape_keys(c, m, specs, n, &o->import)))
         return st;
     sm2c_compile_opts with_state = *o;
     with_state.import.one_row = o->max_batch > 0;
@@ -648,14 +711,14 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     o = &with_state;
     p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
     sm2c_status first = SM2C_OK;
+    const char *failed = NULL;      /* the keys of the entries that failed */
     for (int32_t i = 0; i < n; i++) {
         sm2c_entry *e = &p->entries[p->n_entries];
         memset(e, 0, sizeof *e);
-        /* Without an explicit --signature list, a signature that cannot be
-        ** compiled is skipped with warnings, and the others still compile;
-        ** a model's only signature fails with errors. */
-        int explicit = o->n_signatures || o->n_functions;
-        int demote = !explicit && n > 1;
+        /* With --skip-failing, a signature that cannot be compiled is
+        ** skipped with warnings, and the others still compile; a model's
+        ** only signature fails with errors. */
+        int demote = o->skip_failing && n > 1;
         int errors = c->diag->errors;
         c->diag->demote += demote;
         st = compile_entry(c, m, vm, &specs[i], o, p, e);
@@ -668,6 +731,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
             if (demote)
                 sm2c_warning(c->diag, m->file, sm2c_arena_printf(c->arena, "signature '%s'", specs[i].key),
                              "not compiled (see above)");
+            failed = failed ? sm2c_arena_printf(c->arena, "%s, %s", failed, specs[i].key) : specs[i].key;
             if (!first)
                 first = st;
             continue;
@@ -693,12 +757,19 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
                           "--max-batch needs an input whose leading dim is unknown (-1); %s",
                           w ? "none has one" : "no signature that compiles has one");
     }
-    if (p->n_entries == 0 && n > 1 && !o->n_signatures && !o->n_functions)
+    if (p->n_entries == 0 && n > 1 && o->skip_failing)
         return sm2c_error(c->diag, first, m->file, NULL,
                           "none of the %d signatures could be compiled (the warnings above say why)", n);
+    if (first && !o->skip_failing && n > 1 && p->n_entries < n) {
+        int32_t compiled = p->n_entries;
+        p->n_entries = 0;   /* nothing to write */
+        return sm2c_error(c->diag, first, m->file, NULL, "%d of the %d signatures could not be compiled (%s; the "
+                          "errors above say why); --skip-failing leaves them out and writes the others",
+                          (int)(n - compiled), (int)n, failed);
+    }
     if (p->n_entries == 0)
         return first ? first : sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature to compile%s",
                                           has_functions(vm) ? " (its tf.functions compile with --function PATH; "
                                                               "sm2c inspect lists them)" : "");
-    return o->n_signatures || o->n_functions ? first : SM2C_OK;
+    return o->skip_failing ? SM2C_OK : first;
 }

@@ -27,6 +27,8 @@ typedef struct sm2c_compile_opts {
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
     int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
+    int32_t skip_failing;        /* --skip-failing: an entry that cannot be compiled is left
+                                    out with a warning (when there are others); else an error */
     sm2c_target target;          /* --opt, --target, --cpu, --features: read by the passes
                                     (pass_hoist.c), the lowering (conv_pad.c, ops_q8.c) and
                                     the backends; sm2c_target_host() by default */
@@ -38,10 +40,11 @@ typedef struct sm2c_compile_opts {
     FILE *dump_to;               /* where to; NULL: stderr */
 } sm2c_compile_opts;
 
-/* Compile what can be compiled.  A signature that cannot be compiled is
-** reported (naming it and the op) and left out; with an explicit
-** --signature list that is an error, otherwise a warning, as long as at least
-** one signature compiled. */
+/* Compile the selected entries.  A signature that cannot be compiled is
+** reported (naming it and the op) as an error, and every other one is still
+** tried; with o->skip_failing it is a warning and left out instead, as long
+** as at least one signature compiled.  Every --shape key (and run input key)
+** must name an input of a selected entry. */
 sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_opts *o,
                                  sm2c_program **out);
 

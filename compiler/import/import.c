@@ -437,12 +437,53 @@ sm2c_status sm2c_import_scope(importer *im, scope *s, const char *const *roots, 
 
 /* ---- the signature ------------------------------------------------------------------ */
 
-static const sm2c_shape_opt *find_shape_opt(const sm2c_import_opts *o, const char *key)
+int sm2c_shape_opt_names(const sm2c_shape_opt *s, const char *entry, const char *key)
 {
-    for (int32_t i = 0; o && i < o->n_shapes; i++)
-        if (strcmp(o->shapes[i].key, key) == 0)
-            return &o->shapes[i];
-    return NULL;
+    size_t n = strlen(entry);
+    return strcmp(s->key, key) == 0 ||
+           (!s->implied && strncmp(s->key, entry, n) == 0 && s->key[n] == '.' && strcmp(s->key + n + 1, key) == 0);
+}
+
+const sm2c_shape_opt *sm2c_shape_opt_find(const sm2c_import_opts *o, const char *entry, const char *key)
+{
+    const sm2c_shape_opt *plain = NULL, *implied = NULL;
+    for (int32_t i = 0; o && i < o->n_shapes; i++) {
+        const sm2c_shape_opt *s = &o->shapes[i];
+        if (!sm2c_shape_opt_names(s, entry, key))
+            continue;
+        if (s->implied)
+            implied = implied ? implied : s;
+        else if (strcmp(s->key, key) != 0)
+            return s;           /* SIG.KEY */
+        else
+            plain = plain ? plain : s;
+    }
+    return plain ? plain : implied;
+}
+
+sm2c_status sm2c_import_input_keys(sm2c_ctx *c, const sm2c_model *m, const sm2c_concrete_fn *fn,
+                                   const char *key, const char ***keys, int32_t *n)
+{
+    *n = 0;
+    if (fn) {
+        const Tensorflow__FunctionDef *f = sm2c_strmap_get(m->functions, fn->name);
+        size_t n_args = f && f->signature && f->signature->n_input_arg >= fn->n_captures
+                            ? f->signature->n_input_arg - fn->n_captures : 0;
+        *keys = sm2c_arena_array(c->arena, n_args + 1, sizeof **keys);
+        for (size_t k = 0; k < n_args; k++)
+            (*keys)[(*n)++] = f->signature->input_arg[k]->name;
+        return SM2C_OK;
+    }
+    for (size_t i = 0; i < m->meta_graph->n_signature_def; i++) {
+        const Tensorflow__SignatureDef *sd = m->meta_graph->signature_def[i]->value;
+        if (strcmp(m->meta_graph->signature_def[i]->key, key) != 0 || !sd)
+            continue;
+        *keys = sm2c_arena_array(c->arena, sd->n_inputs + 1, sizeof **keys);
+        for (size_t k = 0; k < sd->n_inputs; k++)
+            (*keys)[(*n)++] = sd->inputs[k]->key;
+        return SM2C_OK;
+    }
+    return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature '%s'", key);
 }
 
 /* --max-batch under `sm2c run`: the run input's shape, but one row when the
@@ -456,14 +497,83 @@ static sm2c_status one_row_shape(importer *im, sm2c_shape *declared, const sm2c_
     return SM2C_OK;
 }
 
+/* Whether shape `got` is one `declared` allows: its rank, and every known dim. */
+static int shape_allows(const sm2c_shape *declared, const sm2c_shape *got)
+{
+    if (declared->rank < 0)
+        return 1;
+    if (declared->rank != got->rank)
+        return 0;
+    for (int32_t d = 0; d < got->rank; d++)
+        if (declared->dims[d] >= 0 && declared->dims[d] != got->dims[d])
+            return 0;
+    return 1;
+}
+
+/* Whether placeholder ph's own shape attr allows `got`: TensorFlow feeds
+** what the placeholder takes, even where the signature's metadata says
+** otherwise (serving_half_plus_three declares a scalar for a [N,1] input). */
+static int placeholder_allows(importer *im, const Tensorflow__NodeDef *ph, const sm2c_shape *got)
+{
+    const Tensorflow__AttrValue *a = ph ? sm2c_node_attr(ph, "shape") : NULL;
+    if (!a || a->value_case != TENSORFLOW__ATTR_VALUE__VALUE_SHAPE || !a->shape)
+        return 0;
+    sm2c_diag quiet;
+    sm2c_ctx qc = sm2c_ctx_quiet(im->c, &quiet);
+    sm2c_shape s;
+    return sm2c_shape_from_proto(&qc, im->m->file, NULL, a->shape, &s) == SM2C_OK && s.rank >= 0 &&
+           shape_allows(&s, got);
+}
+
+/* A --shape (or a run input's shape) must have the declared rank and every
+** dim the signature declares (a given -1, an open leading dim, only where it
+** is unknown), unless the graph's placeholder itself takes that shape. */
+static sm2c_status check_against_declared(importer *im, const char *w, const char *key, const Tensorflow__NodeDef *ph,
+                                          const sm2c_shape *declared, const sm2c_shape_opt *opt)
+{
+    const sm2c_shape *got = &opt->shape;
+    if (shape_allows(declared, got) || placeholder_allows(im, ph, got))
+        return SM2C_OK;
+    const char *decl = sm2c_shape_str(im->c->arena, declared), *given = sm2c_shape_str(im->c->arena, got);
+    if (opt->implied)
+        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, opt->from, w,
+                          "--input %s holds shape %s, but the signature declares %s (-1: any size)", key, given,
+                          decl);
+    return sm2c_error(im->c->diag, SM2C_ERR_USAGE, im->m->file, w,
+                      "--shape %s gives %s, but the signature declares %s (-1: any size): %s", opt->key, given,
+                      decl, declared->rank == got->rank ? "a declared dim differs" : "the rank differs");
+}
+
+/* The unknown dims of `out` that need a --shape, as text ("dim 1, dim 2" or
+** "unknown rank"); NULL when there are none. */
+static const char *missing_dims(importer *im, const sm2c_shape *out)
+{
+    if (out->rank < 0)
+        return "unknown rank";
+    const char *t = NULL;
+    for (int32_t d = 1; d < out->rank; d++)
+        if (out->dims[d] < 0)
+            t = sm2c_arena_printf(im->c->arena, "%s%sdim %d", t ? t : "", t ? ", " : "", (int)d);
+    return t;
+}
+
 /* The static shape of input `key`: --shape, else the signature's shape with a
-** leading unknown dim taken as 1. */
+** leading unknown dim taken as 1.  Unknown dims past the leading one (or an
+** unknown rank) are added to *missing, for bind_inputs to report at once. */
 static sm2c_status input_shape(importer *im, const char *sig, const char *key,
-                               const Tensorflow__TensorInfo *ti, const sm2c_import_opts *o,
-                               sm2c_shape *out)
+                               const Tensorflow__TensorInfo *ti, const Tensorflow__NodeDef *ph,
+                               const sm2c_import_opts *o, sm2c_shape *out, const char **missing)
 {
     const char *w = sm2c_arena_printf(im->c->arena, "signature '%s' input '%s'", sig, key);
-    const sm2c_shape_opt *opt = find_shape_opt(o, key);
+    const sm2c_shape_opt *opt = sm2c_shape_opt_find(o, sig, key);
+    static const Tensorflow__TensorShapeProto scalar = TENSORFLOW__TENSOR_SHAPE_PROTO__INIT;
+    sm2c_status st = sm2c_shape_from_proto(im->c, im->m->file, w,
+                                           ti->tensor_shape ? ti->tensor_shape : &scalar, out);
+    if (st)
+        return st;
+    sm2c_shape unknown_rank = { -1, NULL };   /* no shape in the TensorInfo: nothing declared */
+    if (opt && (st = check_against_declared(im, w, key, ph, ti->tensor_shape ? out : &unknown_rank, opt)))
+        return st;
     if (opt && !(opt->implied && o->one_row)) {
         *out = opt->shape;
         if (out->rank >= 1 && out->dims[0] < 0) {  /* --shape KEY=-1,...: the leading dim stays open */
@@ -472,22 +582,17 @@ static sm2c_status input_shape(importer *im, const char *sig, const char *key,
         }
         return SM2C_OK;
     }
-    static const Tensorflow__TensorShapeProto scalar = TENSORFLOW__TENSOR_SHAPE_PROTO__INIT;
-    sm2c_status st = sm2c_shape_from_proto(im->c, im->m->file, w,
-                                           ti->tensor_shape ? ti->tensor_shape : &scalar, out);
-    if (st)
-        return st;
     if (opt)
         return one_row_shape(im, out, opt);
-    if (out->rank < 0)
-        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
-                          "has unknown rank; give it with --shape %s=d0,d1,...", key);
-    for (int32_t d = 0; d < out->rank; d++) {
-        if (out->dims[d] >= 0)
-            continue;
-        if (d > 0)
-            return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file, w,
-                              "dim %d is unknown; give the shape with --shape %s=d0,d1,...", d, key);
+    const char *unknown = missing_dims(im, out);
+    if (unknown) {
+        const char *shape = out->rank < 0 ? ""
+                                          : sm2c_arena_printf(im->c->arena, " %s", sm2c_shape_str(im->c->arena, out));
+        *missing = sm2c_arena_printf(im->c->arena, "%s%s'%s'%s (%s)", *missing ? *missing : "",
+                                     *missing ? ", " : "", key, shape, unknown);
+        return SM2C_OK;     /* bind_inputs reports it with the others */
+    }
+    if (out->rank >= 1 && out->dims[0] < 0) {
         *out = sm2c_shape_make(im->c, out->rank, out->dims);
         out->dims[0] = 1;
         if (!o || !o->one_row)    /* --max-batch: one row is the plan, not a guess */
@@ -542,6 +647,7 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
         g->inputs[i].tensor = ti->name;
     }
     qsort(g->inputs, (size_t)g->n_inputs, sizeof *g->inputs, cmp_port);
+    const char *missing = NULL;     /* inputs with unknown dims and no --shape */
     for (int32_t i = 0; i < g->n_inputs; i++) {
         long idx;
         const Tensorflow__TensorInfo *ti = NULL;
@@ -584,7 +690,7 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
                               "input '%s' is declared %s but tensor '%s' is %s", g->inputs[i].key,
                               sm2c_dtype_name((int)ti->dtype), g->inputs[i].tensor, sm2c_dtype_name(dtype));
         sm2c_value *v = sm2c_value_new(im->c, g, sm2c_dtype_base(dtype), g->inputs[i].tensor);
-        const sm2c_shape_opt *so = find_shape_opt(o, g->inputs[i].key);
+        const sm2c_shape_opt *so = sm2c_shape_opt_find(o, key, g->inputs[i].key);
         if (v->dtype == SM2C_DT_STRING && (!so || (so->implied && o->one_row)) &&
             (!ti->tensor_shape || ti->tensor_shape->unknown_rank)) {
             /* A batch of serialized protos of unknown rank (TF1 serving
@@ -597,15 +703,19 @@ static sm2c_status bind_inputs(importer *im, const char *key, const Tensorflow__
             vec.n_dim = 1;
             vec.dim = dims;
             t.tensor_shape = &vec;
-            if ((st = input_shape(im, key, g->inputs[i].key, &t, o, &v->shape)))
+            if ((st = input_shape(im, key, g->inputs[i].key, &t, ph, o, &v->shape, &missing)))
                 return st;
-        } else if ((st = input_shape(im, key, g->inputs[i].key, ti, o, &v->shape))) {
+        } else if ((st = input_shape(im, key, g->inputs[i].key, ti, ph, o, &v->shape, &missing))) {
             return st;
         }
         v->input = i;
         g->inputs[i].value = v;
         sm2c_strmap_put(im->fed, ph->name, v);
     }
+    if (missing)
+        return sm2c_error(im->c->diag, SM2C_ERR_INVALID, im->m->file,
+                          sm2c_arena_printf(im->c->arena, "signature '%s'", key),
+                          "unknown dims need --shape KEY=d0,d1,... (or --shape %s.KEY=...): %s", key, missing);
     return SM2C_OK;
 }
 

@@ -9,11 +9,15 @@
 #include "base/strmap.h"
 #include "load/varmap.h"
 
-/* --shape KEY=d0,d1,...: concrete shapes for inputs with unknown dims. */
+/* --shape KEY=d0,d1,... or SIG.KEY=d0,d1,...: concrete shapes for inputs with
+** unknown dims.  KEY applies to every entry with an input KEY, SIG.KEY to
+** entry SIG's only (and wins over KEY there).  A shape must agree with every
+** dim the signature declares. */
 typedef struct sm2c_shape_opt {
     const char *key;
     sm2c_shape shape;
     int32_t implied;    /* taken from a `sm2c run` input, not given with --shape */
+    const char *from;   /* implied: the .npy file it was read from */
 } sm2c_shape_opt;
 
 typedef struct sm2c_import_opts {
@@ -29,6 +33,18 @@ typedef struct sm2c_import_opts {
     int32_t one_row;    /* --max-batch: an unknown leading dim is 1 (no note), even where
                            an implied shape (a run input's) says otherwise */
 } sm2c_import_opts;
+
+/* The shape option for input `key` of entry `entry`: a given SIG.KEY, else
+** a given KEY, else an implied KEY (a run input's); NULL when none. */
+const sm2c_shape_opt *sm2c_shape_opt_find(const sm2c_import_opts *o, const char *entry, const char *key);
+
+/* Whether option s names input `key` of entry `entry` (as KEY or SIG.KEY). */
+int sm2c_shape_opt_names(const sm2c_shape_opt *s, const char *entry, const char *key);
+
+/* The input keys of signature `key`, or of concrete function fn when fn is
+** not NULL (as the entry's import names them), in *keys (*n of them). */
+sm2c_status sm2c_import_input_keys(sm2c_ctx *c, const sm2c_model *m, const sm2c_concrete_fn *fn,
+                                   const char *key, const char ***keys, int32_t *n);
 
 /* Import signature `key`: its placeholders become the entry's inputs, its
 ** outputs are demanded from the main graph, and only what they need is

@@ -680,13 +680,11 @@ static sm2c_status classify_node(bctx *b, const sm2c_node *n)
 
 /* ---- ports ------------------------------------------------------------------------ */
 
-/* The --shape the user gave for input `key`, or NULL. */
-static const sm2c_shape *given_shape(const sm2c_import_opts *io, const char *key)
+/* The --shape the user gave for input `key` of entry `entry` (KEY or SIG.KEY), or NULL. */
+static const sm2c_shape *given_shape(const sm2c_import_opts *io, const char *entry, const char *key)
 {
-    for (int32_t k = 0; k < io->n_shapes; k++)
-        if (!io->shapes[k].implied && strcmp(io->shapes[k].key, key) == 0)
-            return &io->shapes[k].shape;
-    return NULL;
+    const sm2c_shape_opt *s = sm2c_shape_opt_find(io, entry, key);
+    return s && !s->implied ? &s->shape : NULL;
 }
 
 /* An input is batched when its signature leaves the leading dim unknown (or
@@ -699,7 +697,7 @@ static sm2c_status mark_inputs(bctx *b, const sm2c_import_opts *io, int32_t *cou
     int32_t n = 0;
     for (int32_t i = 0; i < g->n_inputs; i++) {
         sm2c_port_value *pv = &g->inputs[i];
-        const sm2c_shape *given = given_shape(io, pv->key);
+        const sm2c_shape *given = given_shape(io, g->key, pv->key);
         int open = given && given->rank >= 1 && given->dims[0] < 0;
         /* serialized protos of unknown rank are a vector of rows (import.c) */
         int protos = pv->value->dtype == SM2C_DT_STRING && pv->declared_shape.rank < 0 && !given;

@@ -13,9 +13,9 @@ NAME_state_table, NAME_ctx_table), so no header is parsed.  With
 NAME_ctx_table each Python thread calls on a context of its own, at the same
 time as the others; sm2c.load(so, threads=N) lets each call use N threads.
 """
-from ._compile import Sm2cError, compile, find_sm2c
+from ._compile import Sm2cError, Sm2cWarning, compile, find_sm2c
 from ._load import Model, load
 from ._verify import verify
 
-__all__ = ["Sm2cError", "Model", "compile", "find_sm2c", "load", "verify"]
+__all__ = ["Sm2cError", "Sm2cWarning", "Model", "compile", "find_sm2c", "load", "verify"]
 __version__ = "0.1.0"

@@ -2,6 +2,7 @@
 import os
 import shutil
 import subprocess
+import warnings
 
 
 class Sm2cError(Exception):
@@ -33,7 +34,8 @@ def _listed(value):
 
 def _flags(options):
     """Keyword options to command-line flags: name='x' -> --name x; shape (a
-    dict key -> dims) -> --shape key=d0,d1; signature/function (str or list)
+    dict key -> dims, key an input key or 'signature.key') -> --shape key=d0,d1;
+    skip_failing=True -> --skip-failing; signature/function (str or list)
     repeat their flag; limit (dict) -> --limit NAME=VALUE; True -> a bare flag."""
     args = []
     for key, value in options.items():
@@ -63,15 +65,31 @@ def compile(model_dir, out_dir, **options):
     _flags), e.g. name='digits', shape={'pixels': (1, 64)}, emit='so',
     max_batch=8, signature=['serving_default'], target='thumbv7em-none-eabihf'.
     Returns the path of the main output (out_dir/NAME.c, .so, .o, .ll or .bc).
-    Raises Sm2cError with sm2c's message when it fails."""
+    Raises Sm2cError with sm2c's message when it fails: a shape key that names
+    no input, a shape that contradicts the signature, or a signature that
+    cannot be compiled (unless skip_failing=True, which leaves it out).  sm2c's
+    warnings (a signature left out, ...) are passed on with warnings.warn."""
     argv = [find_sm2c(), "compile", os.fspath(model_dir), "-o", os.fspath(out_dir)] + _flags(options)
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _warn(proc.stderr)
     if proc.returncode != 0:
         lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
         raise Sm2cError(lines[-1] if lines else "sm2c exited with %d" % proc.returncode, proc.returncode)
     name = options.get("name") or _default_name(model_dir)
     ext = {"c": "c", "so": "so", "obj": "o", "llvm-ir": "ll", "llvm-bc": "bc"}[options.get("emit", "c")]
     return os.path.join(os.fspath(out_dir), "%s.%s" % (name, ext))
+
+
+class Sm2cWarning(UserWarning):
+    """A warning sm2c printed (its one line), e.g. a signature left out under
+    skip_failing=True."""
+
+
+def _warn(stderr):
+    """sm2c's 'warning:' lines, each as a warnings.warn (Sm2cWarning)."""
+    for line in stderr.splitlines():
+        if ": warning: " in line or line.startswith("warning: "):
+            warnings.warn(line.strip(), Sm2cWarning, stacklevel=3)
 
 
 def _default_name(model_dir):

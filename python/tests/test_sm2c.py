@@ -22,6 +22,7 @@ STATE = os.path.join(ROOT, "tests", "data", "ops", "State_three_signatures")
 BATCH = os.path.join(ROOT, "tests", "data", "batch", "keras_mlp")
 DETECT = os.path.join(ROOT, "tests", "data", "ops", "NMS_detection")
 CNN = os.path.join(ROOT, "tests", "data", "e2e", "cnn")
+STRICT = os.path.join(ROOT, "tests", "data", "strict", "model")
 
 
 def close(a, b, rtol, atol):
@@ -215,9 +216,47 @@ def test_load_rejects_a_foreign_library(tmp_path, digits):
 
 def test_compile_flags():
     flags = sm2c._compile._flags({"name": "m", "shape": {"a": (1, 2)}, "signature": ["s", "t"],
-                                  "max_batch": 4, "limit": {"rank": 8}, "tag_set": "serve"})
+                                  "max_batch": 4, "limit": {"rank": 8}, "tag_set": "serve",
+                                  "skip_failing": True})
     assert flags == ["--name", "m", "--shape", "a=1,2", "--signature", "s", "--signature", "t",
-                     "--max-batch", "4", "--limit", "rank=8", "--tag_set", "serve"]
+                     "--max-batch", "4", "--limit", "rank=8", "--tag_set", "serve", "--skip-failing"]
+
+
+def test_shape_key_must_name_an_input(tmp_path):
+    with pytest.raises(sm2c.Sm2cError) as e:
+        sm2c.compile(STRICT, tmp_path / "out", signature="open_batch", shape={"nosuch": (4, 1)})
+    assert e.value.status == 2
+    assert "no selected signature has an input 'nosuch' (the keys: x)" in str(e.value)
+
+
+def test_shape_must_agree_with_the_declared_one(tmp_path):
+    with pytest.raises(sm2c.Sm2cError) as e:
+        sm2c.compile(STRICT, tmp_path / "out", signature="open_batch", shape={"x": (4, 5)})
+    assert e.value.status == 2 and "but the signature declares [-1,10]" in str(e.value)
+
+
+def test_per_signature_shape(tmp_path):
+    path = sm2c.compile(STRICT, tmp_path / "out", name="m", signature=["open_batch", "fixed"],
+                        shape={"open_batch.x": (4, 10)})
+    header = open(os.path.join(os.path.dirname(path), "m.h")).read()
+    assert "M_OPEN_BATCH_X_SHAPE {4, 10}" in header and "M_FIXED_X_SHAPE {1, 5}" in header
+
+
+STRICT_SHAPES = {"two_unknown.u": (1, 2, 3), "two_unknown.v": (2, 2)}
+
+
+def test_failing_signature_is_an_error(tmp_path):
+    with pytest.raises(sm2c.Sm2cError) as e:
+        sm2c.compile(STRICT, tmp_path / "out", shape=STRICT_SHAPES)
+    assert e.value.status == 3 and not os.path.exists(tmp_path / "out")
+    assert "1 of the 4 signatures could not be compiled (unsupported;" in str(e.value)
+    assert "--skip-failing leaves them out" in str(e.value)
+
+
+def test_skip_failing_warns(tmp_path):
+    with pytest.warns(sm2c.Sm2cWarning, match="signature 'unsupported': warning: not compiled"):
+        path = sm2c.compile(STRICT, tmp_path / "out", name="m", shape=STRICT_SHAPES, skip_failing=True)
+    assert os.path.exists(path)
 
 
 def test_default_name_is_sm2c_s(tmp_path):

@@ -72,8 +72,11 @@ npy("good_obj", [good, good + b""], dtype="O")
 npy("truncated", [good, good[:-3]])
 npy("missing", [example(r=ints(3))])
 npy("wrong_kind", [example(x=ints(1, 2))])
-npy("sparse_wrong_kind", [example(x=floats(1.0), t=floats(2.0))])
-npy("sparse_truncated", [example(x=floats(1.0), t=ints(1, 2))[:-1]])
+# ParseExampleV2_sparse declares 5 examples (sm2c run refuses another count):
+# four good ones, then the bad one.
+sparse_good = [example(x=floats(1.0), t=ints(1, 2))] * 4
+npy("sparse_wrong_kind", sparse_good + [example(x=floats(1.0), t=floats(2.0))])
+npy("sparse_truncated", sparse_good + [example(x=floats(1.0), t=ints(1, 2))[:-1]])
 EOF
 
 for emit in c obj; do

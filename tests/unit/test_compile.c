@@ -115,7 +115,7 @@ static void fuses_dense_relu(void **state)
     done(&r);
     /* Five rows: the tiled matmul, B read as it is, so no packing scratch. */
     int64_t dims[2] = { 5, 8 };
-    sm2c_shape_opt opt = { "x", { 2, dims }, 0 };
+    sm2c_shape_opt opt = { "x", { 2, dims }, 0, NULL };
     r = compile(E2E "/mlp/model", "serving_default", &opt, 1);
     if (r.st)
         fail_msg("%s", r.t->diag.first);
@@ -309,7 +309,7 @@ static void unknown_dims(void **state)
     assert_int_equal(r.p->entries[0].inputs[0].shape.dims[0], 1);
     done(&r);
     int64_t dims[2] = { 5, 8 };
-    sm2c_shape_opt opt = { "x", { 2, dims }, 0 };
+    sm2c_shape_opt opt = { "x", { 2, dims }, 0, NULL };
     r = compile(E2E "/mlp/model", "serving_default", &opt, 1);
     assert_int_equal(r.st, SM2C_OK);
     assert_int_equal(r.p->entries[0].inputs[0].shape.dims[0], 5);
@@ -318,7 +318,8 @@ static void unknown_dims(void **state)
     /* ints' int64_ops: a is [2, -1], an unknown dim that is not leading. */
     r = compile(E2E "/ints/model", "int64_ops", NULL, 0);
     assert_int_equal(r.st, SM2C_ERR_INVALID);
-    assert_error_contains(r.t, "input 'a': error: dim 1 is unknown; give the shape with --shape a=");
+    assert_error_contains(r.t, "signature 'int64_ops': error: unknown dims need --shape KEY=d0,d1,... "
+                               "(or --shape int64_ops.KEY=...): 'a' [2,-1] (dim 1)");
     done(&r);
 }
 
