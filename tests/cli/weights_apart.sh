@@ -62,10 +62,12 @@ build() { # form outdir -> outdir/run
 
 models=("$root/samples/digits/model")
 for d in "$root"/tests/data/e2e/*/model; do models+=("$d"); done
+# Each model as it compiles without --shape: --skip-failing leaves out the
+# signatures with unknown inner dims (e2e.sh runs those at their shapes).
 for m in "${models[@]}"; do
   case_name=$(basename "$(dirname "$m")")
   for form in inline c obj; do
-    "$sm2c" compile "$m" -o "$tmp/$case_name.$form" --name m --weights "$form" >/dev/null 2>"$tmp/err" ||
+    "$sm2c" compile "$m" -o "$tmp/$case_name.$form" --name m --weights "$form" --skip-failing >/dev/null 2>"$tmp/err" ||
       { check "$case_name: compile --weights $form" false; cat "$tmp/err"; continue; }
     check "$case_name --weights $form builds warning-free" build "$form" "$tmp/$case_name.$form"
     "$tmp/$case_name.$form/run" >"$tmp/$case_name.$form.txt" 2>&1
@@ -75,7 +77,7 @@ for m in "${models[@]}"; do
   done
   check "$case_name: the weights file is its own translation unit" bash -c \
     "test -s '$tmp/$case_name.c/m_weights.c' && ! grep -q 'm_w[0-9]* = {' '$tmp/$case_name.c/m.c'"
-  "$sm2c" compile "$m" -o "$tmp/r" --name m --report "$tmp/r.json" >/dev/null 2>&1
+  "$sm2c" compile "$m" -o "$tmp/r" --name m --skip-failing --report "$tmp/r.json" >/dev/null 2>&1
   wbytes=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['weight_bytes'])" "$tmp/r.json")
   cbytes=$(wc -c <"$tmp/$case_name.c/m_weights.c")
   if [ "$case_name" != ints ]; then  # ints: int8/int16 weights, written one literal per element
