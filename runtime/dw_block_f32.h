@@ -17,7 +17,9 @@
 ** pipes busy.  NEON takes the AVX2 tiles, each 8-lane vector a pair of
 ** registers: sixteen accumulators of its 32 registers.  Portable C: 16 channels, one pixel at a time, with constant trip
 ** counts, which compilers vectorise.  Rows past a tile's end are neither
-** computed nor stored.
+** computed nor stored.  Interior rows go down in column tiles; the last
+** few, short of a tile, take the tile that ends at the last interior row,
+** over rows already written (the same bits), not the row path one by one.
 */
 #ifndef SM2C_RT_DW_BLOCK_F32_H
 #define SM2C_RT_DW_BLOCK_F32_H
@@ -471,6 +473,15 @@ static inline int sm2c_rt__depthwise_blocked_range(const float *x, const float *
                 if (t.pixels > 1 && oh >= oh_lo && oh + t.pixels <= oh_hi) {
                     db_column_tiles(&g, &down, &t, OW, c0, nc, yrow);
                     oh += t.pixels;
+                } else if (t.pixels > 1 && oh > oh_lo && oh < oh_hi && oh_hi - oh_lo >= t.pixels) {
+                    /* the last interior rows, fewer than a tile: the tile
+                    ** ending at oh_hi, again over rows it already wrote (the
+                    ** same bits: every path sums a pixel's taps alike), as
+                    ** one tile costs less than two rows taken alone */
+                    const int32_t back = oh_hi - t.pixels;
+                    db_window_rows(&g, p, back);
+                    db_column_tiles(&g, &down, &t, OW, c0, nc, yn + (ptrdiff_t)back * OW * C + c0);
+                    oh = oh_hi;
                 } else {
                     db_row(&g, &across, &t, OW, c0, nc, yrow);
                     oh++;
