@@ -384,6 +384,29 @@ int32_t sm2c_rt_depthwise_conv2d_f32_channels(const float *x, const float *w, co
 }
 #endif
 
+#if SM2C_RT_WANT(depthwise_conv2d_f32_row_tile)
+/* The output rows the depthwise kernel sums at once (a column tile, as
+** dw_block_f32.h takes them), and in *first the first row of its tiles:
+** from there on it takes interior rows that many at a time, so a band whose
+** interior is a multiple of it leaves no row to be taken alone.  1 where it
+** has no tiles (a scalar FPU, a multiplier above 1). */
+int32_t sm2c_rt_depthwise_conv2d_f32_row_tile(const int32_t *p, int32_t *first)
+{
+    int32_t hi;
+
+    *first = 0;
+#if SM2C_RT_SCALAR_CORE
+    (void)p, (void)hi;
+    return 1;
+#else
+    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != 1 || p[SM2C_RT_WIN_C] <= 0)
+        return 1;
+    db_rows_inside(p, first, &hi);
+    return db_choose(p[SM2C_RT_WIN_C]).pixels;
+#endif
+}
+#endif
+
 #if SM2C_RT_SCALAR_CORE
 #define SM2C_RT_SPECIAL_conv2d_f32(x, w, bias, y, p, act, a, b) \
     conv_scalar(x, w, bias, NULL, y, p, &(const sm2c_rt__act){ (act), (a), (b) })

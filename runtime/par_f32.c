@@ -61,6 +61,7 @@ struct win_task {
     int32_t pointwise; /* split over pixels (win_pointwise) */
     int32_t slices;    /* channel slices of DW_SLICE (dw_slices), else 1 */
     win_slice_fn run_slice;
+    int32_t tile_rows, tile_first; /* rows the kernel takes at once, from this row on (row_bound) */
 };
 
 /* Output rows [oh0, oh1) of image `img`: the band's parameters in q and the
@@ -161,6 +162,25 @@ static inline void win_rows(const win_task *a, int64_t r, int64_t end, int32_t c
     }
 }
 
+/* Where task t's units start (t = n_tasks: the end).  A depthwise layer of
+** one image, split by whole rows, moves each boundary to the nearest start of
+** one of the kernel's column tiles (sm2c_rt_depthwise_conv2d_f32_row_tile)
+** when every task keeps two tiles or more: a band then leaves no interior
+** row to the slower one-row path (DS-CNN's 25 rows: 13 + 12, not 12 + 13).
+** The boundaries still grow with t, so the bands never overlap. */
+static inline int64_t row_bound(const win_task *a, int32_t t)
+{
+    const int64_t units = win_units(a), b = units * t / a->n_tasks;
+    const int64_t tile = a->tile_rows, first = a->tile_first;
+    int64_t v;
+
+    if (tile <= 1 || a->slices != 1 || a->pointwise || a->p[SM2C_RT_WIN_N] != 1 || t == 0 ||
+        t == a->n_tasks || units / a->n_tasks < 2 * tile || b <= first)
+        return b;
+    v = first + (b - first + tile / 2) / tile * tile;
+    return v < units ? v : units;
+}
+
 /* Task t: its share of the units: a range of pixels of a pointwise layer;
 ** else a range of rows times slices, row-major, so that a task keeps the
 ** same rows (the same part of the tensor) as a row-split step beside it:
@@ -174,7 +194,8 @@ static inline void win_task_fn(void *arg, int32_t t)
     int32_t q[SM2C_RT_WIN_PARAMS];
     ptrdiff_t xo, yo;
 
-    sm2c_rt__task_range(t, a->n_tasks, win_units(a), &u, &end);
+    u = row_bound(a, t);
+    end = row_bound(a, t + 1);
     if (a->pointwise) {
         if (end > u) {
             pixels(a->p, u, end, q, &xo, &yo);
@@ -200,6 +221,8 @@ static inline void win_task_fn(void *arg, int32_t t)
 static inline void win_par(const sm2c_rt_par *par, int32_t max_tasks, win_task *a)
 {
     a->n_tasks = sm2c_rt__task_count(par, max_tasks, win_units(a));
+    if (a->slices > 1 && a->n_tasks <= (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH])
+        a->slices = 1; /* rows enough: whole rows, the kernel's tiles intact */
     if (a->n_tasks == 1) {
         a->run(a, a->p, 0, 0);
         return;
@@ -217,7 +240,7 @@ void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band, win_pointwise(p), 1, NULL };
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band, win_pointwise(p), 1, NULL, 1, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -232,7 +255,7 @@ void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p), 1, NULL };
+    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p), 1, NULL, 1, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -255,7 +278,8 @@ void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks,
                                       int32_t act, float act_a, float act_b)
 {
     win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band, 0, dw_slices(p),
-                   depthwise_slice };
+                   depthwise_slice, 1, 0 };
+    a.tile_rows = sm2c_rt_depthwise_conv2d_f32_row_tile(p, &a.tile_first);
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -269,7 +293,7 @@ static void max_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band, 0, 1, NULL };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band, 0, 1, NULL, 1, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -283,7 +307,7 @@ static void avg_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band, 0, 1, NULL };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band, 0, 1, NULL, 1, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif

@@ -961,6 +961,9 @@ void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks,
 int32_t sm2c_rt_depthwise_conv2d_f32_channels(const float *x, const float *w, const float *bias, float *y,
                                               const int32_t *p, int32_t act, float act_a, float act_b,
                                               int32_t c0, int32_t c1);
+/* For depthwise_conv2d_f32_par: the rows the kernel takes at once from row
+** *first on (1 where it takes them one by one), for bands that keep its tiles. */
+int32_t sm2c_rt_depthwise_conv2d_f32_row_tile(const int32_t *p, int32_t *first);
 void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p);
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
