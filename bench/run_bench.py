@@ -510,6 +510,10 @@ def mode_header(title, m, load_before, load_after, args, lines):
         f" {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, sm2c commit {commit}.", "",
         f"- machine: {m['cpu']}, {m['cores']} cores (shared with other users while measured)",
         f"- load before: `{load_before}`", f"- load after: `{load_after}`",
+        "- core-to-core round trip (bench/core_latency.c), ns, before the first model and after"
+        f" each: {', '.join(str(t) for t in m.get('round_trips', []))} (the host places the two"
+        " vCPUs near each other, about 100 ns, or on different chiplets, some hundreds: then"
+        " every engine's 2-thread times rise)",
         f"- compiler: {m['cc']}; sm2c built -O3 -march=native; ai-edge-litert {m['litert']};"
         f" onnxruntime {m['onnxruntime']}; numpy {np.__version__}; Python"
         f" {platform.python_version()}",
@@ -628,8 +632,22 @@ def throughput_markdown(rows, m, load_before, load_after, args):
     return lines
 
 
+def core_latency(work):
+    """The cores' round trip in ns (bench/core_latency.c), or None without a C compiler."""
+    exe = os.path.join(work, "core_latency")
+    try:
+        if not os.path.exists(exe):
+            sh([os.environ.get("CC", "cc"), "-std=c99", "-O2", "-pthread",
+                os.path.join(HERE, "core_latency.c"), "-o", exe])
+        return int(sh([exe]).strip())
+    except (subprocess.CalledProcessError, OSError, ValueError):
+        return None
+
+
 def main_modes(args, names):
     load_before = sh(["uptime"]).strip()
+    os.makedirs(args.work, exist_ok=True)
+    trips = [core_latency(args.work)]
     rows = {"threads": [], "throughput": []}
     for name in names:
         work = os.path.join(args.work, name)
@@ -649,8 +667,11 @@ def main_modes(args, names):
             print(name, "(calls/s, wall)", " ".join(
                 f"{k} {v['median_cps']:.1f}{'' if v['ok'] else ' WRONG'}"
                 for k, v in r["engines"].items()), flush=True)
+        trips.append(core_latency(args.work))
+        print(f"core-to-core round trip after {name}: {trips[-1]} ns", flush=True)
     load_after = sh(["uptime"]).strip()
     m = machine()
+    m["round_trips"] = trips
     md = []
     if rows["threads"]:
         md += threads_markdown(rows["threads"], m, load_before, load_after, args) + [""]
