@@ -477,7 +477,8 @@ void sm2c_rt_layer_norm_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
 #endif
 
 /* ---- elementwise binary: bands of the outermost dimension ------------------
-** A band is rows [r0, r1) of dims[0]: a, b and y move on by r0 rows of their
+** A band is rows [r0, r1) of dims[0] (the first dim above 1: leading dims of
+** 1 are dropped, as they move nothing): a, b and y move on by r0 rows of their
 ** own strides (a broadcast operand, stride 0, stays put).  With rank 1 the
 ** bands are whole blocks of 16 elements (a cache line of y); else whole rows,
 ** as many as make 16 elements.  y may equal a or b as in the plain kernel:
@@ -520,12 +521,14 @@ static inline void bin_par(const sm2c_rt_par *par, int32_t max_tasks, const floa
     bin_task s = { a, b, y, dims, sa, sb, 1, 1, rank, 1, run };
     int32_t i;
 
-    if (rank >= 1 && rank <= SM2C_RT_MAX_RANK && dims[0] > 0) {
-        for (i = 1; i < rank; i++)
-            s.inner *= dims[i] > 0 ? dims[i] : 0;
+    while (s.rank > 1 && s.dims[0] == 1) /* leading dims of 1 ([1, 128, 128]) band nothing */
+        s.dims++, s.sa++, s.sb++, s.rank--;
+    if (s.rank >= 1 && s.rank <= SM2C_RT_MAX_RANK && s.dims[0] > 0) {
+        for (i = 1; i < s.rank; i++)
+            s.inner *= s.dims[i] > 0 ? s.dims[i] : 0;
         s.unit = s.inner >= 16 ? 1 : (16 + s.inner - 1) / (s.inner > 0 ? s.inner : 1);
         if (s.inner > 0)
-            s.n_tasks = sm2c_rt__task_count(par, max_tasks, (dims[0] + s.unit - 1) / s.unit);
+            s.n_tasks = sm2c_rt__task_count(par, max_tasks, (s.dims[0] + s.unit - 1) / s.unit);
     }
     if (s.n_tasks == 1) {
         run(a, b, y, rank, dims, sa, sb);

@@ -172,13 +172,15 @@ static int64_t unary_rows(const sm2c_step *s, int64_t *work)
 static int64_t binary_rows(const sm2c_step *s, int64_t *work)
 {
     const sm2c_arg *d = nth_arg(s, SM2C_ARG_INTS, 0);
-    int64_t rank = int_arg(s, 0), inner = 1;
+    int64_t rank = int_arg(s, 0), inner = 1, lead = 0;
     if (!d || rank < 1 || d->n < rank)
         return 0;
-    for (int64_t i = 1; i < rank; i++)
+    while (lead + 1 < rank && d->ints[lead] == 1) /* as the _par kernel drops them */
+        lead++;
+    for (int64_t i = lead + 1; i < rank; i++)
         inner *= d->ints[i];
-    *work = inner * d->ints[0];
-    return ceil_div(d->ints[0], inner >= 16 ? 1 : ceil_div(16, inner));
+    *work = inner * d->ints[lead];
+    return ceil_div(d->ints[lead], inner >= 16 ? 1 : ceil_div(16, inner));
 }
 
 /* BiasAdd (x, bias, y, outer, channels, inner, ...): outer rows, or the

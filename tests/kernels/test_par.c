@@ -538,6 +538,8 @@ static void binary_splits_exactly(void **state)
         { 2, 5, 7, 0, 7, 1, 0, 0, 1, 0 },        { 2, 33, 3, 0, 3, 1, 0, 3, 1, 0 },
         { 3, 3, 4, 5, 20, 5, 1, 0, 5, 1 },       { 2, 1, 300, 0, 300, 1, 0, 300, 1, 0 },
         { 2, 128, 64, 0, 64, 1, 0, 0, 1, 0 },
+        /* leading dims of 1 (a bias over [1, 128, 128]) band the next dim */
+        { 3, 1, 40, 48, 1920, 48, 1, 0, 0, 1 },  { 3, 1, 1, 300, 300, 300, 1, 300, 300, 1 },
     };
     size_t i;
     int op, in_place;
@@ -574,6 +576,14 @@ static void binary_splits_exactly(void **state)
             }
             free(a), free(b), free(want);
         }
+    }
+    { /* a bias over [1, 40, 48] bands its 40 rows, not its one image */
+        static const int32_t dims[3] = { 1, 40, 48 }, sa[3] = { 1920, 48, 1 }, sb[3] = { 0, 0, 1 };
+        static float a[1920], b[48], y[1920];
+        sm2c_rt_par par = { record_for, NULL, 4 };
+        seen_tasks = 1;
+        sm2c_rt_add_f32_par(&par, 64, a, b, y, 3, dims, sa, sb);
+        assert_int_equal(seen_tasks, 4);
     }
 }
 
