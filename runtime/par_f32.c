@@ -30,8 +30,10 @@
 **    A pack scratch is one task's, so a step given one runs as one task (a
 **    transposed B read in place sums in another order on SIMD paths).
 **  - Softmax, LogSoftmax and LayerNorm split rows; elementwise ops split
-**    whole blocks of 16 elements of y (binary ops: their outermost
-**    dimension), BiasAdd its outer rows or, with one, its channels.
+**    whole blocks of 16 elements of y (binary ops: their first dimension
+**    above 1), BiasAdd its outer rows or, with one, its channels.
+**  - The strided copy (Transpose, Slice, Concat...) splits its first
+**    dimension above 1: a copy moves bytes, so any split gives them.
 **  - MatVec is in matvec_f32.c: a band of its columns needs W's stride.
 ** The task helpers are par_impl.h's.
 */
@@ -648,5 +650,56 @@ void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
         return;
     }
     sm2c_rt__run_tasks(par, s.n_tasks, ba_task_fn, &s);
+}
+#endif
+
+/* ---- data movement: bands of the first dim above 1 -------------------------
+** Transpose, Slice, Concat and the other copies (sm2c_rt_copy_strided): a band
+** is indices [r0, r1) of that dim, both offsets moved on by r0 of its strides.
+** Split only when no dim above 1 has a y stride of 0, so that no two tasks
+** write one element. */
+#if SM2C_RT_WANT(copy_strided_par)
+typedef struct copy_task {
+    const void *x;
+    void *y;
+    int32_t x_off, y_off;
+    const int32_t *xs, *ys, *dims;
+    int32_t rank, lead, elem_size, n_tasks;
+} copy_task;
+
+static void copy_task_fn(void *arg, int32_t t)
+{
+    const copy_task *s = arg;
+    int32_t d[SM2C_RT_MAX_RANK], i;
+    int64_t r0, r1;
+
+    sm2c_rt__task_range(t, s->n_tasks, s->dims[s->lead], &r0, &r1);
+    if (r1 <= r0)
+        return;
+    for (i = 0; i < s->rank; i++)
+        d[i] = s->dims[i];
+    d[s->lead] = (int32_t)(r1 - r0);
+    sm2c_rt_copy_strided(s->x, s->x_off + (int32_t)r0 * s->xs[s->lead], s->xs, s->y,
+                         s->y_off + (int32_t)r0 * s->ys[s->lead], s->ys, s->rank, d, s->elem_size);
+}
+
+void sm2c_rt_copy_strided_par(const sm2c_rt_par *par, int32_t max_tasks, const void *x, int32_t x_off,
+                              const int32_t *x_strides, void *y, int32_t y_off, const int32_t *y_strides,
+                              int32_t rank, const int32_t *dims, int32_t elem_size)
+{
+    copy_task s = { x, y, x_off, y_off, x_strides, y_strides, dims, rank, 0, elem_size, 1 };
+    int32_t i, ok = rank >= 1 && rank <= SM2C_RT_MAX_RANK;
+
+    for (i = 0; ok && i < rank; i++)
+        ok = dims[i] > 0 && (dims[i] == 1 || y_strides[i] != 0);
+    while (ok && s.lead + 1 < rank && dims[s.lead] == 1)
+        s.lead++;
+    if (ok)
+        s.n_tasks = sm2c_rt__task_count(par, max_tasks, dims[s.lead]);
+    if (s.n_tasks == 1) {
+        sm2c_rt_copy_strided(x, x_off, x_strides, y, y_off, y_strides, rank, dims, elem_size);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, copy_task_fn, &s);
 }
 #endif

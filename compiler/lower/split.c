@@ -199,6 +199,26 @@ typedef struct split_kernel {
 } split_kernel;
 
 /* Every kernel with a _par form (runtime/par_f32.c, matvec_f32.c). */
+/* copy_strided (x, x_off, x_strides, y, y_off, y_strides, rank, dims, size):
+** the first dim above 1, as the _par kernel; a strided read costs about a
+** transcendental's work per element. */
+static int64_t copy_rows(const sm2c_step *s, int64_t *work)
+{
+    const sm2c_arg *d = nth_arg(s, SM2C_ARG_INTS, 2), *ys = nth_arg(s, SM2C_ARG_INTS, 1);
+    int64_t rank = int_arg(s, 2), n = 1, lead = 0;
+    if (!d || !ys || rank < 1 || d->n < rank || ys->n < rank)
+        return 0;
+    for (int64_t i = 0; i < rank; i++) {
+        if (d->ints[i] > 1 && ys->ints[i] == 0)
+            return 0;
+        n *= d->ints[i];
+    }
+    while (lead + 1 < rank && d->ints[lead] == 1)
+        lead++;
+    *work = n * WORK_TRANSCENDENTAL;
+    return d->ints[lead];
+}
+
 static const split_kernel split_kernels[] = {
     { "sm2c_rt_add_f32", binary_rows },
     { "sm2c_rt_avg_pool_f32", window_rows },
@@ -206,6 +226,7 @@ static const split_kernel split_kernels[] = {
     { "sm2c_rt_bias_add_f32", bias_add_rows },
     { "sm2c_rt_conv2d_add_f32", window_rows },
     { "sm2c_rt_conv2d_f32", window_rows },
+    { "sm2c_rt_copy_strided", copy_rows },
     { "sm2c_rt_depthwise_conv2d_f32", window_rows },
     { "sm2c_rt_erf_f32", unary_rows },
     { "sm2c_rt_exp_f32", unary_rows },

@@ -929,8 +929,10 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **  - matvec: blocks of 16 output columns (each task reads a band of W's
 **    columns at W's full row stride); matvec_t: rows of W, one per column.
 **  - softmax, log_softmax, layer_norm: rows.
-**  - add, sub, mul: the outermost dimension, dims[0] (rank 1: blocks of 16
+**  - add, sub, mul: the first dimension above 1 (rank 1: blocks of 16
 **    elements; else as many whole rows as hold 16 elements of y).
+**  - copy_strided: the first dimension above 1 (none when a dimension above
+**    1 has a y stride of 0).
 **  - relu, sigmoid, tanh, erf, exp: blocks of 16 elements.
 **  - bias_add: outer rows, or channels when outer is 1 (in blocks that hold
 **    16 elements of y).
@@ -1000,6 +1002,9 @@ SM2C_RT_UNARY_PAR(exp)
 void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *bias,
                               float *y, int32_t outer, int32_t channels, int32_t inner, int32_t act,
                               float act_a, float act_b);
+void sm2c_rt_copy_strided_par(const sm2c_rt_par *par, int32_t max_tasks, const void *x, int32_t x_off,
+                              const int32_t *x_strides, void *y, int32_t y_off, const int32_t *y_strides,
+                              int32_t rank, const int32_t *dims, int32_t elem_size);
 
 /* A portable pthread pool for sm2c_rt_par (pool_pthread.c, POSIX hosts only;
 ** a firmware image never links it): sm2c_rt_pool_create(threads) starts

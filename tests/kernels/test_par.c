@@ -587,6 +587,35 @@ static void binary_splits_exactly(void **state)
     }
 }
 
+/* copy_strided splits the first dim above 1: a transpose of [1, 4, 32, 128]
+** from [1, 32, 4, 128]'s memory at 1..64 tasks gives the plain copy's bytes;
+** a y stride of 0 (two indices, one element) keeps one task. */
+static void copy_splits_exactly(void **state)
+{
+    static const int32_t dims[4] = { 1, 4, 32, 128 }, xs[4] = { 16384, 128, 512, 1 };
+    static const int32_t ys[4] = { 16384, 4096, 128, 1 }, ys0[4] = { 0, 0, 128, 1 };
+    static float x[16384], want[16384], got[16384];
+    krng g = krng_new(77);
+    int32_t n;
+    (void)state;
+    krng_fill(&g, x, 16384, -1.0f, 1.0f);
+    sm2c_rt_copy_strided(x, 0, xs, want, 0, ys, 4, dims, 4);
+    for (n = 1; n <= 64; n = n < 8 ? n + 1 : n * 2) {
+        sm2c_rt_par par = { record_for, NULL, n };
+        seen_tasks = 1;
+        memset(got, 0xff, sizeof got);
+        sm2c_rt_copy_strided_par(&par, 64, x, 0, xs, got, 0, ys, 4, dims, 4);
+        assert_memory_equal(want, got, sizeof got);
+        assert_int_equal(seen_tasks, n < 4 ? n : 4);
+    }
+    {
+        sm2c_rt_par par = { record_for, NULL, 4 };
+        seen_tasks = 1;
+        sm2c_rt_copy_strided_par(&par, 64, x, 0, xs, got, 0, ys0, 4, dims, 4);
+        assert_int_equal(seen_tasks, 1);
+    }
+}
+
 typedef struct un_case {
     const float *x;
     int32_t n, op, in_place;
@@ -724,6 +753,7 @@ int main(void)
         cmocka_unit_test(batch_matmul_splits_exactly),
         cmocka_unit_test(rows_split_exactly),
         cmocka_unit_test(binary_splits_exactly),
+        cmocka_unit_test(copy_splits_exactly),
         cmocka_unit_test(unary_splits_exactly),
         cmocka_unit_test(bias_add_splits_exactly),
         cmocka_unit_test(pool_runs_each_task_once),
