@@ -923,7 +923,7 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **    padding, N*H*W <= INT32_MAX) ranges of its N*OH*OW output pixels; a
 **    depthwise_conv2d with multiplier 1 and over 32 channels, on a vector
 **    unit, its rows times its slices of 32 channels (depthwise_conv2d_f32_
-**    channels), row-major.
+**    channels), slice-major, when row bands would cut its column tiles.
 **  - matmul: rows of A and y (A untransposed only).
 **  - batch_matmul: batch entries x rows of A (A untransposed; else entries).
 **  - matvec: blocks of 16 output columns (each task reads a band of W's
