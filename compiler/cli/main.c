@@ -1,10 +1,14 @@
 /*
 ** main.c: the sm2c command line, a thin layer over the library.
 */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime, isatty */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "base/arena.h"
 #include "base/diag.h"
@@ -95,14 +99,12 @@ static const char usage_more[] =
     "  runtime --list\n"
     "        every runtime kernel with the files it needs\n"
     "  ops   list the ops sm2c compiles, each with the dtypes it runs on\n"
+    "  help [COMMAND]\n"
+    "        this text, or one command's usage (also: sm2c COMMAND --help)\n"
+    "  completion bash|zsh\n"
+    "        a shell completion script: source <(sm2c completion bash)\n"
     "\n"
-    "options for every command:\n"
-    "  --limit NAME=VALUE   raise or lower a resource limit (see --help-limits)\n"
-    "  --help, -h           this text\n"
-    "  --version            the version\n"
-    "\n"
-    "exit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported feature,\n"
-    "             4 resource limit exceeded, 5 internal error\n";
+    "Options take their value as --opt VALUE or --opt=VALUE.\n";
 
 #define MAX_LIST 256
 #define MAX_THREAD_COUNTS 16
@@ -132,6 +134,7 @@ typedef struct cli {
     sm2c_run_input inputs[MAX_LIST];
     int n_inputs;
     int json, keep;
+    int quiet, verbose;      /* -q, -v */
     sm2c_emit_kind emit;
     int max_values;
     int32_t threads[MAX_THREAD_COUNTS];  /* run --threads N[,N...] */
@@ -142,13 +145,395 @@ typedef struct cli {
     const char *state_out;   /* run --state-out DIR */
 } cli;
 
+/* The commands, as bits of an option's `cmds`. */
+enum {
+    CMD_INSPECT = 1, CMD_COMPILE = 2, CMD_RUN = 4, CMD_RUNTIME = 8, CMD_OPS = 16, CMD_HELP = 32,
+    CMD_COMPLETION = 64, CMD_ALL = 127
+};
+
+typedef struct command_def {
+    const char *name;
+    unsigned bit;
+    const char *synopsis;   /* after "usage: sm2c " */
+    const char *summary;
+} command_def;
+
+static const command_def commands[] = {
+    { "inspect", CMD_INSPECT, "inspect DIR [options]",
+      "What is inside a SavedModel: tags, signatures, concrete functions, variables and their\n"
+      "checkpoint keys, checkpoint entries, reachable ops and which sm2c cannot compile yet." },
+    { "compile", CMD_COMPILE, "compile DIR -o OUT [options]",
+      "Write OUT/NAME.h and, by --emit, NAME.c (default), NAME.ll, NAME.bc, NAME.o or NAME.so,\n"
+      "for every signature but __saved_model_init_op unless --signature selects." },
+    { "run", CMD_RUN, "run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT [options]",
+      "Compile one signature or function, build it with $CC (default cc), run it on the inputs\n"
+      "and write OUT/<output key>.npy." },
+    { "runtime", CMD_RUNTIME, "runtime -o OUT [--kernel NAME]... | runtime --list",
+      "Write the runtime sources and headers into OUT (with --kernel, exactly the files those\n"
+      "kernels need), or list every runtime kernel with the files it needs." },
+    { "ops", CMD_OPS, "ops", "List the ops sm2c compiles, each with the dtypes it runs on." },
+    { "help", CMD_HELP, "help [COMMAND]", "The usage of sm2c, or of one command." },
+    { "completion", CMD_COMPLETION, "completion bash|zsh",
+      "Print a completion script for bash or zsh, made from the option table:\n"
+      "  source <(sm2c completion bash)" },
+};
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+/* Every option, once: parsing, `sm2c help CMD`, the suggestions for a
+** misspelt option and the completion scripts all read this table. */
+typedef struct opt_def {
+    const char *name;       /* the long form, as the help shows it */
+    const char *alias[2];   /* other spellings (a short form first), or NULL */
+    const char *metavar;    /* the value's name; NULL: a flag */
+    unsigned cmds;          /* the commands that take it */
+    const char *help;
+} opt_def;
+
+#define CMD_MODEL (CMD_COMPILE | CMD_RUN)
+static const opt_def options[] = {
+    { "--output", { "-o", "--outdir" }, "OUT", CMD_MODEL | CMD_RUNTIME, "the output directory" },
+    { "--name", { 0 }, "NAME", CMD_COMPILE, "the C prefix of every name (default: the model directory's)" },
+    { "--signature", { 0 }, "KEY", CMD_MODEL, "compile this signature (repeatable)" },
+    { "--function", { 0 }, "PATH", CMD_MODEL, "every concrete function of the tf.function at PATH (repeatable)" },
+    { "--shape", { 0 }, "[SIG.]KEY=D0,D1,...", CMD_MODEL, "the shape of an input with unknown dims (repeatable)" },
+    { "--max-batch", { 0 }, "N", CMD_MODEL, "inputs with an unknown leading dim take 1..N rows at run time" },
+    { "--skip-failing", { 0 }, NULL, CMD_COMPILE, "leave out a signature that cannot be compiled, with a warning" },
+    { "--emit", { 0 }, "c|llvm-ir|llvm-bc|obj|so", CMD_MODEL, "what to write (default c)" },
+    { "--target", { 0 }, "TRIPLE", CMD_MODEL, "the LLVM target triple" },
+    { "--cpu", { 0 }, "CPU", CMD_MODEL, "the target CPU" },
+    { "--features", { 0 }, "F", CMD_MODEL, "the target features" },
+    { "--opt", { 0 }, "O0|O1|O2|O3|Os|Oz", CMD_MODEL, "the optimisation level (default O2)" },
+    { "--report", { 0 }, "FILE", CMD_COMPILE, "steps, MACs, memory plan: FILE.json, FILE.html, else text" },
+    { "--tag_set", { "--tag-set" }, "TAGS", CMD_INSPECT | CMD_MODEL, "the MetaGraph's tags (default serve)" },
+    { "--weights", { 0 }, "inline|c|obj", CMD_COMPILE, "with --emit c: the weights in NAME.c, NAME_weights.c or .o" },
+    { "--quantize", { 0 }, "int8", CMD_MODEL, "int8 weights and activations, float entry points" },
+    { "--calibration", { 0 }, "KEY=FILE.npy", CMD_MODEL, "samples for --quantize's activation ranges (repeatable)" },
+    { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
+    { "--dump-after", { 0 }, "PASS[,PASS...]|all", CMD_MODEL, "print each entry's IR after those passes to stderr" },
+    { "--task-work", { 0 }, "N", CMD_MODEL, "split a step into tasks of at least N multiply-adds (default 32768)" },
+    { "--input", { 0 }, "KEY=FILE.npy", CMD_RUN, "an input's value (repeatable)" },
+    { "--keep", { 0 }, NULL, CMD_RUN, "keep the build directory" },
+    { "--runtime-lib", { 0 }, "LIB.a", CMD_RUN, "link a runtime built from `sm2c runtime`" },
+    { "--repeat", { 0 }, "N", CMD_RUN, "call it N times, the variables it writes carried over" },
+    { "--state-out", { 0 }, "DIR", CMD_RUN, "write each written variable's final value into DIR" },
+    { "--threads", { 0 }, "N[,N...]", CMD_RUN, "also run the context entry point on N threads, check it agrees" },
+    { "--kernel", { 0 }, "NAME", CMD_RUNTIME, "only the files this sm2c_rt_* kernel needs (repeatable)" },
+    { "--list", { 0 }, NULL, CMD_RUNTIME, "list every runtime kernel with the files it needs" },
+    { "--json", { 0 }, NULL, CMD_INSPECT, "JSON instead of text" },
+    { "--max-values", { 0 }, "N", CMD_INSPECT, "show the values of tensors with at most N elements (default 16)" },
+    /* every command's */
+    { "--quiet", { "-q" }, NULL, CMD_ALL, "only errors and warnings on stderr (no notes or summary)" },
+    { "--verbose", { "-v" }, NULL, CMD_ALL, "also a progress line per stage" },
+    { "--limit", { 0 }, "NAME=VALUE", CMD_ALL, "raise or lower a resource limit (see --help-limits)" },
+    { "--help", { "-h" }, NULL, CMD_ALL, "this command's usage" },
+    { "--help-limits", { 0 }, NULL, CMD_ALL, "the resource limits and their defaults" },
+    { "--version", { 0 }, NULL, CMD_ALL, "the version, commit and build type" },
+};
+#define N_OPTIONS (sizeof options / sizeof options[0])
+
+static const command_def *find_command(const char *name)
+{
+    for (size_t i = 0; name && i < N_COMMANDS; i++)
+        if (!strcmp(commands[i].name, name))
+            return &commands[i];
+    return NULL;
+}
+
+/* The option spelt `name` (the part before any '='), or NULL. */
+static const opt_def *find_option(const char *name, size_t len)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &options[i];
+        if (strlen(d->name) == len && !strncmp(d->name, name, len))
+            return d;
+        for (int k = 0; k < 2; k++)
+            if (d->alias[k] && strlen(d->alias[k]) == len && !strncmp(d->alias[k], name, len))
+                return d;
+    }
+    return NULL;
+}
+
+/* Does this argument read as an option? ("-" alone is a path.) */
+static int is_option(const char *a)
+{
+    return a[0] == '-' && a[1];
+}
+
+/* ---- diagnostics: one line each, coloured on a terminal ---- */
+
+static int g_color;                 /* stderr is a terminal and NO_COLOR is unset */
+static const char *g_command;       /* for "sm2c help CMD" in usage errors */
+
+/* Print one diagnostic line to stderr; on a terminal the program name is bold
+** and the first "error:", "warning:" or "note:" coloured. */
+static void print_diag(const char *line)
+{
+    if (!g_color) {
+        fprintf(stderr, "%s\n", line);
+        return;
+    }
+    static const struct { const char *word, *color; } levels[] = {
+        { "error:", "\033[1;31m" }, { "warning:", "\033[1;35m" }, { "note:", "\033[1;36m" },
+    };
+    const char *p = line;
+    if (!strncmp(p, "sm2c:", 5)) {
+        fputs("\033[1msm2c:\033[0m", stderr);
+        p += 5;
+    }
+    for (const char *q = p; *q; q++) {
+        if (q != line && q[-1] != ' ')
+            continue;
+        for (size_t k = 0; k < sizeof levels / sizeof levels[0]; k++) {
+            size_t n = strlen(levels[k].word);
+            if (!strncmp(q, levels[k].word, n)) {
+                fprintf(stderr, "%.*s%s%s\033[0m%s\n", (int)(q - p), p, levels[k].color, levels[k].word, q + n);
+                return;
+            }
+        }
+    }
+    fprintf(stderr, "%s\n", p);
+}
+
+static void diag_sink(void *user, const char *line)
+{
+    (void)user;
+    print_diag(line);
+}
+
+static void print_diagf(const char *fmt, ...) SM2C_PRINTF(1, 2);
+static void print_diagf(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    print_diag(line);
+}
+
 static int usage_error(const char *fmt, const char *arg)
 {
-    fputs("sm2c: error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs(" (sm2c --help shows the usage)\n", stderr);
+    char msg[1536];
+    snprintf(msg, sizeof msg, fmt, arg);
+    if (g_command)
+        print_diagf("sm2c: error: %s: %s (sm2c help %s shows the usage)", g_command, msg, g_command);
+    else
+        print_diagf("sm2c: error: %s (sm2c help shows the usage)", msg);
     return SM2C_ERR_USAGE;
 }
+
+/* Edit distance of a and b, to suggest the option a misspelling meant. */
+static size_t edit_distance(const char *a, size_t na, const char *b)
+{
+    size_t nb = strlen(b), row[64];
+    if (na >= 63 || nb >= 63)
+        return 99;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best) best = up + 1;
+            if (row[j - 1] + 1 < best) best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[nb];
+}
+
+/* An option no command (or not `cmd`) knows: say so, and suggest the nearest
+** one `cmd` takes when it is at most two edits away. */
+static int unknown_option(const command_def *cmd, const char *arg, size_t len)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &options[i];
+        if (cmd && !(d->cmds & cmd->bit))
+            continue;
+        const char *names[3] = { d->name, d->alias[0], d->alias[1] };
+        for (int k = 0; k < 3; k++) {
+            if (!names[k] || (names[k][1] == '-') != (len > 1 && arg[1] == '-'))
+                continue;
+            size_t dist = edit_distance(arg, len, names[k]);
+            if (dist < best_d)
+                best_d = dist, best = names[k];
+        }
+    }
+    char did[128] = "";
+    if (best)
+        snprintf(did, sizeof did, "; did you mean %s?", best);
+    if (cmd)
+        print_diagf("sm2c: error: %s: unknown option '%.*s'%s (sm2c help %s lists the options)", cmd->name,
+                    (int)len, arg, did, cmd->name);
+    else
+        print_diagf("sm2c: error: unknown option '%.*s'%s (sm2c help lists the commands)", (int)len, arg, did);
+    return SM2C_ERR_USAGE;
+}
+
+/* A known option that `cmd` does not take: name the commands that do. */
+static int foreign_option(const command_def *cmd, const opt_def *d, const char *spelt, size_t len)
+{
+    char list[256] = "";
+    size_t n = 0;
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        if (d->cmds & commands[i].bit)
+            n += (size_t)snprintf(list + n, sizeof list - n, "%s%s", !n ? "" : d->cmds >> (i + 1) & (CMD_ALL >> (i + 1)) ? ", " : " and ", commands[i].name);
+    print_diagf("sm2c: error: %s: %.*s is not an option of %s, only of %s (sm2c help %s lists the options)",
+                cmd->name, (int)len, spelt, cmd->name, list, cmd->name);
+    return SM2C_ERR_USAGE;
+}
+
+/* ---- help ---- */
+
+static void option_label(char *buf, size_t size, const opt_def *d)
+{
+    size_t n = 0;
+    for (int k = 0; k < 2; k++)
+        if (d->alias[k] && d->alias[k][1] != '-')
+            n += (size_t)snprintf(buf + n, size - n, "%s, ", d->alias[k]);
+    n += (size_t)snprintf(buf + n, size - n, "%s", d->name);
+    for (int k = 0; k < 2; k++)
+        if (d->alias[k] && d->alias[k][1] == '-')
+            n += (size_t)snprintf(buf + n, size - n, ", %s", d->alias[k]);
+    if (d->metavar)
+        snprintf(buf + n, size - n, " %s", d->metavar);
+}
+
+static void print_options(FILE *f, unsigned bits, int common)
+{
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &options[i];
+        if (!(d->cmds & bits) || (d->cmds == CMD_ALL) != common)
+            continue;
+        char label[96];
+        option_label(label, sizeof label, d);
+        if (strlen(label) > 28)
+            fprintf(f, "  %s\n  %-28s  %s\n", label, "", d->help);
+        else
+            fprintf(f, "  %-28s  %s\n", label, d->help);
+    }
+}
+
+/* `sm2c help CMD`, `sm2c CMD --help`: the command's own usage. */
+static void command_help(FILE *f, const command_def *cmd)
+{
+    fprintf(f, "usage: sm2c %s\n\n%s\n", cmd->synopsis, cmd->summary);
+    int any = 0;
+    for (size_t i = 0; i < N_OPTIONS; i++)
+        any |= (options[i].cmds & cmd->bit) && options[i].cmds != CMD_ALL;
+    if (any) {
+        fputs("\noptions:\n", f);
+        print_options(f, cmd->bit, 0);
+    }
+    fputs("\noptions for every command:\n", f);
+    print_options(f, cmd->bit, 1);
+    fputs("\nexit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported feature,\n"
+          "             4 resource limit exceeded, 5 internal error\n", f);
+}
+
+/* ---- completion scripts, from the tables ---- */
+
+static void print_names(FILE *f, unsigned bits)
+{
+    const char *sep = "";
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        const opt_def *d = &options[i];
+        if (!(d->cmds & bits))
+            continue;
+        fprintf(f, "%s%s", sep, d->name);
+        sep = " ";
+        for (int k = 0; k < 2; k++)
+            if (d->alias[k])
+                fprintf(f, " %s", d->alias[k]);
+    }
+}
+
+static void completion_bash(FILE *f)
+{
+    fputs("# bash completion for sm2c, made by `sm2c completion bash`\n"
+          "_sm2c() {\n"
+          "    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]} cmd= w\n"
+          "    for w in \"${COMP_WORDS[@]:1:COMP_CWORD-1}\"; do\n"
+          "        case $w in -*) ;; *) cmd=$w; break ;; esac\n"
+          "    done\n"
+          "    case $prev in\n", f);
+    /* after an option that takes a value: files */
+    fputs("        ", f);
+    const char *sep = "";
+    for (size_t i = 0; i < N_OPTIONS; i++) {
+        if (!options[i].metavar)
+            continue;
+        fprintf(f, "%s%s", sep, options[i].name);
+        sep = "|";
+        for (int k = 0; k < 2; k++)
+            if (options[i].alias[k])
+                fprintf(f, "|%s", options[i].alias[k]);
+    }
+    fputs(") COMPREPLY=($(compgen -f -- \"$cur\")); return ;;\n    esac\n    case $cmd in\n", f);
+    fputs("        '') COMPREPLY=($(compgen -W \"", f);
+    for (size_t i = 0; i < N_COMMANDS; i++)
+        fprintf(f, "%s%s", i ? " " : "", commands[i].name);
+    fputs(" --help --version --help-limits\" -- \"$cur\")); return ;;\n", f);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        fprintf(f, "        %s) w=\"", commands[i].name);
+        print_names(f, commands[i].bit);
+        fputs("\" ;;\n", f);
+    }
+    fputs("        *) return ;;\n    esac\n"
+          "    if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W \"$w\" -- \"$cur\"))\n"
+          "    else COMPREPLY=($(compgen -f -- \"$cur\")); fi\n"
+          "}\n"
+          "complete -o filenames -F _sm2c sm2c\n", f);
+}
+
+static void completion_zsh(FILE *f)
+{
+    fputs("#compdef sm2c\n# zsh completion for sm2c, made by `sm2c completion zsh`\n"
+          "_sm2c() {\n"
+          "    local -a cmds opts\n"
+          "    cmds=(", f);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        fprintf(f, "%s'%s:", i ? " " : "", commands[i].name);
+        for (const char *p = commands[i].summary; *p && *p != '\n' && *p != '.'; p++)
+            fputs(*p == '\'' ? "'\\''" : (char[]){ *p, 0 }, f);
+        fputc('\'', f);
+    }
+    fputs(")\n"
+          "    if (( CURRENT == 2 )); then _describe 'command' cmds; return; fi\n"
+          "    case ${words[2]} in\n", f);
+    for (size_t i = 0; i < N_COMMANDS; i++) {
+        fprintf(f, "        %s) opts=(", commands[i].name);
+        int first = 1;
+        for (size_t k = 0; k < N_OPTIONS; k++) {
+            const opt_def *d = &options[k];
+            if (!(d->cmds & commands[i].bit))
+                continue;
+            const char *names[3] = { d->name, d->alias[0], d->alias[1] };
+            for (int j = 0; j < 3; j++) {
+                if (!names[j])
+                    continue;
+                fprintf(f, "%s'%s%s[", first ? "" : " ", names[j], d->metavar && names[j][1] == '-' ? "=" : "");
+                first = 0;
+                for (const char *p = d->help; *p; p++)
+                    fputs(*p == '\'' ? "'\\''" : *p == '[' ? "\\[" : *p == ']' ? "\\]" : (char[]){ *p, 0 }, f);
+                fputc(']', f);
+                if (d->metavar)
+                    fprintf(f, ":%s:_files", d->metavar);
+                fputc('\'', f);
+            }
+        }
+        fputs(") ;;\n", f);
+    }
+    fputs("        *) return ;;\n    esac\n"
+          "    _arguments -s $opts '*:file:_files'\n"
+          "}\n"
+          "_sm2c \"$@\"\n", f);
+}
+
 
 static void print_limits(void)
 {
@@ -345,43 +730,79 @@ static int take(cli *o, const char *opt, const char *val)
     return 0;
 }
 
-static int parse_args(cli *o, int argc, char **argv)
+/* The command: the first argument that is neither an option nor an option's
+** value (found before parsing, so that errors and --help can name it). */
+static const char *scan_command(int argc, char **argv)
 {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
-        if (!strcmp(a, "--json")) {
-            o->json = 1;
-        } else if (!strcmp(a, "--keep")) {
-            o->keep = 1;
-        } else if (!strcmp(a, "--list")) {
-            o->list = 1;
-        } else if (!strcmp(a, "--skip-failing")) {
-            o->co.skip_failing = 1;
-        } else if (a[0] == '-' && a[1]) {
+        if (!strcmp(a, "--"))
+            return i + 1 < argc ? argv[i + 1] : NULL;
+        if (!is_option(a))
+            return a;
+        const opt_def *d = find_option(a, strcspn(a, "="));
+        if (d && d->metavar && !strchr(a, '='))
+            i++;
+    }
+    return NULL;
+}
+
+static int parse_args(cli *o, int argc, char **argv)
+{
+    const command_def *cmd = find_command(scan_command(argc, argv));
+    int options_end = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!options_end && !strcmp(a, "--")) {
+            options_end = 1;
+            continue;
+        }
+        if (options_end || !is_option(a)) {
+            if (!o->command)
+                o->command = a;
+            else if (!o->dir)
+                o->dir = a;
+            else
+                return usage_error("unexpected argument '%s'", a);
+            continue;
+        }
+        size_t len = strcspn(a, "=");
+        const opt_def *d = find_option(a, len);
+        if (!d)
+            return unknown_option(cmd, a, len);
+        if (cmd && !(d->cmds & cmd->bit))
+            return foreign_option(cmd, d, a, len);
+        const char *val = a[len] ? a + len + 1 : NULL;
+        if (!d->metavar) {
+            if (val)
+                return usage_error("%s takes no value", d->name);
+            if (!strcmp(d->name, "--json")) o->json = 1;
+            else if (!strcmp(d->name, "--keep")) o->keep = 1;
+            else if (!strcmp(d->name, "--list")) o->list = 1;
+            else if (!strcmp(d->name, "--skip-failing")) o->co.skip_failing = 1;
+            else if (!strcmp(d->name, "--quiet")) o->quiet = 1, o->verbose = 0;
+            else if (!strcmp(d->name, "--verbose")) o->verbose = 1, o->quiet = 0;
+            continue;    /* --help, --version: handled before */
+        }
+        if (!val) {
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
-            int err = take(o, a, argv[++i]);
-            if (err)
-                return err;
-        } else if (!o->command) {
-            o->command = a;
-        } else if (!o->dir) {
-            o->dir = a;
-        } else {
-            return usage_error("unexpected argument '%s'", a);
+            val = argv[++i];
         }
+        int err = take(o, d->name, val);
+        if (err)
+            return err;
     }
     if (!o->command)
         return usage_error("%s", "no command given");
-    if (strcmp(o->command, "inspect") && strcmp(o->command, "compile") && strcmp(o->command, "run") &&
-        strcmp(o->command, "ops") && strcmp(o->command, "runtime"))
+    if (!cmd)
         return usage_error("unknown command '%s'", o->command);
+    if (cmd->bit & (CMD_HELP | CMD_COMPLETION))
+        return 0;
     if (strcmp(o->command, "ops") && strcmp(o->command, "runtime") && !o->dir)
         return usage_error("%s needs a SavedModel directory", o->command);
     if (!strcmp(o->command, "runtime") && (o->dir || !o->out == !o->list))
         return usage_error("%s", "runtime takes no model directory, and -o OUT or --list");
-    if ((o->n_kernels || o->list) && strcmp(o->command, "runtime"))
-        return usage_error("%s", "--kernel and --list are options of `sm2c runtime`");
     if (!strcmp(o->command, "compile") && !o->out)
         return usage_error("%s needs -o OUT", o->command);
     if (!strcmp(o->command, "run") && (!o->out || o->co.n_signatures + o->co.n_functions != 1))
@@ -389,12 +810,8 @@ static int parse_args(cli *o, int argc, char **argv)
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
-    if (o->weights && (strcmp(o->command, "compile") || o->emit != SM2C_EMIT_C))
+    if (o->weights && o->emit != SM2C_EMIT_C)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
-    if (strcmp(o->command, "run") && o->n_threads)
-        return usage_error("%s", "--threads is an option of run (a compiled model takes its threads from the caller's context)");
-    if (strcmp(o->command, "run") && (o->repeat || o->state_out))
-        return usage_error("%s", "--repeat and --state-out are options of run");
     if (o->n_calibration && !o->co.quantize_int8)
         return usage_error("%s", "--calibration needs --quantize int8");
     if (o->co.io_int8 && !o->co.quantize_int8)
@@ -410,27 +827,37 @@ static int parse_args(cli *o, int argc, char **argv)
 static const char *command_line(sm2c_arena *a, int argc, char **argv)
 {
     char *s = sm2c_arena_strdup(a, "sm2c");
-    int positional = 0;
+    int positional = 0, options_end = 0;
     for (int i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        if (!strcmp(arg, "-o") || !strcmp(arg, "--outdir") || !strcmp(arg, "--output") ||
-            !strcmp(arg, "--report")) {
-            i++;
+        const char *arg = argv[i], *val = NULL;
+        const opt_def *d = NULL;
+        if (!options_end && !strcmp(arg, "--")) {
+            options_end = 1;
             continue;
         }
-        if (arg[0] != '-' && positional++ == 1)
+        if (!options_end && is_option(arg)) {
+            /* --opt=value is written as --opt value: the same header either way */
+            size_t len = strcspn(arg, "=");
+            d = find_option(arg, len);
+            if (d && d->metavar)
+                val = arg[len] ? arg + len + 1 : i + 1 < argc ? argv[++i] : NULL;
+            arg = sm2c_arena_strndup(a, arg, len);
+            if (d && (!strcmp(d->name, "--output") || !strcmp(d->name, "--report") ||
+                      !strcmp(d->name, "--quiet") || !strcmp(d->name, "--verbose")))
+                continue;
+        } else if (positional++ == 1)
             arg = sm2c_path_base(a, arg);
         int plain = arg[0] != 0;
         for (const char *p = arg; *p; p++)
             plain &= (*p >= '+' && *p <= 'z' && *p != '\\' && *p != '`') || *p == '_';
         s = sm2c_arena_printf(a, plain ? "%s %s" : "%s '%s'", s, arg);
-        if (!strcmp(arg, "--calibration") && i + 1 < argc && strchr(argv[i + 1], '=')) {
-            /* KEY=FILE with the file's last component only (rule 14) */
-            const char *val = argv[++i], *eq = strchr(val, '=');
+        if (!val)
+            continue;
+        const char *eq = strchr(val, '=');
+        if (!strcmp(d->name, "--calibration") && eq)   /* KEY=FILE with the file's last component only (rule 14) */
             s = sm2c_arena_printf(a, "%s %.*s=%s", s, (int)(eq - val), val, sm2c_path_base(a, eq + 1));
-        } else if (arg[0] == '-' && i + 1 < argc && strcmp(arg, "--json") && strcmp(arg, "--keep") &&
-                   strcmp(arg, "--list") && strcmp(arg, "--skip-failing"))
-            s = sm2c_arena_printf(a, "%s %s", s, argv[++i]);
+        else
+            s = sm2c_arena_printf(a, "%s %s", s, val);
     }
     return s;
 }
@@ -517,13 +944,15 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
     for (int32_t i = 0; i < p->n_entries; i++)
         if (p->entries[i].naive_bytes > naive)
             naive = p->entries[i].naive_bytes;
-    fprintf(stderr, "sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), "
-            "weights %lld bytes\n", p->name, p->n_entries, p->n_entries == 1 ? "" : "s",
-            (long long)p->arena_bytes, (long long)naive, (long long)weights);
     int64_t state = sm2c_program_state_bytes(p);
-    if (p->n_states)
-        fprintf(stderr, "sm2c: %s: state %d variable%s, %lld bytes\n", p->name, p->n_states,
-                p->n_states == 1 ? "" : "s", (long long)state);
+    if (!o->quiet) {
+        print_diagf("sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), weights %lld bytes",
+                    p->name, p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes,
+                    (long long)naive, (long long)weights);
+        if (p->n_states)
+            print_diagf("sm2c: %s: state %d variable%s, %lld bytes", p->name, p->n_states,
+                        p->n_states == 1 ? "" : "s", (long long)state);
+    }
     if (!o->report)
         return SM2C_OK;
     FILE *f = fopen(o->report, "w");
@@ -558,6 +987,21 @@ static sm2c_status read_calibration(sm2c_ctx *c, cli *o)
     return SM2C_OK;
 }
 
+/* -v: one line per stage: what finished and its time, then what starts. */
+static void progress(const cli *o, const char *done, const char *next, const char *arg)
+{
+    static struct timespec last;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    double ms = (double)(now.tv_sec - last.tv_sec) * 1e3 + (double)(now.tv_nsec - last.tv_nsec) / 1e6;
+    if (o->verbose && done)
+        print_diagf("sm2c: %s in %.0f ms%s%s%s%s", done, ms, next ? "; " : "", next ? next : "", arg ? " " : "",
+                    arg ? arg : "");
+    else if (o->verbose)
+        print_diagf("sm2c: %s%s%s", next, arg ? " " : "", arg ? arg : "");
+    last = now;
+}
+
 static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
 {
     sm2c_status st = read_calibration(c, o);
@@ -566,10 +1010,14 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     if (o->report)
         c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     sm2c_program *p;
+    progress(o, "loaded", "compiling", NULL);
     st = sm2c_compile_program(c, m, &o->co, &p);
     if (!st && p && p->n_entries) {
+        progress(o, "compiled", "writing", o->out);
         sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
                                      : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
+        if (!est)
+            progress(o, "written", NULL, NULL);
         if (!est)
             est = write_report(c, o, p);
         if (est)
@@ -589,13 +1037,19 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
                          .state_out = o->state_out };
     ro.compile.name = NULL;       /* run's own: "model", "sm2c run" */
     ro.compile.command = NULL;
-    return sm2c_run(c, m, &ro);
+    progress(o, "loaded", "compiling, building and running", NULL);
+    st = sm2c_run(c, m, &ro);
+    if (!st)
+        progress(o, "compiled, built and ran", "outputs in", o->out);
+    return st;
 }
 
 static int run_command(cli *o)
 {
     sm2c_diag diag;
     sm2c_diag_init(&diag);
+    diag.fn = diag_sink;
+    diag.quiet_notes = o->quiet;
     sm2c_ctx c = { .arena = o->arena, .diag = &diag, .limits = &o->limits };
     sm2c_status st;
     if (!strcmp(o->command, "runtime") && o->list) {
@@ -607,35 +1061,101 @@ static int run_command(cli *o)
         st = sm2c_inspect(&c, o->dir, &io, stdout);
     } else {
         sm2c_model *m;
+        progress(o, NULL, "loading", o->dir);
         st = sm2c_model_load(&c, o->dir, o->tag_set, &m);
         if (!st)
             st = !strcmp(o->command, "compile") ? do_compile(&c, o, m) : do_run(&c, o, m);
         sm2c_model_close(m);
     }
     if (fflush(stdout) != 0 && !st) {
-        fprintf(stderr, "sm2c: error: cannot write the output: %s\n", strerror(errno));
+        print_diagf("sm2c: error: cannot write the output: %s", strerror(errno));
         return SM2C_ERR_INVALID;
     }
     return st;
 }
 
-int main(int argc, char **argv)
+static void global_help(FILE *f)
 {
+    fputs(usage, f);
+    fputs(usage_more, f);
+    fputs("\noptions for every command:\n", f);
+    print_options(f, CMD_ALL, 1);
+    fputs("\nexit status: 0 ok, 1 invalid input, 2 usage, 3 unsupported feature,\n"
+          "             4 resource limit exceeded, 5 internal error\n", f);
+}
+
+#ifndef SM2C_GIT_COMMIT
+#define SM2C_GIT_COMMIT "unknown"
+#endif
+#ifndef SM2C_BUILD_TYPE
+#define SM2C_BUILD_TYPE "unknown"
+#endif
+
+/* --help, -h, --help-limits and --version anywhere (but as an option's value):
+** answered before anything else is checked.  1 when answered. */
+static int early_answer(int argc, char **argv)
+{
+    const command_def *cmd = find_command(scan_command(argc, argv));
     for (int i = 1; i < argc; i++) {
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(usage, stdout);
-            fputs(usage_more, stdout);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--help-limits")) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--"))
+            break;
+        if (!is_option(a))
+            continue;
+        const opt_def *d = find_option(a, strcspn(a, "="));
+        if (!d)
+            continue;
+        if (d->metavar && !strchr(a, '='))
+            i++;
+        else if (!strcmp(d->name, "--help")) {
+            if (cmd && !(cmd->bit & CMD_HELP))
+                command_help(stdout, cmd);
+            else
+                global_help(stdout);
+            return 1;
+        } else if (!strcmp(d->name, "--help-limits")) {
             print_limits();
-            return 0;
-        }
-        if (!strcmp(argv[i], "--version")) {
-            puts("sm2c " SM2C_VERSION);
-            return 0;
+            return 1;
+        } else if (!strcmp(d->name, "--version")) {
+            puts("sm2c " SM2C_VERSION " (commit " SM2C_GIT_COMMIT ", " SM2C_BUILD_TYPE " build)");
+            return 1;
         }
     }
+    return 0;
+}
+
+/* sm2c help [COMMAND], sm2c completion bash|zsh */
+static int help_command(const cli *o)
+{
+    if (!strcmp(o->command, "completion")) {
+        if (o->dir && !strcmp(o->dir, "bash"))
+            completion_bash(stdout);
+        else if (o->dir && !strcmp(o->dir, "zsh"))
+            completion_zsh(stdout);
+        else
+            return usage_error("%s", "completion takes bash or zsh");
+        return 0;
+    }
+    const command_def *cmd = find_command(o->dir);
+    if (o->dir && !cmd) {
+        g_command = NULL;
+        return usage_error("unknown command '%s'", o->dir);
+    }
+    if (cmd)
+        command_help(stdout, cmd);
+    else
+        global_help(stdout);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    const char *no_color = getenv("NO_COLOR");
+    g_color = isatty(2) && !(no_color && *no_color);
+    if (early_answer(argc, argv))
+        return fflush(stdout) ? SM2C_ERR_INVALID : 0;
+    const command_def *cmd = find_command(scan_command(argc, argv));
+    g_command = cmd && !(cmd->bit & CMD_HELP) ? cmd->name : NULL;
     cli o = { 0 };
     o.max_values = 16;
     o.arena = sm2c_arena_new();
@@ -646,7 +1166,9 @@ int main(int argc, char **argv)
     o.co.import.shapes = o.shapes;
     o.co.command = command_line(o.arena, argc, argv);
     int rc = parse_args(&o, argc, argv);
-    if (!rc && !strcmp(o.command, "ops"))
+    if (!rc && cmd && (cmd->bit & (CMD_HELP | CMD_COMPLETION)))
+        rc = help_command(&o);
+    else if (!rc && !strcmp(o.command, "ops"))
         print_ops();
     else if (!rc)
         rc = run_command(&o);

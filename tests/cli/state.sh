@@ -157,7 +157,7 @@ expect_exit "--state-out on an entry that writes nothing" 2 "writes no variable"
   --outdir "$tmp/p" --state-out "$tmp/ps"
 expect_exit "--repeat 0" 2 "--repeat expects" \
   "$sm2c" run "$case_dir/model" --signature count --outdir "$tmp/c0" --repeat 0
-expect_exit "--repeat on compile" 2 "options of run" \
+expect_exit "--repeat on compile" 2 "not an option of compile, only of run" \
   "$sm2c" compile "$case_dir/model" -o "$tmp/x" --repeat 2
 expect_exit "an unsupported resource write is refused" 3 "'ResourceApplyAdagradV2' writes a variable" \
   "$sm2c" compile "$root/tests/data/state/unsupported_write" -o "$tmp/u"

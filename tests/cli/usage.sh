@@ -19,7 +19,7 @@ sample=$root/samples/half_plus_two
 
 check "--help exits 0" test "$(status --help)" -eq 0
 check "--help mentions inspect" bash -c "'$sm2c' --help | grep -q 'inspect DIR'"
-check "--version" bash -c "'$sm2c' --version | grep -Eq '^sm2c [0-9]+\.[0-9]+\.[0-9]+$'"
+check "--version: version, commit, build type" bash -c "'$sm2c' --version | grep -Eq '^sm2c [0-9]+\.[0-9]+\.[0-9]+ \(commit ([0-9a-f]+|unknown), [^)]+ build\)$'"
 check "--help-limits" bash -c "'$sm2c' --help-limits | grep -q nesting-depth"
 check "no command: usage exit 2" test "$(status)" -eq 2
 check "unknown command exit 2" test "$(status frobnicate x)" -eq 2
