@@ -69,7 +69,7 @@ expect 2 "input 'x': error: both --shape and --max-batch" \
 expect 3 "error: --max-batch with written variables (state) is not supported yet" \
   "$sm2c" compile "$root/tests/data/ops/State_three_signatures/model" -o "$tmp/x" --signature predict \
   --signature count --max-batch 4
-expect 2 "error: --max-batch expects a row count" "$sm2c" compile "$data/keras_mlp/model" -o "$tmp/x" --max-batch 0
+expect 2 "error: compile: --max-batch expects a row count" "$sm2c" compile "$data/keras_mlp/model" -o "$tmp/x" --max-batch 0
 # --shape KEY=-1,... leaves the leading dim to the batch: same outputs as without it.
 in3="$data/keras_mlp/inputs/serving_default/b3/x.npy"
 for shape in "" "--shape x=-1,8"; do
