@@ -25,7 +25,7 @@ declare -A links=([conv]="conv_f32 matmul_f32 matvec_f32 pool_f32"
                   [matmul]="matmul_f32 matvec_f32" [nn]="nn_f32" [unary]="unary_f32 movement"
                   [lstm_cell]="lstm_cell_f32 unary_f32"
                   [par]="par_f32 pool_pthread conv_f32 matmul_f32 matvec_f32 pool_f32 nn_f32 layer_norm_f32 binary_f32
-                        unary_f32")
+                        unary_f32 movement")
 cflags=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -pedantic -I"$src/runtime"
         -I"$src/runtime/include")
 

@@ -605,7 +605,8 @@ static void copy_splits_exactly(void **state)
         seen_tasks = 1;
         memset(got, 0xff, sizeof got);
         sm2c_rt_copy_strided_par(&par, 64, x, 0, xs, got, 0, ys, 4, dims, 4);
-        assert_memory_equal(want, got, sizeof got);
+        if (memcmp(want, got, sizeof got))
+            fail_msg("copy, %d tasks: not the plain copy's bytes", n);
         assert_int_equal(seen_tasks, n < 4 ? n : 4);
     }
     {
