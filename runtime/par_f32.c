@@ -525,10 +525,11 @@ static inline void bin_par(const sm2c_rt_par *par, int32_t max_tasks, const floa
                            const int32_t *sb, binary_fn run)
 {
     bin_task s = { a, b, y, dims, sa, sb, 1, 1, rank, 1, run };
+    const int32_t lead = rank > 1 ? sm2c_rt__first_dim_above_1(rank, dims) : 0;
     int32_t i;
 
-    while (s.rank > 1 && s.dims[0] == 1) /* leading dims of 1 ([1, 128, 128]) band nothing */
-        s.dims++, s.sa++, s.sb++, s.rank--;
+    if (lead)
+        s.dims += lead, s.sa += lead, s.sb += lead, s.rank -= lead;
     if (s.rank >= 1 && s.rank <= SM2C_RT_MAX_RANK && s.dims[0] > 0) {
         for (i = 1; i < s.rank; i++)
             s.inner *= s.dims[i] > 0 ? s.dims[i] : 0;
@@ -696,10 +697,10 @@ void sm2c_rt_copy_strided_par(const sm2c_rt_par *par, int32_t max_tasks, const v
 
     for (i = 0; ok && i < rank; i++)
         ok = dims[i] > 0 && (dims[i] == 1 || y_strides[i] != 0);
-    while (ok && s.lead + 1 < rank && dims[s.lead] == 1)
-        s.lead++;
-    if (ok)
+    if (ok) {
+        s.lead = sm2c_rt__first_dim_above_1(rank, dims);
         s.n_tasks = sm2c_rt__task_count(par, max_tasks, dims[s.lead]);
+    }
     if (s.n_tasks == 1) {
         sm2c_rt_copy_strided(x, x_off, x_strides, y, y_off, y_strides, rank, dims, elem_size);
         return;

@@ -30,6 +30,17 @@ static inline int32_t sm2c_rt__task_count(const sm2c_rt_par *par, int32_t max_ta
     return n < 1 ? 1 : (int32_t)n;
 }
 
+/* The first of dims[0..rank) above 1 (the last when none is): leading dims
+** of 1 move nothing, so an op over [1, 128, 128] splits its 128. */
+static inline int32_t sm2c_rt__first_dim_above_1(int32_t rank, const int32_t *dims)
+{
+    int32_t k = 0;
+
+    while (k + 1 < rank && dims[k] == 1)
+        k++;
+    return k;
+}
+
 /* Runs fn for every task: through the caller's parallel-for, or in order. */
 static inline void sm2c_rt__run_tasks(const sm2c_rt_par *par, int32_t n, sm2c_rt_task_fn fn, void *arg)
 {

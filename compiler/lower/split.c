@@ -126,7 +126,17 @@ static int64_t ceil_div(int64_t a, int64_t b)
 
 /* Elementwise work per element, against a multiply-add: transcendental
 ** functions cost several, a row op (softmax, layer norm) a few passes. */
-enum { WORK_TRANSCENDENTAL = 8, WORK_ROW = 4 };
+enum { WORK_TRANSCENDENTAL = 8, WORK_ROW = 4, WORK_STRIDED_COPY = 8 };
+
+/* The first of dims[0..rank) above 1 (the last when none is): the dim a
+** binary op or a copy splits, as the runtime's sm2c_rt__first_dim_above_1. */
+static int64_t first_dim_above_1(const int32_t *dims, int64_t rank)
+{
+    int64_t k = 0;
+    while (k + 1 < rank && dims[k] == 1)
+        k++;
+    return k;
+}
 
 /* BatchMatMul (a, b, y, batch, a_off, b_off, m, k, n, adj_a, adj_b, pack):
 ** its entries, times the rows of an untransposed A; none with pack scratch. */
@@ -172,11 +182,10 @@ static int64_t unary_rows(const sm2c_step *s, int64_t *work)
 static int64_t binary_rows(const sm2c_step *s, int64_t *work)
 {
     const sm2c_arg *d = nth_arg(s, SM2C_ARG_INTS, 0);
-    int64_t rank = int_arg(s, 0), inner = 1, lead = 0;
+    int64_t rank = int_arg(s, 0), inner = 1;
     if (!d || rank < 1 || d->n < rank)
         return 0;
-    while (lead + 1 < rank && d->ints[lead] == 1) /* as the _par kernel drops them */
-        lead++;
+    const int64_t lead = first_dim_above_1(d->ints, rank);
     for (int64_t i = lead + 1; i < rank; i++)
         inner *= d->ints[i];
     *work = inner * d->ints[lead];
@@ -200,12 +209,12 @@ typedef struct split_kernel {
 
 /* Every kernel with a _par form (runtime/par_f32.c, matvec_f32.c). */
 /* copy_strided (x, x_off, x_strides, y, y_off, y_strides, rank, dims, size):
-** the first dim above 1, as the _par kernel; a strided read costs about a
-** transcendental's work per element. */
+** the first dim above 1, as the _par kernel; a strided read costs about as
+** much as a transcendental per element. */
 static int64_t copy_rows(const sm2c_step *s, int64_t *work)
 {
     const sm2c_arg *d = nth_arg(s, SM2C_ARG_INTS, 2), *ys = nth_arg(s, SM2C_ARG_INTS, 1);
-    int64_t rank = int_arg(s, 2), n = 1, lead = 0;
+    int64_t rank = int_arg(s, 2), n = 1;
     if (!d || !ys || rank < 1 || d->n < rank || ys->n < rank)
         return 0;
     for (int64_t i = 0; i < rank; i++) {
@@ -213,10 +222,8 @@ static int64_t copy_rows(const sm2c_step *s, int64_t *work)
             return 0;
         n *= d->ints[i];
     }
-    while (lead + 1 < rank && d->ints[lead] == 1)
-        lead++;
-    *work = n * WORK_TRANSCENDENTAL;
-    return d->ints[lead];
+    *work = n * WORK_STRIDED_COPY;
+    return d->ints[first_dim_above_1(d->ints, rank)];
 }
 
 static const split_kernel split_kernels[] = {
