@@ -14,9 +14,16 @@
 ** is stored.  A tap
 ** that falls in the padding reads a static block of zeros instead of the input,
 ** so border pixels take the same path as the others (adding 0 * w keeps the
-** sum).  No scratch, no packing: the input is read in place.  The loops run
-** over output-channel blocks outermost, so one block's filter panel stays in
-** L2 while every pixel passes.
+** sum).  No scratch: the input is read in place.  The loops run over
+** output-channel blocks outermost, so one block's filter panel stays in L2
+** while every pixel passes.
+**
+** The filter is HWIO, or packed (sm2c_rt_conv2d_packed_f32): panels of 16
+** output channels, each [KH, KW, C, 16] and contiguous, laid out by the
+** compiler.  A block then reads its filter as one or two sequential streams
+** instead of NR values every OC, which a large layer's filter (megabytes,
+** read once per call) needs to keep the prefetcher ahead: ResNet50's 3x3
+** 512-channel layer at 7x7 took 1.6x less time.  The sums are the same.
 **
 ** Paths (simd_f32.h): AVX-512 (32 channels x 6 pixels, or 16 x 8), AVX2+FMA
 ** (16 x 6), NEON (16 x 4, or 8 x 4 for the last 8 channels or fewer), and
@@ -37,6 +44,7 @@
 #include "sm2c_rt.h"
 
 enum { CB_ZEROS = 1024 }; /* the longest input-channel run a padding tap can read */
+enum { CB_PANEL = 16 };   /* output channels per panel of a packed filter */
 
 static const float sm2c_rt__conv_zeros[CB_ZEROS] = {0.0f};
 
@@ -44,7 +52,10 @@ static const float sm2c_rt__conv_zeros[CB_ZEROS] = {0.0f};
 ** depthwise tiles (dw_block_f32.h) also use the row fields ih0, kh0, kh1. */
 typedef struct {
     const float *x; /* image n */
-    const float *w; /* HWIO filter */
+    const float *w; /* HWIO filter, or packed in panels of CB_PANEL channels */
+    ptrdiff_t ws;   /* filter floats from one input channel to the next: OC, or CB_PANEL */
+    ptrdiff_t w16;  /* filter floats from output channel oc0 to oc0 + 16 (oc0 % 16 == 0) */
+    ptrdiff_t wpanel; /* packed: floats per panel; 0: HWIO */
     const float *bias;
     int64_t ih0;    /* depthwise: input row of kh = 0 of the current output row */
     int32_t kh0, kh1; /* depthwise: filter rows inside the input */
@@ -123,10 +134,15 @@ static inline void cb_block_taps(const cb_geom *g, int32_t p0, int32_t rows, int
     cb_kw_steps(g, iw, n, steps, len);
 }
 
-/* The filter row of tap (kh, kw), input channel 0, from output channel oc0. */
+/* The filter row of tap (kh, kw), input channel 0, from output channel oc0
+** (a multiple of 16: every kernel's blocks start at one). */
 static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, int32_t oc0)
 {
-    return g->w + ((ptrdiff_t)kh * g->KW + kw) * g->C * g->OC + oc0;
+    const ptrdiff_t tap = ((ptrdiff_t)kh * g->KW + kw) * g->C;
+
+    if (g->wpanel)
+        return g->w + oc0 / CB_PANEL * g->wpanel + tap * CB_PANEL;
+    return g->w + tap * g->OC + oc0;
 }
 
 
@@ -179,9 +195,9 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < len; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->ws) {
                 const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
-                const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + 16);
+                const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16);
                 CB_R6(CB_FMA)
             }
         }
@@ -221,7 +237,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R8(CB_PTR)
-            for (ic = 0; ic < len; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->ws) {
                 const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
                 CB_R8(CB_FMA)
             }
@@ -280,7 +296,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < len; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->ws) {
                 const __m256 b0 = _mm256_maskload_ps(wt, m0);
                 const __m256 b1 = _mm256_maskload_ps(wt + 8, m1);
                 CB_R6(CB_FMA)
@@ -335,7 +351,7 @@ static inline float32x4_t cb_out128(float32x4_t acc, float32x4_t bias, const flo
     }
 #define CB_NLANE(l)                                                                        \
     {                                                                                      \
-        CB_NLOADB(wt + (l) * (ptrdiff_t)g->OC)                                             \
+        CB_NLOADB(wt + (l) * g->ws)                                             \
         CB_NFMA_LANE(0, l) CB_NFMA_LANE(1, l) CB_NFMA_LANE(2, l) CB_NFMA_LANE(3, l)        \
     }
 #define CB_NBCAST(i)                                                                       \
@@ -372,11 +388,11 @@ static SM2C_RT_ALWAYS_INLINE void cb_neon(const cb_geom *g, int32_t p0, int32_t 
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R4(CB_NPTR)
-            for (ic = 0; ic + 4 <= len; ic += 4, wt += 4 * (ptrdiff_t)g->OC) {
+            for (ic = 0; ic + 4 <= len; ic += 4, wt += 4 * g->ws) {
                 CB_R4(CB_NLDX)
                 CB_NLANE(0) CB_NLANE(1) CB_NLANE(2) CB_NLANE(3)
             }
-            for (; ic < len; ic++, wt += g->OC) {
+            for (; ic < len; ic++, wt += g->ws) {
                 CB_NLOADB(wt)
                 CB_R4(CB_NBCAST)
             }
@@ -445,7 +461,7 @@ static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32
             const float *xr[CB_PR];
             for (i = 0; i < CB_PR; i++)
                 xr[i] = cb_tap(g, ih[i] + (int64_t)kh * g->DH, iw[i] + (int64_t)kw * g->DW);
-            for (ic = 0; ic < len; ic++, wt += g->OC) {
+            for (ic = 0; ic < len; ic++, wt += g->ws) {
                 for (i = 0; i < CB_PR; i++) {
                     const float a = xr[i][ic];
                     if (nr == CB_PN) {
@@ -503,29 +519,43 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 #endif
 }
 
-/* Conv2D through the blocked kernels; 0 when the shape is not theirs (groups,
-** or a padding tap wider than the zero block), and nothing is written then.
-** A block's pixels run on across output rows (row-major over OH x OW), so
-** narrow images fill whole blocks; each pixel finds its own taps. */
+/* Whether the blocked kernels take a layer: no groups, and a padding tap no
+** wider than the zero block.  A packed filter needs them (conv_f32.c). */
+static inline int sm2c_rt__conv_blocks_take(const int32_t *p)
+{
+    const int32_t C = p[SM2C_RT_WIN_C], W = p[SM2C_RT_WIN_W], H = p[SM2C_RT_WIN_H];
+    const int32_t inside = p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_PT] == 0 &&
+                           (int64_t)(p[SM2C_RT_WIN_OW] - 1) * p[SM2C_RT_WIN_SW] +
+                                   (int64_t)(p[SM2C_RT_WIN_KW] - 1) * p[SM2C_RT_WIN_DW] < W &&
+                           (int64_t)(p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] +
+                                   (int64_t)(p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH] < H;
+
+    return SM2C_RT_BLOCK_PORTABLE && p[SM2C_RT_WIN_FC] == C && C > 0 && (C <= CB_ZEROS || inside);
+}
+
+/* Conv2D through the blocked kernels, the filter HWIO or (packed) in panels
+** of CB_PANEL output channels; 0 when the shape is not theirs
+** (sm2c_rt__conv_blocks_take), and nothing is written then.  A block's
+** pixels run on across output rows (row-major over OH x OW), so narrow
+** images fill whole blocks; each pixel finds its own taps. */
 static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
-                                 const float *r, float *y, const int32_t *p, const sm2c_rt__act *act)
+                                        const float *r, float *y, const int32_t *p,
+                                        const sm2c_rt__act *act, int packed)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
     const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
-    const int32_t inside = p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_PT] == 0 &&
-                           (int64_t)(OW - 1) * p[SM2C_RT_WIN_SW] +
-                                   (int64_t)(KW - 1) * p[SM2C_RT_WIN_DW] < W &&
-                           (int64_t)(OH - 1) * p[SM2C_RT_WIN_SH] +
-                                   (int64_t)(KH - 1) * p[SM2C_RT_WIN_DH] < H;
     const int32_t M = OH * OW;
     const ptrdiff_t y_image = (ptrdiff_t)M * OC;
     cb_geom g;
     int32_t n, oc0, p0, mr, nr;
 
-    if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != C || C <= 0 || (C > CB_ZEROS && !inside))
+    if (!sm2c_rt__conv_blocks_take(p))
         return 0;
     g.w = w, g.bias = bias, g.H = H, g.W = W, g.C = C, g.KH = KH, g.KW = KW;
+    g.ws = packed ? CB_PANEL : OC;
+    g.wpanel = packed ? (ptrdiff_t)KH * KW * C * CB_PANEL : 0;
+    g.w16 = packed ? g.wpanel : 16;
     g.SH = p[SM2C_RT_WIN_SH], g.SW = p[SM2C_RT_WIN_SW], g.DH = p[SM2C_RT_WIN_DH];
     g.DW = p[SM2C_RT_WIN_DW], g.PT = p[SM2C_RT_WIN_PT], g.PL = p[SM2C_RT_WIN_PL];
     g.OW = OW, g.OC = OC, g.act = *act;

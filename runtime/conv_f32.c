@@ -282,8 +282,7 @@ static inline void depthwise_direct(const float *x, const float *w, const float 
 }
 #endif
 
-#if SM2C_RT_WANT(conv2d_f32)
-#if !SM2C_RT_SCALAR_CORE
+#if !SM2C_RT_SCALAR_CORE && (SM2C_RT_WANT(conv2d_f32) || SM2C_RT_WANT(conv2d_f32_packs))
 enum { CONV_MATMUL_MAX_C = 320 };
 
 /* A 1x1 convolution with stride 1 and no padding or groups is the matmul
@@ -302,6 +301,7 @@ static int conv_is_matmul(const int32_t *p)
 }
 #endif
 
+#if SM2C_RT_WANT(conv2d_f32)
 void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                         const int32_t *p, int32_t kind, float act_a, float act_b)
 {
@@ -315,7 +315,7 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
                            p[SM2C_RT_WIN_C], p[SM2C_RT_WIN_OC], 0, 0, kind, act_a, act_b, NULL);
         return;
     }
-    if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act))
+    if (!sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, act, 0))
         conv_direct(x, w, bias, y, p, act);
 #endif
 }
@@ -334,7 +334,7 @@ void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, c
                         p[SM2C_RT_WIN_OC];
     ptrdiff_t i;
 
-    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act))
+    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, act, 0))
         return;
     /* Groups: the direct path, then the residual and the activation. */
     conv_direct(x, w, bias, y, p, &(const sm2c_rt__act){ SM2C_RT_ACT_NONE, 0.0f, 0.0f });
@@ -342,6 +342,88 @@ void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, c
         y[i] = y[i] + r[i];
     for (i = 0; i < n; i += 1 << 20)
         sm2c_rt__act_f32(y + i, (int32_t)(n - i < (1 << 20) ? n - i : (1 << 20)), act);
+#endif
+}
+#endif
+
+/* Conv2D on a packed filter (sm2c_rt.h): the blocked kernels read it where
+** they take the layer, as the compiler arranges; anywhere else (a scalar FPU
+** given a vector target's code) these loops, in the reference's order. */
+static inline void conv_packed_direct(const float *x, const float *w, const float *bias, const float *r,
+                                      float *y, const int32_t *p, const sm2c_rt__act *act)
+{
+    const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
+    const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
+    const int32_t FC = p[SM2C_RT_WIN_FC], OG = FC > 0 && C / FC > 0 ? OC / (C / FC) : OC;
+    const ptrdiff_t panel = (ptrdiff_t)KH * KW * FC * 16;
+    int32_t n, oh, ow, o, kh, kw, ic;
+
+    for (n = 0; n < N; n++)
+        for (oh = 0; oh < OH; oh++)
+            for (ow = 0; ow < OW; ow++) {
+                const ptrdiff_t at = (((ptrdiff_t)n * OH + oh) * OW + ow) * OC;
+                for (o = 0; o < OC; o++) {
+                    const float *wo = w + o / 16 * panel + o % 16;
+                    float s = 0.0f;
+                    for (kh = 0; kh < KH; kh++) {
+                        const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+                        for (kw = 0; kw < KW && (uint32_t)ih < (uint32_t)H; kw++) {
+                            const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw * p[SM2C_RT_WIN_DW] - p[SM2C_RT_WIN_PL];
+                            const float *xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C + o / OG * FC;
+                            const float *wp = wo + ((ptrdiff_t)kh * KW + kw) * FC * 16;
+                            for (ic = 0; ic < FC && (uint32_t)iw < (uint32_t)W; ic++)
+                                s += xp[ic] * wp[(ptrdiff_t)ic * 16];
+                        }
+                    }
+                    if (bias)
+                        s += bias[o];
+                    if (r)
+                        s += r[at + o];
+                    y[at + o] = sm2c_rt__act1(s, act);
+                }
+            }
+}
+
+#if SM2C_RT_WANT(conv2d_packed_f32)
+void sm2c_rt_conv2d_packed_f32(const float *x, const float *w, const float *bias, float *y,
+                               const int32_t *p, int32_t kind, float act_a, float act_b)
+{
+    const sm2c_rt__act av = { kind, act_a, act_b };
+
+#if !SM2C_RT_SCALAR_CORE
+    if (sm2c_rt__conv_blocked(x, w, bias, NULL, y, p, &av, 1))
+        return;
+#endif
+    conv_packed_direct(x, w, bias, NULL, y, p, &av);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_add_packed_f32)
+void sm2c_rt_conv2d_add_packed_f32(const float *x, const float *w, const float *bias, const float *r,
+                                   float *y, const int32_t *p, int32_t kind, float act_a, float act_b)
+{
+    const sm2c_rt__act av = { kind, act_a, act_b };
+
+#if !SM2C_RT_SCALAR_CORE
+    if (sm2c_rt__conv_blocked(x, w, bias, r, y, p, &av, 1))
+        return;
+#endif
+    conv_packed_direct(x, w, bias, r, y, p, &av);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_f32_packs)
+/* Whether the conv blocks run this layer (the residual form's when
+** `residual`) on a vector unit, so that a packed filter pays: not 1x1 layers
+** the plain form runs as a matmul, not where the blocks refuse. */
+int32_t sm2c_rt_conv2d_f32_packs(const int32_t *p, int32_t residual)
+{
+#if SM2C_RT_SCALAR_CORE
+    (void)p, (void)residual;
+    return 0;
+#else
+    return sm2c_rt__conv_blocks_take(p) && (residual || !conv_is_matmul(p));
 #endif
 }
 #endif

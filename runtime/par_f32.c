@@ -21,6 +21,8 @@
 **    convolution on a 1 x 1 x pixels image (the same rows of the same
 **    matrix product, or the same conv blocks: each pixel sums its input
 **    channels in order wherever it sits).  A 7x7 layer has 49 units, not 7.
+**    Both hold for a packed filter (conv2d_packed_f32): bands and pixel
+**    ranges keep every output channel, so every panel.
 **  - A depthwise layer with multiplier 1 and over 32 channels, on a vector
 **    unit, splits its rows times its slices of 32 channels, slice-major,
 **    when bands of rows would cut the kernel's column tiles: a
@@ -262,6 +264,38 @@ void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
                                 const int32_t *p, int32_t act, float act_a, float act_b)
 {
     win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p), 1, NULL, 1, 0 };
+    win_par(par, max_tasks, &a);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_packed_f32_par)
+static void conv_packed_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptrdiff_t yo)
+{
+    sm2c_rt_conv2d_packed_f32(a->x + xo, a->w, a->bias, a->y + yo, q, a->act, a->act_a, a->act_b);
+}
+
+void sm2c_rt_conv2d_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
+                                   const float *w, const float *bias, float *y, const int32_t *p,
+                                   int32_t act, float act_a, float act_b)
+{
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_packed_band, win_pointwise(p), 1, NULL, 1, 0 };
+    win_par(par, max_tasks, &a);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_add_packed_f32_par)
+static void conv_add_packed_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptrdiff_t yo)
+{
+    sm2c_rt_conv2d_add_packed_f32(a->x + xo, a->w, a->bias, a->r + yo, a->y + yo, q, a->act, a->act_a,
+                                  a->act_b);
+}
+
+void sm2c_rt_conv2d_add_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
+                                       const float *w, const float *bias, const float *r, float *y,
+                                       const int32_t *p, int32_t act, float act_a, float act_b)
+{
+    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_packed_band, win_pointwise(p), 1, NULL,
+                   1, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif

@@ -153,6 +153,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_lstm_state_f32, W_LSTM) WRAP(sm2c_rt_lstm_output_f32, W_LSTM)                   \
     WRAP(sm2c_rt_conv2d_f32, W_CONV_F32) WRAP(sm2c_rt_depthwise_conv2d_f32, W_CONV_F32)                 \
     WRAP(sm2c_rt_conv2d_add_f32, W_CONV_ADD)                                                     \
+    WRAP(sm2c_rt_conv2d_packed_f32, W_CONV_F32) WRAP(sm2c_rt_conv2d_add_packed_f32, W_CONV_ADD)  \
     WRAP(sm2c_rt_max_pool_f32, W_POOL) WRAP(sm2c_rt_avg_pool_f32, W_POOL)                       \
     NN2_KERNELS MOVEMENT_KERNELS RANDOM_KERNELS
 

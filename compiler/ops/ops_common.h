@@ -42,6 +42,12 @@ sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b);
 ** copy in arena scratch, p changed to read it with no padding, and its buffer. */
 int sm2c_conv_pads_input(const int64_t *p);
 int32_t sm2c_conv_pad_input(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_t *p);
+/* conv_pack.c: whether a float Conv2D (its residual form when `residual`)
+** with filter f and window p takes a filter packed in panels of 16 output
+** channels (sm2c_rt_conv2d_packed_f32), and that filter, made from f's
+** constant. */
+int sm2c_conv_packs_filter(const sm2c_lower *l, const sm2c_value *f, const int64_t *p, int residual);
+sm2c_value *sm2c_conv_pack_filter(sm2c_lower *l, const sm2c_value *f);
 /* A strided copy step: dims box from src (offset, strides) to dst (offset, strides). */
 void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_off,
                   const int64_t *src_strides, int32_t dst, int64_t dst_off,

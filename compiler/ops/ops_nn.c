@@ -390,11 +390,15 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
     if (!depthwise && !l->target->size_level && sm2c_target_has_vectors(l->target) &&
         sm2c_conv_pads_input(w.p))
         x = sm2c_conv_pad_input(l, n, x, w.p);
+    const sm2c_value *f = n->inputs[1];
+    const int packed = !depthwise && sm2c_conv_packs_filter(l, f, w.p, n->residual != NULL);
+    if (packed)
+        f = sm2c_conv_pack_filter(l, f);
     if (n->residual) {
         /* Conv2D + bias + a residual Add (pass_fuse.c), then the activation. */
-        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_add_f32", 9);
+        sm2c_step *s = sm2c_lower_step(l, n, packed ? "sm2c_rt_conv2d_add_packed_f32" : "sm2c_rt_conv2d_add_f32", 9);
         s->args[0] = sm2c_arg_buf(x);
-        s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+        s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, f));
         s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
         s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->residual));
         s->args[4] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
@@ -402,9 +406,11 @@ sm2c_status lower_conv2d(sm2c_lower *l, const sm2c_node *n)
         sm2c_lower_act(s, 6, n);
         return SM2C_OK;
     }
-    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32" : "sm2c_rt_conv2d_f32", 8);
+    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_f32"
+                                         : packed  ? "sm2c_rt_conv2d_packed_f32"
+                                                   : "sm2c_rt_conv2d_f32", 8);
     s->args[0] = sm2c_arg_buf(x);
-    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, f));
     s->args[2] = n->bias ? sm2c_arg_buf(sm2c_lower_buf(l, n->bias)) : sm2c_arg_null();
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, w.p);

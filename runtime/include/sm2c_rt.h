@@ -451,6 +451,19 @@ void sm2c_rt_conv2d_f32(const float *x, const float *w, const float *bias, float
 ** overlap. */
 void sm2c_rt_conv2d_add_f32(const float *x, const float *w, const float *bias, const float *r,
                             float *y, const int32_t *p, int32_t act, float act_a, float act_b);
+/* Conv2D and its residual form on a packed filter: OC / 16 panels of 16
+** output channels, panel b holding w[kh, kw, ic, 16*b + j] at
+** ((kh*KW + kw)*FC + ic)*16 + j, each panel contiguous (OC a multiple of 16).
+** The compiler lays a constant filter out so where the vector kernels take
+** the layer (sm2c_rt_conv2d_f32_packs); the sums are the HWIO kernel's. */
+void sm2c_rt_conv2d_packed_f32(const float *x, const float *w, const float *bias, float *y,
+                               const int32_t *p, int32_t act, float act_a, float act_b);
+void sm2c_rt_conv2d_add_packed_f32(const float *x, const float *w, const float *bias, const float *r,
+                                   float *y, const int32_t *p, int32_t act, float act_a, float act_b);
+/* 1 when sm2c_rt_conv2d_f32 (or, when residual, its residual form) runs the
+** layer p through the vector conv blocks, which read a packed filter as fast
+** or faster: not a 1x1 layer it runs as a matmul, not on a scalar FPU. */
+int32_t sm2c_rt_conv2d_f32_packs(const int32_t *p, int32_t residual);
 /* Filter [KH, KW, C, multiplier]; OC = C * multiplier. */
 void sm2c_rt_depthwise_conv2d_f32(const float *x, const float *w, const float *bias, float *y,
                                   const int32_t *p, int32_t act, float act_a, float act_b);
@@ -918,9 +931,10 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 ** order on the calling thread.  Each task computes a disjoint part of the
 ** output with the ordinary kernel and no sum is split, so every number of
 ** tasks and threads gives the kernel's bits.  What each splits:
-**  - conv2d, conv2d_add, depthwise_conv2d, max_pool, avg_pool: bands of the
-**    N*OH output rows; a pointwise conv2d or conv2d_add (1x1, stride 1, no
-**    padding, N*H*W <= INT32_MAX) ranges of its N*OH*OW output pixels; a
+**  - conv2d, conv2d_add (their packed forms too), depthwise_conv2d, max_pool,
+**    avg_pool: bands of the N*OH output rows; a pointwise conv2d or
+**    conv2d_add (1x1, stride 1, no padding, N*H*W <= INT32_MAX) ranges of
+**    its N*OH*OW output pixels; a
 **    depthwise_conv2d with multiplier 1 and over 32 channels, on a vector
 **    unit, its rows times its slices of 32 channels (depthwise_conv2d_f32_
 **    channels), slice-major, when row bands would cut its column tiles.
@@ -954,6 +968,12 @@ void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
 void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b);
+void sm2c_rt_conv2d_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
+                                   const float *w, const float *bias, float *y, const int32_t *p,
+                                   int32_t act, float act_a, float act_b);
+void sm2c_rt_conv2d_add_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
+                                       const float *w, const float *bias, const float *r, float *y,
+                                       const int32_t *p, int32_t act, float act_a, float act_b);
 void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b);

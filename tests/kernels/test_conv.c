@@ -211,6 +211,86 @@ static void test_conv2d_add(void **state)
     }
 }
 
+/* The filter in panels of 16 output channels, as compiler/ops/conv_pack.c
+** lays it out (sm2c_rt.h, sm2c_rt_conv2d_packed_f32). */
+static void pack_panels(const float *w, float *packed, size_t taps, int32_t oc)
+{
+    size_t k;
+    int32_t o;
+
+    for (o = 0; o < oc; o++)
+        for (k = 0; k < taps; k++)
+            packed[((size_t)(o / 16) * taps + k) * 16 + (size_t)(o % 16)] = w[k * (size_t)oc + (size_t)o];
+}
+
+static const wcase packed_cases[] = {
+    /* n  h   w   c  kh kw  oc sh sw dh dw same fc */
+    {1, 7, 7, 40, 3, 3, 64, 1, 1, 1, 1, 1, 40},     /* ResNet's 3x3 SAME, 2 blocks of 32 */
+    {2, 9, 8, 5, 3, 3, 48, 2, 2, 1, 1, 1, 5},       /* stride 2, 32 + 16 channels, batch 2 */
+    {1, 10, 11, 3, 3, 3, 16, 1, 1, 2, 2, 1, 3},     /* dilation 2, one panel */
+    {1, 6, 5, 24, 1, 1, 32, 1, 1, 1, 1, 0, 24},     /* 1x1 the plain kernel runs as a matmul */
+    {1, 5, 6, 1040, 1, 1, 32, 1, 1, 1, 1, 0, 1040}, /* C above the zero block, inside */
+    {1, 12, 12, 4, 5, 2, 80, 2, 1, 1, 1, 0, 4},     /* VALID 5x2, 2 x 32 + 16 */
+};
+
+/* The packed kernels against the double reference, and, where the HWIO
+** kernels run the conv blocks too (sm2c_rt_conv2d_f32_packs), bit for bit
+** against them: the same sums in the same order. */
+static void test_conv2d_packed(void **state)
+{
+    size_t i;
+    int32_t act;
+    (void)state;
+
+    for (i = 0; i < sizeof packed_cases / sizeof packed_cases[0]; i++) {
+        const wcase *t = &packed_cases[i];
+        int32_t p[SM2C_RT_WIN_PARAMS];
+        krng r = krng_new(700 + i);
+        size_t nx, taps, ny;
+        float *x, *w, *wp, *bias, *res, *y, *want;
+        double *wantd;
+        char what[96];
+
+        kwin_params(p, t->n, t->h, t->w, t->c, t->kh, t->kw, t->oc, t->sh, t->sw, t->dh, t->dw,
+                    t->same, t->fc);
+        nx = (size_t)t->n * t->h * t->w * t->c;
+        taps = (size_t)t->kh * t->kw * t->fc;
+        ny = (size_t)t->n * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW] * t->oc;
+        x = calloc(nx + 1, sizeof *x), w = calloc(taps * t->oc + 1, sizeof *w);
+        wp = calloc(taps * t->oc + 1, sizeof *wp), bias = calloc((size_t)t->oc + 1, sizeof *bias);
+        res = calloc(ny + 1, sizeof *res), y = calloc(ny + 1, sizeof *y);
+        want = calloc(ny + 1, sizeof *want), wantd = calloc(ny + 1, sizeof *wantd);
+        krng_fill(&r, x, nx, -1.0f, 1.0f);
+        krng_fill(&r, w, taps * t->oc, -1.0f, 1.0f);
+        krng_fill(&r, bias, (size_t)t->oc, -0.5f, 0.5f);
+        krng_fill(&r, res, ny, -2.0f, 2.0f);
+        pack_panels(w, wp, taps, t->oc);
+        for (act = SM2C_RT_ACT_NONE; act <= KACT_LAST; act++) {
+            snprintf(what, sizeof what, "conv2d_packed case %d act %d", (int)i, (int)act);
+            ref_window(KIND_CONV, x, w, bias, wantd, p, act);
+            sm2c_rt_conv2d_packed_f32(x, wp, bias, y, p, KACT(act));
+            kassert_close(wantd, y, ny, ktol_contraction((long)taps), ktol_contraction((long)taps), what);
+            if (sm2c_rt_conv2d_f32_packs(p, 0)) {
+                sm2c_rt_conv2d_f32(x, w, bias, want, p, KACT(act));
+                kassert_same(want, y, ny, what);
+            }
+            snprintf(what, sizeof what, "conv2d_add_packed case %d act %d", (int)i, (int)act);
+            sm2c_rt_conv2d_add_packed_f32(x, wp, bias, res, y, p, KACT(act));
+            sm2c_rt_conv2d_add_f32(x, w, bias, res, want, p, KACT(act));
+            if (sm2c_rt_conv2d_f32_packs(p, 1)) {
+                kassert_same(want, y, ny, what);
+            } else { /* other paths: each within the contraction tolerance */
+                const double tol = 2.0 * ktol_contraction((long)taps) + 1e-6;
+                size_t k;
+                for (k = 0; k < ny; k++)
+                    wantd[k] = want[k];
+                kassert_close(wantd, y, ny, tol, tol, what);
+            }
+        }
+        free(x), free(w), free(wp), free(bias), free(res), free(y), free(want), free(wantd);
+    }
+}
+
 static void test_conv2d_explicit_pad(void **state)
 {
     enum { H = 5, W = 4, C = 2, KH = 3, KW = 2, OC = 3 };
@@ -445,6 +525,7 @@ int main(void)
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv2d_explicit_pad),
         cmocka_unit_test(test_conv2d_add),
+        cmocka_unit_test(test_conv2d_packed),
         cmocka_unit_test(test_depthwise_conv2d),
         cmocka_unit_test(test_conv_act_special),
         cmocka_unit_test(test_conv_new_act_special),

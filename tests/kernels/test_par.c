@@ -14,7 +14,8 @@
 #include "sm2c_rt.h"
 #include "kref.h"
 
-enum { KIND_CONV, KIND_CONV_ADD, KIND_DEPTHWISE, KIND_MAXPOOL, KIND_AVGPOOL };
+enum { KIND_CONV, KIND_CONV_ADD, KIND_CONV_PACKED, KIND_CONV_ADD_PACKED, KIND_DEPTHWISE, KIND_MAXPOOL,
+       KIND_AVGPOOL };
 
 typedef struct wcase {
     int kind;
@@ -29,6 +30,8 @@ static const wcase wcases[] = {
     { KIND_CONV, 1, 15, 9, 6, 3, 3, 12, 1, 1, 2, 2, 1, 3, SM2C_RT_ACT_NONE },     /* dilated, 2 groups */
     { KIND_CONV, 3, 10, 4, 1, 10, 4, 8, 2, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU },     /* DS-CNN's first */
     { KIND_CONV_ADD, 1, 8, 8, 16, 3, 3, 16, 1, 1, 1, 1, 1, 16, SM2C_RT_ACT_RELU },
+    { KIND_CONV_PACKED, 1, 9, 9, 24, 3, 3, 48, 1, 1, 1, 1, 1, 24, SM2C_RT_ACT_RELU }, /* panels of 16 */
+    { KIND_CONV_ADD_PACKED, 2, 7, 7, 16, 3, 3, 32, 2, 2, 1, 1, 1, 16, SM2C_RT_ACT_NONE },
     { KIND_DEPTHWISE, 1, 14, 14, 32, 3, 3, 32, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU6 },
     { KIND_DEPTHWISE, 2, 9, 9, 8, 3, 3, 16, 2, 2, 1, 1, 1, 2, SM2C_RT_ACT_NONE },
     { KIND_MAXPOOL, 1, 13, 12, 5, 3, 3, 5, 2, 2, 1, 1, 1, 5, SM2C_RT_ACT_NONE },
@@ -41,6 +44,8 @@ static void win_plain(const wcase *t, const float *x, const float *w, const floa
     switch (t->kind) {
     case KIND_CONV: sm2c_rt_conv2d_f32(x, w, b, y, p, t->act, 0.0f, 0.0f); break;
     case KIND_CONV_ADD: sm2c_rt_conv2d_add_f32(x, w, b, r, y, p, t->act, 0.0f, 0.0f); break;
+    case KIND_CONV_PACKED: sm2c_rt_conv2d_packed_f32(x, w, b, y, p, t->act, 0.0f, 0.0f); break;
+    case KIND_CONV_ADD_PACKED: sm2c_rt_conv2d_add_packed_f32(x, w, b, r, y, p, t->act, 0.0f, 0.0f); break;
     case KIND_DEPTHWISE: sm2c_rt_depthwise_conv2d_f32(x, w, b, y, p, t->act, 0.0f, 0.0f); break;
     case KIND_MAXPOOL: sm2c_rt_max_pool_f32(x, y, p); break;
     default: sm2c_rt_avg_pool_f32(x, y, p); break;
@@ -53,6 +58,10 @@ static void win_split(const wcase *t, const sm2c_rt_par *par, int32_t tasks, con
     switch (t->kind) {
     case KIND_CONV: sm2c_rt_conv2d_f32_par(par, tasks, x, w, b, y, p, t->act, 0.0f, 0.0f); break;
     case KIND_CONV_ADD: sm2c_rt_conv2d_add_f32_par(par, tasks, x, w, b, r, y, p, t->act, 0.0f, 0.0f); break;
+    case KIND_CONV_PACKED: sm2c_rt_conv2d_packed_f32_par(par, tasks, x, w, b, y, p, t->act, 0.0f, 0.0f); break;
+    case KIND_CONV_ADD_PACKED:
+        sm2c_rt_conv2d_add_packed_f32_par(par, tasks, x, w, b, r, y, p, t->act, 0.0f, 0.0f);
+        break;
     case KIND_DEPTHWISE:
         sm2c_rt_depthwise_conv2d_f32_par(par, tasks, x, w, b, y, p, t->act, 0.0f, 0.0f);
         break;
@@ -231,7 +240,8 @@ static void record_for(void *pool, int32_t n, sm2c_rt_task_fn fn, void *arg)
 ** N*OH*OW pixels, not its N*OH rows: a 7x7 layer takes up to 49 tasks.  Each
 ** case is the plain kernel's bits at 1..8 tasks (in order and on pools), on
 ** the matmul path (C <= 320), the conv blocks (C > 320, the residual form),
-** and the direct loops (groups), with odd channel counts. */
+** and the direct loops (groups), with odd channel counts; and the packed
+** filter's kernels (conv2d_packed_f32), which take the blocks. */
 static void pointwise_splits_pixels(void **state)
 {
     static const wcase cases[] = {
@@ -245,6 +255,8 @@ static void pointwise_splits_pixels(void **state)
         { KIND_CONV_ADD, 1, 14, 14, 24, 1, 1, 41, 1, 1, 1, 1, 0, 24, SM2C_RT_ACT_RELU },
         { KIND_CONV_ADD, 1, 7, 7, 161, 1, 1, 33, 1, 1, 1, 1, 1, 161, SM2C_RT_ACT_RELU6 },
         { KIND_CONV_ADD, 2, 7, 7, 5, 1, 1, 3, 1, 1, 1, 1, 0, 5, SM2C_RT_ACT_NONE },
+        { KIND_CONV_PACKED, 1, 7, 7, 512, 1, 1, 64, 1, 1, 1, 1, 0, 512, SM2C_RT_ACT_RELU },   /* ResNet50's */
+        { KIND_CONV_ADD_PACKED, 1, 7, 7, 40, 1, 1, 32, 1, 1, 1, 1, 0, 40, SM2C_RT_ACT_RELU },
     };
     size_t i;
     int32_t n;
