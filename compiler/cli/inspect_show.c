@@ -93,9 +93,9 @@ static void infos(sm2c_ctx *c, FILE *f, const char *what, size_t n, const char *
     }
 }
 
-static void default_values(FILE *f, const sm2c_tensor *t)
+static void default_values(FILE *f, const sm2c_tensor *t, int scalar)
 {
-    fputc('[', f);
+    fputs(scalar ? "" : "[", f);
     for (int64_t i = 0; i < t->nelem && i < 16; i++) {
         fputs(i ? ", " : "", f);
         if (sm2c_dtype_base(t->dtype) == SM2C_DT_STRING)
@@ -105,7 +105,7 @@ static void default_values(FILE *f, const sm2c_tensor *t)
         else
             fprintf(f, "%.9g", sm2c_tensor_get_f64(t, i));
     }
-    fputs(t->nelem > 16 ? ", ...]" : "]", f);
+    fputs(scalar ? "" : t->nelem > 16 ? ", ...]" : "]", f);
 }
 
 static void features(sm2c_ctx *c, FILE *f, const sm2c_show_sig *s)
@@ -123,7 +123,7 @@ static void features(sm2c_ctx *c, FILE *f, const sm2c_show_sig *s)
         }
         fprintf(f, "      shape: %s (tf.io.FixedLenFeature)\n      default: ", sm_shape(c, &x->shape));
         if (x->dflt && x->dflt->nelem)
-            default_values(f, x->dflt);
+            default_values(f, x->dflt, x->shape.rank == 0 && x->dflt->nelem == 1);
         else
             fputs("none (required)", f);
         fputc('\n', f);
