@@ -52,6 +52,8 @@ typedef struct report {
     const char *cflow_refused;   /* why functionalization refuses the TF1 control flow, or NULL */
     int verbose;
     const char *only;            /* --json --signature KEY: that signature alone */
+    const sm2c_example_feature *features;   /* its tf.Example features */
+    int32_t n_features;
 } report;
 
 /* ---- gathering ---------------------------------------------------------------- */
@@ -585,6 +587,34 @@ static void json_model(sm2c_ctx *c, sm2c_json *j, const report *r)
     sm2c_json_field_bool(j, "object_based", r->vm->object_based);
 }
 
+/* --json --signature KEY: the tf.Example features, as the text view lists them. */
+static void json_features(sm2c_json *j, const report *r)
+{
+    sm2c_json_key(j, "features");
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < r->n_features; i++) {
+        const sm2c_example_feature *x = &r->features[i];
+        sm2c_json_object(j);
+        sm2c_json_key(j, "key");
+        sm2c_json_strn(j, (const char *)x->key.data, x->key.len);
+        sm2c_json_field_str(j, "kind", x->sparse ? "var_len" : "fixed_len");
+        sm2c_json_field_str(j, "dtype", sm2c_dtype_enum_name(x->dtype));
+        sm2c_json_key(j, "shape");
+        json_shape(j, &x->shape);
+        sm2c_json_key(j, "default");
+        if (x->dflt && x->dflt->nelem && has_values(x->dflt)) {
+            sm2c_json_array(j);
+            for (int64_t k = 0; k < x->dflt->nelem; k++)
+                json_value(j, x->dflt, k);
+            sm2c_json_end(j);
+        } else {
+            sm2c_json_null(j);
+        }
+        sm2c_json_end(j);
+    }
+    sm2c_json_end(j);
+}
+
 static void json_signatures(sm2c_json *j, const report *r)
 {
     sm2c_json_key(j, "signatures");
@@ -601,6 +631,8 @@ static void json_signatures(sm2c_json *j, const report *r)
         sm2c_json_field_bool(j, "compiles", s->why == NULL);
         if (s->why)
             sm2c_json_field_str(j, "why", s->why);
+        if (r->only)
+            json_features(j, r);
         sm2c_json_end(j);
     }
     sm2c_json_end(j);
@@ -760,6 +792,9 @@ sm2c_status sm2c_inspect(sm2c_ctx *c, const char *dir, const sm2c_inspect_opts *
         st = try_functionalize(c, dir, o, &r);
     if (!st)
         st = gather_verdicts(c, dir, o, &r);
+    sm2c_example_feature *fs = NULL;
+    if (!st && r.only && !(st = sm2c_inspect_features(c, dir, o->tag_set, r.only, &fs, &r.n_features)))
+        r.features = fs;
     if (!st) {
         if (o->json)
             print_json(c, out, &r);

@@ -75,6 +75,16 @@ expect 0 '"compiles": false' out "$sm2c" inspect "$multi" --signature concat_str
 python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["signatures"]; assert [x["key"] for x in s] == ["concat_str"], s' \
   "$tmp/out" || { echo "FAIL: --json --signature lists other signatures"; fail=1; }
 
+# --json --signature of a tf.Example signature: its features too.
+expect 0 '"features"' out "$sm2c" inspect "$multi" --signature parse --json
+python3 - "$tmp/out" <<'PY' || { echo "FAIL: --json --signature parse: features"; fail=1; }
+import json, sys
+f = json.load(open(sys.argv[1]))["signatures"][0]["features"]
+assert f == [{"key": "age", "kind": "fixed_len", "dtype": "DT_INT64", "shape": [1], "default": [7]},
+             {"key": "score", "kind": "fixed_len", "dtype": "DT_FLOAT", "shape": [2], "default": None},
+             {"key": "tags", "kind": "var_len", "dtype": "DT_STRING", "shape": None, "default": None}], f
+PY
+
 # The full listing: concrete functions collapsed unless -v.
 expect 0 "Concrete functions: 10, 5 of them compilable with --function (-v lists them)" out "$sm2c" inspect "$multi"
 grep -q "input signature:" "$tmp/out" && { echo "FAIL: concrete functions listed without -v"; fail=1; }
