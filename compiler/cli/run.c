@@ -477,7 +477,8 @@ static sm2c_status check_input(sm2c_ctx *c, const sm2c_entry *e, const sm2c_port
                                const sm2c_run_input *in, const sm2c_tensor *t, int32_t batch)
 {
     if (!in)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "missing --input %s=FILE.npy%s", p->key,
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL,
+                          "missing --input %s=FILE.npy (or --input_exprs %s=LITERAL)%s", p->key, p->key,
                           unmatched_inputs(c, e, o));
     sm2c_shape want = run_shape(c, p, batch);
     if (t->dtype != sm2c_dtype_base(p->dtype) || !sm2c_shape_equal(&t->shape, &want))

@@ -84,6 +84,7 @@ expect 2 "--input_exprs x: error: lists of different lengths (the lists are not 
 expect 2 "--input_exprs x: error: expected ',' or ']' at offset 4" err "$sm2c" run "$single" --input_exprs 'x=[[1 2]]'
 expect 2 "--input_exprs idx: error: value 0 (1.5) does not fit the input's dtype int32" \
   err "$sm2c" run "$multi" --signature gather --input_exprs 'idx=[1.5,0]'
+expect 2 "error: missing --input x=FILE.npy (or --input_exprs x=LITERAL)" err "$sm2c" run "$single"
 expect 2 "--input_exprs expects KEY=LITERAL" err "$sm2c" run "$single" --input_exprs 'x'
 # int32 input, float output.
 expect 0 "g: float32 [2] = [40, 10]" out "$sm2c" run "$multi" --signature gather --input_exprs 'idx=[3, 0]'
