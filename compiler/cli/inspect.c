@@ -418,11 +418,19 @@ static void text_functions(FILE *f, const report *r)
     if (!vm->object_based)
         return;
     if (!r->verbose) {
+        /* the ones --function compiles, a line each; the rest (layers' and
+        ** internal functions, captures) with -v */
         size_t entries = 0;
         for (size_t i = 0; i < vm->n_fns; i++)
             entries += sm2c_concrete_fn_is_function(&vm->fns[i]);
-        fprintf(f, "\nConcrete functions: %zu, %zu of them compilable with --function (-v lists them)\n",
+        fprintf(f, "\nConcrete functions: %zu, %zu of them compilable with --function (-v lists them all)\n",
                 vm->n_fns, entries);
+        for (size_t i = 0; i < vm->n_fns; i++) {
+            const sm2c_concrete_fn *fn = &vm->fns[i];
+            if (sm2c_concrete_fn_is_function(fn))
+                fprintf(f, "  entry: %s (--function %s) %s\n", esc(r, sm2c_concrete_fn_entry_key(r->arena, fn)),
+                        esc(r, fn->owner), fn->input_signature ? esc(r, fn->input_signature) : "");
+        }
         return;
     }
     fprintf(f, "\nConcrete functions (%zu)\n", vm->n_fns);

@@ -86,7 +86,8 @@ assert f == [{"key": "age", "kind": "fixed_len", "dtype": "DT_INT64", "shape": [
 PY
 
 # The full listing: concrete functions collapsed unless -v.
-expect 0 "Concrete functions: 10, 5 of them compilable with --function (-v lists them)" out "$sm2c" inspect "$multi"
+expect 0 "Concrete functions: 10, 5 of them compilable with --function (-v lists them all)" out "$sm2c" inspect "$multi"
+grep -qF "  entry: add_one_0 (--function add_one) " "$tmp/out" || { echo "FAIL: the --function entries are not listed"; fail=1; }
 grep -q "input signature:" "$tmp/out" && { echo "FAIL: concrete functions listed without -v"; fail=1; }
 expect 0 "Concrete functions (10)" out "$sm2c" inspect "$multi" -v
 grep -q "input signature:" "$tmp/out" || { echo "FAIL: -v does not list the concrete functions"; fail=1; }
