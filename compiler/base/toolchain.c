@@ -35,7 +35,7 @@ char **sm2c_cc_argv(sm2c_ctx *c, const char *cc, int extra, int *n)
     return argv;
 }
 
-sm2c_status sm2c_spawn(sm2c_ctx *c, char *const *argv, const char *what)
+sm2c_status sm2c_spawn_status(sm2c_ctx *c, char *const *argv, const char *what, int *status)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -46,14 +46,22 @@ sm2c_status sm2c_spawn(sm2c_ctx *c, char *const *argv, const char *what)
         fprintf(stderr, "sm2c: %s: cannot run %s: %s\n", what, argv[0], strerror(errno));
         _exit(127);
     }
-    int status;
-    while (waitpid(pid, &status, 0) < 0)
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR)
             return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "wait failed: %s", strerror(errno));
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "%s failed (status %d)", argv[0],
-                          WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 255;
     return SM2C_OK;
+}
+
+sm2c_status sm2c_spawn(sm2c_ctx *c, char *const *argv, const char *what)
+{
+    int status;
+    sm2c_status st = sm2c_spawn_status(c, argv, what, &status);
+    if (!st && status != 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "%s failed (status %d)", argv[0],
+                          status > 128 ? -1 : status);
+    return st;
 }
 
 char *sm2c_tmpdir(sm2c_ctx *c, const char *prefix)

@@ -17,6 +17,10 @@ char **sm2c_cc_argv(sm2c_ctx *c, const char *cc, int extra, int *n);
 /* Run argv, wait, and report a non-zero exit as one error naming `what`. */
 sm2c_status sm2c_spawn(sm2c_ctx *c, char *const *argv, const char *what);
 
+/* Run argv and wait: *status is its exit status, or 128 + the signal that
+** ended it.  An error (naming `what`) only when it cannot be started. */
+sm2c_status sm2c_spawn_status(sm2c_ctx *c, char *const *argv, const char *what, int *status);
+
 /* A fresh private directory under $TMPDIR (or /tmp), and its removal. */
 char *sm2c_tmpdir(sm2c_ctx *c, const char *prefix);
 void sm2c_rmtree(const char *dir);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "inspect_show.h"
+#include "inspect_verdict.h"
 #include "json.h"
 #include "import/functionalize.h"
 #include "import/op_support.h"
@@ -29,6 +31,7 @@ typedef struct signature {
     const char *method;
     size_t n_inputs, n_outputs;
     tensor_info *inputs, *outputs;
+    const char *why;          /* why `compile --signature KEY` refuses it, NULL when it compiles */
 } signature;
 
 typedef struct ckpt_entry {
@@ -47,6 +50,10 @@ typedef struct report {
     size_t n_ops;
     sm2c_op_count *ops;
     const char *cflow_refused;   /* why functionalization refuses the TF1 control flow, or NULL */
+    int verbose;
+    const char *only;            /* --json --signature KEY: that signature alone */
+    const sm2c_example_feature *features;   /* its tf.Example features */
+    int32_t n_features;
 } report;
 
 /* ---- gathering ---------------------------------------------------------------- */
@@ -198,15 +205,23 @@ static sm2c_status try_functionalize(sm2c_ctx *c, const char *dir, const sm2c_in
     sm2c_status st = sm2c_model_load(c, dir, o->tag_set, &copy);
     if (!st && sm2c_functionalize(&qc, copy) != SM2C_OK) {
         /* "FILE: WHERE: error: WHAT" -> "WHERE: WHAT" */
-        const char *line = quiet.first, *what = strstr(line, "error: ");
-        size_t nf = strlen(copy->file);
-        if (strncmp(line, copy->file, nf) == 0 && line[nf] == ':')
-            line += nf + 2;
-        r->cflow_refused = what ? sm2c_arena_printf(c->arena, "%.*s%s", (int)(what - line), line, what + 7)
-                                : sm2c_arena_strdup(c->arena, line);
+        r->cflow_refused = sm2c_inspect_reason(c->arena, copy->file, quiet.first);
     }
     sm2c_model_close(copy);
     return st;
+}
+
+/* Each signature compiled as `compile --signature KEY` compiles it. */
+static sm2c_status gather_verdicts(sm2c_ctx *c, const char *dir, const sm2c_inspect_opts *o, report *r)
+{
+    for (size_t i = 0; i < r->n_sigs; i++) {
+        if (r->only && strcmp(r->only, r->sigs[i].key))
+            continue;
+        sm2c_status st = sm2c_inspect_verdict(c, dir, o->tag_set, r->sigs[i].key, &r->sigs[i].why);
+        if (st)
+            return st;
+    }
+    return SM2C_OK;
 }
 
 /* Compilable: in the op table, or handled on import or by functionalization
@@ -388,6 +403,12 @@ static void text_signatures(sm2c_ctx *c, FILE *f, const report *r)
                 esc(r, s->method));
         text_infos(r, f, "inputs", s->inputs, s->n_inputs);
         text_infos(r, f, "outputs", s->outputs, s->n_outputs);
+        if (s->why && !strcmp(s->key, SM2C_INIT_OP_KEY))
+            fprintf(f, "    %s\n", s->why);
+        else if (s->why)
+            fprintf(f, "    does not compile: %s\n", esc(r, s->why));
+        else
+            fputs("    compiles\n", f);
     }
 }
 
@@ -396,6 +417,22 @@ static void text_functions(FILE *f, const report *r)
     const sm2c_varmap *vm = r->vm;
     if (!vm->object_based)
         return;
+    if (!r->verbose) {
+        /* the ones --function compiles, a line each; the rest (layers' and
+        ** internal functions, captures) with -v */
+        size_t entries = 0;
+        for (size_t i = 0; i < vm->n_fns; i++)
+            entries += sm2c_concrete_fn_is_function(&vm->fns[i]);
+        fprintf(f, "\nConcrete functions: %zu, %zu of them compilable with --function (-v lists them all)\n",
+                vm->n_fns, entries);
+        for (size_t i = 0; i < vm->n_fns; i++) {
+            const sm2c_concrete_fn *fn = &vm->fns[i];
+            if (sm2c_concrete_fn_is_function(fn))
+                fprintf(f, "  entry: %s (--function %s) %s\n", esc(r, sm2c_concrete_fn_entry_key(r->arena, fn)),
+                        esc(r, fn->owner), fn->input_signature ? esc(r, fn->input_signature) : "");
+        }
+        return;
+    }
     fprintf(f, "\nConcrete functions (%zu)\n", vm->n_fns);
     for (size_t i = 0; i < vm->n_fns; i++) {
         const sm2c_concrete_fn *fn = &vm->fns[i];
@@ -471,6 +508,17 @@ static void text_ops(FILE *f, const report *r)
     fputc('\n', f);
     if (r->cflow_refused)
         fprintf(f, "TF1 control flow not compilable: %s\n", esc(r, r->cflow_refused));
+    size_t refused = 0, entries = 0;
+    for (size_t i = 0; i < r->n_sigs; i++) {
+        int init = !strcmp(r->sigs[i].key, SM2C_INIT_OP_KEY);
+        refused += r->sigs[i].why != NULL && !init;
+        entries += !init;
+    }
+    fprintf(f, "Signatures that do not compile: %zu of %zu", refused, entries);
+    for (size_t i = 0, k = 0; i < r->n_sigs; i++)
+        if (r->sigs[i].why && strcmp(r->sigs[i].key, SM2C_INIT_OP_KEY))
+            fprintf(f, "%s%s", k++ ? ", " : ": ", esc(r, r->sigs[i].key));
+    fputc('\n', f);
 }
 
 static void print_text(sm2c_ctx *c, FILE *f, const report *r)
@@ -547,17 +595,52 @@ static void json_model(sm2c_ctx *c, sm2c_json *j, const report *r)
     sm2c_json_field_bool(j, "object_based", r->vm->object_based);
 }
 
+/* --json --signature KEY: the tf.Example features, as the text view lists them. */
+static void json_features(sm2c_json *j, const report *r)
+{
+    sm2c_json_key(j, "features");
+    sm2c_json_array(j);
+    for (int32_t i = 0; i < r->n_features; i++) {
+        const sm2c_example_feature *x = &r->features[i];
+        sm2c_json_object(j);
+        sm2c_json_key(j, "key");
+        sm2c_json_strn(j, (const char *)x->key.data, x->key.len);
+        sm2c_json_field_str(j, "kind", x->sparse ? "var_len" : "fixed_len");
+        sm2c_json_field_str(j, "dtype", sm2c_dtype_enum_name(x->dtype));
+        sm2c_json_key(j, "shape");
+        json_shape(j, &x->shape);
+        sm2c_json_key(j, "default");
+        if (x->dflt && x->dflt->nelem && has_values(x->dflt)) {
+            sm2c_json_array(j);
+            for (int64_t k = 0; k < x->dflt->nelem; k++)
+                json_value(j, x->dflt, k);
+            sm2c_json_end(j);
+        } else {
+            sm2c_json_null(j);
+        }
+        sm2c_json_end(j);
+    }
+    sm2c_json_end(j);
+}
+
 static void json_signatures(sm2c_json *j, const report *r)
 {
     sm2c_json_key(j, "signatures");
     sm2c_json_array(j);
     for (size_t i = 0; i < r->n_sigs; i++) {
         const signature *s = &r->sigs[i];
+        if (r->only && strcmp(r->only, s->key))
+            continue;
         sm2c_json_object(j);
         sm2c_json_field_str(j, "key", s->key);
         sm2c_json_field_str(j, "method", s->method);
         json_infos(j, "inputs", s->inputs, s->n_inputs);
         json_infos(j, "outputs", s->outputs, s->n_outputs);
+        sm2c_json_field_bool(j, "compiles", s->why == NULL);
+        if (s->why)
+            sm2c_json_field_str(j, "why", s->why);
+        if (r->only)
+            json_features(j, r);
         sm2c_json_end(j);
     }
     sm2c_json_end(j);
@@ -680,17 +763,46 @@ static void print_json(sm2c_ctx *c, FILE *f, const report *r)
     sm2c_json_end(&j);
 }
 
+/* --signature KEY: that signature alone, as saved_model_cli show --signature_def. */
+static sm2c_status show_one(sm2c_ctx *c, const char *dir, const sm2c_inspect_opts *o, const sm2c_model *m,
+                            FILE *out)
+{
+    sm2c_show_sig s = { .key = o->signature };
+    sm2c_example_feature *fs;
+    sm2c_status st;
+    if (!(s.def = sm2c_show_find(c, m, o->signature)))
+        return SM2C_ERR_USAGE;
+    if ((st = sm2c_inspect_verdict(c, dir, o->tag_set, o->signature, &s.why)) ||
+        (st = sm2c_inspect_features(c, dir, o->tag_set, o->signature, &fs, &s.n_features)))
+        return st;
+    s.features = fs;
+    sm2c_show_text(c, out, &s);
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_inspect(sm2c_ctx *c, const char *dir, const sm2c_inspect_opts *o, FILE *out)
 {
     sm2c_model *m;
     sm2c_status st = sm2c_model_load(c, dir, o->tag_set, &m);
     if (!st)
         st = sm2c_check_function_names(c, m);
-    report r = { 0 };
+    report r = { .verbose = o->verbose, .only = o->signature };
+    if (!st && o->signature && !o->json) {
+        st = show_one(c, dir, o, m, out);
+        sm2c_model_close(m);
+        return st;
+    }
+    if (!st && o->signature && !sm2c_show_find(c, m, o->signature))
+        st = SM2C_ERR_USAGE;
     if (!st)
         st = gather(c, m, o, &r);
     if (!st)
         st = try_functionalize(c, dir, o, &r);
+    if (!st)
+        st = gather_verdicts(c, dir, o, &r);
+    sm2c_example_feature *fs = NULL;
+    if (!st && r.only && !(st = sm2c_inspect_features(c, dir, o->tag_set, r.only, &fs, &r.n_features)))
+        r.features = fs;
     if (!st) {
         if (o->json)
             print_json(c, out, &r);

@@ -14,6 +14,8 @@ typedef struct sm2c_inspect_opts {
     const char *tag_set;      /* NULL: the only MetaGraphDef, else "serve" */
     int json;
     int max_values;           /* print values of tensors with at most this many elements */
+    const char *signature;    /* --signature: only this one, as saved_model_cli show --signature_def */
+    int verbose;              /* -v: every concrete function with its captures */
 } sm2c_inspect_opts;
 
 /* Load `dir`, validate it entirely (every checkpoint tensor is read and its

@@ -30,10 +30,14 @@ static const char usage[] =
     "Compile a TensorFlow SavedModel to standalone C.\n"
     "\n"
     "commands:\n"
-    "  inspect DIR [--tag_set TAGS] [--json] [--max-values N]\n"
-    "        what is inside: tags, signatures, concrete functions, variables and their\n"
-    "        checkpoint keys, checkpoint entries (values of tensors with at most N\n"
-    "        elements, default 16), reachable ops and which sm2c cannot compile yet\n"
+    "  inspect DIR [--tag_set TAGS] [--json] [--max-values N] [-v]\n"
+    "        what is inside: tags, signatures (each with whether `compile --signature KEY`\n"
+    "        compiles it, or why not), variables and their checkpoint keys, checkpoint\n"
+    "        entries (values of tensors with at most N elements, default 16), reachable\n"
+    "        ops and which sm2c cannot compile yet; -v: every concrete function too\n"
+    "  inspect DIR --signature KEY\n"
+    "        that signature as saved_model_cli show --signature_def shows it, with the\n"
+    "        tf.Example features (key, dtype, shape, default) its protos must hold\n"
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
     "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
@@ -76,11 +80,15 @@ static const char usage[] =
 /* The rest of the text: one string would pass the 4,095 characters C99
 ** promises (-Woverlength-strings). */
 static const char usage_more[] =
-    "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
+    "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
+    "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
     "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
     "        [--emit c|obj|so] [--threads N] [--task-work N]\n"
-    "        compile one signature or function, build it with $CC (default cc), run it on the\n"
-    "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs;\n"
+    "        compile one signature (default: the model's only one) or function, build it\n"
+    "        with $CC (default cc), run it on the inputs, print each output (key, dtype,\n"
+    "        shape, and its values when it has at most 100; -q: nothing) and, with\n"
+    "        --outdir, write OUT/<output key>.npy; --input_exprs: a small input as a Python\n"
+    "        literal, of the dtype the signature declares; unknown dims come from the inputs;\n"
     "        an input key the signature lacks, or an array whose shape contradicts the\n"
     "        declared one, is an error before anything is built\n"
     "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
@@ -133,7 +141,7 @@ typedef struct cli {
     int list;                       /* runtime --list */
     sm2c_run_input inputs[MAX_LIST];
     int n_inputs;
-    int json, keep;
+    int json, keep, no_cache;
     int quiet, verbose;      /* -q, -v */
     sm2c_emit_kind emit;
     int max_values;
@@ -165,9 +173,9 @@ static const command_def commands[] = {
     { "compile", CMD_COMPILE, "compile DIR -o OUT [options]",
       "Write OUT/NAME.h and, by --emit, NAME.c (default), NAME.ll, NAME.bc, NAME.o or NAME.so,\n"
       "for every signature but __saved_model_init_op unless --signature selects." },
-    { "run", CMD_RUN, "run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT [options]",
-      "Compile one signature or function, build it with $CC (default cc), run it on the inputs\n"
-      "and write OUT/<output key>.npy." },
+    { "run", CMD_RUN, "run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]... [options]",
+      "Compile one signature (default: the only one) or function, build it with $CC (default cc),\n"
+      "run it on the inputs, print each output and, with --outdir, write OUT/<output key>.npy." },
     { "runtime", CMD_RUNTIME, "runtime -o OUT [--kernel NAME]... | runtime --list",
       "Write the runtime sources and headers into OUT (with --kernel, exactly the files those\n"
       "kernels need), or list every runtime kernel with the files it needs." },
@@ -193,7 +201,7 @@ typedef struct opt_def {
 static const opt_def options[] = {
     { "--output", { "-o", "--outdir" }, "OUT", CMD_MODEL | CMD_RUNTIME, "the output directory" },
     { "--name", { 0 }, "NAME", CMD_COMPILE, "the C prefix of every name (default: the model directory's)" },
-    { "--signature", { 0 }, "KEY", CMD_MODEL, "compile this signature (repeatable)" },
+    { "--signature", { 0 }, "KEY", CMD_MODEL | CMD_INSPECT, "compile this signature (repeatable); inspect: show only it" },
     { "--function", { 0 }, "PATH", CMD_MODEL, "every concrete function of the tf.function at PATH (repeatable)" },
     { "--shape", { 0 }, "[SIG.]KEY=D0,D1,...", CMD_MODEL, "the shape of an input with unknown dims (repeatable)" },
     { "--max-batch", { 0 }, "N", CMD_MODEL, "inputs with an unknown leading dim take 1..N rows at run time" },
@@ -212,7 +220,9 @@ static const opt_def options[] = {
     { "--dump-after", { 0 }, "PASS[,PASS...]|all", CMD_MODEL, "print each entry's IR after those passes to stderr" },
     { "--task-work", { 0 }, "N", CMD_MODEL, "split a step into tasks of at least N multiply-adds (default 32768)" },
     { "--input", { 0 }, "KEY=FILE.npy", CMD_RUN, "an input's value (repeatable)" },
+    { "--input_exprs", { "--input-exprs" }, "KEY=LITERAL", CMD_RUN, "an input as a Python literal, e.g. 'x=[[1,2]]' (repeatable)" },
     { "--keep", { 0 }, NULL, CMD_RUN, "keep the build directory" },
+    { "--no-cache", { 0 }, NULL, CMD_RUN, "build again, without reading or writing the build cache" },
     { "--runtime-lib", { 0 }, "LIB.a", CMD_RUN, "link a runtime built from `sm2c runtime`" },
     { "--repeat", { 0 }, "N", CMD_RUN, "call it N times, the variables it writes carried over" },
     { "--state-out", { 0 }, "DIR", CMD_RUN, "write each written variable's final value into DIR" },
@@ -640,6 +650,18 @@ static int parse_input(cli *o, const char *arg)
     return 0;
 }
 
+static int parse_input_expr(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    if (!eq || eq == arg || !eq[1] || o->n_inputs == MAX_LIST)
+        return usage_error("--input_exprs expects KEY=LITERAL, got '%s'", arg);
+    sm2c_run_input *in = &o->inputs[o->n_inputs++];
+    in->key = sm2c_arena_strndup(o->arena, arg, (size_t)(eq - arg));
+    in->path = sm2c_arena_printf(o->arena, "--input_exprs %s", in->key);
+    in->literal = eq + 1;
+    return 0;
+}
+
 static int parse_calibration(cli *o, const char *arg)
 {
     const char *eq = strchr(arg, '=');
@@ -670,6 +692,7 @@ static int take(cli *o, const char *opt, const char *val)
     }
     if (!strcmp(opt, "--shape")) return parse_shape(o, val);
     if (!strcmp(opt, "--input")) return parse_input(o, val);
+    if (!strcmp(opt, "--input_exprs")) return parse_input_expr(o, val);
     if (!strcmp(opt, "--tag_set") || !strcmp(opt, "--tag-set")) o->tag_set = val;
     else if (!strcmp(opt, "-o") || !strcmp(opt, "--outdir") || !strcmp(opt, "--output")) o->out = val;
     else if (!strcmp(opt, "--name")) o->co.name = val;
@@ -778,6 +801,7 @@ static int parse_args(cli *o, int argc, char **argv)
                 return usage_error("%s takes no value", d->name);
             if (!strcmp(d->name, "--json")) o->json = 1;
             else if (!strcmp(d->name, "--keep")) o->keep = 1;
+            else if (!strcmp(d->name, "--no-cache")) o->no_cache = 1;
             else if (!strcmp(d->name, "--list")) o->list = 1;
             else if (!strcmp(d->name, "--skip-failing")) o->co.skip_failing = 1;
             else if (!strcmp(d->name, "--quiet")) o->quiet = 1, o->verbose = 0;
@@ -803,10 +827,12 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s needs a SavedModel directory", o->command);
     if (!strcmp(o->command, "runtime") && (o->dir || !o->out == !o->list))
         return usage_error("%s", "runtime takes no model directory, and -o OUT or --list");
+    if (!strcmp(o->command, "inspect") && o->co.n_signatures > 1)
+        return usage_error("%s", "inspect shows one --signature");
     if (!strcmp(o->command, "compile") && !o->out)
         return usage_error("%s needs -o OUT", o->command);
-    if (!strcmp(o->command, "run") && (!o->out || o->co.n_signatures + o->co.n_functions != 1))
-        return usage_error("%s needs --signature KEY (or --function KEY) and --outdir OUT", o->command);
+    if (!strcmp(o->command, "run") && o->co.n_signatures + o->co.n_functions > 1)
+        return usage_error("%s takes one --signature KEY or --function KEY", o->command);
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
@@ -1034,13 +1060,14 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
     sm2c_run_opts ro = { .compile = o->co, .n_inputs = o->n_inputs, .inputs = o->inputs, .outdir = o->out,
                          .keep = o->keep, .emit = o->emit, .runtime_lib = o->runtime_lib, .repeat = o->repeat,
                          .n_threads = o->n_threads, .threads = o->threads,
-                         .state_out = o->state_out };
+                         .state_out = o->state_out, .print = !o->quiet,
+                         .no_cache = o->no_cache };
     ro.compile.name = NULL;       /* run's own: "model", "sm2c run" */
     ro.compile.command = NULL;
     progress(o, "loaded", "compiling, building and running", NULL);
     st = sm2c_run(c, m, &ro);
     if (!st)
-        progress(o, "compiled, built and ran", "outputs in", o->out);
+        progress(o, "compiled, built and ran", o->out ? "outputs in" : NULL, o->out);
     return st;
 }
 
@@ -1057,7 +1084,8 @@ static int run_command(cli *o)
     } else if (!strcmp(o->command, "runtime")) {
         st = sm2c_emit_runtime(&c, o->kernels, (size_t)o->n_kernels, o->out);
     } else if (!strcmp(o->command, "inspect")) {
-        sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values };
+        sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values,
+                                 .signature = o->co.n_signatures ? o->signatures[0] : NULL, .verbose = o->verbose };
         st = sm2c_inspect(&c, o->dir, &io, stdout);
     } else {
         sm2c_model *m;

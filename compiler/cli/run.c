@@ -20,6 +20,11 @@
 #include "lower/split.h"
 #include "base/fileio.h"
 #include "npy.h"
+#include "run_cache.h"
+#include "run_defaults.h"
+#include "run_literal.h"
+#include "run_print.h"
+#include "run_status.h"
 #include "base/toolchain.h"
 
 static const char *c_type(int dtype)
@@ -118,15 +123,16 @@ static char *static_and_r_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_e
 {
     return sm2c_arena_printf(c->arena,
         "    int32_t rc = 0;\n    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s(%s);\n"
-        "    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n%s",
-        (long long)repeat, fn, call_args(c, e, "out", batch),
+        "    if (rc) return rc < 0 && rc > -64 ? %d - (int)rc : 3;\n%s",
+        (long long)repeat, fn, call_args(c, e, "out", batch), SM2C_RUN_EXIT_RC,
         !p->n_states ? "" : sm2c_arena_printf(c->arena,
             "    %s_state *st = malloc(sizeof *st);\n    void *ws = malloc(%s_WORKSPACE_SIZE + 64);\n"
             "    if (!st || !ws) return 2;\n    %s_init(st);\n"
             "    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s_r(st, ws%s%s);\n"
-            "    if (rc) { fprintf(stderr, \"driver: entry returned %%d\\n\", (int)rc); return 3; }\n",
+            "    if (rc) return rc < 0 && rc > -64 ? %d - (int)rc : 3;\n",
             p->name, macro_prefix(c, p->name), p->name, (long long)repeat, fn,
-            e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch)));
+            e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch),
+            SM2C_RUN_EXIT_RC));
 }
 
 /* memcmp of out* and chk*: a failure names the two calls. */
@@ -163,7 +169,7 @@ static char *ctx_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, 
         "    for (int k = 0; k < %d; k++) {\n        %s_ctx_init(ctx, cws);\n%s"
         "        for (long r = 0; r < %lldL && !rc; r++)\n            rc = %s_ctx(ctx%s%s);\n"
         "        if (rc) { fprintf(stderr, \"driver: entry returned %%d on %%d threads\\n\", (int)rc, "
-        "(int)counts[k]); return 3; }\n",
+        "(int)counts[k]); return rc < 0 && rc > -64 ? %d - (int)rc : 3; }\n",
         macro_prefix(c, p->name), p->name, (int)o->n_threads, counts, (int)o->n_threads, p->name,
         pool ? "        sm2c_rt_pool *pool = counts[k] > 1 ? sm2c_rt_pool_create(counts[k]) : NULL;\n"
                "        if (counts[k] > 1 && !pool) { fprintf(stderr, \"driver: cannot start %d threads\\n\", "
@@ -171,7 +177,8 @@ static char *ctx_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, 
                "        ctx->par.parallel_for = pool ? sm2c_rt_pool_parallel_for : NULL;\n"
                "        ctx->par.pool = pool;\n        ctx->par.threads = counts[k];\n"
              : "        ctx->par.threads = counts[k];\n",
-        (long long)repeat, fn, e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch));
+        (long long)repeat, fn, e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch),
+        SM2C_RUN_EXIT_RC);
     s = sm2c_arena_printf(c->arena, "%s%s%s    }\n", s,
                           compare_outputs(c, e, batch, fn, sm2c_arena_printf(c->arena, "%s_ctx", fn)),
                           pool ? "        if (pool) sm2c_rt_pool_destroy(pool);\n" : "");
@@ -383,6 +390,27 @@ static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, c
     return sm2c_spawn(c, argv, "building the generated code");
 }
 
+/* The build from the cache when an intact entry has its key, else built (and
+** stored).  Not cached: --emit so (the program loads the build directory's
+** .so) and --runtime-lib (a library the key cannot see change). */
+static sm2c_status build_cached(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, const char *name)
+{
+    const char *cache = o->no_cache || o->emit == SM2C_EMIT_SO || o->runtime_lib ? NULL : sm2c_run_cache_dir(c);
+    const char *cc = o->cc ? o->cc : getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
+    const char *how = sm2c_arena_printf(c->arena, "%s\n-std=c99 -O2 -lm%s\nemit %d", cc,
+                                        most_threads(o) > 1 ? " -pthread" : "", (int)o->emit);
+    const char *driver = sm2c_arena_printf(c->arena, "%s/driver", dir);
+    char key[65];
+    if (!cache)
+        return build(c, dir, o, name);
+    sm2c_status st = sm2c_run_cache_key(c, dir, how, key);
+    if (st || sm2c_run_cache_fetch(c, cache, key, driver))
+        return st;
+    if (!(st = build(c, dir, o, name)))
+        sm2c_run_cache_store(c, cache, key, driver);
+    return st;
+}
+
 static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
 {
     for (int32_t i = 0; i < o->n_inputs; i++)
@@ -391,8 +419,23 @@ static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
     return NULL;
 }
 
+/* An --input's .npy file, or an --input_exprs literal of the dtype the
+** signature declares. */
+static sm2c_status read_input(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o, const sm2c_run_input *in,
+                              sm2c_tensor *t)
+{
+    if (!in->literal)
+        return sm2c_npy_read(c, in->path, t);
+    int dtype;
+    if (!o->compile.n_signatures)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--input_exprs %s: literals are typed by a "
+                          "signature's inputs; with --function give a .npy file (--input)", in->key);
+    sm2c_status st = sm2c_run_input_dtype(c, m, o->compile.signatures[0], in->key, &dtype);
+    return st ? st : sm2c_literal_parse(c, in->path, in->literal, dtype, t);
+}
+
 /* Unknown dims come from the given arrays: add their shapes as --shape. */
-static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_run_opts *o, sm2c_tensor *arrays,
+static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o, sm2c_tensor *arrays,
                                sm2c_import_opts *io)
 {
     const sm2c_import_opts *given_shapes = &o->compile.import;
@@ -402,7 +445,7 @@ static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_run_opts *o, sm2c_tensor 
     for (int32_t i = 0; i < given_shapes->n_shapes; i++)
         shapes[io->n_shapes++] = given_shapes->shapes[i];
     for (int32_t i = 0; i < o->n_inputs; i++) {
-        sm2c_status st = sm2c_npy_read(c, o->inputs[i].path, &arrays[i]);
+        sm2c_status st = read_input(c, m, o, &o->inputs[i], &arrays[i]);
         if (st)
             return st;
         int given = 0;
@@ -434,7 +477,8 @@ static sm2c_status check_input(sm2c_ctx *c, const sm2c_entry *e, const sm2c_port
                                const sm2c_run_input *in, const sm2c_tensor *t, int32_t batch)
 {
     if (!in)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "missing --input %s=FILE.npy%s", p->key,
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL,
+                          "missing --input %s=FILE.npy (or --input_exprs %s=LITERAL)%s", p->key, p->key,
                           unmatched_inputs(c, e, o));
     sm2c_shape want = run_shape(c, p, batch);
     if (t->dtype != sm2c_dtype_base(p->dtype) || !sm2c_shape_equal(&t->shape, &want))
@@ -491,7 +535,13 @@ static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *
         argv[1 + e->n_inputs + i] = sm2c_arena_printf(c->arena, "%s/out%d.raw", dir, i);
     for (int32_t k = 0; k < p->n_states; k++)
         argv[1 + e->n_inputs + e->n_outputs + k] = sm2c_arena_printf(c->arena, "%s/state%d.raw", dir, k);
-    return sm2c_spawn(c, argv, "running the generated code");
+    int status;
+    sm2c_status st = sm2c_spawn_status(c, argv, "running the generated code", &status);
+    if (!st && status)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, sm2c_arena_printf(c->arena, "%s '%s'",
+                          e->function ? "function" : "signature", e->key), "%s",
+                          sm2c_run_status_words(c->arena, status));
+    return st;
 }
 
 /* A key can be a file name as it is: printable ASCII without '/' or '\\',
@@ -581,9 +631,10 @@ static sm2c_status read_strings(sm2c_ctx *c, const char *path, const sm2c_buf *r
 }
 
 /* The outputs as .npy files, published like compile output (publish.c). */
-static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const char *outdir,
+static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const sm2c_run_opts *o,
                                    int32_t batch)
 {
+    const char *outdir = o->outdir ? o->outdir : dir;
     sm2c_outfile *files = sm2c_arena_array(c->arena, (size_t)e->n_outputs + 1, sizeof *files);
     int32_t n_files = 0;
     for (int32_t i = 0; i < e->n_outputs; i++) {
@@ -606,6 +657,8 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
                           .nbytes = raw.len, .data = raw.data };
         if (t.dtype == SM2C_DT_STRING && (st = read_strings(c, path, &raw, &t)))
             return st;
+        if (o->print)
+            sm2c_run_print(c, stdout, e->outputs[i].key, &t);
         files[i].name = output_file_name(c, e, i, files);
         sm2c_buf npy;
         if ((st = sm2c_npy_encode(c, sm2c_path_join(c->arena, outdir, files[i].name), &t, &npy)))
@@ -614,7 +667,7 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
         files[i].len = npy.len;
         n_files++;
     }
-    return sm2c_publish(c, outdir, NULL, files, (size_t)n_files);
+    return o->outdir ? sm2c_publish(c, outdir, NULL, files, (size_t)n_files) : SM2C_OK;
 }
 
 /* --state-out: DIR/<checkpoint key, '/' as "__">.npy per written variable. */
@@ -650,13 +703,24 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
     sm2c_compile_opts co = o->compile;
     co.name = co.name ? co.name : "model";
     co.command = co.command ? co.command : "sm2c run";
+    const char *only;
+    if (co.n_signatures + co.n_functions == 0) {
+        sm2c_status st = sm2c_run_only_signature(c, m, &only);
+        if (st)
+            return st;
+        co.signatures = &only;
+        co.n_signatures = 1;
+    }
+    sm2c_run_opts with_sig = *o;
+    with_sig.compile = co;
+    o = &with_sig;
     if (co.n_signatures + co.n_functions != 1)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "run takes one --signature or --function");
     if (o->emit != SM2C_EMIT_C && !sm2c_target_is_host(&co.target))
         return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "run builds --emit %s for this machine, not for "
                           "--target %s (--emit c runs the program lowered for that target here)",
                           o->emit == SM2C_EMIT_OBJ ? "obj" : "so", co.target.triple ? co.target.triple : co.target.cpu);
-    sm2c_status st = read_inputs(c, o, arrays, &co.import);
+    sm2c_status st = read_inputs(c, m, o, arrays, &co.import);
     sm2c_program *p;
     if (st || (st = sm2c_compile_program(c, m, &co, &p)))
         return st;
@@ -677,8 +741,8 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
     char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch, o);
     if (!(st = sm2c_emit(c, p, o->emit, &co.target, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
-        !(st = build(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays)) &&
-        !(st = collect_outputs(c, dir, e, o->outdir, batch)) && o->state_out)
+        !(st = build_cached(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays)) &&
+        !(st = collect_outputs(c, dir, e, o, batch)) && o->state_out)
         st = collect_state(c, dir, p, o->state_out);
     if (o->keep)
         sm2c_note(c->diag, dir, NULL, "build directory kept");

@@ -12,7 +12,8 @@
 
 typedef struct sm2c_run_input {
     const char *key;
-    const char *path;      /* .npy */
+    const char *path;      /* .npy; for a literal, "--input_exprs KEY" (for errors) */
+    const char *literal;   /* --input_exprs KEY=[[1,2]]: the literal (run_literal.h), else NULL */
 } sm2c_run_input;
 
 typedef struct sm2c_run_opts {
@@ -23,10 +24,12 @@ typedef struct sm2c_run_opts {
                                    are "model" and "sm2c run" when NULL */
     int32_t n_inputs;
     const sm2c_run_input *inputs;
-    const char *outdir;
+    const char *outdir;      /* NULL: the outputs are printed only */
+    int print;               /* print each output (run_print.h) on stdout */
     const char *cc;          /* NULL: $CC, else "cc" */
     sm2c_emit_kind emit;     /* c (default), obj or so: through which backend */
     int keep;                /* keep the build directory (its path is noted) */
+    int no_cache;            /* --no-cache: build, neither reading nor writing the cache (run_cache.h) */
     const char *runtime_lib; /* a static runtime library to link instead of compiling
                                 the runtime sources (c and obj forms) */
     int64_t repeat;          /* calls in one process, state carried along (0 means 1);

@@ -25,6 +25,7 @@
 ** dense_values (one per dense key; V2 adds ragged values and splits).
 */
 #include "ops_common.h"
+#include "ops_parse.h"
 
 typedef struct parse_cfg {
     int32_t n_sparse, n_dense, n_ragged;
@@ -299,5 +300,32 @@ sm2c_status lower_parse_example(sm2c_lower *l, const sm2c_node *n)
         s->args[6] = d->constant->nelem ? sm2c_arg_buf(sm2c_lower_buf(l, d)) : sm2c_arg_null();
         s->args[7] = sm2c_arg_buf(sm2c_lower_buf(l, out));
     }
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_parse_example_features(sm2c_ctx *c, const sm2c_node *n, sm2c_example_feature **out,
+                                        int32_t *n_out)
+{
+    parse_cfg p;
+    sm2c_status st = parse_config(c, n, &p);
+    if (st)
+        return st;
+    sm2c_example_feature *f = sm2c_arena_array(c->arena, (size_t)(p.n_dense + p.n_sparse) + 1, sizeof *f);
+    for (int32_t j = 0; j < p.n_dense; j++) {
+        f[j].key = *p.keys[j];
+        f[j].dtype = (int)p.types->type[j];
+        if ((st = sm2c_shape_from_proto(c, n->file, n->name, p.shapes->shape[j], &f[j].shape)))
+            return st;
+        f[j].dflt = n->inputs[p.first_default + j]->constant;
+    }
+    for (int32_t j = 0; j < p.n_sparse; j++) {
+        sm2c_example_feature *s = &f[p.n_dense + j];
+        s->key = *p.sparse_keys[j];
+        s->sparse = 1;
+        s->dtype = (int)p.sparse_types->type[j];
+        s->shape.rank = -1;
+    }
+    *out = f;
+    *n_out = p.n_dense + p.n_sparse;
     return SM2C_OK;
 }
