@@ -105,9 +105,13 @@ static void summary(FILE *f, const sm2c_program *p, const sm2c_entry_costs *c, c
         fputs("<tr><th>measured time</th><td>", f);
         for (int32_t i = 0; i < p->n_entries; i++) {
             per_entry_start(f, p, i);
-            if (c[i].time_us >= 0)
+            if (c[i].time_us >= 0) {
+                fputs("<span class=\"num\" data-k=\"time\" data-e=\"", f);
+                sm2c_html_text(f, p->entries[i].key);
+                fputs("\">", f);
                 sm2c_html_time(f, c[i].time_us);
-            else
+                fputs("</span>", f);
+            } else
                 fputs("<span class=\"none\">not measured</span>", f);
             fputs(" per call</div>", f);
         }

@@ -1,8 +1,8 @@
 /*
 ** report_html_plan.c: an entry's memory plan in the HTML report.  An SVG
 ** picture: x the steps, y the arena's bytes, each arena buffer a rectangle
-** over the steps it lives at its offset, labelled with its name (or its id
-** where the name does not fit), the steps where the plan reaches its peak
+** over the steps it lives at its offset, labelled with its id and the end
+** of its name (or its id alone where that does not fit), the steps where the plan reaches its peak
 ** shaded and marked red, byte and step axes; then a legend (colour, id,
 ** name, type, bytes, offset, steps).  The positions written here are those
 ** of zoom 1; the page's script (report_html_assets.c) lays the same
@@ -47,11 +47,17 @@ static int in_plan(const sm2c_entry *e, const sm2c_entry_costs *c, int32_t b)
     return e->buffers[b].kind == SM2C_BUF_ARENA && c->first[b] >= 0;
 }
 
-/* The part of a buffer's name after its last '/': its label. */
+/* The end of a buffer's name its label shows: after the second last '/'
+** ("dense_1/MatMul"), which tells a layer's buffers apart. */
 static const char *short_name(const char *name)
 {
-    const char *slash = name ? strrchr(name, '/') : NULL;
-    return slash && slash[1] ? slash + 1 : name ? name : "";
+    if (!name)
+        return "";
+    const char *end = name + strlen(name), *p = end;
+    for (int slashes = 0; p > name; p--)
+        if (p[-1] == '/' && ++slashes == 2)
+            break;
+    return p < end ? p : name;
 }
 
 /* Each step a transparent column naming the step on hover. */
@@ -99,13 +105,13 @@ static void buffer_rect(FILE *f, int32_t i, const sm2c_entry *e, const sm2c_entr
     sm2c_html_shape(f, &buf->shape);
     fprintf(f, ", %lld bytes at offset %lld, steps %d..%d</title></rect>", (long long)buf->nbytes,
             (long long)buf->offset, (int)c->first[b], (int)c->last[b]);
-    const char *name = short_name(buf->name);
-    char id[16];
+    char id[16], name[96];
     snprintf(id, sizeof id, "%d", (int)b);
-    const char *label = h < 11 ? NULL : (double)strlen(name) * LABEL_CHAR_W + 4 <= w ? name
+    snprintf(name, sizeof name, "%d %s", (int)b, short_name(buf->name));
+    const char *label = h < 14 ? NULL : (double)strlen(name) * LABEL_CHAR_W + 4 <= w ? name
                                      : (double)strlen(id) * LABEL_CHAR_W + 4 <= w   ? id
                                                                                     : NULL;
-    fprintf(f, "<text class=\"lbl\" x=\"%.2f\" y=\"%.2f\" data-s=\"%s\" data-l=\"", x + 2, y + (h > 24 ? 12 : h / 2 + 4),
+    fprintf(f, "<text class=\"lbl\" x=\"%.2f\" y=\"%.2f\" data-s=\"%s\" data-l=\"", x + 2, y + (h > 24 ? 13 : h / 2 + 4),
             id);
     sm2c_html_text(f, name);
     fprintf(f, "\"%s>", label ? "" : " display=\"none\"");

@@ -39,6 +39,8 @@ static void text_part(FILE *f, const char *s, size_t from, size_t n)
     for (size_t k = from; k < end; k++) {
         char one[2] = { s[k], 0 };
         sm2c_html_text(f, one);
+        if (s[k] == '/')
+            fputs("<wbr>", f);  /* a long name wraps after a scope before it breaks a word */
     }
 }
 
@@ -47,7 +49,7 @@ void sm2c_html_name(FILE *f, const char *s, int max)
     size_t n = s ? strlen(s) : 0, keep = max > 8 ? (size_t)max : 8;
     if (n <= keep) {
         fputs("<span class=\"nm\">", f);
-        sm2c_html_text(f, s);
+        text_part(f, s, 0, n);
         fputs("</span>", f);
         return;
     }

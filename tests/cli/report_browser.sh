@@ -11,7 +11,9 @@
 #  2. no element's content overflows it (scrollWidth > clientWidth), the page
 #     does not scroll sideways; every shown buffer label lies in its rectangle
 #     and every buffer has a legend row; the contents' links have targets;
-#     zoom widens the plan; fused ops are shown (cnn), long names cut (taxi);
+#     zoom widens the plan; fused ops are shown (cnn), long names cut (taxi),
+#     a time bar per measured step and the total in a profiled run's page
+#     (tests/unit/test_report.c writes one; skipped when it is not built);
 #  3. the check can fail: a page whose cells may not wrap overflows, and a
 #     page whose plan is hidden does not pass png_plan.py's screenshot test,
 #     which the real page passes (coloured buffers and the red peak marker).
@@ -62,6 +64,15 @@ for page in cnn noplan; do
 done
 check "the screenshot shows the memory plan" python3 "$root/tests/cli/png_plan.py" "$tmp/cnn.png"
 check "a page without the plan does not pass for one" bash -c "! python3 '$root/tests/cli/png_plan.py' '$tmp/noplan.png'"
+
+# A profiled run's page (measured per-step times): tests/unit/test_report.c writes one.
+unit=$(dirname "$sm2c")/tests/test_report
+if [ -x "$unit" ]; then
+  check "a profiled page is written" env SM2C_REPORT_PAGE="$tmp/timed.html" "$unit" >/dev/null 2>&1
+  selfcheck timed 1280 "$tmp/timed.html" "$tmp/timed.html.json" - --expect-times --expect-fused
+else
+  echo "note: no $unit; the profiled page is not checked"
+fi
 
 taxi=$root/../shared/models/tfx_estimator_taxi_serving
 if [ -f "$taxi/saved_model.pb" ]; then

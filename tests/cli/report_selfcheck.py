@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""report_selfcheck.py DOM.html REPORT.json HEADER.h [--expect-cut] [--expect-fused]:
+"""report_selfcheck.py DOM.html REPORT.json HEADER.h|- [--expect-cut] [--expect-fused] [--expect-times]:
 check what headless Chromium showed of an sm2c HTML report opened as
 FILE.html#selfcheck (its script writes its findings into <pre id="selfcheck">;
 DOM.html is `chromium --dump-dom`).  The summary's figures must be the
@@ -7,7 +7,9 @@ header's (NAME_ARENA_SIZE, and NAME_STACK_SIZE for x86-64: the header's #else)
 and the JSON report's (weights, state, MACs per entry, inputs and outputs) and
 be on screen; no element's content may overflow it; every shown buffer label
 must lie inside its rectangle, every buffer have a legend row; the table of
-contents' links must have targets; zoom must widen the plan.  Prints one line
+contents' links must have targets; zoom must widen the plan; with
+--expect-times, a time bar per measured step (HEADER "-": no header to compare,
+a page made without one, tests/unit/test_report.c's).  Prints one line
 per problem and exits 1 when there is any."""
 import html
 import json
@@ -38,8 +40,11 @@ def main():
         print("the page wrote no self-check (did its script run?)")
         return 1
     report = json.load(open(args[1]))
-    arena, stack_x86, stack_arm = header_figures(args[2])
-    stack = stack_arm if report["stack_target"] == "Cortex-M4F" else stack_x86
+    if args[2] == "-":
+        arena, stack = report["arena_bytes"], report["stack_bytes"]
+    else:
+        arena, stack_x86, stack_arm = header_figures(args[2])
+        stack = stack_arm if report["stack_target"] == "Cortex-M4F" else stack_x86
     entries = report["entries"]
     want = {
         "entries": len(entries), "arena": arena, "stack": stack,
@@ -53,7 +58,7 @@ def main():
                         % (report["arena_bytes"], report["stack_bytes"], arena, stack))
     shown = {}
     for line in lines:
-        m = re.match(r"summary (\S+)=(\S+) visible=(\d)", line)
+        m = re.match(r"summary (\S+?)=(.+) visible=(\d)$", line)
         if m:
             shown[m.group(1)] = (m.group(2), m.group(3) == "1")
     for key, value in want.items():
@@ -94,6 +99,15 @@ def main():
         problems.append("no step shows a fused op")
     elif "--expect-cut" in flags and not counts[1]:
         problems.append("no long name is cut")
+    timed = sum(1 for e in entries for s in e["steps"] if "time_us" in s)
+    if counts and counts[2] != timed:
+        problems.append("%d time bars for %d measured steps" % (counts[2], timed))
+    elif "--expect-times" in flags and not timed:
+        problems.append("no step is measured")
+    if "--expect-times" in flags:
+        for e in entries:
+            if "time_us" in e and "time[%s]" % e["key"] not in shown:
+                problems.append("the summary does not show %s's measured time" % e["key"])
     if any(e["buffers"] for e in entries) and field(r"zoom (\d) scrolls (\d)") not in (None, (1, 1)):
         problems.append("zoom: %s, want the plan wider and scrolling" % (field(r"zoom (\d) scrolls (\d)"),))
     for p in problems:
