@@ -5,7 +5,8 @@
 #     consistent with itself (check_report.py), and an HTML report;
 #  2. known figures: the digits MLP (64-32-10) does 64*32 + 32*10 MACs; the
 #     e2e cnn's first convolution 16*16*8 outputs of 3*3*3 MACs;
-#  3. the text report's stack line is the header's x86-64 NAME_STACK_SIZE.
+#  3. the text report's stack line is the header's x86-64 NAME_STACK_SIZE,
+#     for C and for --emit so (whose code calls every kernel).
 # What a browser shows of the HTML page: report_browser.sh.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
@@ -52,5 +53,9 @@ check "cnn: the text report's stack is the header's x86-64 figure ($stack)" \
   grep -q "^stack $stack bytes (x86-64)$" "$tmp/cnn.txt"
 check "cnn: each footprint line names that stack and its target" bash -c \
   "[ \$(grep -c 'stack $stack); code for Cortex-M4F -Os, stack for x86-64\$' '$tmp/cnn.txt') = 2 ]"
+# --emit so: the header's figure for code that calls every kernel (no shape-specialised layers).
+"$sm2c" compile "$root/tests/data/e2e/cnn/model" -o "$tmp/so" --name cnn --emit so --report "$tmp/so.txt" >/dev/null 2>&1
+stack=$(sed -n '/#else/,/#endif/s/^#define CNN_STACK_SIZE \([0-9]*\)$/\1/p' "$tmp/so/cnn.h")
+check "cnn --emit so: the text report's stack is that header's ($stack)" grep -q "^stack $stack bytes (x86-64)$" "$tmp/so.txt"
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
