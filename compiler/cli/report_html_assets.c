@@ -26,6 +26,8 @@ const char *const sm2c_html_style[] = {
     "table.steps td:nth-child(n+6),table.lg td:nth-child(n+5){text-align:right}",
     "col.c-i{width:3.4em}col.c-op{width:11em}col.c-fz{width:9em}col.c-shape{width:10em}col.c-n{width:6.4em}",
     "col.c-tasks{width:4.6em}col.c-t{width:8em}col.c-sw{width:2em}",
+    "@media (max-width:1000px){col.c-op{width:7em}col.c-fz{width:6.5em}col.c-shape{width:7em}"
+    "col.c-n{width:5.2em}col.c-t{width:6em}}.tablewrap{overflow-x:auto}",
     "thead th{position:sticky;top:0;background:#f3f3f3}",
     "td.fz{color:#06c}td.op i{color:#666}",
     "td.t{position:relative}.bar{position:absolute;left:0;top:1px;bottom:1px;background:#bcd9f5}",

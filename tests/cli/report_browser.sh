@@ -70,6 +70,7 @@ unit=$(dirname "$sm2c")/tests/test_report
 if [ -x "$unit" ]; then
   check "a profiled page is written" env SM2C_REPORT_PAGE="$tmp/timed.html" "$unit" >/dev/null 2>&1
   selfcheck timed 1280 "$tmp/timed.html" "$tmp/timed.html.json" - --expect-times --expect-fused
+  selfcheck timed-narrow 800 "$tmp/timed.html" "$tmp/timed.html.json" - --expect-times --expect-fused
 else
   echo "note: no $unit; the profiled page is not checked"
 fi
