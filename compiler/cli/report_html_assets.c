@@ -92,6 +92,7 @@ const char *const sm2c_html_script[] = {
     " p.querySelectorAll('g.b').forEach(function(g){\n",
     "  g.addEventListener('mouseenter',function(){hl(g.id,true);});\n",
     "  g.addEventListener('mouseleave',function(){hl(g.id,false);});});});\n",
+    "window.addEventListener('resize',function(){document.querySelectorAll('.plan').forEach(layout);});\n",
     "if(location.hash!='#selfcheck')return;\n",
     "var out=[],de=document.documentElement;\n",
     "function desc(el){return el.tagName.toLowerCase()+(el.id?'#'+el.id:'')+(el.className?'.'+el.className:'')+\n",

@@ -73,6 +73,11 @@ static void stack_is_the_headers(void **state)
     sm2c_report_opts_init(&o, r.p, &m4, 1);
     assert_int_equal(o.stack_bytes, sm2c_stack_bound(r.p, SM2C_STACK_CORTEX_M4, 1));
     assert_string_equal(o.stack_target, "Cortex-M4F");
+    sm2c_target a64 = host, armv7 = host;  /* the header's test is 32-bit Arm: __arm__ || __thumb__ */
+    sm2c_target_set_machine(&a64, "arm64-apple-macosx", NULL);
+    sm2c_target_set_machine(&armv7, "armv7a-none-eabi", NULL);
+    assert_int_equal(sm2c_stack_target_of(&a64), SM2C_STACK_X86_64);
+    assert_int_equal(sm2c_stack_target_of(&armv7), SM2C_STACK_CORTEX_M4);
     char *json = written(&r, &o, 0), *want = NULL;
     assert_true(asprintf(&want, "\"stack_bytes\": %d", (int)o.stack_bytes) > 0);
     assert_int_equal(count(json, want), 2);  /* the program's and the entry's: one figure */
