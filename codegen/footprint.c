@@ -139,6 +139,30 @@ int32_t sm2c_stack_bound(const sm2c_program *p, int target, int c_layers)
     return with_margin(worst);
 }
 
+static int starts_with(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+int sm2c_stack_target_of(const sm2c_target *t)
+{
+    if (t && t->triple && t->triple[0])
+        return (starts_with(t->triple, "arm") && !starts_with(t->triple, "arm64")) ||
+                       starts_with(t->triple, "thumb")
+                   ? SM2C_STACK_CORTEX_M4
+                   : SM2C_STACK_X86_64;
+#if defined(__arm__) || defined(__thumb__)
+    return SM2C_STACK_CORTEX_M4;
+#else
+    return SM2C_STACK_X86_64;
+#endif
+}
+
+const char *sm2c_stack_target_name(int target)
+{
+    return target == SM2C_STACK_CORTEX_M4 ? "Cortex-M4F" : "x86-64";
+}
+
 /* Thumb-2 bytes of a generated call: one load or move per argument, the call. */
 enum { CALL_BYTES = 4, ARG_BYTES = 4, FUNCTION_BYTES = 16 };
 

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 
+#include "base/target.h"
 #include "lower/program.h"
 #include "sm2c_rt.h"
 
@@ -39,6 +40,13 @@ enum { SM2C_STACK_X86_64, SM2C_STACK_CORTEX_M4 };
 int32_t sm2c_stack_bound(const sm2c_program *p, int target, int c_layers);
 /* The same for one entry point. */
 int32_t sm2c_stack_bound_entry(const sm2c_entry *en, int target, int c_layers);
+
+/* Which of the header's two NAME_STACK_SIZE figures code built for `t` sees:
+** SM2C_STACK_CORTEX_M4 on 32-bit Arm (the header's `__arm__ || __thumb__`:
+** an arm or thumb triple, or no triple on such a host), else SM2C_STACK_X86_64. */
+int sm2c_stack_target_of(const struct sm2c_target *t);
+/* Its name for reports: "Cortex-M4F" or "x86-64". */
+const char *sm2c_stack_target_name(int target);
 
 /* Estimated Cortex-M4F code bytes (-Os) of one entry point: its generated
 ** function and the kernels it calls (each counted once); -1 when a kernel's

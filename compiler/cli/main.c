@@ -894,23 +894,24 @@ static int64_t entry_weight_bytes(const sm2c_program *p, const sm2c_entry *e)
     return sm2c_entry_weight_bytes(p, e);
 }
 
-/* Flash and RAM of one entry point on a Cortex-M4F: code estimated from the
-** kernels' measured sizes, the weights it reads; the arena it uses, the
-** program's state, its stack bound. */
+/* Flash and RAM of one entry point: code estimated from the kernels'
+** measured sizes on a Cortex-M4F at -Os, the weights it reads; the arena it
+** uses, the program's state, and the stack the header states for the target
+** compiled for (the one figure every form of the report shows). */
 static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e, int64_t state,
-                             int c_layers)
+                             const sm2c_report_opts *ro)
 {
     int64_t code = sm2c_code_estimate(e), weights = entry_weight_bytes(p, e);
-    int32_t stack = sm2c_stack_bound_entry(e, SM2C_STACK_CORTEX_M4, c_layers);
+    int32_t stack = ro->stack_bytes;
     if (code >= 0)
         fprintf(f, "footprint %s: flash %lld bytes (code ~%lld, weights %lld)", e->key,
                 (long long)(code + weights), (long long)code, (long long)weights);
     else
         fprintf(f, "footprint %s: flash unknown (code unknown, weights %lld)", e->key,
                 (long long)weights);
-    fprintf(f, ", ram %lld bytes (arena %lld, state %lld, stack %d), Cortex-M4F -Os\n",
+    fprintf(f, ", ram %lld bytes (arena %lld, state %lld, stack %d); code for Cortex-M4F -Os, stack for %s\n",
             (long long)(e->arena_bytes + state + stack), (long long)e->arena_bytes,
-            (long long)state, (int)stack);
+            (long long)state, (int)stack, ro->stack_target);
 }
 
 /* The plain-text form of --report. */
@@ -933,11 +934,11 @@ static void report_quantization(FILE *f, const sm2c_entry *e)
         fprintf(f, "float node %s\n", e->float_nodes[i]);
 }
 
-static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layers)
+static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_report_opts *ro)
 {
     int64_t weights = sm2c_program_weight_bytes(p);
-    fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\n", p->name, p->n_weights,
-            (long long)weights, (long long)p->arena_bytes);
+    fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\nstack %d bytes (%s)\n", p->name,
+            p->n_weights, (long long)weights, (long long)p->arena_bytes, (int)ro->stack_bytes, ro->stack_target);
     for (int32_t i = 0; i < p->n_states; i++)
         fprintf(f, "state %s (%s): %s %s, %lld bytes\n", p->states[i].key, p->states[i].c_name,
                 sm2c_dtype_name(p->states[i].dtype), sm2c_shape_str(c->arena, &p->states[i].shape),
@@ -950,7 +951,7 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, int c_layer
     }
     int64_t state = sm2c_program_state_bytes(p);
     for (int32_t i = 0; i < p->n_entries; i++)
-        report_footprint(f, p, &p->entries[i], state, c_layers);
+        report_footprint(f, p, &p->entries[i], state, ro);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_quantization(f, &p->entries[i]);
     for (int32_t i = 0; i < p->n_entries; i++)
@@ -985,12 +986,14 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
     if (!f)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
     sm2c_report_format form = sm2c_report_format_of(o->report);
+    sm2c_report_opts ro;
+    sm2c_report_opts_init(&ro, p, &o->co.target, o->emit == SM2C_EMIT_C);
     if (form == SM2C_REPORT_JSON)
-        sm2c_report_json(f, c->arena, p);
+        sm2c_report_json(f, c->arena, p, &ro);
     else if (form == SM2C_REPORT_HTML)
-        sm2c_report_html(f, c->arena, p);
+        sm2c_report_html(f, c->arena, p, &ro);
     else
-        text_report(f, c, p, o->emit == SM2C_EMIT_C);
+        text_report(f, c, p, &ro);
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 

@@ -2,9 +2,11 @@
 ** report.h: `sm2c compile --report FILE`, what a compiled program costs.
 **
 ** FILE's extension picks the form: .json (the schema is docs/report.schema.json),
-** .html (one self-contained page: an SVG picture of each entry's memory plan
-** and a per-step table), anything else the plain-text summary.  The analysis
-** below is shared by the forms, so they cannot disagree.
+** .html (one self-contained page: a summary, a table of contents, per entry an
+** SVG picture of its memory plan with a legend and zoom and a per-step table;
+** report_html*.c), anything else the plain-text summary.  The analysis below
+** and the stack figure (sm2c_report_opts) are shared by the forms, so they
+** cannot disagree.
 */
 #ifndef SM2C_REPORT_H
 #define SM2C_REPORT_H
@@ -13,6 +15,7 @@
 #include <stdio.h>
 
 #include "base/arena.h"
+#include "base/target.h"
 #include "lower/program.h"
 #include "lower/program_query.h"
 #include "lower/split.h"
@@ -33,6 +36,9 @@ typedef struct sm2c_step_cost {
     int64_t macs;           /* multiply-accumulates of matmul and convolution kernels, else 0 */
     int64_t bytes_read;     /* bytes of the buffers it references but does not write first */
     int64_t bytes_written;  /* bytes of the buffers it writes */
+    double time_us;         /* measured microseconds per call (a profiled run); -1: not measured */
+    const char *fused;      /* sm2c_step.fused on the last step of its node (the kernel that
+                               applies them; a padded copy before it does not), else NULL */
 } sm2c_step_cost;
 
 /* An entry's steps and buffers seen by the report.  A buffer's lifetime is the
@@ -44,15 +50,32 @@ typedef struct sm2c_entry_costs {
     int64_t macs;                   /* sum over the steps */
     int64_t weight_bytes;           /* weights the entry references */
     int64_t state_bytes;            /* state buffers the entry references */
+    double time_us;                 /* sum of the measured steps' time_us; -1 when none is measured */
+    int32_t n_fused;                /* steps that fusion folded other nodes into (sm2c_step.fused) */
 } sm2c_entry_costs;
 
-void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_costs *out);
+/* What the forms show besides the program: the one stack figure, and the
+** measured times when a profiled run supplies them. */
+typedef struct sm2c_report_opts {
+    int32_t stack_bytes;            /* the generated header's NAME_STACK_SIZE on the target
+                                       compiled for (codegen/rt_stack.h) */
+    const char *stack_target;       /* whose figure it is: "x86-64", "Cortex-M4F" */
+    const double *const *step_us;   /* NULL: not profiled; else per entry NULL or its n_steps
+                                       measured microseconds per call (-1: that step not measured) */
+} sm2c_report_opts;
+
+/* The stack figure of the header sm2c writes for target t (c_layers: the C
+** backend's, which runs some kernels as shape-specialised layers); no times. */
+void sm2c_report_opts_init(sm2c_report_opts *o, const sm2c_program *p, const sm2c_target *t, int c_layers);
+
+/* step_us: NULL, or the entry's n_steps measured times (sm2c_report_opts). */
+void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, const double *step_us, sm2c_entry_costs *out);
 
 /* --report's text lines on threads: per entry what is split and the speed-up
 ** that allows at 2, 16 and 64 threads, then each split step. */
 void sm2c_report_split_text(FILE *f, const sm2c_entry *e);
 
-void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p);
-void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p);
+void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_report_opts *o);
+void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_report_opts *o);
 
 #endif

@@ -6,6 +6,8 @@
 
 #include <string.h>
 
+#include "codegen/rt_stack.h"
+
 sm2c_report_format sm2c_report_format_of(const char *path)
 {
     size_t n = strlen(path);
@@ -39,7 +41,26 @@ static void in_place_output(const sm2c_entry *e, const sm2c_step *s, sm2c_step_c
     }
 }
 
-void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_costs *out)
+void sm2c_report_opts_init(sm2c_report_opts *o, const sm2c_program *p, const sm2c_target *t, int c_layers)
+{
+    int target = sm2c_stack_target_of(t);
+    memset(o, 0, sizeof *o);
+    o->stack_bytes = sm2c_stack_bound(p, target, c_layers);
+    o->stack_target = sm2c_stack_target_name(target);
+}
+
+/* The measured times: each step's, and their sum when any is measured. */
+static void add_times(const sm2c_entry *e, const double *step_us, sm2c_entry_costs *out)
+{
+    out->time_us = -1;
+    for (int32_t i = 0; i < e->n_steps; i++) {
+        out->steps[i].time_us = step_us && step_us[i] >= 0 ? step_us[i] : -1;
+        if (out->steps[i].time_us >= 0)
+            out->time_us = (out->time_us < 0 ? 0 : out->time_us) + out->steps[i].time_us;
+    }
+}
+
+void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, const double *step_us, sm2c_entry_costs *out)
 {
     memset(out, 0, sizeof *out);
     size_t nb = e->n_buffers > 0 ? (size_t)e->n_buffers : 1;
@@ -53,6 +74,11 @@ void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_cos
         sm2c_step_cost *c = &out->steps[i];
         c->out_buf = -1;
         c->macs = sm2c_step_macs(s);
+        c->fused = s->fused && (i + 1 == e->n_steps || !e->steps[i + 1].node || !s->node ||
+                                strcmp(e->steps[i + 1].node, s->node) != 0)
+                       ? s->fused
+                       : NULL;
+        out->n_fused += c->fused != NULL;
         out->macs += c->macs;
         for (int32_t k = 0; k < s->n_args; k++) {
             if (s->args[k].kind != SM2C_ARG_BUF)
@@ -82,6 +108,7 @@ void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, sm2c_entry_cos
         else if (e->buffers[b].kind == SM2C_BUF_STATE)
             out->state_bytes += e->buffers[b].nbytes;
     }
+    add_times(e, step_us, out);
 }
 
 /* The speed-up the split allows at `threads` threads, counting multiply-adds

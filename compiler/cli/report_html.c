@@ -1,164 +1,187 @@
 /*
 ** report_html.c: `--report FILE.html` (report.h), one self-contained page
-** per program: for each entry a summary, an SVG picture of its memory plan
-** (each arena buffer a rectangle over the steps it lives x its bytes in the
-** arena, the steps where the plan reaches its peak shaded) and a table of its
-** steps.  No script, no external resource.
+** per program (no external resource; an inline style sheet and script):
+** a summary first (entry points, inputs, outputs, arena, weights, state,
+** the one stack figure, the header's, MACs, and measured time when
+** profiled), a table of contents, then per entry its own figures, its
+** memory plan (report_html_plan.c) and its step table (report_html_steps.c).
+** Opened with the fragment #selfcheck, the script also checks what the
+** browser shows and writes its findings into the page (tests/cli/report_browser.sh).
 */
-#include "cli/report.h"
+#include "cli/report_html.h"
 
 #include "base/tensor.h"
-#include "sm2c_rt.h"
+#include "codegen/mangle.h"
 
-#define PLOT_W 960
-#define PLOT_H 360
-#define MARGIN_L 90
-#define MARGIN_B 30
-
-static void text(FILE *f, const char *s)
+static void ports(FILE *f, const char *cls, const sm2c_port *p, int32_t n)
 {
-    for (; s && *s; s++) {
-        switch (*s) {
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '&': fputs("&amp;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
+    for (int32_t i = 0; i < n; i++) {
+        fprintf(f, "<span class=\"port %s\">", cls);
+        sm2c_html_name(f, p[i].key, 40);
+        fprintf(f, " <span class=\"ty\">%s ", sm2c_dtype_name(p[i].dtype));
+        sm2c_html_shape(f, &p[i].shape);
+        fputs("</span></span> ", f);
+    }
+    if (!n)
+        fputs("<span class=\"none\">none</span>", f);
+}
+
+/* One row per entry inside a summary cell: the entry's key, then what `what` writes. */
+static void per_entry_start(FILE *f, const sm2c_program *p, int32_t i)
+{
+    fputs("<div class=\"pe\">", f);
+    if (p->n_entries > 1) {
+        fprintf(f, "<a class=\"ek\" href=\"#e%d\">", (int)i);
+        sm2c_html_name(f, p->entries[i].key, 32);
+        fputs("</a> ", f);
+    }
+}
+
+static void number(FILE *f, const char *key, const char *entry, long long v)
+{
+    fprintf(f, "<span class=\"num\" data-k=\"%s\"", key);
+    if (entry) {
+        fputs(" data-e=\"", f);
+        sm2c_html_text(f, entry);
+        fputc('"', f);
+    }
+    fprintf(f, ">%lld</span>", v);
+}
+
+static void summary_sizes(FILE *f, const sm2c_program *p, const sm2c_report_opts *o, const char *NAME)
+{
+    fputs("<tr><th>arena</th><td>", f);
+    number(f, "arena", NULL, (long long)p->arena_bytes);
+    fputs(" bytes (", f);
+    sm2c_html_bytes_plain(f, p->arena_bytes);
+    fputs("; <code>", f);
+    sm2c_html_text(f, NAME);
+    fputs("_ARENA_SIZE</code>, shared by the entry points)</td></tr>\n<tr><th>weights</th><td>", f);
+    number(f, "weights", NULL, (long long)sm2c_program_weight_bytes(p));
+    fprintf(f, " bytes (");
+    sm2c_html_bytes_plain(f, sm2c_program_weight_bytes(p));
+    fprintf(f, " in %d tensors)</td></tr>\n<tr><th>state</th><td>", (int)p->n_weights);
+    number(f, "state", NULL, (long long)sm2c_program_state_bytes(p));
+    fprintf(f, " bytes (%d variables)</td></tr>\n<tr><th>stack</th><td>", (int)p->n_states);
+    number(f, "stack", NULL, o->stack_bytes);
+    fputs(" bytes (<code>", f);
+    sm2c_html_text(f, NAME);
+    fputs("_STACK_SIZE</code> for ", f);
+    sm2c_html_text(f, o->stack_target);
+    fputs(", kernels included)</td></tr>\n", f);
+}
+
+static void summary(FILE *f, const sm2c_program *p, const sm2c_entry_costs *c, const sm2c_report_opts *o,
+                    const char *NAME)
+{
+    fputs("<section id=\"summary\"><h2>Summary</h2>\n<table class=\"summary\">\n<tr><th>entry points</th><td>", f);
+    number(f, "entries", NULL, p->n_entries);
+    fputs("</td></tr>\n<tr><th>inputs</th><td>", f);
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        per_entry_start(f, p, i);
+        ports(f, "in", p->entries[i].inputs, p->entries[i].n_inputs);
+        fputs("</div>", f);
+    }
+    fputs("</td></tr>\n<tr><th>outputs</th><td>", f);
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        per_entry_start(f, p, i);
+        ports(f, "out", p->entries[i].outputs, p->entries[i].n_outputs);
+        fputs("</div>", f);
+    }
+    fputs("</td></tr>\n", f);
+    summary_sizes(f, p, o, NAME);
+    fputs("<tr><th>MACs per call</th><td>", f);
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        per_entry_start(f, p, i);
+        number(f, "macs", p->entries[i].key, (long long)c[i].macs);
+        fputs(p->entries[i].max_batch ? " per row" : "", f);
+        fputs("</div>", f);
+    }
+    fputs("</td></tr>\n", f);
+    int timed = 0;
+    for (int32_t i = 0; i < p->n_entries; i++)
+        timed |= c[i].time_us >= 0;
+    if (timed) {
+        fputs("<tr><th>measured time</th><td>", f);
+        for (int32_t i = 0; i < p->n_entries; i++) {
+            per_entry_start(f, p, i);
+            if (c[i].time_us >= 0) {
+                fputs("<span class=\"num\" data-k=\"time\" data-e=\"", f);
+                sm2c_html_text(f, p->entries[i].key);
+                fputs("\">", f);
+                sm2c_html_time(f, c[i].time_us);
+                fputs("</span>", f);
+            } else
+                fputs("<span class=\"none\">not measured</span>", f);
+            fputs(" per call</div>", f);
         }
+        fputs("</td></tr>\n", f);
     }
+    fputs("</table></section>\n", f);
 }
 
-static void shape(FILE *f, const sm2c_shape *s)
+static void toc(FILE *f, const sm2c_program *p, const sm2c_entry_costs *c)
 {
-    fputc('[', f);
-    for (int32_t i = 0; i < s->rank; i++)
-        fprintf(f, "%s%lld", i ? "," : "", (long long)s->dims[i]);
-    fputc(']', f);
+    fputs("<nav id=\"toc\"><h2>Contents</h2><ol>\n", f);
+    for (int32_t i = 0; i < p->n_entries; i++) {
+        fprintf(f, "<li><a href=\"#e%d\">", (int)i);
+        sm2c_html_name(f, p->entries[i].key, 48);
+        fprintf(f, "</a>: %d steps, %d fused; <a href=\"#e%d-plan\">memory plan</a>, <a href=\"#e%d-table\">steps</a>"
+                   "</li>\n",
+                (int)p->entries[i].n_steps, (int)c[i].n_fused, (int)i, (int)i);
+    }
+    fputs("</ol></nav>\n", f);
 }
 
-/* A fill per buffer that neighbours tell apart: hues by the golden angle. */
-static void fill(FILE *f, int32_t b)
+static void entry(FILE *f, int32_t i, const sm2c_entry *e, const sm2c_entry_costs *c)
 {
-    fprintf(f, "hsl(%d,62%%,%d%%)", (int)((b * 137) % 360), 52 + (b % 3) * 8);
-}
-
-/* The highest arena byte a live buffer reaches at step s. */
-static int64_t extent_at(const sm2c_entry *e, const sm2c_entry_costs *c, int32_t s)
-{
-    int64_t top = 0;
-    for (int32_t b = 0; b < e->n_buffers; b++) {
-        const sm2c_buffer *buf = &e->buffers[b];
-        if (buf->kind == SM2C_BUF_ARENA && c->first[b] >= 0 && c->first[b] <= s && s <= c->last[b] &&
-            buf->offset + buf->nbytes > top)
-            top = buf->offset + buf->nbytes;
+    fprintf(f, "<section class=\"entry\" id=\"e%d\">\n<h2>", (int)i);
+    sm2c_html_name(f, e->key, 60);
+    fputs(e->function ? " <span class=\"ty\">(function)</span>" : "", f);
+    fputs("</h2>\n<p class=\"facts\">arena ", f);
+    sm2c_html_bytes(f, e->arena_bytes);
+    fputs(" (intermediates ", f);
+    sm2c_html_bytes(f, e->naive_bytes);
+    fputs(" unplanned); weights read ", f);
+    sm2c_html_bytes(f, c->weight_bytes);
+    fputs("; state ", f);
+    sm2c_html_bytes(f, c->state_bytes);
+    fprintf(f, "%s; ", e->writes_state ? ", written" : "");
+    sm2c_html_count(f, c->macs);
+    fprintf(f, " MACs%s; %d steps, %d with fused ops", e->max_batch ? " per row" : "", (int)e->n_steps,
+            (int)c->n_fused);
+    if (c->time_us >= 0) {
+        fputs("; measured ", f);
+        sm2c_html_time(f, c->time_us);
+        fputs(" per call", f);
     }
-    return top;
-}
-
-static void plot(FILE *f, const sm2c_entry *e, const sm2c_entry_costs *c)
-{
-    int64_t arena = e->arena_bytes;
-    if (arena <= 0 || e->n_steps == 0) {
-        fputs("<p class=\"none\">No intermediates in the arena.</p>\n", f);
-        return;
-    }
-    int64_t peak = 0;
-    for (int32_t s = 0; s < e->n_steps; s++) {
-        int64_t t = extent_at(e, c, s);
-        peak = t > peak ? t : peak;
-    }
-    double sx = (double)PLOT_W / e->n_steps, sy = (double)PLOT_H / (double)arena;
-    fprintf(f, "<svg class=\"plan\" xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
-               "viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"memory plan\">\n",
-            MARGIN_L + PLOT_W + 10, PLOT_H + MARGIN_B + 10, MARGIN_L + PLOT_W + 10, PLOT_H + MARGIN_B + 10);
-    fprintf(f, "<rect x=\"%d\" y=\"0\" width=\"%d\" height=\"%d\" fill=\"#f7f7f7\" stroke=\"#999\"/>\n",
-            MARGIN_L, PLOT_W, PLOT_H);
-    for (int32_t s = 0; s < e->n_steps; s++)  /* where the plan reaches its peak: shaded, and marked below */
-        if (extent_at(e, c, s) == peak)
-            fprintf(f, "<rect class=\"peak\" x=\"%.2f\" y=\"0\" width=\"%.2f\" height=\"%d\" fill=\"#fdd\"/>"
-                       "<rect x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"4\" fill=\"#d00\"/>\n",
-                    MARGIN_L + s * sx, sx, PLOT_H, MARGIN_L + s * sx, PLOT_H + 1, sx);
-    for (int32_t b = 0; b < e->n_buffers; b++) {
-        const sm2c_buffer *buf = &e->buffers[b];
-        if (buf->kind != SM2C_BUF_ARENA || c->first[b] < 0)
-            continue;
-        double x = MARGIN_L + c->first[b] * sx, w = (c->last[b] - c->first[b] + 1) * sx;
-        double h = (double)buf->nbytes * sy, y = PLOT_H - (double)(buf->offset + buf->nbytes) * sy;
-        fprintf(f, "<rect class=\"buf\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" height=\"%.2f\" fill=\"", x, y, w,
-                h < 0.5 ? 0.5 : h);
-        fill(f, b);
-        fputs("\" stroke=\"#333\" stroke-width=\"0.5\"><title>", f);
-        text(f, buf->name);
-        fprintf(f, " %s ", sm2c_dtype_name(buf->dtype));
-        shape(f, &buf->shape);
-        fprintf(f, ": %lld bytes at offset %lld, steps %d..%d</title></rect>\n", (long long)buf->nbytes,
-                (long long)buf->offset, (int)c->first[b], (int)c->last[b]);
-    }
-    fprintf(f, "<text x=\"%d\" y=\"12\" text-anchor=\"end\" font-size=\"11\">%lld B</text>\n", MARGIN_L - 4,
-            (long long)arena);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" font-size=\"11\">0</text>\n", MARGIN_L - 4, PLOT_H);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" font-size=\"11\">step 0</text>\n", MARGIN_L, PLOT_H + 16);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\" font-size=\"11\">step %d</text>\n",
-            MARGIN_L + PLOT_W, PLOT_H + 16, (int)e->n_steps - 1);
-    fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" font-size=\"11\">steps &#8594;  "
-               "(arena offset &#8593;; red: the steps at the peak, %lld bytes)</text>\n</svg>\n",
-            MARGIN_L + PLOT_W / 2, PLOT_H + 28, (long long)peak);
-}
-
-static void step_table(FILE *f, const sm2c_entry *e, const sm2c_entry_costs *c)
-{
-    fputs("<table class=\"steps\">\n<tr><th>#</th><th>op</th><th>node</th><th>output shape</th>"
-          "<th>MACs</th><th>tasks</th><th>bytes read</th><th>bytes written</th></tr>\n", f);
-    for (int32_t i = 0; i < e->n_steps; i++) {
-        const sm2c_step *s = &e->steps[i];
-        const sm2c_step_cost *k = &c->steps[i];
-        fprintf(f, "<tr><td>%d</td><td>", (int)i);
-        text(f, s->op ? s->op : s->control ? "(control)" : s->kernel);
-        fputs("</td><td>", f);
-        text(f, s->node);
-        fputs("</td><td>", f);
-        if (k->out_buf >= 0) {
-            fprintf(f, "%s ", sm2c_dtype_name(e->buffers[k->out_buf].dtype));
-            shape(f, &e->buffers[k->out_buf].shape);
-        }
-        fprintf(f, "</td><td>%lld</td><td>%d</td><td>%lld</td><td>%lld</td></tr>\n", (long long)k->macs,
-                s->max_tasks > 1 ? (int)s->max_tasks : 1, (long long)k->bytes_read, (long long)k->bytes_written);
-    }
-    fputs("</table>\n", f);
-}
-
-static void entry(FILE *f, sm2c_arena *a, const sm2c_entry *e)
-{
-    sm2c_entry_costs c;
-    sm2c_entry_costs_compute(a, e, &c);
-    fputs("<section class=\"entry\">\n<h2>", f);
-    text(f, e->key);
-    fputs("</h2>\n<table class=\"summary\">", f);
-    fprintf(f, "<tr><th>arena</th><td>%lld bytes (intermediates %lld bytes)</td></tr>"
-               "<tr><th>weights read</th><td>%lld bytes</td></tr><tr><th>state</th><td>%lld bytes%s</td></tr>"
-               "<tr><th>stack</th><td>%d bytes at most</td></tr><tr><th>MACs</th><td>%lld%s</td></tr>"
-               "<tr><th>steps</th><td>%d</td></tr></table>\n",
-            (long long)e->arena_bytes, (long long)e->naive_bytes, (long long)c.weight_bytes,
-            (long long)c.state_bytes, e->writes_state ? ", written" : "", SM2C_RT_STACK_BYTES,
-            (long long)c.macs, e->max_batch ? " per row" : "", (int)e->n_steps);
-    plot(f, e, &c);
-    step_table(f, e, &c);
+    fprintf(f, ".</p>\n<h3>Memory plan</h3>\n");
+    sm2c_html_plan(f, i, e, c);
+    fputs("<h3>Steps</h3>\n", f);
+    sm2c_html_steps(f, i, e, c);
     fputs("</section>\n", f);
 }
 
-void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p)
+void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_report_opts *o)
 {
-    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>sm2c report: ", f);
-    text(f, p->name);
-    fputs("</title>\n<style>body{font:14px sans-serif;margin:1em 2em}table{border-collapse:collapse;"
-          "margin:.5em 0}td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
-          "table.steps td:nth-child(n+5){text-align:right}svg{display:block;margin:.5em 0}"
-          ".none{color:#666}</style></head><body>\n<h1>sm2c report: ", f);
-    text(f, p->name);
-    fprintf(f, "</h1>\n<p>%d entr%s; arena %lld bytes; weights %d tensors, %lld bytes; state %lld bytes.</p>\n",
-            (int)p->n_entries, p->n_entries == 1 ? "y" : "ies", (long long)p->arena_bytes, (int)p->n_weights,
-            (long long)sm2c_program_weight_bytes(p), (long long)sm2c_program_state_bytes(p));
+    sm2c_entry_costs *c = sm2c_arena_array(a, p->n_entries > 0 ? (size_t)p->n_entries : 1, sizeof *c);
     for (int32_t i = 0; i < p->n_entries; i++)
-        entry(f, a, &p->entries[i]);
-    fputs("</body></html>\n", f);
+        sm2c_entry_costs_compute(a, &p->entries[i], o->step_us ? o->step_us[i] : NULL, &c[i]);
+    fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+          "<meta name=\"viewport\" content=\"width=device-width\"><title>sm2c report: ",
+          f);
+    sm2c_html_text(f, p->name);
+    fputs("</title>\n<style>", f);
+    sm2c_html_lines(f, sm2c_html_style);
+    fputs("</style></head><body>\n<h1>sm2c report: ", f);
+    sm2c_html_text(f, p->name);
+    fputs("</h1>\n", f);
+    /* NAME of the header's NAME_ARENA_SIZE, as codegen/c_names.c makes it */
+    summary(f, p, c, o, sm2c_mangle_sanitize(a, p->name, 1, (size_t)-1));
+    toc(f, p, c);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        entry(f, i, &p->entries[i], &c[i]);
+    fputs("<pre id=\"selfcheck\" hidden></pre>\n<script>", f);
+    sm2c_html_lines(f, sm2c_html_script);
+    fputs("</script>\n</body></html>\n", f);
 }

@@ -4,9 +4,10 @@
 */
 #include "cli/report.h"
 
+#include <string.h>
+
 #include "base/tensor.h"
 #include "cli/json.h"
-#include "sm2c_rt.h"
 
 #ifndef SM2C_VERSION
 #define SM2C_VERSION "0.0.0"
@@ -50,7 +51,23 @@ static void ports(sm2c_json *j, const char *key, const sm2c_port *p, int32_t n)
     sm2c_json_end(j);
 }
 
-static void step(sm2c_json *j, const sm2c_entry *e, int32_t i, const sm2c_step_cost *c)
+/* sm2c_step.fused as [{"op", "node"}, ...]. */
+static void fused(sm2c_json *j, sm2c_arena *a, const char *list)
+{
+    sm2c_json_key(j, "fused");
+    sm2c_json_array(j);
+    for (const char *p = list; p && *p;) {
+        size_t n = strcspn(p, ";"), sp = strcspn(p, " ");
+        sm2c_json_object(j);
+        sm2c_json_field_str(j, "op", sm2c_arena_printf(a, "%.*s", (int)sp, p));
+        sm2c_json_field_str(j, "node", sm2c_arena_printf(a, "%.*s", (int)(n - sp - 1), p + sp + 1));
+        sm2c_json_end(j);
+        p += n + (p[n] == ';');
+    }
+    sm2c_json_end(j);
+}
+
+static void step(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e, int32_t i, const sm2c_step_cost *c)
 {
     const sm2c_step *s = &e->steps[i];
     sm2c_json_object(j);
@@ -73,6 +90,11 @@ static void step(sm2c_json *j, const sm2c_entry *e, int32_t i, const sm2c_step_c
     sm2c_json_field_int(j, "max_tasks", s->max_tasks > 1 ? s->max_tasks : 1);
     sm2c_json_field_int(j, "bytes_read", c->bytes_read);
     sm2c_json_field_int(j, "bytes_written", c->bytes_written);
+    fused(j, a, c->fused);
+    if (c->time_us >= 0) {
+        sm2c_json_key(j, "time_us");
+        sm2c_json_double(j, c->time_us, 6);
+    }
     sm2c_json_key(j, "buffers");
     sm2c_json_array(j);
     for (int32_t k = 0; k < s->n_args; k++)
@@ -136,10 +158,11 @@ static void int8_section(sm2c_json *j, const sm2c_entry *e)
     sm2c_json_end(j);
 }
 
-static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e)
+static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e, const sm2c_report_opts *o,
+                  const double *step_us)
 {
     sm2c_entry_costs c;
-    sm2c_entry_costs_compute(a, e, &c);
+    sm2c_entry_costs_compute(a, e, step_us, &c);
     sm2c_json_object(j);
     sm2c_json_field_str(j, "key", e->key);
     str_or_null(j, "function", e->function);
@@ -151,14 +174,18 @@ static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e)
     sm2c_json_field_int(j, "intermediate_bytes", e->naive_bytes);
     sm2c_json_field_int(j, "weight_bytes", c.weight_bytes);
     sm2c_json_field_int(j, "state_bytes", c.state_bytes);
-    sm2c_json_field_int(j, "stack_bytes", SM2C_RT_STACK_BYTES);
+    sm2c_json_field_int(j, "stack_bytes", o->stack_bytes);
     sm2c_json_field_int(j, "macs", c.macs);
+    if (c.time_us >= 0) {
+        sm2c_json_key(j, "time_us");
+        sm2c_json_double(j, c.time_us, 6);
+    }
     ports(j, "inputs", e->inputs, e->n_inputs);
     ports(j, "outputs", e->outputs, e->n_outputs);
     sm2c_json_key(j, "steps");
     sm2c_json_array(j);
     for (int32_t i = 0; i < e->n_steps; i++)
-        step(j, e, i, &c.steps[i]);
+        step(j, a, e, i, &c.steps[i]);
     sm2c_json_end(j);
     sm2c_json_key(j, "buffers");
     sm2c_json_array(j);
@@ -170,16 +197,17 @@ static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e)
     sm2c_json_end(j);
 }
 
-void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p)
+void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_report_opts *o)
 {
     sm2c_json j;
     sm2c_json_init(&j, f);
     sm2c_json_object(&j);
-    sm2c_json_field_int(&j, "format", 1);
+    sm2c_json_field_int(&j, "format", 2);
     sm2c_json_field_str(&j, "sm2c_version", SM2C_VERSION);
     sm2c_json_field_str(&j, "name", p->name);
     sm2c_json_field_int(&j, "arena_bytes", p->arena_bytes);
-    sm2c_json_field_int(&j, "stack_bytes", SM2C_RT_STACK_BYTES);
+    sm2c_json_field_int(&j, "stack_bytes", o->stack_bytes);
+    sm2c_json_field_str(&j, "stack_target", o->stack_target);
     sm2c_json_field_int(&j, "weight_bytes", sm2c_program_weight_bytes(p));
     sm2c_json_field_int(&j, "weight_tensors", p->n_weights);
     sm2c_json_field_int(&j, "state_bytes", sm2c_program_state_bytes(p));
@@ -198,7 +226,7 @@ void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p)
     sm2c_json_key(&j, "entries");
     sm2c_json_array(&j);
     for (int32_t i = 0; i < p->n_entries; i++)
-        entry(&j, a, &p->entries[i]);
+        entry(&j, a, &p->entries[i], o, o->step_us ? o->step_us[i] : NULL);
     sm2c_json_end(&j);
     sm2c_json_end(&j);
     fputc('\n', f);

@@ -99,6 +99,10 @@ typedef struct sm2c_node {
     struct sm2c_cflow *cflow;   /* a control-flow marker node (cflow.h), else NULL */
     struct sm2c_tlist *tlist;   /* a TensorList node's list family (tlist.c), else NULL */
     const sm2c_qnode *q;        /* computes in int8 (pass_quantize.c), else NULL */
+    struct sm2c_node *absorbed; /* the first node fusion folded into this one (pass_fuse.c: a
+                                   bias, residual Add or activation), the rest chained through
+                                   their own `absorbed`, in graph order; else NULL.  For
+                                   --report, which names them beside the step */
 } sm2c_node;
 
 typedef struct sm2c_port_value {

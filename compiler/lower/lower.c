@@ -267,6 +267,17 @@ int32_t sm2c_lower_scratch(sm2c_lower *l, int dtype, const sm2c_shape *shape, co
     return new_buffer(l, SM2C_BUF_ARENA, dtype, &kept, name);
 }
 
+/* What fusion folded into n, as sm2c_step.fused spells it; NULL when nothing. */
+static const char *absorbed_names(sm2c_arena *a, const sm2c_node *n)
+{
+    const char *s = NULL;
+    for (const sm2c_node *d = n->absorbed; d; d = d->absorbed) {
+        const char *op = d->def ? d->def->op : d->op->name;
+        s = s ? sm2c_arena_printf(a, "%s;%s %s", s, op, d->name) : sm2c_arena_printf(a, "%s %s", op, d->name);
+    }
+    return s;
+}
+
 sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t n_args)
 {
     sm2c_entry *e = l->entry;
@@ -285,6 +296,7 @@ sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel
     s->node = n ? n->name : "";
     s->op = n ? (n->def ? n->def->op : n->op->name) : "";
     s->function = n ? n->function : "";
+    s->fused = n ? absorbed_names(l->c->arena, n) : NULL;
     return s;
 }
 

@@ -68,6 +68,10 @@ typedef struct sm2c_step {
                             ** value it must equal (Case); SM2C_CTL_BREAK_UNLESS: the iteration cap */
     int32_t max_tasks;      /* > 1: a context entry point calls `kernel`_par, splitting the step
                             ** into at most this many tasks (lower/split.c); else the kernel */
+    const char *fused;      /* the nodes fusion folded into `node` (a bias, residual Add or
+                            ** activation: ir.h's `absorbed`), "Op name" pairs joined by ';'
+                            ** in graph order (node names hold neither ' ' nor ';'); NULL: none.
+                            ** Only --report reads it */
 } sm2c_step;
 
 /* Structured control flow (control flow is nested, never a goto):

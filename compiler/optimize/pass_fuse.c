@@ -23,7 +23,7 @@ static int op_is(const sm2c_node *n, const char *name)
 /* `next` computes from n's output alone: absorb it and take over its output. */
 static void absorb(sm2c_graph *g, sm2c_node *n, sm2c_node *next)
 {
-    next->dead = 1;
+    sm2c_absorb_node(n, next);
     sm2c_replace_uses(g, next->outputs[0], n->outputs[0]);
 }
 

@@ -55,8 +55,8 @@ static int keeps_shape(const sm2c_node *n, const sm2c_value *y)
 static void take_over(sm2c_graph *g, sm2c_node *n, sm2c_node *const *mid, int k, sm2c_node *last)
 {
     for (int i = 0; i < k; i++)
-        mid[i]->dead = 1;
-    last->dead = 1;
+        sm2c_absorb_node(n, mid[i]);
+    sm2c_absorb_node(n, last);
     sm2c_replace_uses(g, last->outputs[0], n->outputs[0]);
 }
 

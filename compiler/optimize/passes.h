@@ -53,5 +53,7 @@ sm2c_node *sm2c_sole_user(const sm2c_graph *g, const sm2c_value *v);
 sm2c_value *sm2c_new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name);
 /* Replace every use of `from` by `to` (inputs and graph outputs). */
 void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to);
+/* Fusion folded `dead` into n: mark it dead and chain it on n's `absorbed`. */
+void sm2c_absorb_node(sm2c_node *n, sm2c_node *dead);
 
 #endif

@@ -45,3 +45,12 @@ void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to)
             g->outputs[k].value = to;
     from->uses = 0;
 }
+
+void sm2c_absorb_node(sm2c_node *n, sm2c_node *dead)
+{
+    sm2c_node **tail = &n->absorbed;
+    while (*tail)
+        tail = &(*tail)->absorbed;
+    *tail = dead;
+    dead->dead = 1;
+}

@@ -25,7 +25,7 @@ for dir in "$root"/tests/data/firmware/*/; do
   read -r model input shape <<<"$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))
 print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")"
   if ! "$sm2c" compile "$root/$model" -o "$out" --name "$case" --signature serving_default \
-      --shape "$input=$shape" --opt Os --report "$out/report.txt" 2>"$tmp/log"; then
+      --shape "$input=$shape" --opt Os --target thumbv7em-none-eabihf --report "$out/report.txt" 2>"$tmp/log"; then
     echo "FAIL: $case: compile"; cat "$tmp/log"; fail=$((fail + 1)); continue
   fi
   python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
@@ -43,9 +43,9 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
   else
     echo "FAIL: $case: run"; cat "$out/run.log"; fail=$((fail + 1))
   fi
-  # The report's RAM names the stack bound the header states for Cortex-M.
+  # The report's RAM names the stack bound the header states for Cortex-M, the target compiled for.
   bound=$(sed -n 's/^bound //p' "$out/run.log")
-  if ! grep -q "^footprint serving_default: flash [0-9]* bytes (code ~[0-9]*, weights [0-9]*), ram [0-9]* bytes (arena [0-9]*, state 0, stack $bound)" \
+  if ! grep -q "^footprint serving_default: flash [0-9]* bytes (code ~[0-9]*, weights [0-9]*), ram [0-9]* bytes (arena [0-9]*, state 0, stack $bound); code for Cortex-M4F -Os, stack for Cortex-M4F" \
       "$out/report.txt"; then
     echo "FAIL: $case: report footprint"; cat "$out/report.txt"; fail=$((fail + 1))
   fi
