@@ -130,9 +130,9 @@ sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
 {
     if (kind == SM2C_EMIT_C)
         return sm2c_emit_c(c, p, outdir);
-    if (kind == SM2C_EMIT_SO && t->cortex_m)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--emit so: a Cortex-M target has no shared "
-                          "objects (use --emit obj, or c)");
+    if (kind == SM2C_EMIT_SO && !sm2c_target_has_shared_objects(t))
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--emit so: a bare-metal target (%s) has no "
+                          "shared objects (use --emit obj, or c)", t->triple ? t->triple : t->cpu);
     char *dir = sm2c_tmpdir(c, "sm2c-emit");
     if (!dir)
         return SM2C_ERR_INVALID;

@@ -810,6 +810,9 @@ static int parse_args(cli *o, int argc, char **argv)
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
+    if (o->emit == SM2C_EMIT_SO && !sm2c_target_has_shared_objects(&o->co.target))
+        return usage_error("--emit so: a bare-metal target (%s) has no shared objects (use --emit obj, or c)",
+                           o->co.target.triple ? o->co.target.triple : o->co.target.cpu);
     if (o->weights && o->emit != SM2C_EMIT_C)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
     if (o->n_calibration && !o->co.quantize_int8)
