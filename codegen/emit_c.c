@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "program_check.h"
-#include "base/publish.h"
+#include "base/output_manifest.h"
 #include "rt_embed.h"
 #include "rt_select.h"
 
@@ -178,7 +178,7 @@ static sm2c_status publish_files(emitter *e, const char *outdir, int with_source
             files[n++] = rt[i];
         for (size_t i = 0; i < n_extra; i++)
             files[n++] = (sm2c_outfile){ extra[i].name, extra[i].data, extra[i].len };
-        st = sm2c_publish(c, outdir, p->source, files, n);
+        st = sm2c_publish_output(c, outdir, p->source, p->name, files, n);
     }
     return st;
 }
