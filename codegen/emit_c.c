@@ -192,6 +192,7 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
     e.c = c;
     e.p = p;
     e.header_only = !with_source;
+    e.code_file = !with_source && n_extra ? extra[0].name : NULL;
     sm2c_status st = generate(&e);
     if (!st)
         st = publish_files(&e, outdir, with_source, with_runtime, extra, n_extra);
@@ -220,6 +221,7 @@ sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_w
     e.c = c;
     e.p = p;
     e.weights_tu = 1;
+    e.weights_obj = form == SM2C_WEIGHTS_OBJ;
     sm2c_extra_file weights = { sm2c_arena_printf(c->arena, "%s_weights.c", p->name), NULL, 0 };
     sm2c_status st = generate(&e);
     if (!st && form == SM2C_WEIGHTS_OBJ)
