@@ -78,9 +78,11 @@ static const char usage[] =
 static const char usage_more[] =
     "  run DIR --signature KEY|--function KEY --input KEY=FILE.npy... --outdir OUT\n"
     "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
-    "        [--emit c|obj|so] [--threads N] [--task-work N]\n"
+    "        [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
+    "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        compile one signature or function, build it with $CC (default cc), run it on the\n"
     "        inputs and write OUT/<output key>.npy; unknown dims come from the inputs;\n"
+    "        --keep keeps the build directory;\n"
     "        an input key the signature lacks, or an array whose shape contradicts the\n"
     "        declared one, is an error before anything is built\n"
     "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
