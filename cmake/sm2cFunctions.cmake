@@ -33,7 +33,24 @@
 # leaves it out with a warning (sm2c compile --skip-failing).
 # OPTIONS go to `sm2c compile`
 # verbatim (e.g. --features +vfp4d16sp, --limit NAME=VALUE).
+#
+# sm2c's errors and warnings name the keyword the project wrote (SHAPES
+# nosuch=4,1, not --shape nosuch=4,1), and with the runtime built here every
+# model is generated (by the target <target>_sm2c) before any runtime object
+# is compiled, so a model error stops the build first.  A project that sets no CMAKE_BUILD_TYPE (and no -O
+# in CMAKE_C_FLAGS) gets the runtime and the models at -O2, not unoptimised.
 include_guard(GLOBAL)
+set_property(GLOBAL PROPERTY SM2C_FUNCTIONS_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+# -O2 for a GNU or Clang build with no build type and no -O flag of its own:
+# unoptimised kernels run ten times slower.
+function(_sm2c_default_optimisation target)
+  get_property(multi GLOBAL PROPERTY GENERATOR_IS_MULTI_CONFIG)
+  if(NOT multi AND NOT CMAKE_BUILD_TYPE AND CMAKE_C_COMPILER_ID MATCHES "GNU|Clang"
+     AND NOT CMAKE_C_FLAGS MATCHES "(^| )-O")
+    target_compile_options(${target} PRIVATE -O2)
+  endif()
+endfunction()
 
 # The runtime, once per project, from SM2C_RUNTIME_DIR.  IEEE results must not
 # depend on FMA contraction (the compiler folds constants with these kernels).
@@ -43,7 +60,9 @@ function(sm2c_runtime_library)
   endif()
   file(GLOB sources ${SM2C_RUNTIME_DIR}/*.c)
   add_library(sm2c_runtime STATIC ${sources})
+  set_property(GLOBAL PROPERTY SM2C_RUNTIME_BUILT_HERE sm2c_runtime)
   target_include_directories(sm2c_runtime PUBLIC ${SM2C_RUNTIME_DIR})
+  _sm2c_default_optimisation(sm2c_runtime)
   if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
     target_compile_options(sm2c_runtime PRIVATE -ffp-contract=off)
   endif()
@@ -55,8 +74,23 @@ function(sm2c_runtime_library)
   add_library(sm2c::runtime ALIAS sm2c_runtime)
 endfunction()
 
-# The `sm2c compile` arguments that sm2c_add_model's keywords spell.
-function(_sm2c_compile_args out_var name)
+# The `sm2c compile` arguments that sm2c_add_model's keywords spell, and in
+# renames_var the flag:KEYWORD pairs (comma-separated) its messages are to be
+# read with (sm2c_compile.cmake): each flag the project did not pass in
+# OPTIONS itself.
+function(_sm2c_compile_args out_var renames_var name)
+  set(renames)
+  foreach(pair --name:NAME --signature:SIGNATURES --function:FUNCTIONS --shape:SHAPES
+               --max-batch:MAX_BATCH --skip-failing:SKIP_FAILING --emit:EMIT --weights:WEIGHTS
+               --target:TARGET --cpu:CPU)
+    string(REPLACE ":" ";" fk ${pair})
+    list(GET fk 0 flag)
+    if(NOT flag IN_LIST ARG_OPTIONS)
+      list(APPEND renames ${pair})
+    endif()
+  endforeach()
+  string(REPLACE ";" "," renames "${renames}")
+  set(${renames_var} "${renames}" PARENT_SCOPE)
   set(args --name ${name})
   foreach(s ${ARG_SIGNATURES})
     list(APPEND args --signature ${s})
@@ -125,7 +159,8 @@ function(sm2c_add_model target)
     set(ARG_OUTPUT_DIR ${CMAKE_CURRENT_BINARY_DIR}/sm2c/${target})
   endif()
   sm2c_runtime_library()
-  _sm2c_compile_args(args ${ARG_NAME})
+  _sm2c_compile_args(args renames ${ARG_NAME})
+  get_property(functions_dir GLOBAL PROPERTY SM2C_FUNCTIONS_DIR)
 
   # Every file of the model, re-globbed at each build so that a new file
   # (another variables shard) reconfigures too.
@@ -152,10 +187,18 @@ function(sm2c_add_model target)
   add_custom_command(
     OUTPUT ${header} ${code}
     COMMAND ${CMAKE_COMMAND} -E make_directory ${ARG_OUTPUT_DIR}/..
-    COMMAND ${tool} compile ${model} -o ${ARG_OUTPUT_DIR} ${args}
-    DEPENDS ${model_files} ${tool_dep}
+    COMMAND ${CMAKE_COMMAND} "-DSM2C_WHO=sm2c_add_model(${target})" "-DSM2C_RENAME=${renames}"
+            -P ${functions_dir}/sm2c_compile.cmake ${tool} compile ${model} -o ${ARG_OUTPUT_DIR} ${args}
+    DEPENDS ${model_files} ${tool_dep} ${functions_dir}/sm2c_compile.cmake
     COMMENT "sm2c: compiling ${ARG_MODEL} to ${ARG_NAME}"
     VERBATIM)
+  # The generation as a target of its own, which the runtime built here waits
+  # for: a model error stops the build before the runtime's objects compile.
+  add_custom_target(${target}_sm2c DEPENDS ${header} ${code})
+  get_property(own_runtime GLOBAL PROPERTY SM2C_RUNTIME_BUILT_HERE)
+  if(own_runtime)
+    add_dependencies(${own_runtime} ${target}_sm2c)
+  endif()
   # Objects sm2c writes are linked as they are, whatever the toolchain's
   # object suffix (.obj for CMAKE_SYSTEM_NAME Generic).
   foreach(f ${code})
@@ -164,6 +207,7 @@ function(sm2c_add_model target)
     endif()
   endforeach()
   add_library(${target} STATIC ${code} ${header})
+  add_dependencies(${target} ${target}_sm2c)
   target_include_directories(${target} PUBLIC ${ARG_OUTPUT_DIR})
   target_link_libraries(${target} PUBLIC sm2c::runtime)
   set_target_properties(${target} PROPERTIES LINKER_LANGUAGE C)
@@ -173,5 +217,6 @@ function(sm2c_add_model target)
     if(CMAKE_C_COMPILER_ID MATCHES "GNU|Clang")
       target_compile_options(${target} PRIVATE -ffp-contract=off)
     endif()
+    _sm2c_default_optimisation(${target})
   endif()
 endfunction()

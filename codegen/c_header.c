@@ -413,12 +413,39 @@ static void batch_table_decl(emitter *e, sbuf *b)
                      "extern const %s_batch_info %s_batches[];\n\n", nm, nm, nm, nm, nm, nm);
 }
 
+/* How to build a caller with this output: a comment only (the same code for
+** every target).  The shared object's header is the one its build wrote
+** (a private directory: no runtime), so it says how to link NAME.so. */
+static void build_note(const emitter *e, sbuf *b)
+{
+    const char *nm = e->p->name, *code = e->code_file;
+    size_t n = code ? strlen(code) : 0;
+    if (code && n > 3 && !strcmp(code + n - 3, ".so")) {
+        sm2c_text_printf(b, "/* Build: link your program with %s (cc -I DIR main.c DIR/%s -lm), or load it\n"
+                            " * with dlopen and find %s_signatures. */\n\n", code, code, nm);
+        return;
+    }
+    /* No "DIR/" + "*.c" here: a slash-star opens a comment (-Wcomment). */
+    sm2c_text_puts(b, "/* Build: compile every .c file of this directory with your program and link\n"
+                      " * the math library (-lm), e.g. from this directory:\n *   ");
+    if (code && n > 3 && (!strcmp(code + n - 3, ".ll") || !strcmp(code + n - 3, ".bc")))
+        sm2c_text_printf(b, "clang -std=c99 -O2 -I. *.c %s ../main.c -lm\n", code);
+    else if (code)
+        sm2c_text_printf(b, "cc -std=c99 -O2 -I. *.c %s ../main.c -lm\n", code);
+    else if (e->weights_obj)
+        sm2c_text_printf(b, "cc -std=c99 -O2 -I. *.c %s_weights.o ../main.c -lm\n", nm);
+    else
+        sm2c_text_puts(b, "cc -std=c99 -O2 -I. *.c ../main.c -lm\n");
+    sm2c_text_puts(b, " * (a cross compiler's own flags for another target; never -ffast-math). */\n\n");
+}
+
 void sm2c_c_emit_header(emitter *e)
 {
     const sm2c_program *p = e->p;
     const char *nm = p->name;
     sbuf *b = &e->h;
     sm2c_c_banner(e, b);
+    build_note(e, b);
     sm2c_text_printf(b, "#ifndef %s_H_\n#define %s_H_\n\n#include <stdint.h>\n\n", e->NAME, e->NAME);
     sm2c_text_puts(b, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
     if (has_string_port(p))

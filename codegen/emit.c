@@ -111,15 +111,16 @@ static sm2c_status emit_llvm_form(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_
     sm2c_llvm_opts opts = { .target = *t, .pic = kind == SM2C_EMIT_SO || !t->triple || !t->triple[0] };
     const char *obj = sm2c_arena_printf(c->arena, "%s.%s", p->name,
                                         emit_exts[kind == SM2C_EMIT_SO ? SM2C_EMIT_OBJ : kind]);
-    sm2c_status st = sm2c_emit_llvm(c, p, &opts, emit_llvm_forms[kind],
-                                    sm2c_path_join(c->arena, dir, obj));
+    /* A shared object is built from the header and runtime sources in the
+    ** private dir, written first (an output goes into an empty directory). */
+    sm2c_status st = kind == SM2C_EMIT_SO ? sm2c_emit_c_files(c, p, dir, 0, 1, NULL, 0) : SM2C_OK;
+    if (!st)
+        st = sm2c_emit_llvm(c, p, &opts, emit_llvm_forms[kind], sm2c_path_join(c->arena, dir, obj));
     if (st)
         return st;
     if (kind != SM2C_EMIT_SO)
         return publish_with(c, p, dir, obj, 1, outdir);
-    /* The header and runtime sources go into the private dir first, to build from. */
-    if ((st = sm2c_emit_c_files(c, p, dir, 0, 1, NULL, 0)) || (st = compile_runtime(c, dir, cc)) ||
-        (st = link_shared(c, p, dir, cc)))
+    if ((st = compile_runtime(c, dir, cc)) || (st = link_shared(c, p, dir, cc)))
         return st;
     return publish_with(c, p, dir, sm2c_arena_printf(c->arena, "%s.%s", p->name, emit_exts[kind]), 0,
                        outdir);
@@ -130,9 +131,9 @@ sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
 {
     if (kind == SM2C_EMIT_C)
         return sm2c_emit_c(c, p, outdir);
-    if (kind == SM2C_EMIT_SO && t->cortex_m)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--emit so: a Cortex-M target has no shared "
-                          "objects (use --emit obj, or c)");
+    if (kind == SM2C_EMIT_SO && !sm2c_target_has_shared_objects(t))
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--emit so: a bare-metal target (%s) has no "
+                          "shared objects (use --emit obj, or c)", t->triple ? t->triple : t->cpu);
     char *dir = sm2c_tmpdir(c, "sm2c-emit");
     if (!dir)
         return SM2C_ERR_INVALID;

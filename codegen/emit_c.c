@@ -18,7 +18,7 @@
 #include <string.h>
 
 #include "program_check.h"
-#include "base/publish.h"
+#include "base/output_manifest.h"
 #include "rt_embed.h"
 #include "rt_select.h"
 
@@ -178,7 +178,7 @@ static sm2c_status publish_files(emitter *e, const char *outdir, int with_source
             files[n++] = rt[i];
         for (size_t i = 0; i < n_extra; i++)
             files[n++] = (sm2c_outfile){ extra[i].name, extra[i].data, extra[i].len };
-        st = sm2c_publish(c, outdir, p->source, files, n);
+        st = sm2c_publish_output(c, outdir, p->source, p->name, files, n);
     }
     return st;
 }
@@ -192,6 +192,7 @@ sm2c_status sm2c_emit_c_files(sm2c_ctx *c, const sm2c_program *p, const char *ou
     e.c = c;
     e.p = p;
     e.header_only = !with_source;
+    e.code_file = !with_source && n_extra ? extra[0].name : NULL;
     sm2c_status st = generate(&e);
     if (!st)
         st = publish_files(&e, outdir, with_source, with_runtime, extra, n_extra);
@@ -220,6 +221,7 @@ sm2c_status sm2c_emit_c_weights_apart(sm2c_ctx *c, const sm2c_program *p, sm2c_w
     e.c = c;
     e.p = p;
     e.weights_tu = 1;
+    e.weights_obj = form == SM2C_WEIGHTS_OBJ;
     sm2c_extra_file weights = { sm2c_arena_printf(c->arena, "%s_weights.c", p->name), NULL, 0 };
     sm2c_status st = generate(&e);
     if (!st && form == SM2C_WEIGHTS_OBJ)

@@ -103,6 +103,9 @@ typedef struct emitter {
     int ctx_body;               /* the body being written takes a context: arena buffers
                                 ** are in ctx->workspace, state in ctx->state */
     int header_only;            /* the LLVM backend's header: its code calls every kernel */
+    /* For the header's build note (c_header.c), set before generate(): */
+    const char *code_file;      /* header_only: the LLVM output (NAME.o, .ll, .bc, .so) */
+    int weights_obj;            /* weights_tu: NAME_weights.o, not .c */
 } emitter;
 
 /* ---- exact literals and element bytes ---------------------------------------------- */

@@ -3,7 +3,7 @@
 # on scikit-learn's 8x8 digits) three ways, as users meet sm2c:
 #  1. CMake: install sm2c into build/prefix, then samples/cmake uses
 #     find_package(sm2c) and sm2c_add_model() and links samples/digits/predict.c;
-#  2. Python: sm2c.compile(..., emit='so') and sm2c.load() (python/, numpy);
+#  2. Python: sm2c.compile(...) (a shared object by default) and sm2c.load() (python/, numpy);
 #  3. the command line: sm2c compile, then cc.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -20,7 +20,7 @@ quiet cmake -S samples/cmake -B build/sample-cmake -DCMAKE_PREFIX_PATH="$root/bu
 quiet cmake --build build/sample-cmake --target predict
 build/sample-cmake/predict samples/digits/images.npy samples/digits/labels.npy
 
-echo "== Python: sm2c.load(sm2c.compile(..., emit='so'))"
+echo "== Python: sm2c.load(sm2c.compile(...))"
 if /usr/bin/python3 -c "import numpy" 2>/dev/null; then
   rm -rf build/digits-py
   SM2C="$root/build/sm2c" PYTHONPATH="$root/python" /usr/bin/python3 - <<'PY'

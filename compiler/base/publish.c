@@ -109,8 +109,60 @@ static void make_parents(sm2c_ctx *c, const char *outdir)
     }
 }
 
+/* Write the files into a fresh temporary directory inside dirfd, then rename
+** each into place; whatever is left of the temporary directory is removed. */
+static sm2c_status write_files(sm2c_ctx *c, int dirfd, const char *outdir, const sm2c_outfile *files,
+                               size_t nfiles)
+{
+    struct stat st;
+    char tmp[64];
+    if (make_tmpdir(dirfd, tmp, sizeof tmp) != 0)
+        return fs_error(c, outdir, "cannot create a temporary directory", NULL);
+    sm2c_status status = SM2C_OK;
+    size_t written = 0, renamed = 0;
+    int tmpfd = openat(dirfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (tmpfd < 0)
+        status = fs_error(c, outdir, "cannot open", tmp);
+    for (size_t i = 0; !status && i < nfiles; i++) {
+        int fd = openat(tmpfd, files[i].name,
+                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0) {
+            status = fs_error(c, outdir, "cannot create", files[i].name);
+            break;
+        }
+        written = i + 1;
+        int bad = write_all(fd, files[i].data, files[i].len);
+        if (close(fd) != 0 || bad)
+            status = fs_error(c, outdir, "cannot write", files[i].name);
+    }
+    for (size_t i = 0; !status && i < nfiles; i++) {
+        if (fstatat(dirfd, files[i].name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
+            errno = EEXIST;
+            status = fs_error(c, outdir, "refusing to replace non-regular file", files[i].name);
+        } else if (renameat(tmpfd, files[i].name, dirfd, files[i].name) != 0) {
+            status = fs_error(c, outdir, "cannot rename into place", files[i].name);
+        } else {
+            renamed = i + 1;
+        }
+    }
+    if (tmpfd >= 0) {
+        for (size_t i = renamed; i < written; i++)
+            unlinkat(tmpfd, files[i].name, 0);
+        close(tmpfd);
+    }
+    if (unlinkat(dirfd, tmp, AT_REMOVEDIR) != 0 && !status)
+        status = fs_error(c, outdir, "cannot remove", tmp);
+    return status;
+}
+
 sm2c_status sm2c_publish(sm2c_ctx *c, const char *outdir, const char *source,
                          const sm2c_outfile *files, size_t nfiles)
+{
+    return sm2c_publish_hooked(c, outdir, source, files, nfiles, NULL);
+}
+
+sm2c_status sm2c_publish_hooked(sm2c_ctx *c, const char *outdir, const char *source,
+                                const sm2c_outfile *files, size_t nfiles, const sm2c_publish_hooks *hooks)
 {
     struct stat st;
     int created = 0;
@@ -147,47 +199,11 @@ sm2c_status sm2c_publish(sm2c_ctx *c, const char *outdir, const char *source,
                                                                                      : "not a regular file");
         }
     }
-    char tmp[64];
-    if (make_tmpdir(dirfd, tmp, sizeof tmp) != 0) {
-        sm2c_status s = fs_error(c, outdir, "cannot create a temporary directory", NULL);
-        close(dirfd);
-        return s;
-    }
-    sm2c_status status = SM2C_OK;
-    size_t written = 0, renamed = 0;
-    int tmpfd = openat(dirfd, tmp, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (tmpfd < 0)
-        status = fs_error(c, outdir, "cannot open", tmp);
-    for (size_t i = 0; !status && i < nfiles; i++) {
-        int fd = openat(tmpfd, files[i].name,
-                        O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-        if (fd < 0) {
-            status = fs_error(c, outdir, "cannot create", files[i].name);
-            break;
-        }
-        written = i + 1;
-        int bad = write_all(fd, files[i].data, files[i].len);
-        if (close(fd) != 0 || bad)
-            status = fs_error(c, outdir, "cannot write", files[i].name);
-    }
-    for (size_t i = 0; !status && i < nfiles; i++) {
-        if (fstatat(dirfd, files[i].name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISREG(st.st_mode)) {
-            errno = EEXIST;
-            status = fs_error(c, outdir, "refusing to replace non-regular file", files[i].name);
-        } else if (renameat(tmpfd, files[i].name, dirfd, files[i].name) != 0) {
-            status = fs_error(c, outdir, "cannot rename into place", files[i].name);
-        } else {
-            renamed = i + 1;
-        }
-    }
-    /* Remove whatever is left of the temporary directory. */
-    if (tmpfd >= 0) {
-        for (size_t i = renamed; i < written; i++)
-            unlinkat(tmpfd, files[i].name, 0);
-        close(tmpfd);
-    }
-    if (unlinkat(dirfd, tmp, AT_REMOVEDIR) != 0 && !status)
-        status = fs_error(c, outdir, "cannot remove", tmp);
+    sm2c_status status = hooks && hooks->before ? hooks->before(c, dirfd, outdir, hooks->user) : SM2C_OK;
+    if (!status)
+        status = write_files(c, dirfd, outdir, files, nfiles);
+    if (!status && hooks && hooks->after)
+        hooks->after(c, dirfd, hooks->user);
     close(dirfd);
     if (status && created)
         rmdir(outdir);  /* only succeeds when nothing was published */

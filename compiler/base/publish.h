@@ -19,4 +19,18 @@ typedef struct sm2c_outfile {
 sm2c_status sm2c_publish(sm2c_ctx *c, const char *outdir, const char *source,
                          const sm2c_outfile *files, size_t nfiles);
 
+/* What a caller adds to publishing (output_manifest.c): `before` runs once
+** the output directory passed the checks above, on its descriptor, and may
+** refuse it (nothing is written then); `after` runs once every file is in
+** place.  Either may be NULL. */
+typedef struct sm2c_publish_hooks {
+    sm2c_status (*before)(sm2c_ctx *c, int dirfd, const char *outdir, void *user);
+    void (*after)(sm2c_ctx *c, int dirfd, void *user);
+    void *user;
+} sm2c_publish_hooks;
+
+/* sm2c_publish with hooks (NULL: none). */
+sm2c_status sm2c_publish_hooked(sm2c_ctx *c, const char *outdir, const char *source,
+                                const sm2c_outfile *files, size_t nfiles, const sm2c_publish_hooks *hooks);
+
 #endif

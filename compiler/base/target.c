@@ -83,6 +83,23 @@ int sm2c_target_is_host(const sm2c_target *t)
     return !t->triple || !t->triple[0] || (!t->cortex_m && t->isa == host_isa() && t->isa != SM2C_ISA_OTHER);
 }
 
+/* An OS to load a shared object: not a Cortex-M, and no triple component
+** "none" (thumbv7em-none-eabihf, arm-none-eabi) or last component "elf"
+** (riscv32-unknown-elf), the bare-metal spellings. */
+int sm2c_target_has_shared_objects(const sm2c_target *t)
+{
+    if (t->cortex_m)
+        return 0;
+    const char *p = t->triple;
+    while (p && *p) {
+        size_t n = strcspn(p, "-");
+        if ((n == 4 && !strncmp(p, "none", 4)) || (n == 3 && !strncmp(p, "elf", 3) && !p[n]))
+            return 0;
+        p += n + (p[n] == '-');
+    }
+    return 1;
+}
+
 int sm2c_target_has_vectors(const sm2c_target *t)
 {
     return t->isa != SM2C_ISA_NONE;

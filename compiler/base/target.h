@@ -40,6 +40,10 @@ int sm2c_target_set_opt(sm2c_target *t, const char *level);
 /* Sets triple and cpu (either may be NULL) and derives cortex_m and isa. */
 void sm2c_target_set_machine(sm2c_target *t, const char *triple, const char *cpu);
 
+/* Whether t has an OS that loads shared objects (not bare metal: no
+** Cortex-M, no "none" in the triple, no "...-elf"). */
+int sm2c_target_has_shared_objects(const sm2c_target *t);
+
 /* Whether t runs on this machine (no triple, or the host's architecture). */
 int sm2c_target_is_host(const sm2c_target *t);
 

@@ -83,12 +83,14 @@ static const char usage_more[] =
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
     "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
-    "        [--emit c|obj|so] [--threads N] [--task-work N]\n"
+    "        [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
+    "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
     "        with $CC (default cc), run it on the inputs, print each output (key, dtype,\n"
     "        shape, and its values when it has at most 100; -q: nothing) and, with\n"
     "        --outdir, write OUT/<output key>.npy; --input_exprs: a small input as a Python\n"
     "        literal, of the dtype the signature declares; unknown dims come from the inputs;\n"
+    "        --keep keeps the build directory;\n"
     "        an input key the signature lacks, or an array whose shape contradicts the\n"
     "        declared one, is an error before anything is built\n"
     "        [--runtime-lib LIB.a]: link a runtime built once from `sm2c runtime`\n"
@@ -836,6 +838,9 @@ static int parse_args(cli *o, int argc, char **argv)
     if (!strcmp(o->command, "run") && o->emit != SM2C_EMIT_C && o->emit != SM2C_EMIT_OBJ &&
         o->emit != SM2C_EMIT_SO)
         return usage_error("run builds with --emit c, obj or so, not '%s'", "llvm-ir/llvm-bc");
+    if (o->emit == SM2C_EMIT_SO && !sm2c_target_has_shared_objects(&o->co.target))
+        return usage_error("--emit so: a bare-metal target (%s) has no shared objects (use --emit obj, or c)",
+                           o->co.target.triple ? o->co.target.triple : o->co.target.cpu);
     if (o->weights && o->emit != SM2C_EMIT_C)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
     if (o->n_calibration && !o->co.quantize_int8)

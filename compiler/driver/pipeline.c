@@ -15,6 +15,7 @@
 #include "ops/ops_dyn.h"
 #include "ops/ops_q8.h"
 #include "base/fileio.h"
+#include "base/model_base.h"
 #include "base/keywords.h"
 #include "base/sha256.h"
 #include "optimize/passes.h"
@@ -670,7 +671,7 @@ static const char *calibration_digests(sm2c_ctx *c, const sm2c_compile_opts *o, 
 
 static const char *default_name(sm2c_ctx *c, const char *dir)
 {
-    char *name = sm2c_c_ident(c->arena, sm2c_path_base(c->arena, dir));
+    char *name = sm2c_c_ident(c->arena, sm2c_model_base(c->arena, dir));
     for (char *q = name; *q; q++)
         *q = (char)tolower((unsigned char)*q);
     return name;

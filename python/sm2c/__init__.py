@@ -3,7 +3,7 @@ object and call its signatures with numpy arrays, and check it against
 TensorFlow.
 
     import sm2c
-    so = sm2c.compile("model/", "out/", name="digits", shape={"pixels": (1, 64)}, emit="so")
+    so = sm2c.compile("model/", "out/", name="digits", shape={"pixels": (1, 64)})  # out/digits.so
     m = sm2c.load(so)
     probs = m.serving_default(pixels=x)["output_0"]
 

@@ -60,23 +60,26 @@ def _flags(options):
     return args
 
 
-def compile(model_dir, out_dir, **options):
-    """Runs `sm2c compile model_dir -o out_dir` with options as flags (see
-    _flags), e.g. name='digits', shape={'pixels': (1, 64)}, emit='so',
-    max_batch=8, signature=['serving_default'], target='thumbv7em-none-eabihf'.
-    Returns the path of the main output (out_dir/NAME.c, .so, .o, .ll or .bc).
+def compile(model_dir, out_dir, emit="so", **options):
+    """Runs `sm2c compile model_dir -o out_dir --emit so` with options as flags
+    (see _flags), e.g. name='digits', shape={'pixels': (1, 64)}, max_batch=8,
+    signature=['serving_default'].  emit is 'so' by default, unlike the
+    command line's c: the result is what sm2c.load opens; emit='c' (with
+    target='thumbv7em-none-eabihf', ...) writes C for a firmware build.
+    Returns the path of the main output (out_dir/NAME.so, .c, .o, .ll or .bc).
     Raises Sm2cError with sm2c's message when it fails: a shape key that names
     no input, a shape that contradicts the signature, or a signature that
     cannot be compiled (unless skip_failing=True, which leaves it out).  sm2c's
     warnings (a signature left out, ...) are passed on with warnings.warn."""
-    argv = [find_sm2c(), "compile", os.fspath(model_dir), "-o", os.fspath(out_dir)] + _flags(options)
+    argv = [find_sm2c(), "compile", os.fspath(model_dir), "-o", os.fspath(out_dir), "--emit", emit]
+    argv += _flags(options)
     proc = subprocess.run(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _warn(proc.stderr)
     if proc.returncode != 0:
         lines = [ln for ln in proc.stderr.splitlines() if ln.strip()]
         raise Sm2cError(lines[-1] if lines else "sm2c exited with %d" % proc.returncode, proc.returncode)
     name = options.get("name") or _default_name(model_dir)
-    ext = {"c": "c", "so": "so", "obj": "o", "llvm-ir": "ll", "llvm-bc": "bc"}[options.get("emit", "c")]
+    ext = {"c": "c", "so": "so", "obj": "o", "llvm-ir": "ll", "llvm-bc": "bc"}[emit]
     return os.path.join(os.fspath(out_dir), "%s.%s" % (name, ext))
 
 
@@ -92,14 +95,27 @@ def _warn(stderr):
             warnings.warn(line.strip(), Sm2cWarning, stacklevel=3)
 
 
+def _model_base(model_dir):
+    """The directory name sm2c's default --name comes from (sm2c_model_base):
+    the last component of the absolute path, or for a version number (TF
+    Serving's export/1) the parent's."""
+    path = os.path.abspath(os.fspath(model_dir))
+    base = os.path.basename(path)
+    parent = os.path.dirname(path)
+    if base.isascii() and base.isdigit() and parent != os.path.dirname(parent):
+        base = os.path.basename(parent)
+    return base or path
+
+
 def _default_name(model_dir):
-    """sm2c's default --name (sm2c_c_ident): the directory's base name, at most
-    64 characters, other than ASCII letters and digits as '_' (never "__"),
-    prefixed by 'x' unless it starts with a letter."""
-    base = os.path.basename(os.path.normpath(os.fspath(model_dir)))[:64]
+    """sm2c's default --name (sm2c_c_ident, lower-cased): the model's
+    directory name (_model_base), at most 64 characters, other than ASCII
+    letters and digits as '_' (never "__"), prefixed by 'x' unless it starts
+    with a letter."""
+    base = _model_base(model_dir)[:64]
     out = "" if base[:1].isascii() and base[:1].isalpha() else "x"
     for ch in base:
         ch = ch if ch.isascii() and ch.isalnum() else "_"
         if not (ch == "_" and out.endswith("_")):
             out += ch
-    return out
+    return out.lower()

@@ -398,6 +398,7 @@ class Model:
         self._closed = False
         self._finalizers = set()
         self._guard = threading.Lock()     # the finalizer registry
+        _check_shared_object(path, self.path)
         try:
             self._lib = ctypes.CDLL(self.path)
         except OSError as e:
@@ -612,9 +613,24 @@ class Model:
         return entry._ctx_run(ctx.ptr, ins, outp)
 
 
+_NOT_SO = {".c": "C source", ".h": "a C header", ".o": "an object file", ".ll": "LLVM IR",
+           ".bc": "LLVM bitcode"}
+
+
+def _check_shared_object(path, full):
+    """What load cannot open, said before dlopen's 'invalid ELF header'."""
+    if os.path.isdir(full):
+        raise Sm2cError("sm2c.load: %s is a directory: pass the shared object in it (OUT/NAME.so, what "
+                        "sm2c.compile returns)" % path)
+    kind = _NOT_SO.get(os.path.splitext(full)[1])
+    if kind:
+        raise Sm2cError("sm2c.load: %s is %s, not a shared object: compile with emit='so' (sm2c.compile's "
+                        "default; sm2c compile --emit so)" % (path, kind))
+
+
 def load(path, name=None, threads=None):
     """Opens a shared object written by `sm2c compile --emit so` (or
-    sm2c.compile(..., emit='so')).  name is the --name it was compiled with;
+    sm2c.compile, whose default it is).  name is the --name it was compiled with;
     by default the file's base name.  threads (an int >= 1; None is 1): the
     most threads one call uses, see Model."""
     return Model(path, name, threads)

@@ -263,7 +263,34 @@ def test_default_name_is_sm2c_s(tmp_path):
     model = tmp_path / "9 my-model"
     os.symlink(os.path.join(DIGITS, "model"), model)
     path = sm2c.compile(model, tmp_path / "out", shape={"pixels": (1, 64)})
-    assert os.path.basename(path) == "x9_my_model.c" and os.path.exists(path)
+    assert os.path.basename(path) == "x9_my_model.so" and os.path.exists(path)
+
+
+def test_versioned_export_takes_the_parent_name(tmp_path):
+    """TF Serving's export/1: the default name is the parent's, as sm2c's."""
+    os.makedirs(tmp_path / "My-Export")
+    os.symlink(os.path.join(DIGITS, "model"), tmp_path / "My-Export" / "1")
+    path = sm2c.compile(tmp_path / "My-Export" / "1", tmp_path / "out", shape={"pixels": (1, 64)})
+    assert os.path.basename(path) == "my_export.so" and os.path.exists(path)
+    assert sm2c.load(path).entries
+
+
+def test_compile_defaults_to_what_load_opens(tmp_path):
+    """sm2c.load(sm2c.compile(model, out)) without emit=: the default is 'so'."""
+    m = sm2c.load(sm2c.compile(os.path.join(DIGITS, "model"), tmp_path / "out", shape={"pixels": (1, 64)}))
+    x = np.load(os.path.join(DIGITS, "images.npy"))[:1]
+    expected = np.load(os.path.join(DIGITS, "expected_probs.npy"))[:1]
+    assert close(m.serving_default(pixels=x)["output_0"], expected, 1e-5, 1e-6)
+
+
+def test_load_of_c_output_says_what_to_do(tmp_path):
+    c = sm2c.compile(os.path.join(DIGITS, "model"), tmp_path / "out", name="d", shape={"pixels": (1, 64)},
+                     emit="c")
+    assert c.endswith("d.c") and os.path.exists(c)
+    with pytest.raises(sm2c.Sm2cError, match=r"d\.c is C source, not a shared object: compile with emit='so'"):
+        sm2c.load(c)
+    with pytest.raises(sm2c.Sm2cError, match="is a directory: pass the shared object in it"):
+        sm2c.load(tmp_path / "out")
 
 
 def test_verify_runs_the_compiled_model():
