@@ -35,35 +35,15 @@ static char *manifest_text(sm2c_ctx *c, const char *name, const sm2c_outfile *fi
     return t;
 }
 
-/* Whether the directory holds anything but sm2c's own temporary directories. */
-static int holds_files(int dirfd)
-{
-    int fd = dup(dirfd);
-    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
-    if (!d) {
-        if (fd >= 0)
-            close(fd);
-        return 1;
-    }
-    int any = 0;
-    for (struct dirent *de; !any && (de = readdir(d));)
-        any = strcmp(de->d_name, ".") && strcmp(de->d_name, "..") && strncmp(de->d_name, ".sm2c-tmp-", 10);
-    closedir(d);
-    return any;
-}
-
-/* The old manifest's text (NULL: none), or an error for one that is not sm2c's. */
+/* The old manifest's text (NULL: none, and then nothing is removed: the
+** output goes beside the files there, as a user's build directory or an
+** output of an sm2c before manifests), or an error for one not sm2c's. */
 static sm2c_status read_manifest(sm2c_ctx *c, int dirfd, const char *outdir, const char **text)
 {
     *text = NULL;
-    if (!sm2c_exists(dirfd, SM2C_MANIFEST)) {
-        if (!holds_files(dirfd))
-            return SM2C_OK;
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, outdir, NULL,
-                          "the output directory holds files and no " SM2C_MANIFEST
-                          ", so it is not an sm2c output; sm2c replaces only its own output: name a new or "
-                          "empty directory (or remove this one)");
-    }
+    (void)outdir;
+    if (!sm2c_exists(dirfd, SM2C_MANIFEST))
+        return SM2C_OK;
     sm2c_buf b;
     const char *path = sm2c_path_join(c->arena, outdir, SM2C_MANIFEST);
     sm2c_status st = sm2c_read_file(c, dirfd, SM2C_MANIFEST, path, MANIFEST_MAX, &b);

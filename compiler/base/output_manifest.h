@@ -13,9 +13,10 @@
 /* Publish `files` (see sm2c_publish) with the manifest SM2C_MANIFEST naming
 ** them and `name` (the --name).  When outdir already holds a manifest, the
 ** files it lists that this output does not hold are removed after the new
-** ones are in place (a previous model's runtime files do not linger).  An
-** outdir that holds anything else and no manifest (a user's directory, or an
-** output of an sm2c before manifests) is refused and left untouched. */
+** ones are in place (a previous model's runtime files do not linger).  In
+** an outdir without a manifest (a user's directory, or an output of an sm2c
+** before manifests) nothing is removed: the output is written beside what is
+** there.  A manifest sm2c did not write is refused. */
 sm2c_status sm2c_publish_output(sm2c_ctx *c, const char *outdir, const char *source, const char *name,
                                 const sm2c_outfile *files, size_t nfiles);
 

@@ -146,7 +146,8 @@ static void fuses_add_bias(void **state)
 /* Keras 3 batch norm is x * s + t once folded: s folds into the filter, t
 ** becomes the bias, the Relu the activation; DS-CNN keeps its 11 layers, and
 ** its first reads a zero-padded copy of the input (conv_pad.c: a fill and a
-** copy). */
+** copy) and, run by the vector conv blocks with 64 output channels, a filter
+** packed in panels (conv_pack.c); its 1x1 layers, matmuls, read HWIO. */
 static void folds_keras3_batch_norm(void **state)
 {
     (void)state;
@@ -156,9 +157,10 @@ static void folds_keras3_batch_norm(void **state)
     const sm2c_entry *e = &r.p->entries[0];
     assert_int_equal(count_kernel(e, "sm2c_rt_mul_f32") + count_kernel(e, "sm2c_rt_add_f32") +
                          count_kernel(e, "sm2c_rt_relu_f32"), 0);
-    assert_int_equal(count_kernel(e, "sm2c_rt_conv2d_f32"), 5);
+    assert_int_equal(count_kernel(e, "sm2c_rt_conv2d_f32"), 4);
+    assert_int_equal(count_kernel(e, "sm2c_rt_conv2d_packed_f32"), 1);
     assert_int_equal(count_kernel(e, "sm2c_rt_depthwise_conv2d_f32"), 4);
-    const sm2c_step *conv = first_step(e, "sm2c_rt_conv2d_f32");
+    const sm2c_step *conv = first_step(e, "sm2c_rt_conv2d_packed_f32");
     assert_int_equal(conv->args[2].kind, SM2C_ARG_BUF);  /* the folded offset, as bias */
     assert_int_equal(conv->args[5].i, 1);                /* SM2C_RT_ACT_RELU */
     /* its 64x12 Dense layer is past the _small matvec's size */

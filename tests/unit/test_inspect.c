@@ -32,7 +32,7 @@ static void report_sections(void **state)
         fail_msg("%s", t->diag.first);
     const char *want[] = {
         "tensorflow: 2.21.0", "'scale' method tensorflow/serving/predict",
-        "x: float32 [3]  <- scale_x:0", "signature: ints", "function: poly",
+        "x: float32 [3]  <- scale_x:0", "'ints' method tensorflow/serving/predict", "(--function poly)",
         "v2: int64 [2,2] -> v2/.ATTRIBUTES/VARIABLE_VALUE = [4, 5, 6, 7]",
         "nested/w: float64 [] -> nested/w/.ATTRIBUTES/VARIABLE_VALUE = [0.25]",
         "Ops reachable from the signatures", "Unsupported ops:",
