@@ -467,6 +467,7 @@ void sm2c_c_emit_header(emitter *e)
                         "#else\n#define %s_STACK_SIZE %d\n#endif\n\n",
                      e->NAME, sm2c_stack_bound(p, SM2C_STACK_CORTEX_M4, !e->header_only), e->NAME,
                      sm2c_stack_bound(p, SM2C_STACK_X86_64, !e->header_only));
+    sm2c_c_emit_profile_header(e, b);
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];

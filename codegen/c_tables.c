@@ -8,7 +8,7 @@
 
 /* A C string literal: octal escapes for anything not plainly printable, and
 ** '?' escaped after '?' (no trigraphs). */
-static void sb_cstring(sbuf *b, const char *s)
+void sm2c_c_cstring(sbuf *b, const char *s)
 {
     sm2c_text_putc(b, '"');
     char prev = 0;
@@ -68,7 +68,7 @@ static void emit_state_metadata(emitter *e)
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
         sm2c_text_puts(b, "    { ");
-        sb_cstring(b, st->key);
+        sm2c_c_cstring(b, st->key);
         sm2c_text_printf(b, ", %d, %d, ", sm2c_dtype_base(st->dtype), st->shape.rank);
         sm2c_text_puts(b, e->state_dims[i] ? e->state_dims[i] : "NULL");
         sm2c_text_printf(b, ", %lld, (int64_t)offsetof(%s_state, %s) },\n", (long long)st->nbytes, nm, st->c_name);
@@ -217,7 +217,7 @@ void sm2c_c_emit_metadata(emitter *e)
                              pass ? n->out_info : n->in_info, np);
             for (int32_t i = 0; i < np; i++) {
                 sm2c_text_puts(b, "    { ");
-                sb_cstring(b, ports[i].key);
+                sm2c_c_cstring(b, ports[i].key);
                 char scale[64];
                 sm2c_c_real_literal(scale, sizeof scale, (double)ports[i].scale, 1);
                 sm2c_text_printf(b, ", %d, %d, %s, %lld, %d, %s, %d },\n", sm2c_dtype_base(ports[i].dtype),
@@ -236,7 +236,7 @@ void sm2c_c_emit_metadata(emitter *e)
         const sm2c_entry *en = &p->entries[k];
         const entry_names *n = &e->en[k];
         sm2c_text_puts(b, "    { ");
-        sb_cstring(b, en->key);
+        sm2c_c_cstring(b, en->key);
         sm2c_text_printf(b, ", %d, %d, %s, %s, %s },\n", en->n_inputs, en->n_outputs,
                          n->in_info ? n->in_info : "NULL", n->out_info ? n->out_info : "NULL", n->run);
     }

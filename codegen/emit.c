@@ -131,6 +131,9 @@ sm2c_status sm2c_emit(sm2c_ctx *c, const sm2c_program *p, sm2c_emit_kind kind,
 {
     if (kind == SM2C_EMIT_C)
         return sm2c_emit_c(c, p, outdir);
+    if (p->profile)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--profile: the profiling hooks are the C "
+                          "backend's only; use --emit c (and build with -DNAME_PROFILE=hook, NAME.h)");
     if (kind == SM2C_EMIT_SO && !sm2c_target_has_shared_objects(t))
         return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--emit so: a bare-metal target (%s) has no "
                           "shared objects (use --emit obj, or c)", t->triple ? t->triple : t->cpu);

@@ -78,6 +78,7 @@ static void emit_source(emitter *e)
     if (e->arena)
         sm2c_text_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
                          e->arena, e->NAME, e->NAME);
+    sm2c_c_emit_profile_macro(e, b);
     sm2c_c_emit_layers(e, b);
     if (p->n_states)
         sm2c_c_emit_state(e);

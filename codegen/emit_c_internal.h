@@ -203,5 +203,11 @@ void sm2c_c_emit_entry_ctx(emitter *e, int32_t k);
 
 /* c_tables.c: metadata, runners, state and batch tables */
 void sm2c_c_emit_metadata(emitter *e);
+void sm2c_c_cstring(sbuf *b, const char *s);
+void sm2c_c_arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar);
+/* c_profile.c: --profile's hooks (nothing without it) */
+void sm2c_c_emit_profile_header(emitter *e, sbuf *b);
+void sm2c_c_emit_profile_macro(emitter *e, sbuf *b);
+void sm2c_c_emit_profile_call(emitter *e, sbuf *b, int32_t k, int32_t s, const char *ind, int end);
 
 #endif

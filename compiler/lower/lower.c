@@ -294,6 +294,7 @@ sm2c_step *sm2c_lower_step(sm2c_lower *l, const sm2c_node *n, const char *kernel
     s->n_args = n_args;
     s->args = sm2c_arena_array(l->c->arena, (size_t)n_args, sizeof *s->args);
     s->node = n ? n->name : "";
+    s->value_node = n ? n->value_node : NULL;
     s->op = n ? (n->def ? n->def->op : n->op->name) : "";
     s->function = n ? n->function : "";
     s->fused = n ? absorbed_names(l->c->arena, n) : NULL;

@@ -57,6 +57,8 @@ typedef struct sm2c_step {
     int32_t n_args;
     sm2c_arg *args;
     const char *node;       /* TF node name it came from */
+    const char *value_node; /* a fused step: the TF node whose value it writes (the last node
+                            ** it computes, pass_fuse.c); NULL: node's (sm2c_step_value_node) */
     const char *op;         /* its op */
     const char *function;   /* call path of functions, "" for the top level */
     int32_t checked;        /* the kernel returns int32_t: nonzero (an SM2C_RT_ERR_* code) means a
@@ -155,6 +157,9 @@ typedef struct sm2c_entry {
     sm2c_qtensor *qtensors; /* in node order */
     int32_t n_float_nodes;
     const char **float_nodes; /* "node (Op)" computed in float, between dequantize and quantize */
+    const double *step_ns;  /* sm2c run --profile, for the report: each step's median time over
+                            ** the calls, ns (0 for control steps); NULL otherwise */
+    int64_t profile_calls;  /* how many calls those medians are of */
 } sm2c_entry;
 
 typedef struct sm2c_weight {
@@ -186,6 +191,8 @@ typedef struct sm2c_program {
     int64_t arena_bytes;    /* max over entries */
     int32_t n_states;
     sm2c_state *states;     /* sorted by key; empty for a stateless program */
+    int32_t profile;        /* --profile: the C backend calls NAME_PROFILE around each step
+                            ** (codegen/c_profile.c); the LLVM backend refuses it */
 } sm2c_program;
 
 #endif

@@ -3,6 +3,8 @@
 */
 #include "program_query.h"
 
+#include <string.h>
+
 int sm2c_backend_elem_size(int dtype)
 {
     switch (sm2c_dtype_base(dtype)) {
@@ -76,4 +78,56 @@ int64_t sm2c_program_state_bytes(const sm2c_program *p)
     for (int32_t i = 0; i < p->n_states; i++)
         n += p->states[i].nbytes;
     return n;
+}
+
+/* 1 when a step before s references buffer b. */
+static int used_before(const sm2c_entry *en, int32_t s, int32_t b)
+{
+    for (int32_t i = 0; i < s; i++)
+        for (int32_t a = 0; a < en->steps[i].n_args; a++)
+            if (en->steps[i].args[a].kind == SM2C_ARG_BUF && en->steps[i].args[a].buf == b)
+                return 1;
+    return 0;
+}
+
+int32_t sm2c_step_output(const sm2c_entry *en, int32_t s)
+{
+    const sm2c_step *st = &en->steps[s];
+    if (st->control)
+        return -1;
+    for (int32_t a = 0; a < st->n_args; a++) {
+        if (st->args[a].kind != SM2C_ARG_BUF)
+            continue;
+        int kind = en->buffers[st->args[a].buf].kind;
+        if ((kind == SM2C_BUF_ARENA || kind == SM2C_BUF_OUTPUT) && !used_before(en, s, st->args[a].buf))
+            return st->args[a].buf;
+    }
+    for (int32_t a = st->n_args - 1; a >= 0; a--) {
+        if (st->args[a].kind != SM2C_ARG_BUF)
+            continue;
+        int kind = en->buffers[st->args[a].buf].kind;
+        if (kind == SM2C_BUF_ARENA || kind == SM2C_BUF_OUTPUT || kind == SM2C_BUF_STATE)
+            return st->args[a].buf;
+    }
+    return -1;
+}
+
+const char *sm2c_step_value_node(const sm2c_step *st)
+{
+    return st->value_node && *st->value_node ? st->value_node : st->node ? st->node : "";
+}
+
+static int same_text(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "") == 0;
+}
+
+int sm2c_step_writes_value(const sm2c_entry *en, int32_t s)
+{
+    if (sm2c_step_output(en, s) < 0)
+        return 0;
+    if (s + 1 >= en->n_steps)
+        return 1;
+    const sm2c_step *a = &en->steps[s], *b = &en->steps[s + 1];
+    return b->control || !same_text(a->node, b->node) || !same_text(a->function, b->function);
 }

@@ -32,4 +32,19 @@ int64_t sm2c_port_bytes(const sm2c_port *pt);
 int64_t sm2c_program_weight_bytes(const sm2c_program *p);
 int64_t sm2c_program_state_bytes(const sm2c_program *p);
 
+/* The buffer step s of `en` writes, by the runtime's argument order: its first
+** arena or output buffer argument no earlier step references, else (a step
+** working in place) its last arena, output or state buffer argument; -1 for
+** a control step or a step that writes none. */
+int32_t sm2c_step_output(const sm2c_entry *en, int32_t s);
+
+/* The TensorFlow node whose value a step computes: the last node a fused
+** step computes (step->value_node), else its node. */
+const char *sm2c_step_value_node(const sm2c_step *st);
+
+/* 1 when kernel step s writes its node's value: the last of the steps in a
+** row lowered from one node (the earlier ones are its helpers, e.g. the
+** zero-padded copy of a convolution's input), and it writes a buffer. */
+int sm2c_step_writes_value(const sm2c_entry *en, int32_t s);
+
 #endif

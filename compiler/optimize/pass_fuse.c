@@ -24,6 +24,7 @@ static int op_is(const sm2c_node *n, const char *name)
 static void absorb(sm2c_graph *g, sm2c_node *n, sm2c_node *next)
 {
     sm2c_absorb_node(n, next);
+    n->value_node = next->name;
     sm2c_replace_uses(g, next->outputs[0], n->outputs[0]);
 }
 

@@ -57,6 +57,7 @@ static void take_over(sm2c_graph *g, sm2c_node *n, sm2c_node *const *mid, int k,
     for (int i = 0; i < k; i++)
         sm2c_absorb_node(n, mid[i]);
     sm2c_absorb_node(n, last);
+    n->value_node = last->name;
     sm2c_replace_uses(g, last->outputs[0], n->outputs[0]);
 }
 
