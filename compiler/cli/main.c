@@ -41,7 +41,7 @@ static const char usage[] =
     "  compile DIR -o OUT [--name NAME] [--signature KEY]... [--function PATH]...\n"
     "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
-    "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--tag_set TAGS]\n"
+    "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
     "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
@@ -63,6 +63,8 @@ static const char usage[] =
     "        --max-batch N: inputs with an unknown leading dim take 1..N rows, given at\n"
     "        run time as the entry's first argument (the graph must keep rows apart)\n"
     "        --report FILE.json / FILE.html: steps, MACs, memory plan (else text)\n"
+    "        --profile (with --emit c): every step calls NAME_PROFILE before and after its\n"
+    "        kernel when NAME.c is built with -DNAME_PROFILE=hook (NAME.h); else nothing\n"
     "        --quantize int8: int8 weights (per channel) and activations (TFLite's scheme),\n"
     "        float entry points; activation ranges from running the float program on\n"
     "        --calibration KEY=FILE.npy (N samples stacked along the leading dim), or\n"
@@ -103,6 +105,10 @@ static const char usage_more[] =
     "        [--threads N[,N...]]: also run the context entry point (NAME_<sig>_ctx) with\n"
     "        the runtime's pthread pool of N threads, each N in turn, and check that its\n"
     "        outputs are the static entry point's, bit for bit\n"
+    "        [--profile]: time each step of the --repeat calls and print its median time,\n"
+    "        share and GFLOP/s; [--report FILE]: compile's report of it, with the times\n"
+    "        [--dump-intermediates DIR]: every step's output as DIR/<node>.npy, named by\n"
+    "        the TensorFlow node it computes, and DIR/index.json (step -> node -> file)\n"
     "  runtime -o OUT [--kernel NAME]...\n"
     "        write every runtime source and header into OUT, to build one runtime\n"
     "        library shared by several models; with --kernel, exactly the files those\n"
@@ -154,6 +160,8 @@ typedef struct cli {
     sm2c_arena *arena;
     int64_t repeat;          /* run --repeat N */
     const char *state_out;   /* run --state-out DIR */
+    int profile;             /* --profile */
+    const char *dump_dir;    /* run --dump-intermediates DIR */
 } cli;
 
 /* The commands, as bits of an option's `cmds`. */
@@ -214,7 +222,8 @@ static const opt_def options[] = {
     { "--cpu", { 0 }, "CPU", CMD_MODEL, "the target CPU" },
     { "--features", { 0 }, "F", CMD_MODEL, "the target features" },
     { "--opt", { 0 }, "O0|O1|O2|O3|Os|Oz", CMD_MODEL, "the optimisation level (default O2)" },
-    { "--report", { 0 }, "FILE", CMD_COMPILE, "steps, MACs, memory plan: FILE.json, FILE.html, else text" },
+    { "--report", { 0 }, "FILE", CMD_MODEL, "steps, MACs, memory plan (run --profile: times): FILE.json, FILE.html, else text" },
+    { "--profile", { 0 }, NULL, CMD_MODEL, "compile: hooks around each step (C; NAME.h); run: time each step" },
     { "--tag_set", { "--tag-set" }, "TAGS", CMD_INSPECT | CMD_MODEL, "the MetaGraph's tags (default serve)" },
     { "--weights", { 0 }, "inline|c|obj", CMD_COMPILE, "with --emit c: the weights in NAME.c, NAME_weights.c or .o" },
     { "--quantize", { 0 }, "int8", CMD_MODEL, "int8 weights and activations, float entry points" },
@@ -229,6 +238,7 @@ static const opt_def options[] = {
     { "--runtime-lib", { 0 }, "LIB.a", CMD_RUN, "link a runtime built from `sm2c runtime`" },
     { "--repeat", { 0 }, "N", CMD_RUN, "call it N times, the variables it writes carried over" },
     { "--state-out", { 0 }, "DIR", CMD_RUN, "write each written variable's final value into DIR" },
+    { "--dump-intermediates", { 0 }, "DIR", CMD_RUN, "write every step's output as DIR/<node>.npy, and DIR/index.json" },
     { "--threads", { 0 }, "N[,N...]", CMD_RUN, "also run the context entry point on N threads, check it agrees" },
     { "--kernel", { 0 }, "NAME", CMD_RUNTIME, "only the files this sm2c_rt_* kernel needs (repeatable)" },
     { "--list", { 0 }, NULL, CMD_RUNTIME, "list every runtime kernel with the files it needs" },
@@ -702,6 +712,7 @@ static int take(cli *o, const char *opt, const char *val)
     else if (!strcmp(opt, "--report")) o->report = val;
     else if (!strcmp(opt, "--runtime-lib")) o->runtime_lib = val;
     else if (!strcmp(opt, "--state-out")) o->state_out = val;
+    else if (!strcmp(opt, "--dump-intermediates")) o->dump_dir = val;
     else if (!strcmp(opt, "--dump-after")) o->co.dump_after = val;
     else if (!strcmp(opt, "--repeat")) {
         if (!parse_int(val, &v) || v < 1 || v > 1000000000)
@@ -804,6 +815,7 @@ static int parse_args(cli *o, int argc, char **argv)
                 return usage_error("%s takes no value", d->name);
             if (!strcmp(d->name, "--json")) o->json = 1;
             else if (!strcmp(d->name, "--keep")) o->keep = 1;
+            else if (!strcmp(d->name, "--profile")) o->profile = 1;
             else if (!strcmp(d->name, "--no-cache")) o->no_cache = 1;
             else if (!strcmp(d->name, "--list")) o->list = 1;
             else if (!strcmp(d->name, "--skip-failing")) o->co.skip_failing = 1;
@@ -940,7 +952,8 @@ static void report_quantization(FILE *f, const sm2c_entry *e)
         fprintf(f, "float node %s\n", e->float_nodes[i]);
 }
 
-static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_report_opts *ro)
+static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_report_opts *ro,
+                        const sm2c_run_profile *prof)
 {
     int64_t weights = sm2c_program_weight_bytes(p);
     fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\nstack %d bytes (%s)\n", p->name,
@@ -962,6 +975,8 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
         report_quantization(f, &p->entries[i]);
     for (int32_t i = 0; i < p->n_entries; i++)
         sm2c_report_split_text(f, &p->entries[i]);
+    if (prof)   /* run: its one entry */
+        sm2c_report_profile_text(f, c->arena, &p->entries[0], prof->step_us, prof->calls, prof->rows);
     for (size_t i = 0; c->lowered && i < sm2c_opdef_count(); i++) {
         if (!c->lowered[i])
             continue;
@@ -971,7 +986,8 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     }
 }
 
-static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+/* prof: run --profile's times of the program's one entry, or NULL. */
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p, const sm2c_run_profile *prof)
 {
     int64_t weights = sm2c_program_weight_bytes(p), naive = 0;
     for (int32_t i = 0; i < p->n_entries; i++)
@@ -994,12 +1010,14 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
     sm2c_report_format form = sm2c_report_format_of(o->report);
     sm2c_report_opts ro;
     sm2c_report_opts_init(&ro, p, &o->co.target, o->emit == SM2C_EMIT_C);
+    if (prof && prof->step_us)
+        ro.step_us = &prof->step_us;
     if (form == SM2C_REPORT_JSON)
         sm2c_report_json(f, c->arena, p, &ro);
     else if (form == SM2C_REPORT_HTML)
         sm2c_report_html(f, c->arena, p, &ro);
     else
-        text_report(f, c, p, &ro);
+        text_report(f, c, p, &ro, prof && prof->step_us ? prof : NULL);
     return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
 }
 
@@ -1048,13 +1066,14 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     progress(o, "loaded", "compiling", NULL);
     st = sm2c_compile_program(c, m, &o->co, &p);
     if (!st && p && p->n_entries) {
+        p->profile = o->profile;
         progress(o, "compiled", "writing", o->out);
         sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
                                      : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
         if (!est)
             progress(o, "written", NULL, NULL);
         if (!est)
-            est = write_report(c, o, p);
+            est = write_report(c, o, p, NULL);
         if (est)
             return est;
     }
@@ -1070,13 +1089,21 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
                          .keep = o->keep, .emit = o->emit, .runtime_lib = o->runtime_lib, .repeat = o->repeat,
                          .n_threads = o->n_threads, .threads = o->threads,
                          .state_out = o->state_out, .print = !o->quiet,
-                         .no_cache = o->no_cache };
+                         .no_cache = o->no_cache, .profile = o->profile, .dump_dir = o->dump_dir };
     ro.compile.name = NULL;       /* run's own: "model", "sm2c run" */
     ro.compile.command = NULL;
+    if (o->report)
+        c->lowered = sm2c_arena_array(c->arena, sm2c_opdef_count(), sizeof *c->lowered);
     progress(o, "loaded", "compiling, building and running", NULL);
-    st = sm2c_run(c, m, &ro);
+    sm2c_program *p = NULL;
+    sm2c_run_profile prof = { 0 };
+    st = sm2c_run(c, m, &ro, &p, &prof);
     if (!st)
         progress(o, "compiled, built and ran", o->out ? "outputs in" : NULL, o->out);
+    if (!st && prof.step_us)    /* asked for: printed even with -q */
+        sm2c_report_profile_text(stdout, c->arena, &p->entries[0], prof.step_us, prof.calls, prof.rows);
+    if (!st && o->report)
+        st = write_report(c, o, p, &prof);
     return st;
 }
 

@@ -75,6 +75,13 @@ void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, const double *
 ** that allows at 2, 16 and 64 threads, then each split step. */
 void sm2c_report_split_text(FILE *f, const sm2c_entry *e);
 
+/* sm2c run --profile (nothing when step_us is NULL): the entry's total time
+** and GFLOP/s over `calls` calls of `rows` rows each, then per kernel step in
+** program order its median time, share of the total, GFLOP/s ("-" without
+** multiply-adds), kernel and node. */
+void sm2c_report_profile_text(FILE *f, sm2c_arena *a, const sm2c_entry *e, const double *step_us, int64_t calls,
+                              int32_t rows);
+
 void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_report_opts *o);
 void sm2c_report_html(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_report_opts *o);
 

@@ -21,6 +21,7 @@
 #include "base/fileio.h"
 #include "npy.h"
 #include "run_cache.h"
+#include "run_hooks.h"
 #include "run_defaults.h"
 #include "run_literal.h"
 #include "run_print.h"
@@ -121,10 +122,13 @@ static int32_t most_threads(const sm2c_run_opts *o)
 static char *static_and_r_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, int64_t repeat,
                                 int32_t batch, const char *fn)
 {
+    int hooked = p->profile;    /* run_hooks.h: time these calls, save the last one's steps */
     return sm2c_arena_printf(c->arena,
-        "    int32_t rc = 0;\n    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s(%s);\n"
+        "    int32_t rc = 0;\n%s    for (long r = 0; r < %lldL && !rc; r++) {\n%s        rc = %s(%s);\n    }\n%s"
         "    if (rc) return rc < 0 && rc > -64 ? %d - (int)rc : 3;\n%s",
-        (long long)repeat, fn, call_args(c, e, "out", batch), SM2C_RUN_EXIT_RC,
+        hooked ? "    sm2c_run_hook_start(argv[0]);\n" : "", (long long)repeat,
+        hooked ? "        sm2c_run_hook_call(r);\n" : "", fn, call_args(c, e, "out", batch),
+        hooked ? "    sm2c_run_hook_done();\n" : "", SM2C_RUN_EXIT_RC,
         !p->n_states ? "" : sm2c_arena_printf(c->arena,
             "    %s_state *st = malloc(sizeof *st);\n    void *ws = malloc(%s_WORKSPACE_SIZE + 64);\n"
             "    if (!st || !ws) return 2;\n    %s_init(st);\n"
@@ -372,6 +376,8 @@ static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, c
     char **argv = sm2c_cc_argv(c, o->cc, nc + 16, &k);
     argv[k++] = "-std=c99";
     argv[k++] = "-O2";
+    if (o->profile || o->dump_dir)
+        argv[k++] = SM2C_RUN_HOOK_DEFINE;
     argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
     for (int i = 0; i < nc; i++)
         argv[k++] = (char *)sm2c_path_join(c->arena, dir, sources[i]);
@@ -397,8 +403,9 @@ static sm2c_status build_cached(sm2c_ctx *c, const char *dir, const sm2c_run_opt
 {
     const char *cache = o->no_cache || o->emit == SM2C_EMIT_SO || o->runtime_lib ? NULL : sm2c_run_cache_dir(c);
     const char *cc = o->cc ? o->cc : getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
-    const char *how = sm2c_arena_printf(c->arena, "%s\n-std=c99 -O2 -lm%s\nemit %d", cc,
-                                        most_threads(o) > 1 ? " -pthread" : "", (int)o->emit);
+    const char *how = sm2c_arena_printf(c->arena, "%s\n-std=c99 -O2 -lm%s%s\nemit %d", cc,
+                                        most_threads(o) > 1 ? " -pthread" : "",
+                                        o->profile || o->dump_dir ? " " SM2C_RUN_HOOK_DEFINE : "", (int)o->emit);
     const char *driver = sm2c_arena_printf(c->arena, "%s/driver", dir);
     char key[65];
     if (!cache)
@@ -697,8 +704,39 @@ static sm2c_status collect_state(sm2c_ctx *c, const char *dir, const sm2c_progra
     return sm2c_publish(c, outdir, NULL, files, (size_t)p->n_states);
 }
 
-sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
+/* --profile and --dump-intermediates need the C backend's hooks; a dump of
+** a --max-batch entry would hold one row. */
+static sm2c_status check_hooks(sm2c_ctx *c, const sm2c_run_opts *o)
 {
+    const char *opt = o->dump_dir ? "--dump-intermediates" : "--profile";
+    if ((o->profile || o->dump_dir) && o->emit != SM2C_EMIT_C)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "%s needs the C backend's step hooks: "
+                          "use --emit c (the default)", opt);
+    if (o->dump_dir && o->compile.max_batch)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "--dump-intermediates: a --max-batch entry "
+                          "runs its steps one row at a time; give the batch with --shape instead");
+    return SM2C_OK;
+}
+
+/* The run's own results beside the outputs: the step times, the intermediates. */
+static sm2c_status collect_hooks(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const sm2c_run_opts *o,
+                                 int64_t repeat, int32_t batch, sm2c_run_profile *prof)
+{
+    sm2c_status st = SM2C_OK;
+    if (o->profile)
+        st = sm2c_run_read_profile(c, dir, e, repeat, e->max_batch ? batch : 1, prof);
+    if (!st && o->dump_dir)
+        st = sm2c_run_collect_intermediates(c, dir, e, o->dump_dir);
+    return st;
+}
+
+sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o, sm2c_program **program,
+                     sm2c_run_profile *profile)
+{
+    sm2c_run_profile unused;
+    if (!profile)
+        profile = &unused;
+    memset(profile, 0, sizeof *profile);
     sm2c_tensor *arrays = sm2c_arena_array(c->arena, (size_t)o->n_inputs + 1, sizeof *arrays);
     sm2c_compile_opts co = o->compile;
     co.name = co.name ? co.name : "model";
@@ -720,7 +758,9 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "run builds --emit %s for this machine, not for "
                           "--target %s (--emit c runs the program lowered for that target here)",
                           o->emit == SM2C_EMIT_OBJ ? "obj" : "so", co.target.triple ? co.target.triple : co.target.cpu);
-    sm2c_status st = read_inputs(c, m, o, arrays, &co.import);
+    sm2c_status st = check_hooks(c, o);
+    if (!st)
+        st = read_inputs(c, m, o, arrays, &co.import);
     sm2c_program *p;
     if (st || (st = sm2c_compile_program(c, m, &co, &p)))
         return st;
@@ -730,6 +770,9 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
                           "(%s_0, ...)", co.functions[0], (int)p->n_entries, co.functions[0]);
     const sm2c_entry *e = &p->entries[0];
     int32_t batch;
+    p->profile = o->profile || o->dump_dir;
+    if (program)
+        *program = p;
     if ((st = run_batch(c, e, o, arrays, &batch)) || (st = check_inputs(c, e, o, arrays, batch)))
         return st;
     if (o->state_out && !p->n_states)
@@ -738,11 +781,15 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o)
     char *dir = sm2c_tmpdir(c, "sm2c-run");
     if (!dir)
         return SM2C_ERR_INVALID;
-    char *drv = driver_source(c, p, e, o->repeat > 0 ? o->repeat : 1, batch, o);
+    int64_t repeat = o->repeat > 0 ? o->repeat : 1;
+    char *drv = driver_source(c, p, e, repeat, batch, o);
+    if (p->profile)
+        drv = sm2c_arena_printf(c->arena, "%s%s", sm2c_run_hook_source(c, e, repeat, o->dump_dir != NULL), drv);
     if (!(st = sm2c_emit(c, p, o->emit, &co.target, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
         !(st = build_cached(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays)) &&
-        !(st = collect_outputs(c, dir, e, o, batch)) && o->state_out)
+        !(st = collect_outputs(c, dir, e, o, batch)) && !(st = collect_hooks(c, dir, e, o, repeat, batch, profile)) &&
+        o->state_out)
         st = collect_state(c, dir, p, o->state_out);
     if (o->keep)
         sm2c_note(c->diag, dir, NULL, "build directory kept");

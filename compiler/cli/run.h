@@ -40,8 +40,24 @@ typedef struct sm2c_run_opts {
                                 (when a step splits), and check that each gives the static
                                 entry's outputs bit for bit */
     const int32_t *threads;
+    int profile;             /* --profile: time each step of the static entry's calls
+                                (run_hooks.h) */
+    const char *dump_dir;    /* --dump-intermediates DIR: each step's output of the last
+                                call as DIR/<node>.npy, and DIR/index.json */
 } sm2c_run_opts;
 
-sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o);
+/* What run --profile measured (run_hooks.h): per step of the entry its median
+** microseconds per call (-1: a control step), over `calls` calls of `rows`
+** rows each (--max-batch; else 1).  step_us is NULL without --profile. */
+typedef struct sm2c_run_profile {
+    const double *step_us;
+    int64_t calls;
+    int32_t rows;
+} sm2c_run_profile;
+
+/* Runs it.  When not NULL, *program is the program it ran (for --report)
+** and *profile what --profile measured. */
+sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o, sm2c_program **program,
+                     sm2c_run_profile *profile);
 
 #endif

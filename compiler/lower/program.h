@@ -157,9 +157,6 @@ typedef struct sm2c_entry {
     sm2c_qtensor *qtensors; /* in node order */
     int32_t n_float_nodes;
     const char **float_nodes; /* "node (Op)" computed in float, between dequantize and quantize */
-    const double *step_ns;  /* sm2c run --profile, for the report: each step's median time over
-                            ** the calls, ns (0 for control steps); NULL otherwise */
-    int64_t profile_calls;  /* how many calls those medians are of */
 } sm2c_entry;
 
 typedef struct sm2c_weight {
