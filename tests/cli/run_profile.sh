@@ -6,7 +6,9 @@
 #     without --profile gives;
 #  2. --report FILE (text) holds the same table, FILE.json each step's
 #     time_us and the entry's (report format 2), and FILE.html shows them;
-#  3. --profile with --emit so is refused (exit 2, one line).
+#  3. with --max-batch the header says how many rows each call ran (a step's
+#     time sums them, its GFLOP/s counts them);
+#  4. --profile with --emit so is refused (exit 2, one line).
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 py=/usr/bin/python3
@@ -61,6 +63,13 @@ check "without --profile the JSON report has no times" bash -c "! grep -q time_u
 run --outdir "$tmp/h" --profile --report "$tmp/r.html" >/dev/null
 check "--report FILE.html shows the measured time (summary and step table)" bash -c "tail -c 20 '$tmp/r.html' | \
   grep -q '</html>' && grep -q 'data-k=\"time\"' '$tmp/r.html' && grep -q '<th title=\"measured per call\">time</th>' '$tmp/r.html'"
+
+mlp=$root/tests/data/batch/keras_mlp
+"$sm2c" run "$mlp/model" --signature serving_default --input x="$mlp/inputs/serving_default/b3/x.npy" \
+  --outdir "$tmp/b" --max-batch 8 --profile --repeat 3 -q >"$tmp/batch.txt"
+head -1 "$tmp/batch.txt"
+check "--max-batch: the profile is of the call's 3 rows" \
+  grep -q '^profile serving_default: 5 steps, median of 3 calls each of 3 rows (the times are their sums)' "$tmp/batch.txt"
 
 msg=$(run --outdir "$tmp/so" --profile --emit so 2>&1); rc=$?
 echo "  --emit so: exit $rc: $msg"
