@@ -15,7 +15,7 @@ static int arena_buf_used(const sm2c_entry *en, int32_t id)
     return 0;
 }
 
-void sm2c_c_arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
+static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
 {
     const sm2c_entry *en = &e->p->entries[k];
     char item[64];
@@ -59,6 +59,12 @@ void sm2c_c_arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
         sm2c_text_puts(b, sm2c_c_ints_name(e, ar));
         break;
     }
+}
+
+/* An argument's C expression, for c_profile.c. */
+void sm2c_c_arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
+{
+    arg_text(e, b, k, ar);
 }
 
 /* ---- shape-specialised layers (c_special.h) ------------------------------------------ */
@@ -123,7 +129,7 @@ static void layer_args(emitter *e, sbuf *b, const layer_fn *l, const sm2c_step *
         if (st->args[a].kind == SM2C_ARG_BUF)
             sm2c_text_printf(b, "a%d", a);
         else
-            sm2c_c_arg_text(e, b, l->entry, &st->args[a]);
+            arg_text(e, b, l->entry, &st->args[a]);
     }
 }
 
@@ -233,7 +239,7 @@ static void emit_control(emitter *e, sbuf *b, int32_t k, const sm2c_step *sp, in
     switch (sp->control) {
     case SM2C_CTL_IF:
         sm2c_text_printf(b, "%sif (*", ind);
-        sm2c_c_arg_text(e, b, k, &sp->args[0]);
+        arg_text(e, b, k, &sp->args[0]);
         sm2c_c_sint_literal(lit, sizeof lit, sp->imm);
         if (sp->imm < 0)
             sm2c_text_puts(b, " != 0) {\n");
@@ -247,18 +253,18 @@ static void emit_control(emitter *e, sbuf *b, int32_t k, const sm2c_step *sp, in
         break;
     case SM2C_CTL_LOOP:
         sm2c_text_printf(b, "%s*", ind);
-        sm2c_c_arg_text(e, b, k, &sp->args[0]);
+        arg_text(e, b, k, &sp->args[0]);
         sm2c_text_printf(b, " = 0;\n%sfor (;;) {\n", ind);
         (*depth)++;
         break;
     case SM2C_CTL_BREAK_UNLESS:
         sm2c_c_sint_literal(lit, sizeof lit, sp->imm);
         sm2c_text_printf(b, "%sif (*", ind);
-        sm2c_c_arg_text(e, b, k, &sp->args[0]);
+        arg_text(e, b, k, &sp->args[0]);
         sm2c_text_printf(b, " == 0)\n%s    break;\n%sif (*", ind, ind);
-        sm2c_c_arg_text(e, b, k, &sp->args[1]);
+        arg_text(e, b, k, &sp->args[1]);
         sm2c_text_printf(b, " >= %s)\n%s    return SM2C_RT_ERR_ITERATIONS;\n%s++*", lit, ind, ind);
-        sm2c_c_arg_text(e, b, k, &sp->args[1]);
+        arg_text(e, b, k, &sp->args[1]);
         sm2c_text_puts(b, ";\n");
         break;
     default:    /* SM2C_CTL_END_IF, SM2C_CTL_END_LOOP */
@@ -326,7 +332,45 @@ static int ctx_used(const sm2c_entry *en)
     return sm2c_entry_uses(en, SM2C_BUF_ARENA, -1) || sm2c_entry_uses(en, SM2C_BUF_STATE, -1);
 }
 
-static void emit_step_call(emitter *e, sbuf *b, int32_t k, int32_t s, const char *ind);
+/* The call of kernel step s (its comment and newline written). */
+static void emit_step_call(emitter *e, sbuf *b, int32_t k, int32_t s, const char *ind)
+{
+    const sm2c_entry *en = &e->p->entries[k];
+    const sm2c_step *sp = &en->steps[s];
+    if (e->ctx_body && sp->max_tasks > 1) {     /* split into tasks (lower/split.c) */
+        sm2c_text_printf(b, "%s%s_par(&ctx->par, %d", ind, sp->kernel, (int)sp->max_tasks);
+        for (int32_t a = 0; a < sp->n_args; a++) {
+            sm2c_text_puts(b, ", ");
+            arg_text(e, b, k, &sp->args[a]);
+        }
+        sm2c_text_puts(b, ");\n");
+        return;
+    }
+    /* its layer function takes the buffers; a context body calls the kernel, so that
+    ** each layer function keeps its one caller and a scalar core's -Os inlines it */
+    if (e->layer_of[k][s] >= 0 && !e->ctx_body) {
+        int any = 0;
+        sm2c_text_printf(b, "%s%s(", ind, e->layers[e->layer_of[k][s]].name);
+        for (int32_t a = 0; a < sp->n_args; a++)
+            if (sp->args[a].kind == SM2C_ARG_BUF) {
+                if (any++)
+                    sm2c_text_puts(b, ", ");
+                arg_text(e, b, k, &sp->args[a]);
+            }
+        sm2c_text_puts(b, ");\n");
+        return;
+    }
+    sm2c_text_printf(b, "%s%s%s(", ind, sp->checked ? "status = " : "", sp->kernel);
+    for (int32_t a = 0; a < sp->n_args; a++) {
+        if (a)
+            sm2c_text_puts(b, ", ");
+        arg_text(e, b, k, &sp->args[a]);
+    }
+    if (sp->checked)
+        sm2c_text_printf(b, ");\n%sif (status != SM2C_RT_OK)\n%s    return status;\n", ind, ind);
+    else
+        sm2c_text_puts(b, ");\n");
+}
 
 /* The steps of entry k as a function body: the entry point (or its one-row
 ** function, or the stateful _r) on the static arena, or with e->ctx_body the
@@ -404,46 +448,6 @@ static void emit_body(emitter *e, int32_t k)
         sm2c_c_emit_profile_call(e, b, k, s, ind, 1);
     }
     sm2c_text_puts(b, "    return 0;\n}\n\n");
-}
-
-/* The call of kernel step s (its comment and newline written). */
-static void emit_step_call(emitter *e, sbuf *b, int32_t k, int32_t s, const char *ind)
-{
-    const sm2c_entry *en = &e->p->entries[k];
-    const sm2c_step *sp = &en->steps[s];
-    if (e->ctx_body && sp->max_tasks > 1) {     /* split into tasks (lower/split.c) */
-        sm2c_text_printf(b, "%s%s_par(&ctx->par, %d", ind, sp->kernel, (int)sp->max_tasks);
-        for (int32_t a = 0; a < sp->n_args; a++) {
-            sm2c_text_puts(b, ", ");
-            sm2c_c_arg_text(e, b, k, &sp->args[a]);
-        }
-        sm2c_text_puts(b, ");\n");
-        return;
-    }
-    /* its layer function takes the buffers; a context body calls the kernel, so that
-    ** each layer function keeps its one caller and a scalar core's -Os inlines it */
-    if (e->layer_of[k][s] >= 0 && !e->ctx_body) {
-        int any = 0;
-        sm2c_text_printf(b, "%s%s(", ind, e->layers[e->layer_of[k][s]].name);
-        for (int32_t a = 0; a < sp->n_args; a++)
-            if (sp->args[a].kind == SM2C_ARG_BUF) {
-                if (any++)
-                    sm2c_text_puts(b, ", ");
-                sm2c_c_arg_text(e, b, k, &sp->args[a]);
-            }
-        sm2c_text_puts(b, ");\n");
-        return;
-    }
-    sm2c_text_printf(b, "%s%s%s(", ind, sp->checked ? "status = " : "", sp->kernel);
-    for (int32_t a = 0; a < sp->n_args; a++) {
-        if (a)
-            sm2c_text_puts(b, ", ");
-        sm2c_c_arg_text(e, b, k, &sp->args[a]);
-    }
-    if (sp->checked)
-        sm2c_text_printf(b, ");\n%sif (status != SM2C_RT_OK)\n%s    return status;\n", ind, ind);
-    else
-        sm2c_text_puts(b, ");\n");
 }
 
 void sm2c_c_emit_entry(emitter *e, int32_t k)
