@@ -1,6 +1,7 @@
 """sm2c.verify: the compiled model beside TensorFlow on the same inputs."""
 import os
 import tempfile
+import warnings
 
 import numpy as np
 
@@ -79,6 +80,8 @@ def _per_layer(model_dir, inputs, signature, reference, rtol, atol, options):
             ref = _layers.tensorflow_intermediates(model_dir, signature, inputs,
                                                    [s["node"] for s in steps if s["node"]])
         except ImportError:
+            warnings.warn("sm2c.verify(per_layer=True): TensorFlow is not importable and no reference= was "
+                          "given, so no layer is compared", stacklevel=3)
             ref = {}
     layers, first = _layers.compare(steps, ref, rtol, atol)
     return {"layers": layers, "first_bad_node": first}

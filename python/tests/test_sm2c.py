@@ -306,6 +306,33 @@ def test_verify_runs_the_compiled_model():
         assert result["max_abs_error"]["output_0"] < 1e-5
 
 
+def test_verify_per_layer_against_a_reference():
+    """per_layer=True: every layer of the mlp within tolerance of TensorFlow's
+    committed tensors (tests/models/gen_layers.py); dump_intermediates.sh
+    perturbs them."""
+    ref = os.path.join(ROOT, "tests", "data", "layers", "mlp")
+    x = np.load(os.path.join(ref, "input.x.npy"))
+    model = os.path.join(ROOT, "tests", "data", "e2e", "mlp", "model")
+    result = sm2c.verify(model, {"x": x}, per_layer=True, reference=ref)
+    assert result["first_bad_node"] is None
+    assert [l["node"] for l in result["layers"]] == [
+        "sequential_1/dense_1/Relu", "sequential_1/dense_1_2/Relu", "sequential_1/dense_2_1/BiasAdd",
+        "sequential_1/softmax_1/Softmax"]
+    assert all(l["ok"] for l in result["layers"])
+
+
+def test_verify_per_layer_without_tensorflow_warns():
+    try:
+        import tensorflow  # noqa: F401
+        pytest.skip("TensorFlow is importable")
+    except ImportError:
+        pass
+    x = np.load(os.path.join(ROOT, "tests", "data", "layers", "mlp", "input.x.npy"))
+    with pytest.warns(UserWarning, match="no layer is compared"):
+        result = sm2c.verify(os.path.join(ROOT, "tests", "data", "e2e", "mlp", "model"), {"x": x}, per_layer=True)
+    assert result["first_bad_node"] is None and all(l["ok"] is None for l in result["layers"])
+
+
 def _in_parallel(n, fn):
     """Runs fn(i) on n Python threads started together; re-raises a failure."""
     start = threading.Barrier(n)
