@@ -57,8 +57,6 @@ typedef struct sm2c_step {
     int32_t n_args;
     sm2c_arg *args;
     const char *node;       /* TF node name it came from */
-    const char *value_node; /* a fused step: the TF node whose value it writes (the last node
-                            ** it computes, pass_fuse.c); NULL: node's (sm2c_step_value_node) */
     const char *op;         /* its op */
     const char *function;   /* call path of functions, "" for the top level */
     int32_t checked;        /* the kernel returns int32_t: nonzero (an SM2C_RT_ERR_* code) means a
@@ -74,6 +72,8 @@ typedef struct sm2c_step {
                             ** activation: ir.h's `absorbed`), "Op name" pairs joined by ';'
                             ** in graph order (node names hold neither ' ' nor ';'); NULL: none.
                             ** Only --report reads it */
+    const char *value_node; /* a fused step: the TF node whose value it writes (the last node
+                            ** it computes, pass_fuse.c); NULL: node's (sm2c_step_value_node) */
 } sm2c_step;
 
 /* Structured control flow (control flow is nested, never a goto):

@@ -45,7 +45,7 @@ static sm2c_arg A_INTS(int32_t n, const int32_t *v)
 static sm2c_step step(sm2c_arena *a, const char *kernel, const char *node, const char *op,
                       const char *fn, int32_t n, const sm2c_arg *args)
 {
-    sm2c_step s = { kernel, n, sm2c_arena_array(a, (size_t)n, sizeof(sm2c_arg)), node, op, fn, 0, 0, 0, 0, NULL };
+    sm2c_step s = { kernel, n, sm2c_arena_array(a, (size_t)n, sizeof(sm2c_arg)), node, op, fn, 0, 0, 0, 0, NULL, NULL };
     memcpy(s.args, args, (size_t)n * sizeof *args);
     return s;
 }
