@@ -10,6 +10,8 @@
 */
 #include "emit_c_internal.h"
 
+#include <string.h>
+
 /* The header's description of the hook and, with NAME_PROFILE defined, its
 ** prototype, so that the user's function is checked against it. */
 void sm2c_c_emit_profile_header(emitter *e, sbuf *b)
@@ -22,21 +24,21 @@ void sm2c_c_emit_profile_header(emitter *e, sbuf *b)
         " * define my_hook with the prototype below: every kernel step of every entry point\n"
         " * then calls it twice, with end 0 just before the kernel runs and end 1 just after,\n"
         " * so the hook reads its own clock at both and measures the step.  entry is the\n"
-        " * signature key, step the step's index in the entry's program (the `step` of\n"
-        " * --report; control steps take indices too and call no hook), kernel the runtime\n"
+        " * entry's key, step the step's index in its program (the `index` of --report's\n"
+        " * steps; control steps take indices too and call no hook), kernel the runtime\n"
         " * function, node the TensorFlow node whose value the step computes (a fused step:\n"
         " * the last node it computes; helper steps before a node's last step, such as a\n"
-        " * padded copy of a convolution's input, carry its name too).  At end 1, output\n"
-        " * is the buffer the step wrote and\n"
-        " * output_bytes its size (NULL and 0 at end 0, or for a step that writes none); with\n"
-        " * --max-batch it is one row's.  Loops call the hook once per iteration.  Without\n"
-        " * %s_PROFILE the calls compile to nothing (the code is that of a build without\n"
-        " * --profile). */\n"
+        " * padded copy of a convolution's input, carry its name too).  At end 1, output is\n"
+        " * the buffer the step wrote and output_bytes its size (NULL and 0 at end 0, or for\n"
+        " * a step that writes none); with --max-batch it is one row's.  Loops call the hook\n"
+        " * once per iteration; a step that fails returns its error without the end call.\n"
+        " * Without %s_PROFILE the calls compile to nothing (the code is that of a build\n"
+        " * without --profile). */\n"
         "#ifdef %s_PROFILE\n"
         "void %s_PROFILE(const char *entry, int32_t step, const char *kernel, const char *node,\n"
-        "                int32_t end, const void *output, int64_t output_bytes);\n"
+        "%*sint32_t end, const void *output, int64_t output_bytes);\n"
         "#endif\n\n",
-        e->p->name, N, N, N, N);
+        e->p->name, N, N, N, N, (int)(strlen(N) + strlen("void _PROFILE(")), "");
 }
 
 /* model.c's switch: the hook when NAME_PROFILE is defined, else nothing. */
