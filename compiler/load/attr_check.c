@@ -501,6 +501,10 @@ static const attr_spec attrs_t[] = { { "T", AK_TYPE }, { NULL, AK_INT } };
 static const attr_spec attrs_const[] = { { "value", AK_TENSOR }, { NULL, AK_INT } };
 static const attr_spec attrs_placeholder[] = { { "shape", AK_SHAPE }, { NULL, AK_INT } };
 static const attr_spec attrs_gather[] = { { "batch_dims", AK_INT }, { NULL, AK_INT } };
+static const attr_spec attrs_strided[] = {
+    { "T", AK_TYPE }, { "Index", AK_TYPE }, { "begin_mask", AK_INT }, { "end_mask", AK_INT },
+    { "ellipsis_mask", AK_INT }, { "new_axis_mask", AK_INT }, { "shrink_axis_mask", AK_INT }, { NULL, AK_INT },
+};
 static const attr_spec attrs_identity_n[] = { { "T", AK_LIST_TYPE }, { NULL, AK_INT } };
 static const attr_spec attrs_axis[] = { { "T", AK_TYPE }, { "axis", AK_INT }, { NULL, AK_INT } };
 static const attr_spec attrs_unpack[] = {
@@ -570,10 +574,13 @@ static const op_rule rules[] = {
     { "QuantizeV2", ac_check_quantize, attrs_quant },
     { "Range", ac_check_range, NULL },
     { "Reshape", ac_check_reshape, attrs_t },
+    { "ResourceStridedSliceAssign", ac_check_strided_slice, attrs_strided },
     { "ShapeN", ac_check_shape_n, attrs_t },
     { "SpaceToDepth", ac_check_space_depth, attrs_block },
     { "Split", ac_check_split, attrs_split },
     { "SplitV", ac_check_split, attrs_split },
+    { "StridedSlice", ac_check_strided_slice, attrs_strided },
+    { "TensorStridedSliceUpdate", ac_check_strided_slice, attrs_strided },
     { "Tile", ac_check_tile, attrs_t },
     { "Transpose", ac_check_transpose, attrs_t },
     { "UniformDequantize", ac_check_uniform, attrs_uniform },

@@ -369,6 +369,8 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
             return sm2c_op_error(c, n, SM2C_ERR_INVALID, "indexes more dims than the input has");
         int64_t b = sm2c_tensor_get_i64(tb, i), e = sm2c_tensor_get_i64(te, i), st = sm2c_tensor_get_i64(ts, i);
         int64_t dim = x->dims[full];
+        if (st == 0)    /* TensorFlow checks every dense dim's stride, shrunk ones too */
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "strides[%lld] is 0 (must be non-zero)", (long long)i);
         if ((shrink >> i) & 1) {
             int64_t k = b < 0 ? b + dim : b;
             if (k < 0 || k >= dim)
@@ -378,8 +380,6 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
             full++;
             continue;
         }
-        if (st == 0)
-            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "stride 0");
         sm2c_strided_dim(dim, b, e, st, (bmask >> i) & 1, (emask >> i) & 1, &s->begin[full],
                          &s->size[full]);
         s->step[full] = st, s->keep[full] = 1;
