@@ -278,8 +278,10 @@ static const char *g_command;       /* for "sm2c help CMD" in usage errors */
 
 /* Print one diagnostic line to stderr; on a terminal the program name is bold
 ** and the first "error:", "warning:" or "note:" coloured. */
-static void print_diag(const char *line)
+static void print_diag(const char *text)
 {
+    char line[2048];
+    sm2c_one_line(line, sizeof line, text);
     if (!g_color) {
         fprintf(stderr, "%s\n", line);
         return;
@@ -325,8 +327,9 @@ static void print_diagf(const char *fmt, ...)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    char msg[1536];
-    snprintf(msg, sizeof msg, fmt, arg);
+    char msg[1536], a[768];
+    sm2c_one_line(a, sizeof a, arg ? arg : "");
+    snprintf(msg, sizeof msg, fmt, a);
     if (g_command)
         print_diagf("sm2c: error: %s: %s (sm2c help %s shows the usage)", g_command, msg, g_command);
     else

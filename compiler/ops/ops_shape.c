@@ -79,9 +79,13 @@ sm2c_status shape_expand_dims(sm2c_ctx *c, sm2c_node *n)
         return st ? st : SM2C_ERR_UNSUPPORTED;
     const sm2c_shape *x = &n->inputs[0]->shape;
     int32_t a;
-    if (t->nelem != 1 || x->rank >= SM2C_RT_MAX_RANK ||
-        !sm2c_op_axis(c, n, sm2c_tensor_get_i64(t, 0), x->rank + 1, &a))
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "bad axis");
+    if (t->nelem != 1)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "axis has %lld values, not one", (long long)t->nelem);
+    if (x->rank >= SM2C_RT_MAX_RANK)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "the result's rank %d is over %d", x->rank + 1,
+                             SM2C_RT_MAX_RANK);
+    if (!sm2c_op_axis(c, n, sm2c_tensor_get_i64(t, 0), x->rank + 1, &a))
+        return SM2C_ERR_INVALID;    /* reported: one message per fault */
     int64_t dims[SM2C_RT_MAX_RANK];
     for (int32_t i = 0, k = 0; i <= x->rank; i++)
         dims[i] = i == a ? 1 : x->dims[k++];
