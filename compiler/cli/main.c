@@ -20,6 +20,7 @@
 #include "inspect.h"
 #include "ops/opdefs.h"
 #include "driver/pipeline.h"
+#include "preflight.h"
 #include "report.h"
 #include "npy.h"
 #include "run.h"
@@ -973,24 +974,30 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     }
 }
 
-static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p)
+/* The summary line(s) after a compile. */
+static void print_summary(const cli *o, const sm2c_program *p)
 {
     int64_t weights = sm2c_program_weight_bytes(p), naive = 0;
     for (int32_t i = 0; i < p->n_entries; i++)
         if (p->entries[i].naive_bytes > naive)
             naive = p->entries[i].naive_bytes;
     int64_t state = sm2c_program_state_bytes(p);
-    if (!o->quiet) {
-        print_diagf("sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), weights %lld bytes",
-                    p->name, p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes,
-                    (long long)naive, (long long)weights);
-        if (p->n_states)
-            print_diagf("sm2c: %s: state %d variable%s, %lld bytes", p->name, p->n_states,
-                        p->n_states == 1 ? "" : "s", (long long)state);
-    }
-    if (!o->report)
-        return SM2C_OK;
-    FILE *f = fopen(o->report, "w");
+    if (o->quiet)
+        return;
+    print_diagf("sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), weights %lld bytes",
+                p->name, p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes,
+                (long long)naive, (long long)weights);
+    if (p->n_states)
+        print_diagf("sm2c: %s: state %d variable%s, %lld bytes", p->name, p->n_states,
+                    p->n_states == 1 ? "" : "s", (long long)state);
+}
+
+/* --report's text into r (preflight.h), in memory. */
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p, sm2c_report_file *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
     if (!f)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
     sm2c_report_format form = sm2c_report_format_of(o->report);
@@ -1002,7 +1009,17 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
         sm2c_report_html(f, c->arena, p, &ro);
     else
         text_report(f, c, p, &ro);
-    return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
+    int bad = fclose(f) != 0;
+    r->path = o->report;
+    char *copy = bad ? NULL : sm2c_arena_alloc(c->arena, len + 1);
+    if (copy)
+        memcpy(copy, buf, len);
+    r->data = copy;
+    r->len = len;
+    free(buf);
+    if (bad)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    return sm2c_report_in_out(o->report, o->out) ? SM2C_OK : sm2c_report_file_stage(c, r);
 }
 
 /* --calibration files, read into o->co before compiling. */
@@ -1051,12 +1068,18 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     st = sm2c_compile_program(c, m, &o->co, &p);
     if (!st && p && p->n_entries) {
         progress(o, "compiled", "writing", o->out);
-        sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
-                                     : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
+        sm2c_report_file r = { 0 };
+        sm2c_status est = o->report ? write_report(c, o, p, &r) : SM2C_OK;
         if (!est)
+            est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
+                             : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
+        if (!est && o->report)
+            est = sm2c_report_file_commit(c, &r);
+        sm2c_report_file_discard(&r);
+        if (!est) {
             progress(o, "written", NULL, NULL);
-        if (!est)
-            est = write_report(c, o, p);
+            print_summary(o, p);
+        }
         if (est)
             return est;
     }
@@ -1098,6 +1121,9 @@ static int run_command(cli *o)
         sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values,
                                  .signature = o->co.n_signatures ? o->signatures[0] : NULL, .verbose = o->verbose };
         st = sm2c_inspect(&c, o->dir, &io, stdout);
+    } else if ((st = sm2c_preflight(&c, &(sm2c_cli_outputs){ o->command, o->dir, o->out, o->report,
+                                                              o->state_out }))) {
+        ;   /* an output path that cannot be written: nothing loaded, nothing written */
     } else {
         sm2c_model *m;
         progress(o, NULL, "loading", o->dir);
