@@ -254,8 +254,12 @@ static void check_attr(chk *k, const op_rule *r, const char *name, const Tensorf
     const attr_spec *s = find_spec(r ? r->attrs : NULL, name);
     if (!s)
         s = find_spec(generic_attrs, name);
-    if (!s)
+    if (!s) {   /* any other attr holding types (a call's Tin, Tout) names real dtypes too */
+        if (v->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ||
+            (v->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST && v->list && v->list->n_type))
+            check_dtype_values(k, name, v);
         return;
+    }
     if (!matches(v, s->kind))
         ac_report(k, SM2C_ERR_INVALID, "attr '%s': expected %s, got %s", name,
                akind_names[s->kind], describe(v));

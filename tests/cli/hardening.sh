@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Issue 32, classes 3 to 7: bad inputs of the second hardening round, each
 # with its exit code and its one-line message (docs/reliability.md section 7,
-# cases F8, F9, G13, G14, N9 and M1-M4).
+# cases F8, F9, G13-G15, N9 and M1-M4).
 #   3. sizes: every value's elements and bytes within --limit elements and
 #      the runtime's int32 sizes, whatever op made the shape (exit 4);
 #   4. outputs: every path a command writes is checked before anything is
 #      written, and a failing command leaves none of its outputs;
-#   5. StridedSlice masks TensorFlow rejects are rejected (exit 1);
+#   5. StridedSlice masks TensorFlow rejects, and dtypes that are no dtype in
+#      a function's signature or a call's Tin/Tout, are rejected (exit 1);
 #   6. a TF1 cond's Merge may list its branches in either order (exit 0,
 #      the same program);
 #   7. messages: one line per fault, never cut before "error:", never an
@@ -121,6 +122,22 @@ expect 1 "ss_shrink/saved_model.pbtxt: 'y' (StridedSlice): error: strides[0] is 
   compile ss_shrink -o out
 ss ss_ok 'attr { key: "ellipsis_mask" value { i: 1 } }' 'int_val: 1 int_val: 1'
 expect 0 "" compile ss_ok -o ok_ss -q
+
+# dtypes a function's signature or a call's Tin/Tout name must be real (G15)
+edit() { # FROM TO DIR: tests/data/catalog/functions.pbtxt with one edit
+  mkdir -p "$3"
+  python3 - "$root/tests/data/catalog/functions.pbtxt" "$3/saved_model.pbtxt" "$1" "$2" <<'PY'
+import sys
+s = open(sys.argv[1]).read()
+assert sys.argv[3] in s
+open(sys.argv[2], "w").write(s.replace(sys.argv[3], sys.argv[4], 1))
+PY
+}
+edit 'input_arg { name: "a" type: DT_FLOAT }' 'input_arg { name: "a" type: 9999 }' fn_arg
+expect 1 "fn_arg/saved_model.pbtxt: function 'f': error: input 'a' has type DT_9999, not a valid dtype" compile fn_arg -o out
+edit 'attr { key: "Tout" value { list { type: DT_FLOAT } } }' 'attr { key: "Tout" value { list { type: 9999 } } }' fn_tout
+expect 1 "fn_tout/saved_model.pbtxt: 'call' (StatefulPartitionedCall): error: attr 'Tout' entry 0 is DT_9999, not a valid dtype" \
+  compile fn_tout -o out
 
 # ---- 6. a valid graph: Merge(true, false) ------------------------------------------------
 mkdir -p ft/model tf/model
