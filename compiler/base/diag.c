@@ -40,13 +40,56 @@ static void flatten(char *s)
             *s = '?';
 }
 
+/* src into dst[cap] whole when it fits, else its head and tail with "..."
+** between, cut at UTF-8 character boundaries: a huge name from the model
+** keeps the line's "error:" and the end of the message (issue 32, class 7). */
+static void shorten(char *dst, size_t cap, const char *src)
+{
+    size_t n = strlen(src);
+    if (n < cap) {
+        memcpy(dst, src, n + 1);
+        return;
+    }
+    size_t head = (cap - 4) / 2, tail = cap - 4 - head;
+    while (head > 0 && ((unsigned char)src[head] & 0xC0) == 0x80)
+        head--;
+    const char *t = src + n - tail;
+    while (*t && ((unsigned char)*t & 0xC0) == 0x80)
+        t++;
+    memcpy(dst, src, head);
+    memcpy(dst + head, "...", 3);
+    memcpy(dst + head + 3, t, strlen(t) + 1);
+}
+
+void sm2c_one_line(char *dst, size_t cap, const char *src)
+{
+    shorten(dst, cap, src);
+    flatten(dst);
+}
+
+/* The message formatted whole, then shortened into msg[cap]. */
+static void format_message(char *msg, size_t cap, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int len = vsnprintf(msg, cap, fmt, ap);
+    char *whole = len >= 0 && (size_t)len >= cap ? malloc((size_t)len + 1) : NULL;
+    if (whole) {
+        vsnprintf(whole, (size_t)len + 1, fmt, ap2);
+        shorten(msg, cap, whole);
+        free(whole);
+    }
+    va_end(ap2);
+}
+
 static void emit(sm2c_diag *d, const char *level, const char *file,
                  const char *where, const char *fmt, va_list ap)
 {
-    char msg[1024], line[2048];
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    snprintf(line, sizeof line, "%s%s%s%s%s: %s", file ? file : "", file ? ": " : "",
-             where ? where : "", where ? ": " : "", level, msg);
+    char msg[896], f[448], w[576], line[2048];
+    format_message(msg, sizeof msg, fmt, ap);
+    shorten(f, sizeof f, file ? file : "");
+    shorten(w, sizeof w, where ? where : "");
+    snprintf(line, sizeof line, "%s%s%s%s%s: %s", f, file ? ": " : "", w, where ? ": " : "", level, msg);
     flatten(line);
     if (d->fn)
         d->fn(d->user, line);

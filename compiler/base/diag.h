@@ -48,6 +48,10 @@ void sm2c_diag_init(sm2c_diag *d);
 /* A sink that drops every line (for trial runs whose failure is not an error). */
 void sm2c_diag_discard(void *user, const char *line);
 
+/* src as one diagnostic line in dst[cap]: cut in the middle when too long,
+** control characters (a newline from a name or a path) as '?'. */
+void sm2c_one_line(char *dst, size_t cap, const char *src);
+
 /* Report an error and return `kind`, so that `return sm2c_error(...)` reads well.
 ** `file` names the input file (or directory), `where` the place inside it
 ** (proto path, function, node); either may be NULL. */

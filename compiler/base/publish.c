@@ -38,8 +38,7 @@ static int write_all(int fd, const char *p, size_t n)
     return 0;
 }
 
-/* Is the directory `fd` the SavedModel directory `src` or inside it? */
-static int inside_source(int fd, const char *src)
+int sm2c_dir_inside(int fd, const char *src)
 {
     struct stat s, d;
     if (!src || !*src || stat(src, &s) != 0 || !S_ISDIR(s.st_mode))
@@ -182,7 +181,7 @@ sm2c_status sm2c_publish_hooked(sm2c_ctx *c, const char *outdir, const char *sou
     int dirfd = open(outdir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     if (dirfd < 0)
         return fs_error(c, outdir, "cannot open the output directory", NULL);
-    if (inside_source(dirfd, source)) {
+    if (sm2c_dir_inside(dirfd, source)) {
         close(dirfd);
         if (created)
             rmdir(outdir);  /* leave nothing behind */

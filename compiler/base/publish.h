@@ -14,6 +14,10 @@ typedef struct sm2c_outfile {
     size_t len;
 } sm2c_outfile;
 
+/* Is the directory `fd` the directory `src` (a SavedModel) or inside it?
+** 0 when src is NULL or not a directory. */
+int sm2c_dir_inside(int fd, const char *src);
+
 /* Create `outdir` if needed and publish the files into it (see publish.c).
 ** `source` (may be NULL) is the input directory outdir must not be inside. */
 sm2c_status sm2c_publish(sm2c_ctx *c, const char *outdir, const char *source,

@@ -20,6 +20,7 @@
 #include "inspect.h"
 #include "ops/opdefs.h"
 #include "driver/pipeline.h"
+#include "preflight.h"
 #include "report.h"
 #include "npy.h"
 #include "run.h"
@@ -289,8 +290,10 @@ static const char *g_command;       /* for "sm2c help CMD" in usage errors */
 
 /* Print one diagnostic line to stderr; on a terminal the program name is bold
 ** and the first "error:", "warning:" or "note:" coloured. */
-static void print_diag(const char *line)
+static void print_diag(const char *text)
 {
+    char line[2048];
+    sm2c_one_line(line, sizeof line, text);
     if (!g_color) {
         fprintf(stderr, "%s\n", line);
         return;
@@ -336,8 +339,9 @@ static void print_diagf(const char *fmt, ...)
 
 static int usage_error(const char *fmt, const char *arg)
 {
-    char msg[1536];
-    snprintf(msg, sizeof msg, fmt, arg);
+    char msg[1536], a[768];
+    sm2c_one_line(a, sizeof a, arg ? arg : "");
+    snprintf(msg, sizeof msg, fmt, a);
     if (g_command)
         print_diagf("sm2c: error: %s: %s (sm2c help %s shows the usage)", g_command, msg, g_command);
     else
@@ -986,25 +990,32 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     }
 }
 
-/* prof: run --profile's times of the program's one entry, or NULL. */
-static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p, const sm2c_run_profile *prof)
+/* The summary line(s) after a compile. */
+static void print_summary(const cli *o, const sm2c_program *p)
 {
     int64_t weights = sm2c_program_weight_bytes(p), naive = 0;
     for (int32_t i = 0; i < p->n_entries; i++)
         if (p->entries[i].naive_bytes > naive)
             naive = p->entries[i].naive_bytes;
     int64_t state = sm2c_program_state_bytes(p);
-    if (!o->quiet) {
-        print_diagf("sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), weights %lld bytes",
-                    p->name, p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes,
-                    (long long)naive, (long long)weights);
-        if (p->n_states)
-            print_diagf("sm2c: %s: state %d variable%s, %lld bytes", p->name, p->n_states,
-                        p->n_states == 1 ? "" : "s", (long long)state);
-    }
-    if (!o->report)
-        return SM2C_OK;
-    FILE *f = fopen(o->report, "w");
+    if (o->quiet)
+        return;
+    print_diagf("sm2c: %s: %d signature%s, arena %lld bytes (intermediates %lld bytes), weights %lld bytes",
+                p->name, p->n_entries, p->n_entries == 1 ? "" : "s", (long long)p->arena_bytes,
+                (long long)naive, (long long)weights);
+    if (p->n_states)
+        print_diagf("sm2c: %s: state %d variable%s, %lld bytes", p->name, p->n_states,
+                    p->n_states == 1 ? "" : "s", (long long)state);
+}
+
+/* --report's text into r (preflight.h), in memory; prof: run --profile's
+** times of the program's one entry, or NULL. */
+static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p, const sm2c_run_profile *prof,
+                                sm2c_report_file *r)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
     if (!f)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
     sm2c_report_format form = sm2c_report_format_of(o->report);
@@ -1018,7 +1029,17 @@ static sm2c_status write_report(sm2c_ctx *c, const cli *o, const sm2c_program *p
         sm2c_report_html(f, c->arena, p, &ro);
     else
         text_report(f, c, p, &ro, prof && prof->step_us ? prof : NULL);
-    return fclose(f) ? sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write") : SM2C_OK;
+    int bad = fclose(f) != 0;
+    r->path = o->report;
+    char *copy = bad ? NULL : sm2c_arena_alloc(c->arena, len + 1);
+    if (copy)
+        memcpy(copy, buf, len);
+    r->data = copy;
+    r->len = len;
+    free(buf);
+    if (bad)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, o->report, NULL, "cannot write: %s", strerror(errno));
+    return sm2c_report_in_out(o->report, o->out) ? SM2C_OK : sm2c_report_file_stage(c, r);
 }
 
 /* --calibration files, read into o->co before compiling. */
@@ -1068,12 +1089,18 @@ static sm2c_status do_compile(sm2c_ctx *c, cli *o, sm2c_model *m)
     if (!st && p && p->n_entries) {
         p->profile = o->profile;
         progress(o, "compiled", "writing", o->out);
-        sm2c_status est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
-                                     : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
+        sm2c_report_file r = { 0 };
+        sm2c_status est = o->report ? write_report(c, o, p, NULL, &r) : SM2C_OK;
         if (!est)
+            est = o->weights ? sm2c_emit_c_weights_apart(c, p, o->weights, &o->co.target, o->out)
+                             : sm2c_emit(c, p, o->emit, &o->co.target, NULL, o->out);
+        if (!est && o->report)
+            est = sm2c_report_file_commit(c, &r);
+        sm2c_report_file_discard(&r);
+        if (!est) {
             progress(o, "written", NULL, NULL);
-        if (!est)
-            est = write_report(c, o, p, NULL);
+            print_summary(o, p);
+        }
         if (est)
             return est;
     }
@@ -1102,8 +1129,13 @@ static sm2c_status do_run(sm2c_ctx *c, cli *o, sm2c_model *m)
         progress(o, "compiled, built and ran", o->out ? "outputs in" : NULL, o->out);
     if (!st && prof.step_us)    /* asked for: printed even with -q */
         sm2c_report_profile_text(stdout, c->arena, &p->entries[0], prof.step_us, prof.calls, prof.rows);
-    if (!st && o->report)
-        st = write_report(c, o, p, &prof);
+    if (!st && o->report) {   /* its path checked before the run (preflight.c) */
+        sm2c_report_file r = { 0 };
+        st = write_report(c, o, p, &prof, &r);
+        if (!st)
+            st = sm2c_report_file_commit(c, &r);
+        sm2c_report_file_discard(&r);
+    }
     return st;
 }
 
@@ -1123,6 +1155,9 @@ static int run_command(cli *o)
         sm2c_inspect_opts io = { .tag_set = o->tag_set, .json = o->json, .max_values = o->max_values,
                                  .signature = o->co.n_signatures ? o->signatures[0] : NULL, .verbose = o->verbose };
         st = sm2c_inspect(&c, o->dir, &io, stdout);
+    } else if ((st = sm2c_preflight(&c, &(sm2c_cli_outputs){ o->command, o->dir, o->out, o->report,
+                                                              o->state_out }))) {
+        ;   /* an output path that cannot be written: nothing loaded, nothing written */
     } else {
         sm2c_model *m;
         progress(o, NULL, "loading", o->dir);

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE
 #include "run.h"
 #include "base/publish.h"
+#include "base/strmap.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -637,9 +638,9 @@ static sm2c_status read_strings(sm2c_ctx *c, const char *path, const sm2c_buf *r
     return SM2C_OK;
 }
 
-/* The outputs as .npy files, published like compile output (publish.c). */
+/* The outputs as .npy files, to publish like compile output (publish.c). */
 static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entry *e, const sm2c_run_opts *o,
-                                   int32_t batch)
+                                   int32_t batch, sm2c_outfile **out, int32_t *n_out)
 {
     const char *outdir = o->outdir ? o->outdir : dir;
     sm2c_outfile *files = sm2c_arena_array(c->arena, (size_t)e->n_outputs + 1, sizeof *files);
@@ -674,11 +675,38 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
         files[i].len = npy.len;
         n_files++;
     }
-    return o->outdir ? sm2c_publish(c, outdir, NULL, files, (size_t)n_files) : SM2C_OK;
+    *out = files;
+    *n_out = n_files;
+    return SM2C_OK;
+}
+
+/* --state-out's file for checkpoint key `key`: '/' as "__", then ".npy". */
+static const char *state_file_name(sm2c_ctx *c, const char *key)
+{
+    const char *name = "";
+    for (const char *q = key; *q; q++)
+        name = sm2c_arena_printf(c->arena, *q == '/' ? "%s__" : "%s%c", name, *q);
+    return sm2c_arena_printf(c->arena, "%s.npy", name);
+}
+
+/* Before anything runs: two variables whose keys give one file name ("a/b"
+** and "a__b") cannot both be written to --state-out. */
+static sm2c_status check_state_names(sm2c_ctx *c, const sm2c_model *m, const sm2c_program *p)
+{
+    sm2c_strmap *seen = sm2c_strmap_new(c->arena, (size_t)p->n_states + 1);
+    for (int32_t k = 0; k < p->n_states; k++) {
+        const char *name = state_file_name(c, p->states[k].key);
+        const char *other = sm2c_strmap_put(seen, name, (void *)p->states[k].key);
+        if (other)
+            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, m->file, NULL, "--state-out: variables '%s' and '%s' "
+                              "would both be written to %s", other, p->states[k].key, name);
+    }
+    return SM2C_OK;
 }
 
 /* --state-out: DIR/<checkpoint key, '/' as "__">.npy per written variable. */
-static sm2c_status collect_state(sm2c_ctx *c, const char *dir, const sm2c_program *p, const char *outdir)
+static sm2c_status collect_state(sm2c_ctx *c, const char *dir, const sm2c_program *p, const char *outdir,
+                                 sm2c_outfile **out)
 {
     sm2c_outfile *files = sm2c_arena_array(c->arena, (size_t)p->n_states + 1, sizeof *files);
     for (int32_t k = 0; k < p->n_states; k++) {
@@ -691,17 +719,33 @@ static sm2c_status collect_state(sm2c_ctx *c, const char *dir, const sm2c_progra
         sm2c_tensor t = { .dtype = sm2c_dtype_base(v->dtype), .shape = v->shape,
                           .nelem = sm2c_shape_elements(&v->shape, INT64_MAX), .nbytes = raw.len,
                           .data = raw.data };
-        const char *name = "";
-        for (const char *q = v->key; *q; q++)
-            name = sm2c_arena_printf(c->arena, *q == '/' ? "%s__" : "%s%c", name, *q);
-        files[k].name = sm2c_arena_printf(c->arena, "%s.npy", name);
+        files[k].name = state_file_name(c, v->key);
         sm2c_buf npy;
         if ((st = sm2c_npy_encode(c, sm2c_path_join(c->arena, outdir, files[k].name), &t, &npy)))
             return st;
         files[k].data = (const char *)npy.data;
         files[k].len = npy.len;
     }
-    return sm2c_publish(c, outdir, NULL, files, (size_t)p->n_states);
+    *out = files;
+    return SM2C_OK;
+}
+
+/* Both outputs are encoded before either is published, so that a failure
+** before publishing leaves neither; the paths passed the pre-flight check
+** (out_path.h) before the run.  Neither may be inside the SavedModel. */
+static sm2c_status publish_run(sm2c_ctx *c, const sm2c_model *m, const char *dir, const sm2c_program *p,
+                               const sm2c_entry *e, const sm2c_run_opts *o, int32_t batch)
+{
+    sm2c_outfile *outs, *states = NULL;
+    int32_t n_outs;
+    sm2c_status st = collect_outputs(c, dir, e, o, batch, &outs, &n_outs);
+    if (!st && o->state_out)
+        st = collect_state(c, dir, p, o->state_out, &states);
+    if (!st && o->outdir)
+        st = sm2c_publish(c, o->outdir, m->dir, outs, (size_t)n_outs);
+    if (!st && o->state_out)
+        st = sm2c_publish(c, o->state_out, m->dir, states, (size_t)p->n_states);
+    return st;
 }
 
 /* --profile and --dump-intermediates need the C backend's hooks; a dump of
@@ -778,6 +822,8 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o, sm2c_pr
     if (o->state_out && !p->n_states)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, e->key,
                           "--state-out: this entry writes no variable, so there is no state to write");
+    if (o->state_out && (st = check_state_names(c, m, p)))
+        return st;
     char *dir = sm2c_tmpdir(c, "sm2c-run");
     if (!dir)
         return SM2C_ERR_INVALID;
@@ -788,9 +834,8 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o, sm2c_pr
     if (!(st = sm2c_emit(c, p, o->emit, &co.target, o->cc, dir)) &&
         !(st = write_file(c, sm2c_arena_printf(c->arena, "%s/driver_main.c", dir), drv, strlen(drv))) &&
         !(st = build_cached(c, dir, o, p->name)) && !(st = run_driver(c, dir, p, e, o, arrays)) &&
-        !(st = collect_outputs(c, dir, e, o, batch)) && !(st = collect_hooks(c, dir, e, o, repeat, batch, profile)) &&
-        o->state_out)
-        st = collect_state(c, dir, p, o->state_out);
+        !(st = collect_hooks(c, dir, e, o, repeat, batch, profile)))
+        st = publish_run(c, m, dir, p, e, o, batch);
     if (o->keep)
         sm2c_note(c->diag, dir, NULL, "build directory kept");
     else

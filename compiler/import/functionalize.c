@@ -733,7 +733,49 @@ typedef struct cond {
     const char *key;
     node_def **merge, **sw;
     size_t n_merge, n_sw, cap_merge, cap_sw;
+    unsigned char *then_in;     /* per Merge, which input (0 or 1) the true branch gives */
 } cond;
+
+/* Which Switch outputs the tensor `ref` depends on, walking back (data and
+** control edges) to the nearest Switches: bit 0 for an output 0 (false),
+** bit 1 for an output 1 (true). */
+static int switch_sides(fz *f, const nodelist *l, const char *ref)
+{
+    sm2c_arena *a = f->c->arena;
+    sm2c_strmap *seen = sm2c_strmap_new(a, 64);
+    const char **stack = NULL;
+    size_t top = 0, cap = 0;
+    int sides = 0;
+    stack = grow(a, stack, &cap, 1, sizeof *stack);
+    stack[top++] = ref;
+    while (top) {
+        int32_t idx;
+        int ctl;
+        const char *r = stack[--top], *name = ref_node(a, r, &idx, &ctl);
+        node_def *nd = lookup(l, name);
+        if (!nd)
+            continue;
+        if (is_op(nd, "Switch")) {
+            if (!ctl && (idx == 0 || idx == 1))
+                sides |= 1 << idx;
+            continue;
+        }
+        if (is_op(nd, "Merge") || sm2c_strmap_put(seen, name, (void *)1))
+            continue;
+        stack = grow(a, stack, &cap, top + nd->n_input, sizeof *stack);
+        for (size_t k = 0; k < nd->n_input; k++)
+            stack[top++] = nd->input[k];
+    }
+    return sides;
+}
+
+/* Merge's inputs are unordered: the true branch is the input that reads a
+** Switch's output 1 (tf.cond writes Merge(false, true), which is the default). */
+static unsigned char merge_then_input(fz *f, const nodelist *l, const node_def *m)
+{
+    int s0 = switch_sides(f, l, m->input[0]), s1 = switch_sides(f, l, m->input[1]);
+    return (unsigned char)(s0 == 2 || s1 == 1 ? 0 : 1);
+}
 
 static int any_merge(const node_def *nd, void *ctx)
 {
@@ -748,7 +790,8 @@ static int cond_closure(fz *f, const nodelist *l, const cond *cd, int side, clos
     for (size_t i = 0; i < cd->n_sw; i++)
         closure_arg(cl, a, cd->sw[i]->name, side, (int32_t)i);
     for (size_t i = 0; i < cd->n_merge; i++) {
-        int rc = closure_walk(f, l, cl, cd->merge[i]->input[side], any_merge, NULL, where);
+        int in = side ? cd->then_in[i] : !cd->then_in[i];
+        int rc = closure_walk(f, l, cl, cd->merge[i]->input[in], any_merge, NULL, where);
         if (rc != CL_OK)
             return rc;
     }
@@ -794,6 +837,9 @@ static sm2c_status functionalize_cond(fz *f, nodelist *l, cond *cd, sm2c_strmap 
                     return fail(f, where, u->v[k], "reads the Merge's value_index, which sm2c does not compile");
             }
     }
+    cd->then_in = sm2c_arena_array(a, cd->n_merge + 1, sizeof *cd->then_in);
+    for (size_t i = 0; i < cd->n_merge; i++)
+        cd->then_in[i] = merge_then_input(f, l, cd->merge[i]);
     closure *tc = closure_new(f), *ec = closure_new(f);
     int rc = cond_closure(f, l, cd, 1, tc, where);
     if (rc == CL_OK)
@@ -808,8 +854,8 @@ static sm2c_status functionalize_cond(fz *f, nodelist *l, cond *cd, sm2c_strmap 
         tin[i] = attr_type(cd->sw[i], "T");
     for (size_t i = 0; i < cd->n_merge; i++) {
         tout[i] = attr_type(cd->merge[i], "T");
-        then_rets[i] = cd->merge[i]->input[1];
-        else_rets[i] = cd->merge[i]->input[0];
+        then_rets[i] = cd->merge[i]->input[cd->then_in[i]];
+        else_rets[i] = cd->merge[i]->input[!cd->then_in[i]];
     }
     const char *then_fn = function_name(f, "cond", "then"), *else_fn = function_name(f, "cond", "else");
     f->made_count++;

@@ -29,7 +29,10 @@ const char *sm2c_import_where(importer *im, const scope *s, const Tensorflow__No
 sm2c_status sm2c_import_bad(importer *im, const scope *s, const Tensorflow__NodeDef *nd,
                        sm2c_status kind, const char *fmt, const char *arg)
 {
-    return sm2c_error(im->c->diag, kind, im->m->file, nd ? sm2c_import_where(im, s, nd) : s->path, fmt, arg);
+    const char *where = nd ? sm2c_import_where(im, s, nd) : s->path;
+    if (!where[0])      /* the main graph's own outputs: the entry's (never an empty "where") */
+        where = sm2c_arena_printf(im->c->arena, "signature '%s'", im->g && im->g->key ? im->g->key : "?");
+    return sm2c_error(im->c->diag, kind, im->m->file, where, fmt, arg);
 }
 
 /* ---- tensor names --------------------------------------------------------------- */

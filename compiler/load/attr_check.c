@@ -254,8 +254,12 @@ static void check_attr(chk *k, const op_rule *r, const char *name, const Tensorf
     const attr_spec *s = find_spec(r ? r->attrs : NULL, name);
     if (!s)
         s = find_spec(generic_attrs, name);
-    if (!s)
+    if (!s) {   /* any other attr holding types (a call's Tin, Tout) names real dtypes too */
+        if (v->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE ||
+            (v->value_case == TENSORFLOW__ATTR_VALUE__VALUE_LIST && v->list && v->list->n_type))
+            check_dtype_values(k, name, v);
         return;
+    }
     if (!matches(v, s->kind))
         ac_report(k, SM2C_ERR_INVALID, "attr '%s': expected %s, got %s", name,
                akind_names[s->kind], describe(v));
@@ -501,6 +505,10 @@ static const attr_spec attrs_t[] = { { "T", AK_TYPE }, { NULL, AK_INT } };
 static const attr_spec attrs_const[] = { { "value", AK_TENSOR }, { NULL, AK_INT } };
 static const attr_spec attrs_placeholder[] = { { "shape", AK_SHAPE }, { NULL, AK_INT } };
 static const attr_spec attrs_gather[] = { { "batch_dims", AK_INT }, { NULL, AK_INT } };
+static const attr_spec attrs_strided[] = {
+    { "T", AK_TYPE }, { "Index", AK_TYPE }, { "begin_mask", AK_INT }, { "end_mask", AK_INT },
+    { "ellipsis_mask", AK_INT }, { "new_axis_mask", AK_INT }, { "shrink_axis_mask", AK_INT }, { NULL, AK_INT },
+};
 static const attr_spec attrs_identity_n[] = { { "T", AK_LIST_TYPE }, { NULL, AK_INT } };
 static const attr_spec attrs_axis[] = { { "T", AK_TYPE }, { "axis", AK_INT }, { NULL, AK_INT } };
 static const attr_spec attrs_unpack[] = {
@@ -570,10 +578,13 @@ static const op_rule rules[] = {
     { "QuantizeV2", ac_check_quantize, attrs_quant },
     { "Range", ac_check_range, NULL },
     { "Reshape", ac_check_reshape, attrs_t },
+    { "ResourceStridedSliceAssign", ac_check_strided_slice, attrs_strided },
     { "ShapeN", ac_check_shape_n, attrs_t },
     { "SpaceToDepth", ac_check_space_depth, attrs_block },
     { "Split", ac_check_split, attrs_split },
     { "SplitV", ac_check_split, attrs_split },
+    { "StridedSlice", ac_check_strided_slice, attrs_strided },
+    { "TensorStridedSliceUpdate", ac_check_strided_slice, attrs_strided },
     { "Tile", ac_check_tile, attrs_t },
     { "Transpose", ac_check_transpose, attrs_t },
     { "UniformDequantize", ac_check_uniform, attrs_uniform },

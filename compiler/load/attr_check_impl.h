@@ -76,6 +76,7 @@ void ac_check_pack(chk *k);
 void ac_check_unpack(chk *k);
 void ac_check_split(chk *k);
 void ac_check_one_hot(chk *k);
+void ac_check_strided_slice(chk *k);
 void ac_check_transpose(chk *k);
 void ac_check_reshape(chk *k);
 void ac_check_fill(chk *k);

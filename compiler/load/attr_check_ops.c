@@ -136,6 +136,18 @@ void ac_check_one_hot(chk *k)
         ac_report(k, SM2C_ERR_INVALID, "attr 'axis' is %lld (must be >= -1)", (long long)axis);
 }
 
+/* ---- slices ------------------------------------------------------------------- */
+
+/* StridedSlice's masks, as TensorFlow's ValidateStridedSliceOp checks them:
+** at most one ellipsis (its mask 0 or a power of two). */
+void ac_check_strided_slice(chk *k)
+{
+    int64_t ell;
+    if (ac_get_int(k, "ellipsis_mask", &ell) && ell != 0 && (ell & (ell - 1)) != 0)
+        ac_report(k, SM2C_ERR_INVALID, "attr 'ellipsis_mask' is %lld: more than one ellipsis "
+                  "(TensorFlow allows at most one)", (long long)ell);
+}
+
 /* ---- permutations and reshapes ---------------------------------------------- */
 
 void ac_check_transpose(chk *k)

@@ -8,7 +8,8 @@
 ** `body`, If's branches, Case's `branches` list, and funcs nested in the attrs
 ** of a NameAttrList.  Recursion through any of these paths is an error, found
 ** by an iterative depth-first search (no C recursion on model data).  Also:
-** a type_attr must name one of the function's attrs.
+** a type_attr must name one of the function's attrs, and an arg's own type
+** must be a real dtype.
 */
 #include "callgraph.h"
 
@@ -163,7 +164,7 @@ static int has_attr(const Tensorflow__OpDef *sig, const char *name)
     return 0;
 }
 
-/* U4: a type_attr naming no attr. */
+/* U4: a type_attr naming no attr; an arg of no real dtype. */
 static sm2c_status check_signature(graph *g, const Tensorflow__FunctionDef *f)
 {
     const Tensorflow__OpDef *sig = f->signature;
@@ -172,11 +173,16 @@ static sm2c_status check_signature(graph *g, const Tensorflow__FunctionDef *f)
         Tensorflow__OpDef__ArgDef **args = pass ? sig->output_arg : sig->input_arg;
         size_t n = pass ? sig->n_output_arg : sig->n_input_arg;
         for (size_t i = 0; i < n; i++) {
-            const char *ta = args[i]->type_attr;
+            const char *ta = args[i]->type_attr, *tl = args[i]->type_list_attr;
+            int dt = (int)args[i]->type;
             if (ta && ta[0] && !has_attr(sig, ta))
                 return sm2c_error(g->c->diag, SM2C_ERR_INVALID, g->m->file, where,
                                   "%s '%s' has type_attr '%s', which is not an attr of the function",
                                   pass ? "output" : "input", args[i]->name, ta);
+            if (!(ta && ta[0]) && !(tl && tl[0]) && (!sm2c_dtype_known(dt) || dt == 0 || dt >= 100))
+                return sm2c_error(g->c->diag, SM2C_ERR_INVALID, g->m->file, where,
+                                  "%s '%s' has type %s, not a valid dtype", pass ? "output" : "input",
+                                  args[i]->name, sm2c_dtype_enum_name(dt));
         }
     }
     return SM2C_OK;

@@ -222,6 +222,20 @@ static sm2c_status check_name(sm2c_ctx *c, sm2c_model *m, const char *where, con
     return SM2C_OK;
 }
 
+/* An op name is a name too (G12): a 1 MiB one is refused here, before any
+** message or listing would carry it (issue 32, class 7). */
+static sm2c_status check_op_names(sm2c_ctx *c, sm2c_model *m, const char *where, Tensorflow__NodeDef **nodes,
+                                  size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((int64_t)strlen(nodes[i]->op) > c->limits->name_length)
+            return sm2c_error(c->diag, SM2C_ERR_LIMIT, m->file, sm2c_arena_printf(c->arena, "%s.node%s[%zu].op", where,
+                              strcmp(where, "graph_def") ? "_def" : "", i),
+                              "op name is %zu bytes, more than the limit of %lld (--limit name-length=N)",
+                              strlen(nodes[i]->op), (long long)c->limits->name_length);
+    return SM2C_OK;
+}
+
 static sm2c_status index_nodes(sm2c_ctx *c, sm2c_model *m)
 {
     const Tensorflow__GraphDef *g = m->graph;
@@ -229,6 +243,9 @@ static sm2c_status index_nodes(sm2c_ctx *c, sm2c_model *m)
         return sm2c_error(c->diag, SM2C_ERR_LIMIT, m->file, "graph_def",
                           "%zu nodes, more than the limit of %lld (--limit graph-nodes=N)",
                           g->n_node, (long long)c->limits->graph_nodes);
+    sm2c_status ost = check_op_names(c, m, "graph_def", g->node, g->n_node);
+    if (ost)
+        return ost;
     m->nodes = sm2c_strmap_new(c->arena, g->n_node);
     for (size_t i = 0; i < g->n_node; i++) {
         const char *where = sm2c_arena_printf(c->arena, "graph_def.node[%zu]", i);
@@ -263,6 +280,8 @@ static sm2c_status index_functions(sm2c_ctx *c, sm2c_model *m)
             return sm2c_error(c->diag, SM2C_ERR_LIMIT, m->file, f->signature->name,
                               "%zu nodes, more than the limit of %lld (--limit graph-nodes=N)",
                               f->n_node_def, (long long)c->limits->graph_nodes);
+        if ((st = check_op_names(c, m, where, f->node_def, f->n_node_def)))
+            return st;
         if (sm2c_strmap_put(m->functions, f->signature->name, f))
             return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, where,
                               "duplicate function name '%s'", f->signature->name);

@@ -56,8 +56,11 @@ static int32_t new_buffer(sm2c_lower *l, sm2c_bufkind kind, int dtype, const sm2
     b->kind = kind;
     b->dtype = dtype;
     b->shape = *shape;
-    int64_t n = sm2c_shape_elements(shape, INT64_MAX);
-    b->nbytes = (n > 0 ? n : 0) * sm2c_abi_elem_size(dtype);
+    int64_t n = sm2c_shape_elements(shape, INT64_MAX), size = sm2c_abi_elem_size(dtype);
+    /* checked: shape inference keeps values within int32 bytes (value_size.c),
+    ** but a buffer's shape may come from elsewhere; past int64 it is sized 0
+    ** and the int32 argument check refuses the steps using it */
+    b->nbytes = n > 0 && size > 0 && n <= INT64_MAX / size ? n * size : 0;
     b->name = name;
     b->index = -1;
     b->pinned = 0;

@@ -40,6 +40,19 @@ int sm2c_node_dtype(const sm2c_node *n)
     return n->n_outputs > 0 ? n->outputs[0]->dtype : SM2C_DT_INVALID;
 }
 
+/* The first integer argument of steps first.. of e that is out of int32's
+** range (every integer parameter of the runtime is an int32_t), else 0. */
+static int64_t int_arg_overflow(const sm2c_entry *e, int32_t first)
+{
+    for (int32_t s = first; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++) {
+            const sm2c_arg *ar = &e->steps[s].args[a];
+            if (ar->kind == SM2C_ARG_INT && (ar->i < INT32_MIN || ar->i > INT32_MAX))
+                return ar->i;
+        }
+    return 0;
+}
+
 sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
 {
     if (n->q) {     /* --quantize int8: the int8 kernels */
@@ -57,9 +70,11 @@ sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
         l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << (n->widened_from ? n->widened_from : dtype);
     sm2c_dyn_lower_inputs(l, n);
     l->ints_overflow = 0;
+    int32_t first_step = l->entry->n_steps;
     sm2c_status st = n->op->lower(l, n);
-    if (st == SM2C_OK && l->ints_overflow)
-        return sm2c_lower_unsupported(l, n, "%s needs the value %lld, which does not fit the runtime's "
-                                      "int32 parameters", n->op->name, (long long)l->ints_overflow);
+    int64_t big = st == SM2C_OK && !l->ints_overflow ? int_arg_overflow(l->entry, first_step) : l->ints_overflow;
+    if (st == SM2C_OK && big)   /* a size from the model: a limit, never an internal error */
+        return sm2c_error(l->c->diag, SM2C_ERR_LIMIT, n->file, sm2c_node_where(l->c, n), "%s needs the value "
+                          "%lld, which does not fit the runtime's int32 parameters", n->op->name, (long long)big);
     return st;
 }

@@ -87,7 +87,9 @@ static sm2c_status gather_of(sm2c_ctx *c, const sm2c_node *n, gather *g)
         axis = sm2c_tensor_get_i64(t, 0);
     }
     b = b < 0 ? b + ir : b;
-    if (b < 0 || b > ir || !sm2c_op_axis(c, n, axis, pr, &g->axis) || b > g->axis)
+    if (!sm2c_op_axis(c, n, axis, pr, &g->axis))
+        return SM2C_ERR_INVALID;    /* reported: one message per fault */
+    if (b < 0 || b > ir || b > g->axis)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "batch_dims %lld does not fit axis %lld and index rank %d",
                              (long long)sm2c_attr_i(n, "batch_dims"), (long long)axis, ir);
     g->batch_dims = (int32_t)b;

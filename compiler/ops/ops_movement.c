@@ -92,8 +92,10 @@ static sm2c_status split_cut(sm2c_ctx *c, const sm2c_node *n, cut *k)
     int64_t len, *ax = const_ints(c, n, v ? 2 : 0, "split_dim", &len);
     if (!ax)
         return SM2C_ERR_UNSUPPORTED;
-    if (len != 1 || !sm2c_op_axis(c, n, ax[0], x->shape.rank, &k->axis))
+    if (len != 1)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "split_dim must be a scalar axis");
+    if (!sm2c_op_axis(c, n, ax[0], x->shape.rank, &k->axis))
+        return SM2C_ERR_INVALID;    /* reported: one message per fault */
     int64_t dim = x->shape.dims[k->axis];
     k->parts = n->n_outputs, k->drop = 0;
     if (!v) {

@@ -79,9 +79,13 @@ sm2c_status shape_expand_dims(sm2c_ctx *c, sm2c_node *n)
         return st ? st : SM2C_ERR_UNSUPPORTED;
     const sm2c_shape *x = &n->inputs[0]->shape;
     int32_t a;
-    if (t->nelem != 1 || x->rank >= SM2C_RT_MAX_RANK ||
-        !sm2c_op_axis(c, n, sm2c_tensor_get_i64(t, 0), x->rank + 1, &a))
-        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "bad axis");
+    if (t->nelem != 1)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "axis has %lld values, not one", (long long)t->nelem);
+    if (x->rank >= SM2C_RT_MAX_RANK)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "the result's rank %d is over %d", x->rank + 1,
+                             SM2C_RT_MAX_RANK);
+    if (!sm2c_op_axis(c, n, sm2c_tensor_get_i64(t, 0), x->rank + 1, &a))
+        return SM2C_ERR_INVALID;    /* reported: one message per fault */
     int64_t dims[SM2C_RT_MAX_RANK];
     for (int32_t i = 0, k = 0; i <= x->rank; i++)
         dims[i] = i == a ? 1 : x->dims[k++];
@@ -369,6 +373,8 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
             return sm2c_op_error(c, n, SM2C_ERR_INVALID, "indexes more dims than the input has");
         int64_t b = sm2c_tensor_get_i64(tb, i), e = sm2c_tensor_get_i64(te, i), st = sm2c_tensor_get_i64(ts, i);
         int64_t dim = x->dims[full];
+        if (st == 0)    /* TensorFlow checks every dense dim's stride, shrunk ones too */
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "strides[%lld] is 0 (must be non-zero)", (long long)i);
         if ((shrink >> i) & 1) {
             int64_t k = b < 0 ? b + dim : b;
             if (k < 0 || k >= dim)
@@ -378,8 +384,6 @@ static sm2c_status strided_slice(sm2c_ctx *c, const sm2c_node *n, slicing *s)
             full++;
             continue;
         }
-        if (st == 0)
-            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "stride 0");
         sm2c_strided_dim(dim, b, e, st, (bmask >> i) & 1, (emask >> i) & 1, &s->begin[full],
                          &s->size[full]);
         s->step[full] = st, s->keep[full] = 1;

@@ -59,8 +59,10 @@ static void fold_in_region(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
 
 sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g)
 {
-    sm2c_status first = SM2C_OK;
+    sm2c_status first = sm2c_check_port_sizes(c, g);
     int32_t depth = 0;   /* control flow regions open (cflow.h) */
+    if (first)
+        return first;
     for (int32_t i = 0; i < g->n_nodes; i++) {
         sm2c_node *n = g->nodes[i];
         if (n->cflow)
@@ -74,6 +76,8 @@ sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g)
         sm2c_status st = n->cflow || n->tlist ? SM2C_OK : check_type_attr(c, n);
         if (!st)
             st = n->op->shape(c, n);
+        if (!st)
+            st = sm2c_check_value_sizes(c, n);
         if (!st)
             st = sm2c_dyn_node(c, n);   /* data-dependent sizes (ops_dyn.c) */
         if (!st && sm2c_dyn_outputs(n))

@@ -10,6 +10,11 @@
 /* Shapes and dtypes of every value, folding nodes whose inputs are all
 ** constant (pass_shape.c). */
 sm2c_status sm2c_pass_shape(sm2c_ctx *c, sm2c_graph *g);
+/* Every output of n within the element limit and int32 counts (value_size.c);
+** pass_shape calls it after each node's shape hook. */
+sm2c_status sm2c_check_value_sizes(sm2c_ctx *c, const sm2c_node *n);
+/* The same for the entry's inputs (a --shape, a signature's shape). */
+sm2c_status sm2c_check_port_sizes(sm2c_ctx *c, const sm2c_graph *g);
 /* --max-batch: which ports carry the batch, after proving that each row of
 ** the outputs depends only on the same row of the inputs (pass_batch.c);
 ** *n_batched is 0 when no input has an unknown leading dim. */

@@ -446,8 +446,10 @@ static void add_recursive_function(graph_model *m)
     tensorflow__attr_value__init(&m->f_v);
     tensorflow__name_attr_list__init(&m->f_name);
     m->arg.name = "a";
+    m->arg.type = TENSORFLOW__DATA_TYPE__DT_FLOAT;   /* a real dtype: the check is for recursion */
     m->args[0] = &m->arg;
     m->ret_arg.name = "r";
+    m->ret_arg.type = TENSORFLOW__DATA_TYPE__DT_FLOAT;
     m->rets[0] = &m->ret_arg;
     m->sig.name = "f";
     m->sig.n_input_arg = 1;

@@ -127,6 +127,39 @@ static void structure(void **state)
     test_ctx_free(t);
 }
 
+static int body_has_op(const Tensorflow__FunctionDef *fd, const char *op)
+{
+    for (size_t i = 0; i < fd->n_node_def; i++)
+        if (!strcmp(fd->node_def[i]->op, op))
+            return 1;
+    return 0;
+}
+
+/* Issue 32, class 6: Merge's inputs carry no order.  tf.cond writes
+** Merge(false, true); Merge(true, false) is the same cond: the true branch
+** (Mul, on the Switches' output 1) stays the If's then branch either way. */
+static void merge_order(void **state)
+{
+    (void)state;
+    static const edit swap = { "input: \"cond/sub\"\n      input: \"cond/mul\"",
+                               "input: \"cond/mul\"\n      input: \"cond/sub\"" };
+    for (int swapped = 0; swapped < 2; swapped++) {
+        test_ctx *t = test_ctx_new();
+        sm2c_model *m;
+        char *dir;
+        sm2c_status st = functionalize(t, &swap, (size_t)swapped, &m, &dir);
+        if (st)
+            fail_msg("Merge order %d: status %d (%s)", swapped, st, t->diag.first);
+        const Tensorflow__NodeDef *in = node(m, "cond/If");
+        const Tensorflow__FunctionDef *then_fn = function(m, in, "then_branch"), *else_fn = function(m, in, "else_branch");
+        assert_true(body_has_op(then_fn, "Mul") && !body_has_op(then_fn, "Sub"));
+        assert_true(body_has_op(else_fn, "Sub") && !body_has_op(else_fn, "Mul"));
+        sm2c_model_close(m);
+        fs_rm_rf(dir);
+        test_ctx_free(t);
+    }
+}
+
 typedef struct bad_case {
     const char *id;
     edit edits[2];
@@ -171,6 +204,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(structure),
         cmocka_unit_test(malformed),
+        cmocka_unit_test(merge_order),
     };
     return cmocka_run_group_tests_name("functionalize", tests, NULL, NULL);
 }
