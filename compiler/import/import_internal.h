@@ -52,6 +52,12 @@ typedef struct scope {
     Tensorflow__NodeDef **nodes;
     size_t n_nodes;
     sm2c_strmap *index;          /* node name -> node index + 1 */
+    const sm2c_strmap *base_index; /* the main scope: the model's index of its first
+                                    n_base nodes (the main graph), built once at load;
+                                    `index` then holds only the entry's own nodes */
+    size_t n_base;
+    int heap;                    /* outs and n_outs are malloc'd (the main scope's,
+                                    sized by the whole graph: freed after the entry) */
     sm2c_strmap *args;           /* function arg name -> value */
     sm2c_value ***outs;          /* per node: its output values once imported */
     int32_t *n_outs;

@@ -113,31 +113,43 @@ static int in_place_args(const char *kernel, int *in, int *out)
     return 0;
 }
 
-static void rename_buffer(sm2c_entry *e, int32_t from_step, int32_t from, int32_t to)
+/* The buffer b was merged into (itself when none), halving the path. */
+static int32_t merged(int32_t *into, int32_t b)
 {
-    for (int32_t s = from_step; s < e->n_steps; s++)
-        for (int32_t a = 0; a < e->steps[s].n_args; a++)
-            if (e->steps[s].args[a].kind == SM2C_ARG_BUF && e->steps[s].args[a].buf == from)
-                e->steps[s].args[a].buf = to;
+    while (into[b] != b)
+        b = into[b] = into[into[b]];
+    return b;
 }
 
+/* Steps write in place where they may: a merged output is renamed to its
+** input.  A merged buffer's first use is the merging step, so renaming it
+** everywhere equals renaming it from there on; the renames are recorded and
+** applied in one walk at the end (one walk per merge was quadratic in the
+** length of a chain). */
 static void merge_in_place(sm2c_ctx *c, sm2c_entry *e)
 {
     span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
+    int32_t *into = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *into);
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        into[b] = b;
     lifetimes(e, spans);
     for (int32_t s = 0; s < e->n_steps; s++) {
         int in, out;
         const sm2c_step *st = &e->steps[s];
         if (!in_place_args(st->kernel, &in, &out))
             continue;
-        int32_t x = st->args[in].buf, y = st->args[out].buf;
+        int32_t x = merged(into, st->args[in].buf), y = merged(into, st->args[out].buf);
         if (x == y || e->buffers[x].kind != SM2C_BUF_ARENA || e->buffers[y].kind != SM2C_BUF_ARENA ||
             e->buffers[x].nbytes != e->buffers[y].nbytes || spans[x].last != s || spans[y].first != s)
             continue;
-        rename_buffer(e, s, y, x);
+        into[y] = x;
         spans[x].last = spans[y].last;
         spans[y].first = spans[y].last = -1;
     }
+    for (int32_t s = 0; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++)
+            if (e->steps[s].args[a].kind == SM2C_ARG_BUF)
+                e->steps[s].args[a].buf = merged(into, e->steps[s].args[a].buf);
 }
 
 sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
