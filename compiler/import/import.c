@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/deep.h"
 #include "base/grow.h"
 #include "ops/opdefs.h"
 #include "load/tensor_proto.h"
@@ -786,6 +787,29 @@ static sm2c_status bind_outputs(importer *im, const char *key, const Tensorflow_
     return SM2C_OK;
 }
 
+/* The walk recurses once per call level (scope, node, call, scope, ...; a
+** branch or loop body is a call too): under 1 KiB a level in a Debug build
+** (8 MiB overflowed between 16,000 and 30,000 levels).  Up to the default
+** limit it runs here; past that on a stack sized by the limit (base/deep.h). */
+enum { IMPORT_INLINE_DEPTH = 64, IMPORT_LEVEL_BYTES = 4096 };
+
+typedef struct entry_job {
+    importer *im;
+    const char *key;
+    const Tensorflow__SignatureDef *sd;
+    const sm2c_import_opts *opts;
+    scope *top;
+    sm2c_status st;
+} entry_job;
+
+static void import_entry_job(void *p)
+{
+    entry_job *j = p;
+    j->st = bind_inputs(j->im, j->key, j->sd, j->opts);
+    if (!j->st)
+        j->st = bind_outputs(j->im, j->key, j->sd, j->top);
+}
+
 sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm, const char *key,
                               const Tensorflow__SignatureDef *sd, const sm2c_entry_nodes *extra,
                               const sm2c_import_opts *opts, sm2c_graph **out)
@@ -816,9 +840,15 @@ sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varma
             if (extra->vars[k])
                 sm2c_strmap_put(im.handle_vars, extra->nodes[k]->name, (void *)extra->vars[k]);
     }
-    sm2c_status st = bind_inputs(&im, key, sd, opts);
-    if (!st)
-        st = bind_outputs(&im, key, sd, &top);
+    entry_job j = { &im, key, sd, opts, &top, SM2C_OK };
+    size_t stack = sm2c_deep_stack(c->limits->call_depth, IMPORT_INLINE_DEPTH, IMPORT_LEVEL_BYTES);
+    sm2c_status st = SM2C_OK;
+    if (sm2c_deep_call(stack, import_entry_job, &j))
+        st = sm2c_error(c->diag, SM2C_ERR_LIMIT, m->file, key,
+                        "--limit call-depth=%lld needs a stack of %zu MiB to import, which could not be "
+                        "reserved (lower the limit)", (long long)c->limits->call_depth, stack >> 20);
+    else
+        st = j.st;
     free(top.outs);
     free(top.n_outs);
     *out = g;

@@ -41,11 +41,13 @@ typedef struct importer {
     const char **asset_names;
     int32_t n_asset_values;
     sm2c_table **tables;         /* every HashTableV2 imported, with its contents once initialized */
+    sm2c_strmap *open_fns;       /* function name -> its scopes being imported (intptr_t *) */
     int32_t n_tables;
 } importer;
 
 typedef struct scope {
     const char *path;            /* "" for the main graph, else function call path */
+    const char *path_head;       /* the path's first levels (import_inline.c) */
     const char *fname;           /* function name, NULL for the main graph */
     struct scope *parent;
     int depth;
