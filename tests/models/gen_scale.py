@@ -12,6 +12,7 @@ KIND is one of
     calls       a chain of N functions, f0 calling f1 ... calling f(N-1)
     nesting     a graph whose node has an attr nested N messages deep
                 (AttrValue.func.attr[...] repeated)
+    ifs         If inside If, N deep: f_i's then branch is f_(i+1), its else a Neg
 OUT_DIR/saved_model.pbtxt is written (OUT_DIR is created).
 """
 import os
@@ -108,7 +109,38 @@ def nesting(n):
     return HEAD + graph(nodes) + signature("serving_default", "n:0") + "}\n"
 
 
-KINDS = {"signatures": signatures, "chain": chain, "body": body, "calls": calls, "nesting": nesting}
+def ifs(n):
+    def fn(name, body, ret):
+        return ('      function {\n        signature { name: "%s" input_arg { name: "c" type: DT_BOOL }'
+                ' input_arg { name: "a" type: DT_FLOAT } output_arg { name: "b" type: DT_FLOAT } }\n'
+                '%s        ret { key: "b" value: "%s" }\n      }\n' % (name, "".join(body), ret))
+
+    def if_node(name, c, a, then):
+        return ('%s { name: "%s" op: "If" input: "%s" input: "%s" input: "%s"'
+                ' attr { key: "then_branch" value { func { name: "%s" } } }'
+                ' attr { key: "else_branch" value { func { name: "leaf" } } }'
+                ' attr { key: "Tcond" value { type: DT_BOOL } }'
+                ' attr { key: "Tin" value { list { type: DT_BOOL type: DT_FLOAT } } }'
+                ' attr { key: "Tout" value { list { type: DT_FLOAT } } } }\n' % (name[0], name[1], c, c, a, then))
+
+    funcs = [fn("leaf", ['        node_def { name: "n" op: "Neg" input: "a" %s }\n' % FLOAT], "n:y:0")]
+    for i in range(n):
+        then = "f%d" % (i + 1) if i + 1 < n else "leaf"
+        funcs.append(fn("f%d" % i, [if_node(("        node_def", "i"), "c", "a", then)], "i:output:0"))
+    lib = "    library {\n" + "".join(funcs) + "    }\n"
+    nodes = [placeholder(),
+             '    node { name: "c" op: "Placeholder" attr { key: "dtype" value { type: DT_BOOL } }'
+             ' attr { key: "shape" value { shape { } } } }\n',
+             if_node(("    node", "top"), "c", "x", "f0")]
+    sig = ('  signature_def { key: "serving_default" value {\n'
+           '    inputs { key: "c" value { name: "c:0" dtype: DT_BOOL tensor_shape { } } }\n'
+           '    inputs { key: "x" value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: 2 } } } }\n'
+           '    outputs { key: "y" value { name: "top:0" dtype: DT_FLOAT tensor_shape { dim { size: 2 } } } }\n'
+           '    method_name: "tensorflow/serving/predict" } }\n')
+    return HEAD + graph(nodes, lib) + sig + "}\n"
+
+
+KINDS = {"ifs": ifs, "signatures": signatures, "chain": chain, "body": body, "calls": calls, "nesting": nesting}
 
 
 def main():
