@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live_index.h"
 #include "ops/opdefs.h"
 
 #define ALIGN 64
@@ -78,17 +79,23 @@ static int overlaps(const span *a, int64_t a_off, const span *b, int64_t b_off)
     return live && mem;
 }
 
-/* Lowest offset where `sp` fits among the placed spans. */
-static int64_t place(const span *sp, const span *placed, const int64_t *offs, int32_t n)
+/* Lowest offset where `sp` fits among the placed spans: only those whose
+** lifetimes overlap its own can move it, so only those (in placing order,
+** from the live index) are looked at. */
+static int64_t place(const span *sp, const span *placed, const int64_t *offs,
+                     const sm2c_live_index *live, int32_t *near)
 {
+    int32_t k = sm2c_live_index_find(live, sp->first, sp->last, near);
     int64_t off = 0;
     for (int moved = 1; moved;) {
         moved = 0;
-        for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < k; j++) {
+            int32_t i = near[j];
             if (overlaps(sp, off, &placed[i], offs[i])) {
                 off = offs[i] + placed[i].size;
                 moved = 1;
             }
+        }
     }
     return off;
 }
@@ -164,9 +171,15 @@ sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
             arena[n++] = spans[b];
     qsort(arena, (size_t)n, sizeof *arena, by_size_desc);
     int64_t *offs = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *offs);
+    int32_t max_step = 0;
+    for (int32_t i = 0; i < n; i++)
+        max_step = arena[i].last > max_step ? arena[i].last : max_step;
+    sm2c_live_index *live = sm2c_live_index_new(c->arena, max_step, n);
+    int32_t *near = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *near);
     e->arena_bytes = e->naive_bytes = 0;
     for (int32_t i = 0; i < n; i++) {
-        offs[i] = place(&arena[i], arena, offs, i);
+        offs[i] = place(&arena[i], arena, offs, live, near);
+        sm2c_live_index_add(live, i, arena[i].first, arena[i].last);
         e->buffers[arena[i].buf].offset = offs[i];
         if (offs[i] + arena[i].size > e->arena_bytes)
             e->arena_bytes = offs[i] + arena[i].size;

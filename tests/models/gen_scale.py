@@ -9,6 +9,8 @@ KIND is one of
     signatures  N signatures, each returning one Neg of the one input
     chain       one signature over a chain of N Neg nodes in the main graph
     body        one signature calling a function whose body is a chain of N Neg nodes
+    matmuls     one signature over a chain of N MatMuls, each by a 2x2 constant (no
+                step can write in place: N arena buffers for the planner)
     calls       a chain of N functions, f0 calling f1 ... calling f(N-1)
     nesting     a graph whose node has an attr nested N messages deep
                 (AttrValue.func.attr[...] repeated)
@@ -59,6 +61,23 @@ def chain(n):
         nodes.append('    node { name: "n%d" op: "Neg" input: "%s" %s }\n' % (i, prev, FLOAT))
         prev = "n%d" % i
     return HEAD + graph(nodes) + signature("serving_default", prev + ":0") + "}\n"
+
+
+def matmuls(n):
+    nodes = ['    node { name: "x" op: "Placeholder" attr { key: "dtype" value { type: DT_FLOAT } }'
+             ' attr { key: "shape" value { shape { dim { size: 1 } dim { size: 2 } } } } }\n']
+    prev = "x"
+    for i in range(n):
+        nodes.append('    node { name: "w%d" op: "Const" attr { key: "dtype" value { type: DT_FLOAT } }'
+                     ' attr { key: "value" value { tensor { dtype: DT_FLOAT tensor_shape { dim { size: 2 }'
+                     ' dim { size: 2 } } float_val: 0.5 } } } }\n' % i)
+        nodes.append('    node { name: "m%d" op: "MatMul" input: "%s" input: "w%d" %s }\n' % (i, prev, i, FLOAT))
+        prev = "m%d" % i
+    sig = ('  signature_def { key: "serving_default" value {\n'
+           '    inputs { key: "x" value { name: "x:0" dtype: DT_FLOAT tensor_shape { dim { size: 1 } dim { size: 2 } } } }\n'
+           '    outputs { key: "y" value { name: "%s:0" dtype: DT_FLOAT tensor_shape { dim { size: 1 } dim { size: 2 } } } }\n'
+           '    method_name: "tensorflow/serving/predict" } }\n' % prev)
+    return HEAD + graph(nodes) + sig + "}\n"
 
 
 def function(name, body, ret):
@@ -140,7 +159,7 @@ def ifs(n):
     return HEAD + graph(nodes, lib) + sig + "}\n"
 
 
-KINDS = {"ifs": ifs, "signatures": signatures, "chain": chain, "body": body, "calls": calls, "nesting": nesting}
+KINDS = {"ifs": ifs, "matmuls": matmuls, "signatures": signatures, "chain": chain, "body": body, "calls": calls, "nesting": nesting}
 
 
 def main():
