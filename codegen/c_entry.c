@@ -6,13 +6,16 @@
 
 #include <string.h>
 
-static int arena_buf_used(const sm2c_entry *en, int32_t id)
+/* Per buffer, 1 when a step passes it: one walk over the steps, not one per
+** buffer (an entry of n steps has about n buffers). */
+static unsigned char *bufs_used(emitter *e, const sm2c_entry *en)
 {
+    unsigned char *used = sm2c_arena_array(e->c->arena, (size_t)en->n_buffers + 1, 1);
     for (int32_t s = 0; s < en->n_steps; s++)
         for (int32_t a = 0; a < en->steps[s].n_args; a++)
-            if (en->steps[s].args[a].kind == SM2C_ARG_BUF && en->steps[s].args[a].buf == id)
-                return 1;
-    return 0;
+            if (en->steps[s].args[a].kind == SM2C_ARG_BUF)
+                used[en->steps[s].args[a].buf] = 1;
+    return used;
 }
 
 static void arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar)
@@ -392,9 +395,10 @@ static void emit_body(emitter *e, int32_t k)
         sm2c_text_puts(b, "    int32_t status;\n");
         locals = 1;
     }
+    const unsigned char *used = bufs_used(e, en);
     for (int32_t id = 0; id < en->n_buffers; id++) {
         const sm2c_buffer *bf = &en->buffers[id];
-        if (bf->kind != SM2C_BUF_ARENA || !arena_buf_used(en, id))
+        if (bf->kind != SM2C_BUF_ARENA || !used[id])
             continue;
         const char *ct = sm2c_c_ctype_of(bf->dtype)->c;
         if (e->ctx_body || e->p->n_states)

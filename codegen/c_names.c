@@ -280,10 +280,8 @@ sm2c_status sm2c_c_assign_names(emitter *e)
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
         entry_names *n = &e->en[k];
-        sm2c_nameset scope;
-        sm2c_nameset_init(&scope, a);
-        for (size_t g = 0; g < e->n_gnames; g++)
-            sm2c_nameset_add(&scope, e->gnames[g]);
+        sm2c_nameset scope;   /* inside the globals, without copying them per entry */
+        sm2c_nameset_init_in(&scope, a, &e->globals);
         for (int32_t b = 0; b < en->n_buffers; b++)
             sm2c_nameset_add(&scope, sm2c_arena_printf(a, "t%d", b));
         for (int32_t s = 0; s < en->n_steps; s++)

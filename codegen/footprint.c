@@ -21,11 +21,21 @@ static const struct {
     int32_t frame, arg_bytes, arg_regs;
 } ABI[] = { [SM2C_STACK_X86_64] = { 64, 8, 6 }, [SM2C_STACK_CORTEX_M4] = { 24, 4, 4 } };
 
+/* The table is sorted by name (cmake/rt_stack.py sorts it): a bisection,
+** since every step of every entry asks. */
 static const sm2c_rt_stack_use *kernel_of(const char *kernel)
 {
-    for (int32_t i = 0; i < sm2c_rt_stack_n_uses; i++)
-        if (strcmp(sm2c_rt_stack_uses[i].kernel, kernel) == 0)
-            return &sm2c_rt_stack_uses[i];
+    int32_t lo = 0, hi = sm2c_rt_stack_n_uses;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(sm2c_rt_stack_uses[mid].kernel, kernel);
+        if (c == 0)
+            return &sm2c_rt_stack_uses[mid];
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
     return NULL;
 }
 

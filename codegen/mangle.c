@@ -3,6 +3,7 @@
 */
 #include "mangle.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "base/keywords.h"
@@ -81,13 +82,23 @@ int sm2c_mangle_is_bad(const char *s)
 
 void sm2c_nameset_init(sm2c_nameset *s, sm2c_arena *a)
 {
+    sm2c_nameset_init_in(s, a, NULL);
+}
+
+void sm2c_nameset_init_in(sm2c_nameset *s, sm2c_arena *a, const sm2c_nameset *parent)
+{
     s->arena = a;
     s->map = sm2c_strmap_new(a, 64);
+    s->next = sm2c_strmap_new(a, 16);
+    s->parent = parent;
 }
 
 int sm2c_nameset_has(const sm2c_nameset *s, const char *name)
 {
-    return sm2c_strmap_get(s->map, name) != NULL;
+    for (; s; s = s->parent)
+        if (sm2c_strmap_get(s->map, name) != NULL)
+            return 1;
+    return 0;
 }
 
 int sm2c_nameset_add(sm2c_nameset *s, const char *name)
@@ -118,8 +129,19 @@ const char *sm2c_mangle_unique(sm2c_nameset *s, const char *base, const char *pr
     size_t n = strlen(b);
     const char *sep = n && b[n - 1] == '_' ? "" : "_";
     const char *cand = b;
-    for (int i = 2; sm2c_mangle_is_bad(cand) || sm2c_nameset_has(s, cand); i++)
-        cand = sm2c_arena_printf(s->arena, "%s%s%d", b, sep, i);
+    /* Names are never removed, so the suffixes tried before for this base
+    ** are still taken: start after them. */
+    intptr_t *next = sm2c_strmap_get(s->next, b);
+    intptr_t i = next ? *next : 2;
+    if (next)
+        cand = sm2c_arena_printf(s->arena, "%s%s%ld", b, sep, (long)i++);
+    while (sm2c_mangle_is_bad(cand) || sm2c_nameset_has(s, cand))
+        cand = sm2c_arena_printf(s->arena, "%s%s%ld", b, sep, (long)i++);
+    if (!next) {
+        next = sm2c_arena_alloc(s->arena, sizeof *next);
+        sm2c_strmap_put(s->next, sm2c_arena_strdup(s->arena, b), next);
+    }
+    *next = i;
     sm2c_nameset_add(s, cand);
     return sm2c_strmap_get(s->map, cand);
 }

@@ -32,13 +32,21 @@ int sm2c_mangle_is_keyword(const char *s);
 ** generated code includes. */
 int sm2c_mangle_is_bad(const char *s);
 
-/* A set of names taken in one scope. */
+/* A set of names taken in one scope, within the names of an enclosing one
+** (`parent`, which is read, never copied: a scope per entry costs its own
+** names only).  `next` remembers, per base, the suffix sm2c_mangle_unique
+** reached, so n names from one base take O(n) probes, not O(n^2). */
 typedef struct sm2c_nameset {
     sm2c_arena *arena;
     sm2c_strmap *map;
+    sm2c_strmap *next;
+    const struct sm2c_nameset *parent;
 } sm2c_nameset;
 
 void sm2c_nameset_init(sm2c_nameset *s, sm2c_arena *a);
+/* An empty scope inside `parent`: names taken there are taken here too. */
+void sm2c_nameset_init_in(sm2c_nameset *s, sm2c_arena *a, const sm2c_nameset *parent);
+/* Taken here or in an enclosing scope. */
 int sm2c_nameset_has(const sm2c_nameset *s, const char *name);
 /* Mark `name` taken (copied); returns 0 when it already was. */
 int sm2c_nameset_add(sm2c_nameset *s, const char *name);

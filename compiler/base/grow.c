@@ -104,3 +104,11 @@ void sm2c_text_free(sm2c_text *b)
     b->p = NULL;
     b->len = b->cap = 0;
 }
+
+void *sm2c_xcalloc(size_t n, size_t elem)
+{
+    void *p = calloc(n ? n : 1, elem ? elem : 1);
+    if (!p)
+        sm2c_out_of_memory();
+    return p;
+}

@@ -23,6 +23,10 @@ size_t sm2c_grow_cap(size_t cap, size_t need, size_t elem);
 /* p (realloc'd) with room for `need` elements; updates *cap. */
 void *sm2c_grow(void *p, size_t *cap, size_t need, size_t elem);
 
+/* calloc(n, elem), or out of memory.  For scratch sized by a whole graph
+** that must not stay in the arena for the rest of the run. */
+void *sm2c_xcalloc(size_t n, size_t elem);
+
 /* A growable NUL-terminated text buffer (p is NULL until the first write). */
 typedef struct sm2c_text {
     char *p;

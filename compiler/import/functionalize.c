@@ -978,7 +978,10 @@ sm2c_status sm2c_functionalize(sm2c_ctx *c, sm2c_model *m)
         if (has_v1_control_flow(f.made[i]->node_def, f.made[i]->n_node_def))
             st = functionalize_list(&f, &f.made[i]->node_def, &f.made[i]->n_node_def);
     m->nodes = sm2c_strmap_new(c->arena, g->n_node + 1);
-    for (size_t i = 0; i < g->n_node; i++)
+    m->node_index = sm2c_strmap_new(c->arena, g->n_node + 1);
+    for (size_t i = 0; i < g->n_node; i++) {
         sm2c_strmap_put(m->nodes, g->node[i]->name, g->node[i]);
+        sm2c_strmap_put(m->node_index, g->node[i]->name, (void *)(intptr_t)(i + 1));
+    }
     return st;
 }

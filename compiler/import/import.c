@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/deep.h"
+#include "base/grow.h"
 #include "ops/opdefs.h"
 #include "load/tensor_proto.h"
 
@@ -40,6 +42,8 @@ sm2c_status sm2c_import_bad(importer *im, const scope *s, const Tensorflow__Node
 static int32_t node_index(const scope *s, const char *name)
 {
     void *v = sm2c_strmap_get(s->index, name);
+    if (!v && s->base_index)
+        v = sm2c_strmap_get(s->base_index, name);
     return v ? (int32_t)((intptr_t)v - 1) : -1;
 }
 
@@ -189,15 +193,30 @@ static int is_assert_message(const Tensorflow__NodeDef *nd, size_t k)
     return k >= 1 && nd->input[k][0] != '^' && strcmp(nd->op, "Assert") == 0;
 }
 
+static sm2c_status walk_nodes(importer *im, scope *s, const char *const *roots, size_t n_roots,
+                              unsigned char *color, frame *stack, int32_t *order, size_t *count);
+
 /* Depth-first postorder of the nodes the references in `roots` need; a fed
-** node is a leaf. */
+** node is a leaf.  *order is malloc'd. */
 static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots, size_t n_roots,
                                int32_t **order, size_t *count)
 {
-    unsigned char *color = sm2c_arena_alloc(im->c->arena, s->n_nodes + 1);
-    frame *stack = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *stack);
-    *order = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof **order);
+    /* On the heap and freed by the caller: the main scope's are sized by the
+    ** whole graph, and an arena would keep them for every entry (quadratic
+    ** in a model whose signatures each read one node). */
+    unsigned char *color = sm2c_xcalloc(s->n_nodes + 1, 1);
+    frame *stack = sm2c_xcalloc(s->n_nodes + 1, sizeof *stack);
+    *order = sm2c_xcalloc(s->n_nodes + 1, sizeof **order);
     *count = 0;
+    sm2c_status st = walk_nodes(im, s, roots, n_roots, color, stack, *order, count);
+    free(color);
+    free(stack);
+    return st;
+}
+
+static sm2c_status walk_nodes(importer *im, scope *s, const char *const *roots, size_t n_roots,
+                              unsigned char *color, frame *stack, int32_t *order, size_t *count)
+{
     size_t top = 0;
     for (size_t r = 0; r < n_roots; r++) {
         int32_t node, out;
@@ -209,7 +228,7 @@ static sm2c_status order_nodes(importer *im, scope *s, const char *const *roots,
             const Tensorflow__NodeDef *nd = s->nodes[f->node];
             if (f->next_input == nd->n_input || is_fed(im, s, f->node)) {
                 color[f->node] = 2;
-                (*order)[(*count)++] = f->node;
+                order[(*count)++] = f->node;
                 top--;
                 continue;
             }
@@ -423,18 +442,25 @@ sm2c_status sm2c_import_scope(importer *im, scope *s, const char *const *roots, 
 {
     if ((int64_t)s->n_nodes > im->c->limits->graph_nodes)
         return sm2c_import_bad(im, s, NULL, SM2C_ERR_LIMIT, "too many nodes%s (--limit graph-nodes=N)", "");
-    s->index = sm2c_strmap_new(im->c->arena, s->n_nodes);
-    for (size_t i = 0; i < s->n_nodes; i++)
-        if (sm2c_strmap_put(s->index, s->nodes[i]->name, (void *)(intptr_t)(i + 1)))
+    s->index = sm2c_strmap_new(im->c->arena, s->n_nodes - s->n_base);
+    for (size_t i = s->n_base; i < s->n_nodes; i++)
+        if (node_index(s, s->nodes[i]->name) >= 0 ||
+            sm2c_strmap_put(s->index, s->nodes[i]->name, (void *)(intptr_t)(i + 1)))
             return sm2c_import_bad(im, s, s->nodes[i], SM2C_ERR_INVALID, "duplicate node name '%s'",
                        s->nodes[i]->name);
-    s->outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->outs);
-    s->n_outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->n_outs);
+    if (s->heap) {
+        s->outs = sm2c_xcalloc(s->n_nodes + 1, sizeof *s->outs);
+        s->n_outs = sm2c_xcalloc(s->n_nodes + 1, sizeof *s->n_outs);
+    } else {
+        s->outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->outs);
+        s->n_outs = sm2c_arena_array(im->c->arena, s->n_nodes + 1, sizeof *s->n_outs);
+    }
     int32_t *order;
     size_t count;
     sm2c_status st = order_nodes(im, s, roots, n, &order, &count);
     for (size_t k = 0; k < count && !st; k++)
         st = import_node(im, s, order[k]);
+    free(order);
     return st;
 }
 
@@ -764,6 +790,29 @@ static sm2c_status bind_outputs(importer *im, const char *key, const Tensorflow_
     return SM2C_OK;
 }
 
+/* The walk recurses once per call level (scope, node, call, scope, ...; a
+** branch or loop body is a call too): under 1 KiB a level in a Debug build
+** (8 MiB overflowed between 16,000 and 30,000 levels).  Up to the default
+** limit it runs here; past that on a stack sized by the limit (base/deep.h). */
+enum { IMPORT_INLINE_DEPTH = 64, IMPORT_LEVEL_BYTES = 4096 };
+
+typedef struct entry_job {
+    importer *im;
+    const char *key;
+    const Tensorflow__SignatureDef *sd;
+    const sm2c_import_opts *opts;
+    scope *top;
+    sm2c_status st;
+} entry_job;
+
+static void import_entry_job(void *p)
+{
+    entry_job *j = p;
+    j->st = bind_inputs(j->im, j->key, j->sd, j->opts);
+    if (!j->st)
+        j->st = bind_outputs(j->im, j->key, j->sd, j->top);
+}
+
 sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm, const char *key,
                               const Tensorflow__SignatureDef *sd, const sm2c_entry_nodes *extra,
                               const sm2c_import_opts *opts, sm2c_graph **out)
@@ -781,7 +830,9 @@ sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varma
         sm2c_import_bind_tf2_captures(&im);
     else
         sm2c_import_bind_tf1_variables(&im);
-    scope top = { .path = "", .nodes = m->graph->node, .n_nodes = m->graph->n_node };
+    scope top = { .path = "", .nodes = m->graph->node, .n_nodes = m->graph->n_node,
+                  .base_index = m->node_index, .n_base = m->node_index ? m->graph->n_node : 0,
+                  .heap = 1 };
     if (extra && extra->n_nodes) {
         /* The main graph and then the synthetic nodes, one scope. */
         top.n_nodes = m->graph->n_node + extra->n_nodes;
@@ -792,9 +843,17 @@ sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varma
             if (extra->vars[k])
                 sm2c_strmap_put(im.handle_vars, extra->nodes[k]->name, (void *)extra->vars[k]);
     }
-    sm2c_status st = bind_inputs(&im, key, sd, opts);
-    if (!st)
-        st = bind_outputs(&im, key, sd, &top);
+    entry_job j = { &im, key, sd, opts, &top, SM2C_OK };
+    size_t stack = sm2c_deep_stack(c->limits->call_depth, IMPORT_INLINE_DEPTH, IMPORT_LEVEL_BYTES);
+    sm2c_status st = SM2C_OK;
+    if (sm2c_deep_call(stack, import_entry_job, &j))
+        st = sm2c_error(c->diag, SM2C_ERR_LIMIT, m->file, key,
+                        "--limit call-depth=%lld needs a stack of %zu MiB to import, which could not be "
+                        "reserved (lower the limit)", (long long)c->limits->call_depth, stack >> 20);
+    else
+        st = j.st;
+    free(top.outs);
+    free(top.n_outs);
     *out = g;
     return st;
 }
@@ -802,10 +861,7 @@ sm2c_status sm2c_import_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varma
 sm2c_status sm2c_import_signature(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
                                   const char *key, const sm2c_import_opts *opts, sm2c_graph **out)
 {
-    const Tensorflow__SignatureDef *sd = NULL;
-    for (size_t i = 0; i < m->meta_graph->n_signature_def; i++)
-        if (strcmp(m->meta_graph->signature_def[i]->key, key) == 0)
-            sd = m->meta_graph->signature_def[i]->value;
+    const Tensorflow__SignatureDef *sd = m->signatures ? sm2c_strmap_get(m->signatures, key) : NULL;
     if (!sd)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, NULL, "no signature '%s'", key);
     return sm2c_import_entry(c, m, vm, key, sd, NULL, opts, out);

@@ -6,6 +6,7 @@
 ** call.  Recursion through any path and nesting deeper than
 ** limits->call_depth are errors (docs/reliability.md U1, U2).
 */
+#include <stdint.h>
 #include <string.h>
 
 #include "import_internal.h"
@@ -22,12 +23,27 @@ int sm2c_import_is_call(importer *im, const Tensorflow__NodeDef *nd, const char 
     return sm2c_strmap_get(im->m->functions, nd->op) != NULL;
 }
 
+/* The functions being instantiated, each with how many of its scopes are
+** open: a lookup, where walking the scope chain per call was quadratic in
+** the call depth. */
+static intptr_t *open_count(importer *im, const char *fname)
+{
+    if (!im->open_fns)
+        im->open_fns = sm2c_strmap_new(im->c->arena, 16);
+    intptr_t *n = sm2c_strmap_get(im->open_fns, fname);
+    if (!n) {
+        n = sm2c_arena_alloc(im->c->arena, sizeof *n);
+        *n = 0;
+        sm2c_strmap_put(im->open_fns, fname, n);
+    }
+    return n;
+}
+
 static sm2c_status check_recursion(importer *im, scope *s, const Tensorflow__NodeDef *nd,
                                    const char *fname)
 {
-    for (const scope *p = s; p; p = p->parent)
-        if (p->fname && strcmp(p->fname, fname) == 0)
-            return sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "function '%s' is recursive", fname);
+    if (*open_count(im, fname))
+        return sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "function '%s' is recursive", fname);
     if (s->depth + 1 > im->c->limits->call_depth)
         return sm2c_import_bad(im, s, nd, SM2C_ERR_LIMIT,
                    "calls nest deeper than the limit (--limit call-depth=N) at '%s'", fname);
@@ -47,6 +63,21 @@ static const char **control_roots(importer *im, const scope *callee, const Tenso
                 all[(*n)++] = name;
     }
     return all;
+}
+
+/* "f/g/h", the calls down to here, for diagnostics and comments.  Past
+** PATH_LEVELS levels "<the first PATH_LEVELS>/.../h": a full path per level
+** made memory quadratic in the call depth. */
+enum { PATH_LEVELS = 64 };
+
+static const char *call_path(importer *im, const scope *s, const char *fname, const char **head)
+{
+    if (s->depth + 1 > PATH_LEVELS) {
+        *head = s->path_head;
+        return sm2c_arena_printf(im->c->arena, "%s/.../%s", s->path_head, fname);
+    }
+    *head = s->path[0] ? sm2c_arena_printf(im->c->arena, "%s/%s", s->path, fname) : fname;
+    return *head;
 }
 
 /* Instantiate the callee with the call's data inputs as its arguments. */
@@ -72,7 +103,7 @@ sm2c_status sm2c_import_call(importer *im, scope *s, int32_t i, const char *fnam
         return sm2c_import_bad(im, s, nd, SM2C_ERR_INVALID, "passes the wrong number of arguments to '%s'", fname);
     scope callee = { .fname = fname, .parent = s, .depth = s->depth + 1,
                      .nodes = f->node_def, .n_nodes = f->n_node_def };
-    callee.path = s->path[0] ? sm2c_arena_printf(im->c->arena, "%s/%s", s->path, fname) : fname;
+    callee.path = call_path(im, s, fname, &callee.path_head);
     callee.args = sm2c_strmap_new(im->c->arena, sig->n_input_arg);
     for (size_t k = 0; k < sig->n_input_arg; k++)
         sm2c_strmap_put(callee.args, sig->input_arg[k]->name, ins[k]);
@@ -89,7 +120,11 @@ sm2c_status sm2c_import_call(importer *im, scope *s, int32_t i, const char *fnam
     /* Then the nodes it must run whatever it returns (control_ret: writes, ...). */
     size_t n_roots = sig->n_output_arg;
     rets = control_roots(im, &callee, f, rets, &n_roots);
-    if ((st = sm2c_import_scope(im, &callee, rets, n_roots)))
+    intptr_t *open = open_count(im, fname);
+    ++*open;
+    st = sm2c_import_scope(im, &callee, rets, n_roots);
+    --*open;
+    if (st)
         return st;
     s->n_outs[i] = (int32_t)sig->n_output_arg;
     s->outs[i] = sm2c_arena_array(im->c->arena, sig->n_output_arg + 1, sizeof **s->outs);

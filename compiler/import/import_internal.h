@@ -41,17 +41,25 @@ typedef struct importer {
     const char **asset_names;
     int32_t n_asset_values;
     sm2c_table **tables;         /* every HashTableV2 imported, with its contents once initialized */
+    sm2c_strmap *open_fns;       /* function name -> its scopes being imported (intptr_t *) */
     int32_t n_tables;
 } importer;
 
 typedef struct scope {
     const char *path;            /* "" for the main graph, else function call path */
+    const char *path_head;       /* the path's first levels (import_inline.c) */
     const char *fname;           /* function name, NULL for the main graph */
     struct scope *parent;
     int depth;
     Tensorflow__NodeDef **nodes;
     size_t n_nodes;
     sm2c_strmap *index;          /* node name -> node index + 1 */
+    const sm2c_strmap *base_index; /* the main scope: the model's index of its first
+                                    n_base nodes (the main graph), built once at load;
+                                    `index` then holds only the entry's own nodes */
+    size_t n_base;
+    int heap;                    /* outs and n_outs are malloc'd (the main scope's,
+                                    sized by the whole graph: freed after the entry) */
     sm2c_strmap *args;           /* function arg name -> value */
     sm2c_value ***outs;          /* per node: its output values once imported */
     int32_t *n_outs;

@@ -105,7 +105,8 @@ static void add_any_asset(importer *im, const ProtobufCBinaryData *any)
 static void add_asset_variables(importer *im)
 {
     const Tensorflow__GraphDef *g = im->m->graph;
-    for (size_t i = 0; i < g->n_node; i++) {
+    /* A walk over the whole graph per entry: only when there is an asset. */
+    for (size_t i = 0; sm2c_strmap_count(im->assets) && i < g->n_node; i++) {
         const Tensorflow__NodeDef *nd = g->node[i];
         if (strcmp(nd->op, "AssignVariableOp") != 0 || nd->n_input < 2)
             continue;
@@ -191,11 +192,10 @@ static void add_root(importer *im, const char ***roots, size_t *n, const char *r
 ** that are calls or table initializers (not the asset variables' Assigns). */
 static void tf2_roots(importer *im, const char ***roots, size_t *n)
 {
-    const Tensorflow__MetaGraphDef *mg = im->m->meta_graph;
-    for (size_t i = 0; i < mg->n_signature_def; i++) {
-        const Tensorflow__SignatureDef *sd = mg->signature_def[i]->value;
-        if (strcmp(mg->signature_def[i]->key, "__saved_model_init_op") != 0 || !sd)
-            continue;
+    /* Looked up, not searched for: this runs once per entry. */
+    const Tensorflow__SignatureDef *sd =
+        im->m->signatures ? sm2c_strmap_get(im->m->signatures, "__saved_model_init_op") : NULL;
+    if (sd) {
         for (size_t k = 0; k < sd->n_outputs; k++) {
             const Tensorflow__TensorInfo *ti = sd->outputs[k]->value;
             if (!ti || ti->encoding_case != TENSORFLOW__TENSOR_INFO__ENCODING_NAME)

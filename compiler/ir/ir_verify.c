@@ -176,6 +176,25 @@ static sm2c_status check_node(verifier *v, const sm2c_node *n, int32_t pos, int3
     return SM2C_OK;
 }
 
+/* No value is read by more live nodes than its `uses` counts: the passes'
+** users walk (optimize/rewrite.c) stops after that many. */
+static sm2c_status check_use_counts(verifier *v)
+{
+    const sm2c_graph *g = v->g;
+    int32_t *reads = sm2c_arena_array(v->c->arena, (size_t)g->n_values + 1, sizeof *reads);
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
+            reads[g->nodes[i]->inputs[k]->id]++;
+    for (int32_t i = 0; i < g->n_nodes; i++)
+        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++) {
+            const sm2c_value *x = g->nodes[i]->inputs[k];
+            if (reads[x->id] > x->uses)
+                return fail(v, g->nodes[i], "value '%s' is read by %d live nodes but counts %d uses", x->name,
+                            (int)reads[x->id], (int)x->uses);
+        }
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_ir_verify(sm2c_ctx *c, const sm2c_graph *g, const char *after, int flags)
 {
     verifier v = { c, g, after, flags, NULL, NULL, NULL, NULL, 1 };
@@ -200,6 +219,8 @@ sm2c_status sm2c_ir_verify(sm2c_ctx *c, const sm2c_graph *g, const char *after, 
     }
     if (!st && depth)
         st = fail(&v, open[depth - 1], "a control-flow construct is not closed");
+    if (!st)
+        st = check_use_counts(&v);
     for (int32_t k = 0; !st && k < g->n_outputs; k++)
         st = readable(&v, NULL, g->outputs[k].value,
                       sm2c_arena_printf(c->arena, "entry output '%s'", g->outputs[k].key), 0);

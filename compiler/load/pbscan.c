@@ -17,6 +17,7 @@
 */
 #include "pbwire.h"
 #include "wire.h"
+#include "base/deep.h"
 #include "base/grow.h"
 
 #include <limits.h>
@@ -701,6 +702,27 @@ static sm2c_status check_maps(sm2c_ctx *c, const char *display, const ProtobufCM
     return st;
 }
 
+/* protobuf-c's unpack() recurses once per nested message: its frames take
+** under 1.5 KiB a level (measured: a Debug build overflows 8 MiB between 6,000
+** and 12,000 levels).  Up to the default limit's tenfold it runs here; past
+** that on a stack sized by the limit (base/deep.h). */
+enum { UNPACK_INLINE_DEPTH = 1000, UNPACK_LEVEL_BYTES = 2048 };
+
+typedef struct unpack_job {
+    const ProtobufCMessageDescriptor *desc;
+    ProtobufCAllocator a;
+    const uint8_t *buf;
+    size_t len;
+    ProtobufCMessage *m;
+} unpack_job;
+
+static void unpack(void *p)
+{
+    unpack_job *j = p;
+    static const uint8_t empty[1];
+    j->m = protobuf_c_message_unpack(j->desc, &j->a, j->len, j->len ? j->buf : empty);
+}
+
 sm2c_status sm2c_pb_unpack(sm2c_ctx *c, const char *display, const ProtobufCMessageDescriptor *desc,
                            const uint8_t *buf, size_t len, ProtobufCMessage **out)
 {
@@ -708,9 +730,13 @@ sm2c_status sm2c_pb_unpack(sm2c_ctx *c, const char *display, const ProtobufCMess
     sm2c_status st = sm2c_pb_prescan(c, display, buf, len, desc);
     if (st != SM2C_OK)
         return st;
-    ProtobufCAllocator a = sm2c_arena_pb_allocator(c->arena);
-    static const uint8_t empty[1];
-    ProtobufCMessage *m = protobuf_c_message_unpack(desc, &a, len, len ? buf : empty);
+    unpack_job j = { desc, sm2c_arena_pb_allocator(c->arena), buf, len, NULL };
+    size_t stack = sm2c_deep_stack(c->limits->nesting_depth, UNPACK_INLINE_DEPTH, UNPACK_LEVEL_BYTES);
+    if (sm2c_deep_call(stack, unpack, &j))
+        return sm2c_error(c->diag, SM2C_ERR_LIMIT, display, NULL,
+                          "--limit nesting-depth=%lld needs a stack of %zu MiB to decode, which could not "
+                          "be reserved (lower the limit)", (long long)c->limits->nesting_depth, stack >> 20);
+    ProtobufCMessage *m = j.m;
     if (!m)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, display, NULL,
                           "protobuf parse error: cannot decode %s (%zu bytes)", desc->name, len);

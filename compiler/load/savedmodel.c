@@ -247,6 +247,12 @@ static sm2c_status index_nodes(sm2c_ctx *c, sm2c_model *m)
     if (ost)
         return ost;
     m->nodes = sm2c_strmap_new(c->arena, g->n_node);
+    m->node_index = sm2c_strmap_new(c->arena, g->n_node);
+    const Tensorflow__MetaGraphDef *mg = m->meta_graph;
+    m->signatures = sm2c_strmap_new(c->arena, mg->n_signature_def);
+    for (size_t i = 0; i < mg->n_signature_def; i++)
+        if (mg->signature_def[i]->value)
+            sm2c_strmap_put(m->signatures, mg->signature_def[i]->key, mg->signature_def[i]->value);
     for (size_t i = 0; i < g->n_node; i++) {
         const char *where = sm2c_arena_printf(c->arena, "graph_def.node[%zu]", i);
         sm2c_status st = check_name(c, m, where, g->node[i]->name);
@@ -255,6 +261,7 @@ static sm2c_status index_nodes(sm2c_ctx *c, sm2c_model *m)
         if (sm2c_strmap_put(m->nodes, g->node[i]->name, g->node[i]))
             return sm2c_error(c->diag, SM2C_ERR_INVALID, m->file, where,
                               "duplicate node name '%s'", g->node[i]->name);
+        sm2c_strmap_put(m->node_index, g->node[i]->name, (void *)(intptr_t)(i + 1));
     }
     return SM2C_OK;
 }

@@ -28,7 +28,10 @@ typedef struct sm2c_model {
     size_t meta_graph_index;
     Tensorflow__GraphDef *graph;           /* meta_graph->graph_def, never NULL */
     sm2c_strmap *nodes;                    /* main-graph node name -> NodeDef */
+    sm2c_strmap *node_index;               /* main-graph node name -> its index + 1 (built
+                                              once: every entry's import looks names up here) */
     sm2c_strmap *functions;                /* library function name -> FunctionDef */
+    sm2c_strmap *signatures;               /* signature key -> SignatureDef */
     sm2c_bundle *bundle;                   /* present = 0 without variables/ */
 } sm2c_model;
 

@@ -92,6 +92,10 @@ static int takes_residual(sm2c_graph *g, const sm2c_node *n, const sm2c_node *ne
 
 static void fuse_one(sm2c_graph *g, sm2c_node *n, int residual)
 {
+    /* Only these take a bias, a residual or an activation: ask for the user
+    ** (a walk over the graph) of nothing else. */
+    if (!takes_bias(n) && !op_is(n, "BiasAdd") && !op_is(n, "Conv2D"))
+        return;
     sm2c_node *next = sm2c_sole_user(g, n->outputs[0]);
     sm2c_value *bias = takes_bias(n) && !n->bias && next ? bias_of(next, n->outputs[0]) : NULL;
     if (bias && ready_before(g, bias, n)) {

@@ -3,12 +3,40 @@
 */
 #include "passes.h"
 
-int sm2c_uses_of(const sm2c_graph *g, const sm2c_value *v)
+/* Where v's producer sits in g->nodes (its users come after it), else 0. */
+static int32_t scan_start(const sm2c_graph *g, const sm2c_value *v)
+{
+    const sm2c_node *p = v->node;
+    return p && p->id >= 0 && p->id < g->n_nodes && g->nodes[p->id] == p ? p->id + 1 : 0;
+}
+
+/* The live nodes' uses of v, the first of them in *user.  v->uses never
+** counts fewer uses than live nodes make (every rewrite that adds a use
+** counts it; a dead node's may stay counted), so the walk stops once it has
+** found that many: from v's producer on, a chain's user is the next node,
+** where walking the whole graph per question made passes quadratic.  Past the
+** end it wraps to the start, in case a user precedes its producer. */
+static int node_uses(const sm2c_graph *g, const sm2c_value *v, sm2c_node **user)
 {
     int count = 0;
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
-            count += g->nodes[i]->inputs[k] == v;
+    int32_t n = g->n_nodes, start = scan_start(g, v);
+    *user = NULL;
+    for (int32_t j = 0; j < n && count < v->uses; j++) {
+        sm2c_node *u = g->nodes[(start + j) % n];
+        for (int32_t k = 0; !u->dead && k < u->n_inputs; k++)
+            if (u->inputs[k] == v) {
+                if (!*user)
+                    *user = u;
+                count++;
+            }
+    }
+    return count;
+}
+
+int sm2c_uses_of(const sm2c_graph *g, const sm2c_value *v)
+{
+    sm2c_node *user;
+    int count = node_uses(g, v, &user);
     for (int32_t k = 0; k < g->n_outputs; k++)
         count += g->outputs[k].value == v;
     return count;
@@ -16,13 +44,11 @@ int sm2c_uses_of(const sm2c_graph *g, const sm2c_value *v)
 
 sm2c_node *sm2c_sole_user(const sm2c_graph *g, const sm2c_value *v)
 {
-    if (sm2c_uses_of(g, v) != 1)
-        return NULL;
-    for (int32_t i = 0; i < g->n_nodes; i++)
-        for (int32_t k = 0; !g->nodes[i]->dead && k < g->nodes[i]->n_inputs; k++)
-            if (g->nodes[i]->inputs[k] == v)
-                return g->nodes[i];
-    return NULL;  /* its one use is a graph output */
+    sm2c_node *user;
+    int count = node_uses(g, v, &user);
+    for (int32_t k = 0; k < g->n_outputs; k++)
+        count += g->outputs[k].value == v;
+    return count == 1 ? user : NULL;  /* NULL too when its one use is a graph output */
 }
 
 sm2c_value *sm2c_new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name)

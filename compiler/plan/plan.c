@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "live_index.h"
 #include "ops/opdefs.h"
 
 #define ALIGN 64
@@ -78,17 +79,23 @@ static int overlaps(const span *a, int64_t a_off, const span *b, int64_t b_off)
     return live && mem;
 }
 
-/* Lowest offset where `sp` fits among the placed spans. */
-static int64_t place(const span *sp, const span *placed, const int64_t *offs, int32_t n)
+/* Lowest offset where `sp` fits among the placed spans: only those whose
+** lifetimes overlap its own can move it, so only those (in placing order,
+** from the live index) are looked at. */
+static int64_t place(const span *sp, const span *placed, const int64_t *offs,
+                     const sm2c_live_index *live, int32_t *near)
 {
+    int32_t k = sm2c_live_index_find(live, sp->first, sp->last, near);
     int64_t off = 0;
     for (int moved = 1; moved;) {
         moved = 0;
-        for (int32_t i = 0; i < n; i++)
+        for (int32_t j = 0; j < k; j++) {
+            int32_t i = near[j];
             if (overlaps(sp, off, &placed[i], offs[i])) {
                 off = offs[i] + placed[i].size;
                 moved = 1;
             }
+        }
     }
     return off;
 }
@@ -113,31 +120,43 @@ static int in_place_args(const char *kernel, int *in, int *out)
     return 0;
 }
 
-static void rename_buffer(sm2c_entry *e, int32_t from_step, int32_t from, int32_t to)
+/* The buffer b was merged into (itself when none), halving the path. */
+static int32_t merged(int32_t *into, int32_t b)
 {
-    for (int32_t s = from_step; s < e->n_steps; s++)
-        for (int32_t a = 0; a < e->steps[s].n_args; a++)
-            if (e->steps[s].args[a].kind == SM2C_ARG_BUF && e->steps[s].args[a].buf == from)
-                e->steps[s].args[a].buf = to;
+    while (into[b] != b)
+        b = into[b] = into[into[b]];
+    return b;
 }
 
+/* Steps write in place where they may: a merged output is renamed to its
+** input.  A merged buffer's first use is the merging step, so renaming it
+** everywhere equals renaming it from there on; the renames are recorded and
+** applied in one walk at the end (one walk per merge was quadratic in the
+** length of a chain). */
 static void merge_in_place(sm2c_ctx *c, sm2c_entry *e)
 {
     span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
+    int32_t *into = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *into);
+    for (int32_t b = 0; b < e->n_buffers; b++)
+        into[b] = b;
     lifetimes(e, spans);
     for (int32_t s = 0; s < e->n_steps; s++) {
         int in, out;
         const sm2c_step *st = &e->steps[s];
         if (!in_place_args(st->kernel, &in, &out))
             continue;
-        int32_t x = st->args[in].buf, y = st->args[out].buf;
+        int32_t x = merged(into, st->args[in].buf), y = merged(into, st->args[out].buf);
         if (x == y || e->buffers[x].kind != SM2C_BUF_ARENA || e->buffers[y].kind != SM2C_BUF_ARENA ||
             e->buffers[x].nbytes != e->buffers[y].nbytes || spans[x].last != s || spans[y].first != s)
             continue;
-        rename_buffer(e, s, y, x);
+        into[y] = x;
         spans[x].last = spans[y].last;
         spans[y].first = spans[y].last = -1;
     }
+    for (int32_t s = 0; s < e->n_steps; s++)
+        for (int32_t a = 0; a < e->steps[s].n_args; a++)
+            if (e->steps[s].args[a].kind == SM2C_ARG_BUF)
+                e->steps[s].args[a].buf = merged(into, e->steps[s].args[a].buf);
 }
 
 sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
@@ -152,9 +171,15 @@ sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
             arena[n++] = spans[b];
     qsort(arena, (size_t)n, sizeof *arena, by_size_desc);
     int64_t *offs = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *offs);
+    int32_t max_step = 0;
+    for (int32_t i = 0; i < n; i++)
+        max_step = arena[i].last > max_step ? arena[i].last : max_step;
+    sm2c_live_index *live = sm2c_live_index_new(c->arena, max_step, n);
+    int32_t *near = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *near);
     e->arena_bytes = e->naive_bytes = 0;
     for (int32_t i = 0; i < n; i++) {
-        offs[i] = place(&arena[i], arena, offs, i);
+        offs[i] = place(&arena[i], arena, offs, live, near);
+        sm2c_live_index_add(live, i, arena[i].first, arena[i].last);
         e->buffers[arena[i].buf].offset = offs[i];
         if (offs[i] + arena[i].size > e->arena_bytes)
             e->arena_bytes = offs[i] + arena[i].size;
