@@ -533,14 +533,18 @@ static inline int sm2c_rt__conv_blocks_take(const int32_t *p)
     return SM2C_RT_BLOCK_PORTABLE && p[SM2C_RT_WIN_FC] == C && C > 0 && (C <= CB_ZEROS || inside);
 }
 
-/* Conv2D through the blocked kernels, the filter HWIO or (packed) in panels
-** of CB_PANEL output channels; 0 when the shape is not theirs
-** (sm2c_rt__conv_blocks_take), and nothing is written then.  A block's
-** pixels run on across output rows (row-major over OH x OW), so narrow
-** images fill whole blocks; each pixel finds its own taps. */
-static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
-                                        const float *r, float *y, const int32_t *p,
-                                        const sm2c_rt__act *act, int packed)
+/* Conv2D's output channels [oc_lo, oc_hi) through the blocked kernels, the
+** filter HWIO or (packed) in panels of CB_PANEL output channels; oc_lo a
+** multiple of 32 (a block start in any kernel), oc_hi one or OC.  0 when the
+** shape is not theirs (sm2c_rt__conv_blocks_take), and nothing is written
+** then.  A block's pixels run on across output rows (row-major over OH x
+** OW), so narrow images fill whole blocks; each pixel finds its own taps.
+** Each output sums in the same order whatever the range: a range of
+** channels gives the whole layer's bits for them. */
+static inline int sm2c_rt__conv_blocked_range(const float *x, const float *w, const float *bias,
+                                              const float *r, float *y, const int32_t *p,
+                                              const sm2c_rt__act *act, int packed, int32_t oc_lo,
+                                              int32_t oc_hi)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W];
     const int32_t C = p[SM2C_RT_WIN_C], KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
@@ -563,9 +567,9 @@ static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const fl
         float *yn = y + (ptrdiff_t)n * y_image;
         const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;
         g.x = x + (ptrdiff_t)n * H * W * C;
-        for (oc0 = 0; oc0 < OC; oc0 += nr) {
-            const cb_kernel kernel = cb_choose(OC - oc0, &mr, &nr);
-            const int32_t nb = OC - oc0 < nr ? OC - oc0 : nr;
+        for (oc0 = oc_lo; oc0 < oc_hi; oc0 += nr) {
+            const cb_kernel kernel = cb_choose(oc_hi - oc0, &mr, &nr);
+            const int32_t nb = oc_hi - oc0 < nr ? oc_hi - oc0 : nr;
             for (p0 = 0; p0 < M; p0 += mr) {
                 const ptrdiff_t o = (ptrdiff_t)p0 * OC + oc0;
                 kernel(&g, p0, M - p0 < mr ? M - p0 : mr, oc0, nb, yn + o, rn ? rn + o : NULL);
@@ -573,6 +577,14 @@ static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const fl
         }
     }
     return 1;
+}
+
+/* The whole layer: every output channel. */
+static inline int sm2c_rt__conv_blocked(const float *x, const float *w, const float *bias,
+                                        const float *r, float *y, const int32_t *p,
+                                        const sm2c_rt__act *act, int packed)
+{
+    return sm2c_rt__conv_blocked_range(x, w, bias, r, y, p, act, packed, 0, p[SM2C_RT_WIN_OC]);
 }
 
 #endif

@@ -413,6 +413,27 @@ void sm2c_rt_conv2d_add_packed_f32(const float *x, const float *w, const float *
 }
 #endif
 
+#if SM2C_RT_WANT(conv2d_packed_f32_channels)
+/* Output channels [c0, c1) of a packed Conv2D (r: its residual, or NULL),
+** as the whole kernel computes them; c0 a multiple of 32, c1 one or OC.
+** Returns 0, writing nothing, where the kernel does not run the blocks. */
+int32_t sm2c_rt_conv2d_packed_f32_channels(const float *x, const float *w, const float *bias, const float *r,
+                                           float *y, const int32_t *p, int32_t kind, float act_a, float act_b,
+                                           int32_t c0, int32_t c1)
+{
+#if SM2C_RT_SCALAR_CORE
+    (void)x, (void)w, (void)bias, (void)r, (void)y, (void)p, (void)kind, (void)act_a, (void)act_b, (void)c0, (void)c1;
+    return 0;
+#else
+    const sm2c_rt__act av = { kind, act_a, act_b };
+
+    if (c0 % 32 || (c1 % 32 && c1 != p[SM2C_RT_WIN_OC]) || c0 < 0 || c1 > p[SM2C_RT_WIN_OC] || c0 >= c1)
+        return 0;
+    return sm2c_rt__conv_blocked_range(x, w, bias, r, y, p, &av, 1, c0, c1);
+#endif
+}
+#endif
+
 #if SM2C_RT_WANT(conv2d_f32_packs)
 /* Whether the conv blocks run this layer (the residual form's when
 ** `residual`) on a vector unit, so that a packed filter pays: not 1x1 layers

@@ -67,6 +67,7 @@ struct win_task {
     int32_t slices;    /* channel slices of DW_SLICE (dw_slices), else 1 */
     win_slice_fn run_slice;
     int32_t tile_rows, tile_first; /* rows the kernel takes at once, from this row on (row_bound) */
+    int32_t by_channels; /* slices whatever the rows: a packed conv whose filter outweighs its input */
 };
 
 /* Output rows [oh0, oh1) of image `img`: the band's parameters in q and the
@@ -137,6 +138,26 @@ static inline int32_t dw_slices(const int32_t *p)
 #endif
 }
 
+/* A packed Conv2D whose filter outweighs its input (KH*KW*C*OC floats
+** against N*H*W*C) splits its output channels too, in slices of 32 (any
+** kernel's block start), slice-major: a task then reads the panels of its
+** channels only, where bands of rows would each read the whole filter
+** (ResNet50's 3x3 512-channel layer at 7x7: 9.4 MB of filter, 100 KB of
+** input).  sm2c_rt_conv2d_packed_f32_channels computes a slice with the
+** whole kernel's blocks, so its bits.  compiler/lower/split.c counts alike. */
+static inline int32_t conv_slices(const int32_t *p)
+{
+#if SM2C_RT_SCALAR_CORE
+    (void)p;
+    return 1;
+#else
+    const int32_t OC = p[SM2C_RT_WIN_OC];
+    const int64_t filter = (int64_t)p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * OC;
+    const int64_t input = (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W];
+    return OC > DW_SLICE && filter > input ? (OC + DW_SLICE - 1) / DW_SLICE : 1;
+#endif
+}
+
 /* The units a windowed step splits into: N*OH*OW pixels of a pointwise
 ** layer, N*OH rows times the channel slices of a sliced depthwise layer,
 ** else N*OH rows (compiler/lower/split.c, window_rows, counts alike). */
@@ -159,7 +180,7 @@ static inline void win_rows(const win_task *a, int64_t r, int64_t end, int32_t c
         const int64_t img = r / OH, oh0 = r % OH;
         const int64_t oh1 = end - img * OH < OH ? end - img * OH : OH;
         band(a->p, img, (int32_t)oh0, (int32_t)oh1, q, &xo, &yo);
-        if (c0 == 0 && c1 == a->p[SM2C_RT_WIN_C])
+        if (c0 == 0 && c1 == a->p[SM2C_RT_WIN_OC])
             a->run(a, q, xo, yo);
         else
             a->run_slice(a, q, xo, yo, c0, c1);
@@ -194,7 +215,7 @@ static inline void win_task_fn(void *arg, int32_t t)
 {
     const win_task *a = arg;
     const int64_t rows = (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH];
-    const int32_t C = a->p[SM2C_RT_WIN_C];
+    const int32_t OC = a->p[SM2C_RT_WIN_OC]; /* a sliced depthwise layer's C */
     int64_t u, end;
     int32_t q[SM2C_RT_WIN_PARAMS];
     ptrdiff_t xo, yo;
@@ -214,7 +235,7 @@ static inline void win_task_fn(void *arg, int32_t t)
         if (r == 0 && r1 == rows) /* whole slices: one channel range */
             while (k1 < a->slices && end >= (k1 + 1) * rows)
                 k1++;
-        win_rows(a, r, r1, (int32_t)(k * DW_SLICE), k1 < a->slices ? (int32_t)(k1 * DW_SLICE) : C);
+        win_rows(a, r, r1, (int32_t)(k * DW_SLICE), k1 < a->slices ? (int32_t)(k1 * DW_SLICE) : OC);
         u = (k1 - 1) * rows + r1;
     }
 }
@@ -225,7 +246,7 @@ static inline void win_par(const sm2c_rt_par *par, int32_t max_tasks, win_task *
     const int64_t rows = (int64_t)a->p[SM2C_RT_WIN_N] * a->p[SM2C_RT_WIN_OH];
 
     a->n_tasks = sm2c_rt__task_count(par, max_tasks, win_units(a));
-    if (a->slices > 1 && a->n_tasks <= rows && (a->tile_rows <= 1 || rows / a->n_tasks >= 2 * a->tile_rows || a->p[SM2C_RT_WIN_SH] > 1))
+    if (a->slices > 1 && !a->by_channels && a->n_tasks <= rows && (a->tile_rows <= 1 || rows / a->n_tasks >= 2 * a->tile_rows || a->p[SM2C_RT_WIN_SH] > 1))
         a->slices = 1; /* rows enough for bands of whole tiles (or a strided layer, whose
                        ** input rows weigh more): the tasks keep the rows of a row-split step
                        ** beside them; fewer rows split into channel slices, each with all
@@ -248,7 +269,7 @@ void sm2c_rt_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
                             const float *bias, float *y, const int32_t *p, int32_t act, float act_a,
                             float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band, win_pointwise(p), 1, NULL, 1, 0 };
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_band, win_pointwise(p), 1, NULL, 1, 0, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -263,7 +284,7 @@ void sm2c_rt_conv2d_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const
                                 const float *w, const float *bias, const float *r, float *y,
                                 const int32_t *p, int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p), 1, NULL, 1, 0 };
+    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_band, win_pointwise(p), 1, NULL, 1, 0, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -274,11 +295,20 @@ static void conv_packed_band(const win_task *a, const int32_t *q, ptrdiff_t xo, 
     sm2c_rt_conv2d_packed_f32(a->x + xo, a->w, a->bias, a->y + yo, q, a->act, a->act_a, a->act_b);
 }
 
+static void conv_packed_slice(const win_task *a, const int32_t *q, ptrdiff_t xo, ptrdiff_t yo, int32_t c0,
+                              int32_t c1)
+{
+    sm2c_rt_conv2d_packed_f32_channels(a->x + xo, a->w, a->bias, NULL, a->y + yo, q, a->act, a->act_a,
+                                       a->act_b, c0, c1);
+}
+
 void sm2c_rt_conv2d_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                    const float *w, const float *bias, float *y, const int32_t *p,
                                    int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_packed_band, win_pointwise(p), 1, NULL, 1, 0 };
+    const int32_t slices = conv_slices(p);
+    win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, conv_packed_band,
+                   slices > 1 ? 0 : win_pointwise(p), slices, conv_packed_slice, 1, 0, slices > 1 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -290,12 +320,20 @@ static void conv_add_packed_band(const win_task *a, const int32_t *q, ptrdiff_t 
                                   a->act_b);
 }
 
+static void conv_add_packed_slice(const win_task *a, const int32_t *q, ptrdiff_t xo, ptrdiff_t yo, int32_t c0,
+                                  int32_t c1)
+{
+    sm2c_rt_conv2d_packed_f32_channels(a->x + xo, a->w, a->bias, a->r + yo, a->y + yo, q, a->act, a->act_a,
+                                       a->act_b, c0, c1);
+}
+
 void sm2c_rt_conv2d_add_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                        const float *w, const float *bias, const float *r, float *y,
                                        const int32_t *p, int32_t act, float act_a, float act_b)
 {
-    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_packed_band, win_pointwise(p), 1, NULL,
-                   1, 0 };
+    const int32_t slices = conv_slices(p);
+    win_task a = { x, w, bias, r, y, p, 0, act, act_a, act_b, conv_add_packed_band,
+                   slices > 1 ? 0 : win_pointwise(p), slices, conv_add_packed_slice, 1, 0, slices > 1 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -318,7 +356,7 @@ void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks,
                                       int32_t act, float act_a, float act_b)
 {
     win_task a = { x, w, bias, NULL, y, p, 0, act, act_a, act_b, depthwise_band, 0, dw_slices(p),
-                   depthwise_slice, 1, 0 };
+                   depthwise_slice, 1, 0, 0 };
     a.tile_rows = sm2c_rt_depthwise_conv2d_f32_row_tile(p, &a.tile_first);
     win_par(par, max_tasks, &a);
 }
@@ -333,7 +371,7 @@ static void max_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_max_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band, 0, 1, NULL, 1, 0 };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, max_pool_band, 0, 1, NULL, 1, 0, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif
@@ -347,7 +385,7 @@ static void avg_pool_band(const win_task *a, const int32_t *q, ptrdiff_t xo, ptr
 void sm2c_rt_avg_pool_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                               const int32_t *p)
 {
-    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band, 0, 1, NULL, 1, 0 };
+    win_task a = { x, NULL, NULL, NULL, y, p, 0, 0, 0.0f, 0.0f, avg_pool_band, 0, 1, NULL, 1, 0, 0 };
     win_par(par, max_tasks, &a);
 }
 #endif

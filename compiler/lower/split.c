@@ -82,7 +82,9 @@ int64_t sm2c_step_macs(const sm2c_step *s)
 ** N*H*W pixels an int32) splits its N * OH * OW output pixels instead, as
 ** par_f32.c's win_pointwise has it; a depthwise layer with multiplier 1 and
 ** more than 32 channels its rows times its slices of 32 channels (dw_slices:
-** one slice on a scalar FPU, where a call then takes at most N * OH tasks). */
+** one slice on a scalar FPU, where a call then takes at most N * OH tasks);
+** a packed Conv2D whose filter outweighs its input (KH*KW*OC > N*H*W) its
+** rows times its slices of 32 output channels (par_f32.c's conv_slices). */
 static int64_t window_rows(const sm2c_step *s, int64_t *work)
 {
     const sm2c_arg *p = nth_arg(s, SM2C_ARG_INTS, 0);
@@ -92,6 +94,8 @@ static int64_t window_rows(const sm2c_step *s, int64_t *work)
     *work = conv_macs(s, 0, taps_only);
     const int32_t *v = p->ints;   /* N H W C KH KW OH OW OC SH SW DH DW PT PL FC */
     int64_t rows = (int64_t)v[0] * v[6];
+    if (strstr(s->kernel, "packed") && v[8] > 32 && (int64_t)v[4] * v[5] * v[8] > (int64_t)v[0] * v[1] * v[2])
+        return rows * ((v[8] + 31) / 32);
     if (!taps_only && v[4] == 1 && v[5] == 1 && v[9] == 1 && v[10] == 1 && v[13] == 0 && v[14] == 0 &&
         v[6] == v[1] && v[7] == v[2] && (int64_t)v[0] * v[1] * v[2] <= INT32_MAX)
         return rows * v[7];

@@ -934,7 +934,9 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **  - conv2d, conv2d_add (their packed forms too), depthwise_conv2d, max_pool,
 **    avg_pool: bands of the N*OH output rows; a pointwise conv2d or
 **    conv2d_add (1x1, stride 1, no padding, N*H*W <= INT32_MAX) ranges of
-**    its N*OH*OW output pixels; a
+**    its N*OH*OW output pixels; a packed conv2d whose filter outweighs its
+**    input, its rows times its slices of 32 output channels, slice-major, so
+**    that a task reads its channels' panels only (ResNet50's 7x7 layers); a
 **    depthwise_conv2d with multiplier 1 and over 32 channels, on a vector
 **    unit, its rows times its slices of 32 channels (depthwise_conv2d_f32_
 **    channels), slice-major, when row bands would cut its column tiles.
@@ -974,6 +976,12 @@ void sm2c_rt_conv2d_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, co
 void sm2c_rt_conv2d_add_packed_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                        const float *w, const float *bias, const float *r, float *y,
                                        const int32_t *p, int32_t act, float act_a, float act_b);
+/* For conv2d_packed_f32_par and its residual form (r, or NULL): output
+** channels [c0, c1), c0 a multiple of 32 (c1 too, or OC), with the whole
+** kernel's bits; 0 and nothing written where it cannot (a scalar FPU). */
+int32_t sm2c_rt_conv2d_packed_f32_channels(const float *x, const float *w, const float *bias, const float *r,
+                                           float *y, const int32_t *p, int32_t act, float act_a, float act_b,
+                                           int32_t c0, int32_t c1);
 void sm2c_rt_depthwise_conv2d_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,
                                       const float *w, const float *bias, float *y, const int32_t *p,
                                       int32_t act, float act_a, float act_b);

@@ -32,6 +32,10 @@ static const wcase wcases[] = {
     { KIND_CONV_ADD, 1, 8, 8, 16, 3, 3, 16, 1, 1, 1, 1, 1, 16, SM2C_RT_ACT_RELU },
     { KIND_CONV_PACKED, 1, 9, 9, 24, 3, 3, 48, 1, 1, 1, 1, 1, 24, SM2C_RT_ACT_RELU }, /* panels of 16 */
     { KIND_CONV_ADD_PACKED, 2, 7, 7, 16, 3, 3, 32, 2, 2, 1, 1, 1, 16, SM2C_RT_ACT_NONE },
+    /* filters that outweigh their input: rows times slices of 32 output channels */
+    { KIND_CONV_PACKED, 2, 5, 5, 32, 3, 3, 96, 1, 1, 1, 1, 1, 32, SM2C_RT_ACT_RELU },
+    { KIND_CONV_ADD_PACKED, 1, 7, 7, 64, 3, 3, 80, 1, 1, 1, 1, 1, 64, SM2C_RT_ACT_RELU6 },
+    { KIND_CONV_PACKED, 1, 7, 7, 96, 1, 1, 64, 1, 1, 1, 1, 0, 96, SM2C_RT_ACT_NONE }, /* 1x1 */
     { KIND_DEPTHWISE, 1, 14, 14, 32, 3, 3, 32, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU6 },
     { KIND_DEPTHWISE, 2, 9, 9, 8, 3, 3, 16, 2, 2, 1, 1, 1, 2, SM2C_RT_ACT_NONE },
     { KIND_MAXPOOL, 1, 13, 12, 5, 3, 3, 5, 2, 2, 1, 1, 1, 5, SM2C_RT_ACT_NONE },
@@ -255,7 +259,7 @@ static void pointwise_splits_pixels(void **state)
         { KIND_CONV_ADD, 1, 14, 14, 24, 1, 1, 41, 1, 1, 1, 1, 0, 24, SM2C_RT_ACT_RELU },
         { KIND_CONV_ADD, 1, 7, 7, 161, 1, 1, 33, 1, 1, 1, 1, 1, 161, SM2C_RT_ACT_RELU6 },
         { KIND_CONV_ADD, 2, 7, 7, 5, 1, 1, 3, 1, 1, 1, 1, 0, 5, SM2C_RT_ACT_NONE },
-        { KIND_CONV_PACKED, 1, 7, 7, 512, 1, 1, 64, 1, 1, 1, 1, 0, 512, SM2C_RT_ACT_RELU },   /* ResNet50's */
+        { KIND_CONV_PACKED, 1, 7, 7, 512, 1, 1, 32, 1, 1, 1, 1, 0, 512, SM2C_RT_ACT_RELU },
         { KIND_CONV_ADD_PACKED, 1, 7, 7, 40, 1, 1, 32, 1, 1, 1, 1, 0, 40, SM2C_RT_ACT_RELU },
     };
     size_t i;
