@@ -13,8 +13,10 @@
 ** weights do not grow, and the sums and their order are the HWIO kernel's.
 ** Only where the runtime says the blocks take the layer
 ** (sm2c_rt_conv2d_f32_packs): 1x1 layers it runs as a matmul read HWIO.
-** Never for a scalar core (Cortex-M): its loops read HWIO, and its output
-** stays as it is.
+** Not at --opt Os/Oz nor for a scalar core (Cortex-M), as conv_pad.c: a
+** scalar core's loops read HWIO, the packed kernel is more code, and a
+** firmware build (Os, as bench/embedded's) stays as it was, whatever target
+** its C was compiled for.
 */
 #include "ops_common.h"
 
@@ -25,7 +27,7 @@ int sm2c_conv_packs_filter(const sm2c_lower *l, const sm2c_value *f, const int64
     int32_t q[SM2C_RT_WIN_PARAMS];
     const sm2c_tensor *t = f->constant;
 
-    if (!sm2c_target_has_vectors(l->target) || !t ||
+    if (!sm2c_target_has_vectors(l->target) || l->target->size_level || !t ||
         t->dtype != SM2C_DT_FLOAT || t->shape.rank != 4 || p[SM2C_RT_WIN_OC] % PANEL ||
         t->shape.dims[3] != p[SM2C_RT_WIN_OC] || p[SM2C_RT_WIN_FC] != p[SM2C_RT_WIN_C])
         return 0;
