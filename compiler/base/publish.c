@@ -24,7 +24,7 @@ static sm2c_status fs_error(sm2c_ctx *c, const char *outdir, const char *what, c
                       name ? " " : "", name ? name : "", strerror(err));
 }
 
-static int write_all(int fd, const char *p, size_t n)
+int sm2c_write_all(int fd, const char *p, size_t n)
 {
     while (n) {
         ssize_t w = write(fd, p, n);
@@ -130,7 +130,7 @@ static sm2c_status write_files(sm2c_ctx *c, int dirfd, const char *outdir, const
             break;
         }
         written = i + 1;
-        int bad = write_all(fd, files[i].data, files[i].len);
+        int bad = sm2c_write_all(fd, files[i].data, files[i].len);
         if (close(fd) != 0 || bad)
             status = fs_error(c, outdir, "cannot write", files[i].name);
     }

@@ -37,4 +37,7 @@ typedef struct sm2c_publish_hooks {
 sm2c_status sm2c_publish_hooked(sm2c_ctx *c, const char *outdir, const char *source,
                                 const sm2c_outfile *files, size_t nfiles, const sm2c_publish_hooks *hooks);
 
+/* Writes all n bytes of p to fd (retrying on EINTR); 0, or -1 with errno set. */
+int sm2c_write_all(int fd, const char *p, size_t n);
+
 #endif

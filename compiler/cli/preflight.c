@@ -6,6 +6,7 @@
 #include "preflight.h"
 
 #include "base/out_path.h"
+#include "base/publish.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -72,20 +73,6 @@ int sm2c_report_in_out(const char *report, const char *out)
     return same;
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-    while (n) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return -1;
-        p += w;
-        n -= (size_t)w;
-    }
-    return 0;
-}
-
 sm2c_status sm2c_report_file_stage(sm2c_ctx *c, sm2c_report_file *r)
 {
     size_t n = dir_len(r->path);
@@ -97,7 +84,7 @@ sm2c_status sm2c_report_file_stage(sm2c_ctx *c, sm2c_report_file *r)
     mode_t mask = umask(0);     /* the mode fopen would have given */
     umask(mask);
     (void)fchmod(fd, 0666 & ~mask);
-    int bad = write_all(fd, r->data, r->len), err = errno;
+    int bad = sm2c_write_all(fd, r->data, r->len), err = errno;
     if (close(fd) != 0 && !bad)
         bad = 1, err = errno;
     if (bad) {

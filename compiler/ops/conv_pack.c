@@ -49,12 +49,5 @@ sm2c_value *sm2c_conv_pack_filter(sm2c_lower *l, const sm2c_value *f)
     for (int64_t o = 0; o < oc; o++)
         for (int64_t k = 0; k < taps; k++)
             dst[(o / PANEL * taps + k) * PANEL + o % PANEL] = src[k * oc + o];
-    sm2c_value *v = sm2c_arena_alloc(l->c->arena, sizeof *v);
-    v->id = -1;
-    v->dtype = SM2C_DT_FLOAT;
-    v->shape = r->shape;
-    v->constant = r;
-    v->input = -1;
-    v->name = sm2c_arena_printf(l->c->arena, "%s/packed", f->name ? f->name : "filter");
-    return v;
+    return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/packed", f->name ? f->name : "filter"));
 }

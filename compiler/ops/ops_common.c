@@ -158,13 +158,18 @@ sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value)
     memset(t->data, 0, t->nbytes + 1);
     if (value)
         set_one(t->data, dtype);
+    return sm2c_op_constant(l, t, value ? "one" : "zero");
+}
+
+sm2c_value *sm2c_op_constant(sm2c_lower *l, sm2c_tensor *t, const char *name)
+{
     sm2c_value *v = sm2c_arena_alloc(l->c->arena, sizeof *v);
     v->id = -1;
-    v->dtype = dtype;
+    v->dtype = t->dtype;
     v->shape = t->shape;
     v->constant = t;
     v->input = -1;
-    v->name = value ? "one" : "zero";
+    v->name = name;
     return v;
 }
 

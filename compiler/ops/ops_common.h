@@ -55,6 +55,9 @@ void sm2c_op_copy(sm2c_lower *l, const sm2c_node *n, int32_t src, int64_t src_of
 /* A scalar constant of `dtype` holding `value` (0 or 1), for fills and pads;
 ** made during lowering, so it has no value id. */
 sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value);
+/* A constant value made during lowering (no value id) holding t: a filter
+** laid out for its kernel, say. */
+sm2c_value *sm2c_op_constant(sm2c_lower *l, sm2c_tensor *t, const char *name);
 
 /* ---- logic family -------------------------------------------------------- */
 /* Dtype sets, for tables of the dtypes an op has kernels for. */

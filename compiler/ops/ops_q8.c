@@ -82,14 +82,7 @@ static sm2c_value *ohwi_filter(sm2c_lower *l, const sm2c_value *f)
             const int64_t at = i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i;
             dst[o * k + at] = src[i * oc + o];
         }
-    sm2c_value *v = sm2c_arena_alloc(l->c->arena, sizeof *v);
-    v->id = -1;
-    v->dtype = SM2C_DT_INT8;
-    v->shape = r->shape;
-    v->constant = r;
-    v->input = -1;
-    v->name = sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter");
-    return v;
+    return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter"));
 }
 
 /* The Cortex-M form of a Conv2D without groups: the filter laid out at
