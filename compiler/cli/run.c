@@ -23,6 +23,7 @@
 #include "npy.h"
 #include "run_cache.h"
 #include "run_hooks.h"
+#include "run_inputs.h"
 #include "run_defaults.h"
 #include "run_literal.h"
 #include "run_print.h"
@@ -49,42 +50,10 @@ static const char *c_type(int dtype)
     }
 }
 
-/* --max-batch: a port's shape at `batch` rows (batched ports), else its shape. */
-static sm2c_shape run_shape(sm2c_ctx *c, const sm2c_port *p, int32_t batch)
-{
-    if (!p->batched)
-        return p->shape;
-    sm2c_shape s = sm2c_shape_make(c, p->shape.rank, p->shape.dims);
-    s.dims[0] = (int64_t)batch * p->batched;
-    return s;
-}
-
 static int64_t run_bytes(sm2c_ctx *c, const sm2c_port *p, int32_t batch)
 {
-    sm2c_shape s = run_shape(c, p, batch);
+    sm2c_shape s = sm2c_run_shape(c, p, batch);
     return sm2c_shape_elements(&s, INT64_MAX) * sm2c_abi_elem_size(p->dtype);
-}
-
-/* The batch of the run inputs: the leading dim every batched input shares. */
-static sm2c_status run_batch(sm2c_ctx *c, const sm2c_entry *e, const sm2c_run_opts *o,
-                             const sm2c_tensor *arrays, int32_t *batch)
-{
-    *batch = 0;
-    for (int32_t i = 0; e->max_batch && i < e->n_inputs; i++) {
-        for (int32_t k = 0; e->inputs[i].batched && k < o->n_inputs; k++) {
-            if (strcmp(o->inputs[k].key, e->inputs[i].key) != 0 || arrays[k].shape.rank < 1)
-                continue;
-            int64_t rows = arrays[k].shape.dims[0];
-            if (rows < 1 || rows > e->max_batch || (*batch && rows != *batch))
-                return sm2c_error(c->diag, SM2C_ERR_INVALID, o->inputs[k].path, NULL,
-                                  "holds %lld rows; batched inputs must share a batch of 1 to %d "
-                                  "(--max-batch)%s", (long long)rows, (int)e->max_batch,
-                                  *batch ? sm2c_arena_printf(c->arena, ", and an earlier one has %d",
-                                                             (int)*batch) : "");
-            *batch = (int32_t)rows;
-        }
-    }
-    return SM2C_OK;
 }
 
 /* The header's macro prefix: the name uppercased (run names it "model"). */
@@ -149,7 +118,7 @@ static char *compare_outputs(sm2c_ctx *c, const sm2c_entry *e, int32_t batch, co
                                                (long long)run_bytes(c, &e->outputs[i], batch));
         if (sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING) {
             /* the elements point into each call's own workspace: compare the bytes */
-            sm2c_shape sh = run_shape(c, &e->outputs[i], batch);
+            sm2c_shape sh = sm2c_run_shape(c, &e->outputs[i], batch);
             differ = sm2c_arena_printf(c->arena, "strings_differ(out%d, chk%d, %lld)", i, i,
                                        (long long)sm2c_shape_elements(&sh, INT64_MAX));
         }
@@ -224,7 +193,7 @@ static int has_string_input(const sm2c_entry *e)
     return 0;
 }
 
-/* A string input's raw file (write_strings): n int64 lengths, then the bytes. */
+/* A string input's raw file (sm2c_run_string_bytes): n int64 lengths, then the bytes. */
 static const char load_strings_source[] =
     "/* One block: the n sm2c_string elements, then the file's bytes they point into. */\n"
     "static sm2c_string *load_strings(const char *path, size_t n)\n{\n"
@@ -297,7 +266,7 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
         has_string_output(e) ? "    (void)strings_differ;  /* unused without a second call to check */\n" : "");
     for (int32_t i = 0; i < e->n_inputs; i++) {
         if (sm2c_dtype_base(e->inputs[i].dtype) == SM2C_DT_STRING) {
-            sm2c_shape sh = run_shape(c, &e->inputs[i], batch);
+            sm2c_shape sh = sm2c_run_shape(c, &e->inputs[i], batch);
             s = sm2c_arena_printf(c->arena, "%s    static sm2c_string *in%d;\n    in%d = load_strings(argv[%d], %lld);\n", s, i, i,
                                   1 + i, (long long)sm2c_shape_elements(&sh, INT64_MAX));
             continue;
@@ -314,7 +283,7 @@ static char *driver_source(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry 
     s = sm2c_arena_printf(c->arena, "%s%s", s, checked_calls(c, p, e, repeat, batch, o));
     for (int32_t i = 0; i < e->n_outputs; i++) {
         if (sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING) {
-            sm2c_shape sh = run_shape(c, &e->outputs[i], batch);
+            sm2c_shape sh = sm2c_run_shape(c, &e->outputs[i], batch);
             s = sm2c_arena_printf(c->arena, "%s    save_strings(argv[%d], out%d, %lld);\n", s, 1 + e->n_inputs + i,
                                   i, (long long)sm2c_shape_elements(&sh, INT64_MAX));
             continue;
@@ -337,24 +306,6 @@ static sm2c_status write_file(sm2c_ctx *c, const char *path, const void *data, s
     if (!f || (n && fwrite(data, 1, n, f) != n) || fclose(f) != 0)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL, "cannot write: %s", strerror(errno));
     return SM2C_OK;
-}
-
-/* A string tensor for the driver's load_strings: nelem int64 lengths (host
-** order: the driver runs here), then the bytes one after another. */
-static sm2c_status write_strings(sm2c_ctx *c, const char *path, const sm2c_tensor *t)
-{
-    size_t n = (size_t)t->nelem, total = n * 8;
-    for (size_t i = 0; i < n; i++)
-        total += t->strings[i].len;
-    uint8_t *b = sm2c_arena_alloc(c->arena, total ? total : 1), *at = b + n * 8;
-    for (size_t i = 0; i < n; i++) {
-        int64_t len = (int64_t)t->strings[i].len;
-        memcpy(b + i * 8, &len, 8);
-        if (len)
-            memcpy(at, t->strings[i].data, (size_t)len);
-        at += len;
-    }
-    return write_file(c, path, b, total);
 }
 
 /* With a prebuilt runtime library only the driver and the model's own C
@@ -422,14 +373,6 @@ static sm2c_status build_cached(sm2c_ctx *c, const char *dir, const sm2c_run_opt
     return st;
 }
 
-static const sm2c_run_input *input_for(const sm2c_run_opts *o, const char *key)
-{
-    for (int32_t i = 0; i < o->n_inputs; i++)
-        if (strcmp(o->inputs[i].key, key) == 0)
-            return &o->inputs[i];
-    return NULL;
-}
-
 /* An --input's .npy file, or an --input_exprs literal of the dtype the
 ** signature declares. */
 static sm2c_status read_input(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_opts *o, const sm2c_run_input *in,
@@ -469,62 +412,6 @@ static sm2c_status read_inputs(sm2c_ctx *c, const sm2c_model *m, const sm2c_run_
     return SM2C_OK;
 }
 
-/* The --input keys that name no input of e, as " (given keys that match no
-** input: a, b)", or "". */
-static const char *unmatched_inputs(sm2c_ctx *c, const sm2c_entry *e, const sm2c_run_opts *o)
-{
-    const char *t = NULL;
-    for (int32_t k = 0; k < o->n_inputs; k++) {
-        int found = 0;
-        for (int32_t i = 0; i < e->n_inputs && !found; i++)
-            found = strcmp(e->inputs[i].key, o->inputs[k].key) == 0;
-        if (!found)
-            t = sm2c_arena_printf(c->arena, "%s%s%s", t ? t : "", t ? ", " : "", o->inputs[k].key);
-    }
-    return t ? sm2c_arena_printf(c->arena, " (given keys that match no input: %s)", t) : "";
-}
-
-static sm2c_status check_input(sm2c_ctx *c, const sm2c_entry *e, const sm2c_port *p, const sm2c_run_opts *o,
-                               const sm2c_run_input *in, const sm2c_tensor *t, int32_t batch)
-{
-    if (!in)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL,
-                          "missing --input %s=FILE.npy (or --input_exprs %s=LITERAL)%s", p->key, p->key,
-                          unmatched_inputs(c, e, o));
-    sm2c_shape want = run_shape(c, p, batch);
-    if (t->dtype != sm2c_dtype_base(p->dtype) || !sm2c_shape_equal(&t->shape, &want))
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, in->path, NULL,
-                          "holds %s %s, but input '%s' is %s %s", sm2c_dtype_name(t->dtype),
-                          sm2c_shape_str(c->arena, &t->shape), p->key, sm2c_dtype_name(p->dtype),
-                          sm2c_shape_str(c->arena, &want));
-    return SM2C_OK;
-}
-
-/* The tensor given for entry input i, or NULL. */
-static const sm2c_tensor *input_array(const sm2c_entry *e, int32_t i, const sm2c_run_opts *o,
-                                      const sm2c_tensor *arrays)
-{
-    const sm2c_run_input *in = input_for(o, e->inputs[i].key);
-    for (int32_t k = 0; in && k < o->n_inputs; k++)
-        if (&o->inputs[k] == in)
-            return &arrays[k];
-    return NULL;
-}
-
-/* Every input given, with the compiled dtype and shape: before anything is
-** built or run. */
-static sm2c_status check_inputs(sm2c_ctx *c, const sm2c_entry *e, const sm2c_run_opts *o,
-                                const sm2c_tensor *arrays, int32_t batch)
-{
-    for (int32_t i = 0; i < e->n_inputs; i++) {
-        sm2c_status st = check_input(c, e, &e->inputs[i], o, input_for(o, e->inputs[i].key),
-                                     input_array(e, i, o, arrays), batch);
-        if (st)
-            return st;
-    }
-    return SM2C_OK;
-}
-
 static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *p, const sm2c_entry *e,
                               const sm2c_run_opts *o, const sm2c_tensor *arrays)
 {
@@ -532,12 +419,13 @@ static sm2c_status run_driver(sm2c_ctx *c, const char *dir, const sm2c_program *
                                    sizeof *argv);
     argv[0] = sm2c_arena_printf(c->arena, "%s/driver", dir);
     for (int32_t i = 0; i < e->n_inputs; i++) {
-        const sm2c_tensor *t = input_array(e, i, o, arrays);   /* check_inputs: given */
+        const sm2c_tensor *t = sm2c_run_input_array(e, i, o, arrays);   /* checked: given */
         sm2c_status st;
         argv[1 + i] = sm2c_arena_printf(c->arena, "%s/in%d.raw", dir, i);
-        if (t->dtype == SM2C_DT_STRING)
-            st = write_strings(c, argv[1 + i], t);
-        else
+        if (t->dtype == SM2C_DT_STRING) {
+            sm2c_buf b = sm2c_run_string_bytes(c, t);
+            st = write_file(c, argv[1 + i], b.data, b.len);
+        } else
             st = write_file(c, argv[1 + i], t->data, t->nbytes);
         if (st)
             return st;
@@ -656,7 +544,7 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
         sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, INT64_MAX, &raw);
         if (st)
             return st;
-        sm2c_shape shape = run_shape(c, &e->outputs[i], batch);
+        sm2c_shape shape = sm2c_run_shape(c, &e->outputs[i], batch);
         if (e->outputs[i].dynamic && sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING)
             return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, NULL, e->key, "sm2c run cannot cut string output "
                               "'%s' to its data-dependent size (the generated code can: see its _count)",
@@ -820,7 +708,7 @@ sm2c_status sm2c_run(sm2c_ctx *c, sm2c_model *m, const sm2c_run_opts *o, sm2c_pr
     p->profile = o->profile || o->dump_dir;
     if (program)
         *program = p;
-    if ((st = run_batch(c, e, o, arrays, &batch)) || (st = check_inputs(c, e, o, arrays, batch)))
+    if ((st = sm2c_run_batch(c, e, o, arrays, &batch)) || (st = sm2c_run_check_inputs(c, e, o, arrays, batch)))
         return st;
     if (o->state_out && !p->n_states)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, e->key,
