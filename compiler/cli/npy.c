@@ -146,6 +146,9 @@ static sm2c_status read_object_strings(sm2c_ctx *c, const char *path, const uint
                                        int64_t nelem, sm2c_bytes **out)
 {
     size_t cap = 64, n_memo = 0, at = 0;
+    if (nelem > 0 && (uint64_t)nelem > len)   /* each element takes at least one opcode byte */
+        return pk_refuse(c, path, 0, sm2c_arena_printf(c->arena, "%lld elements cannot be in %zu bytes",
+                                                       (long long)nelem, len));
     pk_item *memo = sm2c_arena_array(c->arena, cap, sizeof *memo);
     pk_item last = { 0, NULL, 0 }, str1 = { 0, NULL, 0 }, str2 = { 0, NULL, 0 };
     sm2c_bytes *items = sm2c_arena_array(c->arena, nelem > 0 ? (size_t)nelem : 1, sizeof *items);
@@ -455,9 +458,14 @@ sm2c_status sm2c_npy_read(sm2c_ctx *c, const char *path, sm2c_tensor *out)
     sm2c_buf buf;
     memset(out, 0, sizeof *out);
     sm2c_status st = sm2c_read_file(c, AT_FDCWD, path, path, c->limits->file_bytes, &buf);
-    if (st != SM2C_OK)
-        return st;
+    return st ? st : sm2c_npy_parse(c, path, buf.data, buf.len, out);
+}
 
+sm2c_status sm2c_npy_parse(sm2c_ctx *c, const char *path, const uint8_t *bytes, size_t n_bytes, sm2c_tensor *out)
+{
+    sm2c_status st;
+    const sm2c_buf buf = { (uint8_t *)bytes, n_bytes };   /* only read */
+    memset(out, 0, sizeof *out);
     if (buf.len < NPY_MAGIC_LEN + 2 || memcmp(buf.data, NPY_MAGIC, NPY_MAGIC_LEN) != 0)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
                           "not a .npy file (no \\x93NUMPY magic)");
