@@ -39,7 +39,8 @@ if [ -z "$(ls -A "$work/corpus")" ]; then
   cp "$root/fuzz/corpus/$target/"* "$work/corpus/" 2>/dev/null || true
   seeds=$(mktemp -d)
   inputs=("$root"/tests/data/models/* "$root"/tests/data/e2e/*/model "$root"/tests/data/bad/*
-          "$root"/tests/data/bundles/* "$root"/samples/*/model "$root"/tests/data/pbtext/*.pbtxt)
+          "$root"/tests/data/bundles/* "$root"/samples/*/model "$root"/tests/data/pbtext/*.pbtxt
+          "$root"/tests/data/npy/*.npy)
   [ -d /work/shared/models ] && for d in /work/shared/models/*/; do inputs+=("$d"); done
   python3 "$root/scripts/fuzz_seeds.py" "$seeds" "${inputs[@]}" >/dev/null
   cp "$seeds/$target/"* "$work/corpus/" 2>/dev/null || true

@@ -90,11 +90,49 @@ def archive(model_dir):
     return out
 
 
+# fuzz_run_inputs' dtype bytes (the order of its table).
+RUN_DTYPES = {'<f4': 0, '<f8': 1, '<i4': 2, '<i8': 3, '|u1': 4, '|i1': 5, '|b1': 6, '<i2': 7, '<u2': 8,
+              '<u4': 9, '<u8': 10, '<f2': 11}
+
+
+def npy_run_input(npy):
+    """A fuzz_run_inputs input: one entry input "a" of the array's dtype and
+    shape (when its header says them plainly), given as that .npy file."""
+    head = npy[10:10 + (npy[8] | npy[9] << 8)].decode('latin-1') if len(npy) > 10 else ''
+    dtype, shape = 0, []
+    for d, k in RUN_DTYPES.items():
+        if "'%s'" % d in head:
+            dtype = k
+    if "'shape': (" in head:
+        dims = head.split("'shape': (")[1].split(')')[0]
+        shape = [int(x) for x in dims.replace(' ', '').split(',') if x.isdigit()]
+    if len(shape) > 3 or any(x > 4 for x in shape):
+        shape = shape[:3]
+    port = bytes([dtype, len(shape)] + [x % 5 for x in shape])
+    return bytes([0]) + port + bytes([1, 0]) + u32(len(npy)) + npy
+
+
+def run_input_literals():
+    """fuzz_run_inputs inputs given as literals: (dtype byte, dims, text)."""
+    cases = [(0, [2, 2], b'[[1, 2.5], [-3e-3, 4]]'), (3, [3], b'[1, -9223372036854775808, 7]'),
+             (6, [2], b'[True, False]'), (10, [1], b'[18446744073709551615]'), (1, [], b'-0.0'),
+             (0, [2, 0], b'[[], []]'), (2, [1, 3], b'[[1, 2, 3,]]'), (0, [1], b'[nan]')]
+    for dtype, dims, text in cases:
+        yield bytes([0, dtype, len(dims)] + dims + [1, 4]) + u32(len(text)) + text
+    # two inputs, --max-batch 2, both batched and given 1 row
+    text = b'[1]'
+    yield bytes([1 + (2 << 2) + 1, 0, 1 | 4, 2, 0, 1 | 4, 2, 2]) + \
+        bytes([4]) + u32(len(text)) + text + bytes([5]) + u32(len(text)) + text
+
+
 def seeds(model_dir):
     """(target, bytes) pairs for one model directory (or one .pbtxt file)."""
     if os.path.isfile(model_dir):
         if model_dir.endswith('.pbtxt'):
             yield 'fuzz_pbtext', b'\0' + read(model_dir)
+        if model_dir.endswith('.npy'):
+            yield 'fuzz_npy', read(model_dir)
+            yield 'fuzz_run_inputs', npy_run_input(read(model_dir))
         return
     pb = os.path.join(model_dir, 'saved_model.pb')
     pbtxt = os.path.join(model_dir, 'saved_model.pbtxt')
@@ -125,6 +163,10 @@ def seeds(model_dir):
 def main():
     out, dirs = sys.argv[1], sys.argv[2:]
     count = {}
+    os.makedirs(os.path.join(out, 'fuzz_run_inputs'), exist_ok=True)
+    for n, data in enumerate(run_input_literals()):
+        with open(os.path.join(out, 'fuzz_run_inputs', 'literal-%d' % n), 'wb') as f:
+            f.write(data)
     for d in dirs:
         parts = os.path.normpath(d).split(os.sep)
         name = parts[-2] if parts[-1] == 'model' and len(parts) > 1 else parts[-1]
