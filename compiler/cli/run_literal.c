@@ -22,7 +22,8 @@ typedef struct lit {
     int64_t n, cap;
     double *f;                  /* every number as a double ... */
     int64_t *i;                 /* ... and, when integral, exactly */
-    int *integral;
+    int *integral;              /* 0: not; 1: i is the value; 2: above INT64_MAX, i holds
+                                   the uint64 bits */
 } lit;
 
 static sm2c_status bad(lit *l, const char *why)
@@ -78,8 +79,16 @@ static sm2c_status number(lit *l, int32_t depth)
     int integral = strcspn(l->p, ".eEnNiI") >= len;
     int64_t i = 0;
     if (integral) {
+        char *iend;
         errno = 0;
-        i = strtoll(l->p, NULL, 10);
+        i = strtoll(l->p, &iend, 10);
+        if (errno == ERANGE && i == INT64_MAX) {   /* uint64's upper half, as run prints it */
+            errno = 0;
+            i = (int64_t)strtoull(l->p, &iend, 10);
+            integral = 2;
+        }
+        if (iend != end)   /* strtod took more: 0x10, 0b1 */
+            return bad(l, "only decimal numbers are accepted");
         if (errno)
             return bad(l, "an integer out of range");
     }
@@ -136,17 +145,17 @@ static sm2c_status value(lit *l, int32_t depth)
 static int fits(int dt, double f, int64_t i, int integral)
 {
     switch (dt) {
-    case SM2C_DT_FLOAT: return !isfinite(f) || fabs(f) <= 3.4028234663852886e38;
+    case SM2C_DT_FLOAT: return !isfinite(f) || fabs(f) < 0x1.ffffffp+127;   /* rounds to at most FLT_MAX */
     case SM2C_DT_DOUBLE: return 1;
-    case SM2C_DT_BOOL: return integral && (i == 0 || i == 1);
-    case SM2C_DT_INT8: return integral && i >= -128 && i <= 127;
-    case SM2C_DT_UINT8: return integral && i >= 0 && i <= 255;
-    case SM2C_DT_INT16: return integral && i >= -32768 && i <= 32767;
-    case SM2C_DT_UINT16: return integral && i >= 0 && i <= 65535;
-    case SM2C_DT_INT32: return integral && i >= INT32_MIN && i <= INT32_MAX;
-    case SM2C_DT_UINT32: return integral && i >= 0 && i <= (int64_t)UINT32_MAX;
-    case SM2C_DT_INT64: return integral;
-    case SM2C_DT_UINT64: return integral && i >= 0;
+    case SM2C_DT_BOOL: return integral == 1 && (i == 0 || i == 1);
+    case SM2C_DT_INT8: return integral == 1 && i >= -128 && i <= 127;
+    case SM2C_DT_UINT8: return integral == 1 && i >= 0 && i <= 255;
+    case SM2C_DT_INT16: return integral == 1 && i >= -32768 && i <= 32767;
+    case SM2C_DT_UINT16: return integral == 1 && i >= 0 && i <= 65535;
+    case SM2C_DT_INT32: return integral == 1 && i >= INT32_MIN && i <= INT32_MAX;
+    case SM2C_DT_UINT32: return integral == 1 && i >= 0 && i <= (int64_t)UINT32_MAX;
+    case SM2C_DT_INT64: return integral == 1;
+    case SM2C_DT_UINT64: return (integral == 1 && i >= 0) || integral == 2;
     default: return 0;
     }
 }

@@ -84,6 +84,8 @@ expect 2 "--input_exprs x: error: lists of different lengths (the lists are not 
 expect 2 "--input_exprs x: error: expected ',' or ']' at offset 4" err "$sm2c" run "$single" --input_exprs 'x=[[1 2]]'
 expect 2 "--input_exprs idx: error: value 0 (1.5) does not fit the input's dtype int32" \
   err "$sm2c" run "$multi" --signature gather --input_exprs 'idx=[1.5,0]'
+expect 2 "--input_exprs idx: error: only decimal numbers are accepted at offset 1" \
+  err "$sm2c" run "$multi" --signature gather --input_exprs 'idx=[0x1,0]'
 expect 2 "error: missing --input x=FILE.npy (or --input_exprs x=LITERAL)" err "$sm2c" run "$single"
 expect 2 "--input_exprs expects KEY=LITERAL" err "$sm2c" run "$single" --input_exprs 'x'
 # int32 input, float output.
