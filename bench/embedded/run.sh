@@ -21,14 +21,14 @@ build=$(realpath "${1:-$root/build}")
 fw=$root/tests/firmware
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-gcc -std=c99 -O2 -Wall -Wextra -shared -fPIC -o "$tmp/insn_count.so" "$fw/insn_count.c"
+gcc -std=c99 -O2 -Wall -Wextra -shared -fPIC -o "$tmp/insn_count.so" "$fw/insn_count.c" "$fw/m4_timing.c"
 
 # run_one GENERATOR CASE_DIR OUT_DIR [HOST.npy]: runs OUT_DIR/fw.elf, appends
 # a table row and keeps the numbers the goals compare (text, stack, bound,
 # insns, double).  With HOST.npy (an int8 build) the outputs must be its
 # bits, and within the case's int8 tolerance of TensorFlow's.
 rows=""
-declare -A text stk bnd ins dbls rodata bss data
+declare -A text stk bnd ins dbls rodata bss data cyc cyc_lo cyc_hi
 run_one() {
   local gen=$1 dir=$2 out=$3 host=${4:-} case
   case=$(basename "$dir")
@@ -47,15 +47,18 @@ run_one() {
     ok="WRONG: $(grep -E '^error: (status|output|[0-9]+ outputs)' "$out/check" | head -1 | cut -c1-120)"
   fi
   sec() { arm-none-eabi-size -A "$out/fw.elf" | awk -v s="$1" '$1 == s { print $2 }'; }
-  local stack bound insns dbl
+  local stack bound insns dbl cycles
   stack=$(sed -n 's/^stack //p' "$out/run.log") bound=$(sed -n 's/^bound //p' "$out/run.log")
-  insns=$(sed -n 's/^insns //p' "$out/run.log")
+  insns=$(sed -n 's/^insns //p' "$out/run.log") cycles=$(sed -n 's/^cycles //p' "$out/run.log")
+  cyc[$gen.$case]=$cycles
+  cyc_lo[$gen.$case]=$(awk '$1 == "cycles_base" { b = $2 } $1 == "refills" { r = $2 } END { print b + r }' "$out/run.log")
+  cyc_hi[$gen.$case]=$(awk '$1 == "cycles_base" { b = $2 } $1 == "refills" { r = $2 } END { print b + 3 * r }' "$out/run.log")
   [ "$bound" = 0 ] && bound=-
   dbl=$(arm-none-eabi-nm "$out/fw.elf" | grep -c ' __aeabi_d' || true)
   text[$gen.$case]=$(sec .text) stk[$gen.$case]=$stack bnd[$gen.$case]=$bound
   ins[$gen.$case]=$insns dbls[$gen.$case]=$dbl rodata[$gen.$case]=$(sec .rodata) bss[$gen.$case]=$(sec .bss)
   data[$gen.$case]=$(sec .data)
-  rows+="| $case | $gen | $(sec .text) | $(sec .rodata) | $(sec .data) | $(sec .bss) | $stack | $bound | $insns | $dbl | $ok |"$'\n'
+  rows+="| $case | $gen | $(sec .text) | $(sec .rodata) | $(sec .data) | $(sec .bss) | $stack | $bound | $insns | $cycles | $dbl | $ok |"$'\n'
 }
 
 for dir in "$root"/tests/data/firmware/*/; do
@@ -214,6 +217,22 @@ RAM as above, TFLite Micro's arena counted as the interpreter used it.
 |---|---|---|---|---|
 $tflmgoals"
 fi
+# Issue 30: the estimated cycles of sm2c's int8 build beside MLPerf Tiny's
+# closed-division results on its reference board (NUCLEO-L4R5ZI, Cortex-M4F
+# at 120 MHz, int8), for the models of MLPerf Tiny that this benchmark runs.
+mlperf() {   # CASE TASK: a row
+  local c=${cyc[sm2c int8.$1]} lo=${cyc_lo[sm2c int8.$1]} hi=${cyc_hi[sm2c int8.$1]}
+  python3 - "$2" "$c" "$lo" "$hi" <<'PY'
+import sys
+task, c, lo, hi = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+pub = {'KWS DS-CNN': (181.9, 99.8, 47.8, 43.2)}[task]
+xcube = pub[3] * 120e3
+goal = 'met' if c <= 0.9 * xcube else '**missed**'
+print('| %s | %.2f M (%.2f .. %.2f) | %.1f ms | %s | %.2fx (%s: goal <= 0.9x) |' % (
+    task, c / 1e6, lo / 1e6, hi / 1e6, c / 120e3, ' / '.join('%.1f' % p for p in pub), c / xcube, goal))
+PY
+}
+mlperfrows=$(mlperf ds_cnn "KWS DS-CNN")
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 cat >"$root/bench/embedded/RESULTS.md" <<EOF2
 # Embedded benchmark (issue 15)
@@ -230,10 +249,13 @@ Bytes. \`.text\` is code only (weights are in \`.rodata\`) and includes the harn
 on its own (startup, semihosting, harness.c, memcpy/memset). Stack is painted, for the call to
 the entry point; the bound is the one the generated header states (\`_STACK_SIZE\`).
 Instructions are guest instructions between the harness's two markers
-(tests/firmware/insn_count.c, a TCG plugin). "double" counts the \`__aeabi_d*\` helpers linked.
+(tests/firmware/insn_count.c, a TCG plugin). "est. cycles" is the same plugin's Cortex-M4
+estimate at zero wait states (tests/firmware/m4_timing.c, the TRM's cycle tables; a taken branch's
+refill P = 2 of the TRM's 1-3; its check against CoreMark is in README.md).
+"double" counts the \`__aeabi_d*\` helpers linked.
 
-| model | generator | .text | .rodata | .data | .bss | stack | stack bound | instructions | double | outputs |
-|---|---|---|---|---|---|---|---|---|---|---|
+| model | generator | .text | .rodata | .data | .bss | stack | stack bound | instructions | est. cycles | double | outputs |
+|---|---|---|---|---|---|---|---|---|---|---|---|
 $rows
 ## Goals (issue 15), sm2c against the measurements above
 
@@ -264,5 +286,18 @@ and output) and the painted stack.
 |---|---|---|---|---|---|
 $q8goals
 $tflmsection
+## int8 cycles beside MLPerf Tiny (issue 30)
+
+sm2c's int8 build (SMLAD paths) in estimated Cortex-M4 cycles at zero wait states (P = 2; P = 1 .. 3
+in brackets) and milliseconds at 120 MHz, beside MLPerf Tiny's closed-division latencies on its
+reference board (NUCLEO-L4R5ZI, Cortex-M4F at 120 MHz): TFLite Micro + CMSIS-NN (v0.5),
+microTVM + CMSIS-NN (v1.0), Plumerai (v1.1) and X-CUBE-AI 9.0 (v1.2), in ms.  The estimate's check
+against a published figure (CoreMark) is in README.md: it overstates cycles, so the ratio is
+conservative.  VWW, IC (ResNet-8) and AD (FC autoencoder) are not among this benchmark's firmware
+cases yet.
+
+| task | sm2c int8 est. cycles | at 120 MHz | published ms (TFLM+CMSIS-NN / microTVM / Plumerai / X-CUBE-AI) | vs X-CUBE-AI |
+|---|---|---|---|---|
+$mlperfrows
 EOF2
 cat "$root/bench/embedded/RESULTS.md"

@@ -49,6 +49,28 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
       "$out/report.txt"; then
     echo "FAIL: $case: report footprint"; cat "$out/report.txt"; fail=$((fail + 1))
   fi
+  # The benchmark's plugin (tests/firmware/insn_count.c): instructions and the
+  # Cortex-M4 cycle estimate, consistent with each other, on one model (sine).
+  if [ "$case" = sine ]; then
+    gcc -std=c99 -O2 -Wall -Wextra -Werror -shared -fPIC -o "$tmp/insn_count.so" "$fw/insn_count.c" \
+      "$fw/m4_timing.c"
+    addr() { arm-none-eabi-nm "$out/fw.elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
+    "$fw/run_fw.sh" "$out/fw.elf" -plugin \
+      "$tmp/insn_count.so,begin=$(addr fw_mark_begin),end=$(addr fw_mark_end)" -d plugin >"$out/plugin.log" 2>&1
+    if ! python3 - "$out/plugin.log" <<'PY'
+import sys
+v = dict(l.split() for l in open(sys.argv[1]) if l.split()[:1] and l.split()[0] in
+         ('insns', 'cycles', 'cycles_base', 'refills', 'divides') and len(l.split()) == 2)
+v = {k: int(x) for k, x in v.items()}
+ok = len(v) == 5 and v['insns'] > 0 and v['cycles_base'] >= v['insns'] and \
+    v['cycles'] == v['cycles_base'] + 2 * v['refills'] and 0 < v['refills'] < v['insns']
+print('plugin:', v)
+sys.exit(0 if ok else 1)
+PY
+    then
+      echo "FAIL: $case: the cycle-estimating plugin's counts"; cat "$out/plugin.log" | tail -8; fail=$((fail + 1))
+    fi
+  fi
   sizes=$(arm-none-eabi-size -A "$out/fw.elf" | awk '$1 ~ /^\.(text|rodata|data|bss)$/ {printf "%s %s ", $1, $2}')
   echo "$case: $sizes; $(cat "$tmp/check")"
 done

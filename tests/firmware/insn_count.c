@@ -1,9 +1,23 @@
 /*
 ** insn_count.c: a QEMU TCG plugin counting the guest instructions executed
-** between two addresses (the harness's fw_mark_begin and fw_mark_end).
+** between two addresses (the harness's fw_mark_begin and fw_mark_end), and
+** estimating the cycles a Cortex-M4 at zero wait states takes for them
+** (m4_timing.h: each instruction's cost from the TRM's tables).
 **
 **   qemu-system-arm ... -plugin ./insn_count.so,begin=0xADDR,end=0xADDR
-** prints "insns N" when the end address executes.
+** prints, when the end address executes:
+**   insns N          instructions executed
+**   cycles C         estimated cycles, with a pipeline refill P of 2
+**   cycles_base B    the cycles without the refills
+**   refills R        taken branches (each costs P, 1 to 3 cycles)
+**   divides D        SDIV/UDIV executed (each counted as M4_DIV_CYCLES of 2-12)
+** so that C = B + 2R, and the range over P is B + R to B + 3R.
+**
+** The cycles of a translation block are summed when it is translated: a
+** single load or store right after a single load pipelines (1 cycle less)
+** unless its address register is the one the load wrote.  Each executed block adds its sum; a block that starts anywhere
+** but after the conditional branch ending the previous block means that
+** branch was taken.
 **
 ** Debian 12's QEMU 7.2 installs no qemu-plugin.h, so the few entry points
 ** used are declared here as QEMU 7.2 defines them (plugin API version 1).
@@ -13,6 +27,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "m4_timing.h"
 
 typedef uint64_t qemu_plugin_id_t;
 typedef struct qemu_info_t qemu_info_t;       /* only passed through */
@@ -32,33 +48,95 @@ void qemu_plugin_register_vcpu_insn_exec_cb(struct qemu_plugin_insn *insn,
                                             void (*cb)(unsigned int vcpu_index, void *userdata),
                                             enum qemu_plugin_cb_flags flags, void *userdata);
 void qemu_plugin_outs(const char *string);
+const void *qemu_plugin_insn_data(const struct qemu_plugin_insn *insn);
+size_t qemu_plugin_insn_size(const struct qemu_plugin_insn *insn);
+uint64_t qemu_plugin_tb_vaddr(const struct qemu_plugin_tb *tb);
+void qemu_plugin_register_vcpu_tb_exec_cb(struct qemu_plugin_tb *tb,
+                                          void (*cb)(unsigned int vcpu_index, void *userdata),
+                                          enum qemu_plugin_cb_flags flags, void *userdata);
 
 __attribute__((visibility("default"))) int qemu_plugin_version = 1;
 
-static uint64_t executed, at_begin;
+#define REFILL_CYCLES 2   /* P: 1 to 3 by the TRM */
+
+/* What a translation block costs when it runs. */
+typedef struct tb_cost {
+    uint64_t start, fallthrough;   /* its first address; the one after its last instruction */
+    uint64_t cycles;               /* without the refill of its last branch */
+    uint32_t divides;
+    enum m4_branch ends_with;
+} tb_cost;
+
+typedef struct counters {
+    uint64_t insns, cycles, refills, divides;
+} counters;
+
+static counters now, at_begin;
+static const tb_cost *previous;
 static uint64_t begin_addr, end_addr;
 
 static void on_begin(unsigned int vcpu, void *data)
 {
     (void)vcpu, (void)data;
-    at_begin = executed;
+    at_begin = now;
 }
 
 static void on_end(unsigned int vcpu, void *data)
 {
-    char line[64];
+    char line[256];
     (void)vcpu, (void)data;
-    snprintf(line, sizeof line, "insns %" PRIu64 "\n", executed - at_begin);
+    uint64_t insns = now.insns - at_begin.insns, base = now.cycles - at_begin.cycles;
+    uint64_t refills = now.refills - at_begin.refills, divides = now.divides - at_begin.divides;
+    snprintf(line, sizeof line,
+             "insns %" PRIu64 "\ncycles %" PRIu64 "\ncycles_base %" PRIu64 "\nrefills %" PRIu64
+             "\ndivides %" PRIu64 "\n", insns, base + REFILL_CYCLES * refills, base, refills, divides);
     qemu_plugin_outs(line);
+}
+
+static void on_tb_exec(unsigned int vcpu, void *data)
+{
+    const tb_cost *tb = data;
+    (void)vcpu;
+    if (previous && (previous->ends_with == M4_BRANCH_ALWAYS ||
+                     (previous->ends_with == M4_BRANCH_COND && tb->start != previous->fallthrough)))
+        now.refills++;
+    now.cycles += tb->cycles;
+    now.divides += tb->divides;
+    previous = tb;
+}
+
+/* The block's cycles, with neighbouring single loads and stores pipelined. */
+static tb_cost *block_cost(struct qemu_plugin_tb *tb)
+{
+    tb_cost *c = calloc(1, sizeof *c);
+    if (!c)
+        abort();
+    c->start = qemu_plugin_tb_vaddr(tb);
+    m4_cost last = { 0, M4_NOT_BRANCH, 0, 0, -1, -1, 0 };
+    for (size_t i = 0; i < qemu_plugin_tb_n_insns(tb); i++) {
+        struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+        size_t size = qemu_plugin_insn_size(insn);
+        m4_cost k = m4_timing(qemu_plugin_insn_data(insn), size);
+        unsigned cycles = k.cycles;
+        if (k.ldst_single && last.is_load && cycles > 1 && (last.load_reg < 0 || last.load_reg != k.base_reg))
+            cycles--;
+        c->cycles += cycles;
+        c->divides += (uint32_t)k.divide;
+        c->ends_with = k.branch;
+        c->fallthrough = qemu_plugin_insn_vaddr(insn) + size;
+        last = k;
+    }
+    return c;
 }
 
 static void on_tb(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
     (void)id;
+    qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec, QEMU_PLUGIN_CB_NO_REGS, block_cost(tb));
     for (size_t i = 0; i < qemu_plugin_tb_n_insns(tb); i++) {
         struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
         uint64_t pc = qemu_plugin_insn_vaddr(insn);
-        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &executed, 1);
+        qemu_plugin_register_vcpu_insn_exec_inline(insn, QEMU_PLUGIN_INLINE_ADD_U64, &now.insns, 1);
         if (pc == begin_addr)
             qemu_plugin_register_vcpu_insn_exec_cb(insn, on_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
         if (pc == end_addr)
