@@ -11,6 +11,12 @@
                                            int8 (default: case.json's
                                            int8.calibration): the case's input,
                                            then N - 1 seeded shuffles of its values
+    fw.py from-bench ROOT MODEL_DIR OUT_CASE_DIR
+                                           a case (case.json, input.bin,
+                                           expected.bin) from one of
+                                           bench/gen_bench_models.py's models
+                                           (bench/embedded/run.sh's MLPerf Tiny
+                                           rows)
     fw.py check-q8 CASE_DIR RUN_LOG HOST.npy
                                            an int8 build's run: outputs bit for
                                            bit those of the same build on the
@@ -133,6 +139,21 @@ def npy_floats(path):
     return struct.unpack("<%df" % ((len(data) - start) // 4), data[start:])
 
 
+def from_bench(root, model_dir, out):
+    """info.json's input key and shape, input.npy and expected.npy (float32,
+    batch 1) as a case; the model path relative to ROOT, as case.json has it."""
+    info = json.load(open(os.path.join(model_dir, "info.json")))
+    x, y = npy_floats(os.path.join(model_dir, "input.npy")), npy_floats(os.path.join(model_dir, "expected.npy"))
+    os.makedirs(out, exist_ok=True)
+    for name, values in (("input.bin", x), ("expected.bin", y)):
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(struct.pack("<%df" % len(values), *values))
+    case = {"model": os.path.relpath(os.path.join(model_dir, "saved_model"), root), "signature": "serving_default",
+            "input": info["input_key"], "shape": info["input_shape"], "outputs": 1, "output_elements": len(y),
+            "tolerance": {"rtol": 1e-4, "atol": 1e-4}, "int8": {"atol": 0.1, "calibration": 16}}
+    json.dump(case, open(os.path.join(out, "case.json"), "w"), indent=1)
+
+
 def check_q8(case_dir, log, host):
     """The int8 tolerance (case.json's "int8": atol on the dequantized
     outputs) is about quantization; the host comparison is exact, so it is
@@ -172,6 +193,8 @@ if __name__ == "__main__":
         header_entry(*sys.argv[2:4])
     elif sys.argv[1] == "calib":
         calib(*sys.argv[2:5])
+    elif sys.argv[1] == "from-bench":
+        from_bench(*sys.argv[2:5])
     elif sys.argv[1] == "check-q8":
         sys.exit(check_q8(*sys.argv[2:5]))
     else:
