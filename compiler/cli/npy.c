@@ -526,6 +526,10 @@ sm2c_status sm2c_npy_parse(sm2c_ctx *c, const char *path, const uint8_t *bytes, 
         return SM2C_OK;
     }
     int64_t width = dtype == SM2C_DT_STRING ? bytes_width(descr, descr_len) : 0;
+    if (dtype == SM2C_DT_STRING && width == 0)   /* numpy itself makes 'S0' 'S1' */
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, path, NULL,
+                          "dtype '%.*s' has elements of no bytes; numpy writes strings at least '|S1'",
+                          (int)descr_len, descr);
     size_t size = dtype == SM2C_DT_STRING ? (size_t)width : sm2c_dtype_size(dtype);
     if (size && (uint64_t)nelem > SIZE_MAX / size)
         return sm2c_error(c->diag, SM2C_ERR_LIMIT, path, NULL,
