@@ -206,24 +206,47 @@ SM2C_RT_TARGET_S8_AVX2 static void fc8_avx2_1(const int8_t *x, const int8_t *w, 
 #endif
 
 #if SM2C_RT_DSP_S8
-/* dot[j] for the J outputs (4 or 1): four terms at a time, two SMLADs each. */
-static void fc8_dsp(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp, int32_t J, int32_t *dot)
+/* One output's sum over four terms: two SMLADs of x's int16 pairs (xe, xo)
+** by the filter word's. */
+static SM2C_RT_ALWAYS_INLINE int32_t fc8_dsp_step(int32_t acc, int16x2_t xe, int16x2_t xo, const int8_t *w)
+{
+    const uint32_t ww = dsp8_load(w);
+    return __smlad(xo, dsp8_odd(ww), __smlad(xe, dsp8_even(ww), acc));
+}
+
+/* dot[0..3]: four outputs, their sums in registers, x's pairs shared. */
+static void fc8_dsp4(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp, int32_t *dot)
 {
     const int16x2_t off = dsp8_splat(-in_zp);
-    int32_t i = 0;
-    for (int32_t j = 0; j < J; j++)
-        dot[j] = 0;
+    const int8_t *w0 = w, *w1 = w + k, *w2 = w1 + k, *w3 = w2 + k;
+    int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0, i = 0;
     for (; i + 4 <= k; i += 4) {
         const uint32_t xw = dsp8_load(x + i);
         const int16x2_t xe = __sadd16(dsp8_even(xw), off), xo = __sadd16(dsp8_odd(xw), off);
-        for (int32_t j = 0; j < J; j++) {
-            const uint32_t ww = dsp8_load(w + (ptrdiff_t)j * k + i);
-            dot[j] = __smlad(xo, dsp8_odd(ww), __smlad(xe, dsp8_even(ww), dot[j]));
-        }
+        d0 = fc8_dsp_step(d0, xe, xo, w0 + i);
+        d1 = fc8_dsp_step(d1, xe, xo, w1 + i);
+        d2 = fc8_dsp_step(d2, xe, xo, w2 + i);
+        d3 = fc8_dsp_step(d3, xe, xo, w3 + i);
+    }
+    for (; i < k; i++) {
+        const int32_t xv = (int32_t)x[i] - in_zp;
+        d0 += (int32_t)w0[i] * xv, d1 += (int32_t)w1[i] * xv;
+        d2 += (int32_t)w2[i] * xv, d3 += (int32_t)w3[i] * xv;
+    }
+    dot[0] = d0, dot[1] = d1, dot[2] = d2, dot[3] = d3;
+}
+
+static void fc8_dsp1(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp, int32_t *dot)
+{
+    const int16x2_t off = dsp8_splat(-in_zp);
+    int32_t d = 0, i = 0;
+    for (; i + 4 <= k; i += 4) {
+        const uint32_t xw = dsp8_load(x + i);
+        d = fc8_dsp_step(d, __sadd16(dsp8_even(xw), off), __sadd16(dsp8_odd(xw), off), w + i);
     }
     for (; i < k; i++)
-        for (int32_t j = 0; j < J; j++)
-            dot[j] += (int32_t)w[(ptrdiff_t)j * k + i] * ((int32_t)x[i] - in_zp);
+        d += (int32_t)w[i] * ((int32_t)x[i] - in_zp);
+    *dot = d;
 }
 #endif
 
@@ -289,7 +312,7 @@ static void fc8_dot(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp, 
     }
 #endif
 #if SM2C_RT_DSP_S8
-    fc8_dsp(x, w, k, in_zp, J, dot);
+    (J == 4 ? fc8_dsp4 : fc8_dsp1)(x, w, k, in_zp, dot);
     return;
 #endif
 #if SM2C_RT_SDOT

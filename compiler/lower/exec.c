@@ -170,7 +170,8 @@ typedef struct kernel {
 #define Q8_KERNELS                                                                               \
     WRAP(sm2c_rt_quantize_f32_s8, W_QUANTIZE) WRAP(sm2c_rt_dequantize_s8_f32, W_QUANTIZE)         \
     WRAP(sm2c_rt_conv2d_s8, W_CONV_S8) WRAP(sm2c_rt_depthwise_conv2d_s8, W_CONV_S8)               \
-    WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_max_pool_s8, W_POOL)                   \
+    WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_fully_connected_m_s8, W_FC_S8)         \
+    WRAP(sm2c_rt_max_pool_s8, W_POOL)                                                            \
     WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_mul_s8, W_ADD_S8)     \
     WRAP(sm2c_rt_clamp_s8, W_CLAMP_S8) WRAP(sm2c_rt_mean_s8, W_MEAN_S8)                          \
     WRAP(sm2c_rt_softmax_s8, W_SOFTMAX_S8) WRAP(sm2c_rt_lut_s8, W_LUT_S8)                      \

@@ -85,6 +85,33 @@ static sm2c_value *ohwi_filter(sm2c_lower *l, const sm2c_value *f)
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter"));
 }
 
+/* A fully connected filter [N, K] as sm2c_rt_fully_connected_m_s8 reads it:
+** groups of four rows, each four columns' 16 bytes (row by row) together,
+** then the group's rows' last K % 4 bytes; the last N % 4 rows as they are. */
+static sm2c_value *fc_m_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, int64_t k)
+{
+    const sm2c_tensor *t = f->constant;
+    sm2c_tensor *r = sm2c_arena_alloc(l->c->arena, sizeof *r);
+    *r = *t;
+    r->data = sm2c_arena_alloc(l->c->arena, t->nbytes + 1);
+    const int8_t *src = t->data;
+    int8_t *dst = r->data;
+    const int64_t quads = k & ~(int64_t)3;
+    for (int64_t g = 0; g + 4 <= n; g += 4) {
+        for (int64_t c = 0; c < quads; c += 4)
+            for (int64_t j = 0; j < 4; j++)
+                for (int64_t b = 0; b < 4; b++)
+                    *dst++ = src[(g + j) * k + c + b];
+        for (int64_t j = 0; j < 4; j++)
+            for (int64_t c = quads; c < k; c++)
+                *dst++ = src[(g + j) * k + c];
+    }
+    for (int64_t o = n & ~(int64_t)3; o < n; o++)
+        for (int64_t c = 0; c < k; c++)
+            *dst++ = src[o * k + c];
+    return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/fc_m", f->name ? f->name : "filter"));
+}
+
 /* The Cortex-M form of a Conv2D without groups: the filter laid out at
 ** compile time and the two pixels' windows in arena scratch (never the
 ** stack, which stays small). */
@@ -125,20 +152,21 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
 }
 
 /*
-** The bias that lets fully_connected_s8 take the input zero point as -128:
-** bias[o] - (in_zp + 128) * sum_i w[o, i], since sum w * (x - in_zp) is
-** sum w * (x + 128) - (in_zp + 128) * sum w.  The same integers, so the same
-** bits on every path; VNNI, which multiplies x + 128, then subtracts nothing
-** per call.  Every partial sum stays within the overflow proof's
+** The bias that lets the fully connected kernels take the input zero point as
+** to_zp (-128 for VNNI, 0 for the Cortex-M form): bias[o] - (in_zp - to_zp) *
+** sum_i w[o, i], since sum w * (x - in_zp) is sum w * (x - to_zp) - (in_zp -
+** to_zp) * sum w.  The same integers, so the same bits on every path; VNNI,
+** which multiplies x + 128, then subtracts nothing per call, nor does SMLAD
+** offset x's pairs.  Every partial sum stays within the overflow proof's
 ** k * 127 * 255 + |bias| (pass_quantize.c), and so does the new bias; NULL
-** (lower as given) when the zero point is -128 already or the filter or bias
+** (lower as given) when the zero point is to_zp already or the filter or bias
 ** is not a constant here.
 */
-static const int64_t *fc_bias_at_m128(sm2c_lower *l, const sm2c_node *n, int64_t rows_n, int64_t k)
+static const int64_t *fc_bias_at_zp(sm2c_lower *l, const sm2c_node *n, int64_t rows_n, int64_t k, int32_t to_zp)
 {
     const sm2c_tensor *w = n->inputs[1]->constant;
     const sm2c_tensor *b = n->bias ? n->bias->constant : NULL;
-    const int64_t zu = (int64_t)n->inputs[0]->quant->zero_point + 128;
+    const int64_t zu = (int64_t)n->inputs[0]->quant->zero_point - to_zp;
     if (zu == 0 || !w || w->dtype != SM2C_DT_INT8 || w->nelem != rows_n * k || (n->bias && !b) ||
         (b && (b->dtype != SM2C_DT_INT32 || b->nelem != rows_n)))
         return NULL;
@@ -154,14 +182,22 @@ static const int64_t *fc_bias_at_m128(sm2c_lower *l, const sm2c_node *n, int64_t
     return nb;
 }
 
-/* MatMul [rows, k] x [k, n]: the filter was stored transposed, [n, k]. */
+/* MatMul [rows, k] x [k, n]: the filter was stored transposed, [n, k].  For
+** a Cortex-M, with a constant filter, the form that reads it in SMLAD's order
+** with the input zero point folded to 0 (fc_m_s8.c); else the input zero
+** point folded to -128 (VNNI's). */
 static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_shape *x = &n->inputs[0]->shape, *y = &n->outputs[0]->shape;
-    const int64_t *bias = fc_bias_at_m128(l, n, y->dims[1], x->dims[1]);
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fully_connected_s8", 13);
+    const sm2c_tensor *w = n->inputs[1]->constant;
+    const int m_form = l->target->cortex_m && w && w->dtype == SM2C_DT_INT8 &&
+                       w->nelem == y->dims[1] * x->dims[1];
+    const int32_t to_zp = m_form ? 0 : -128;
+    const int64_t *bias = fc_bias_at_zp(l, n, y->dims[1], x->dims[1], to_zp);
+    sm2c_step *s = sm2c_lower_step(l, n, m_form ? "sm2c_rt_fully_connected_m_s8" : "sm2c_rt_fully_connected_s8",
+                                   13);
     s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[1] = buf_of(l, m_form ? fc_m_filter(l, n->inputs[1], y->dims[1], x->dims[1]) : n->inputs[1]);
     s->args[2] = bias ? sm2c_arg_ints(l, (int32_t)y->dims[1], bias)
                       : n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
@@ -170,7 +206,7 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     s->args[6] = sm2c_arg_int(y->dims[1]);
     requant_args(l, n, s, 7);
     if (bias)
-        s->args[9] = sm2c_arg_int(-128);
+        s->args[9] = sm2c_arg_int(to_zp);
     return SM2C_OK;
 }
 

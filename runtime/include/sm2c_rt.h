@@ -545,6 +545,13 @@ void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t 
                                 int32_t rows, int32_t k, int32_t n, const int32_t *mult,
                                 const int32_t *shift, int32_t in_zp, int32_t out_zp, int32_t act_min,
                                 int32_t act_max);
+/* The same, the form for Cortex-M (fc_m_s8.c): w in groups of four rows, each
+** four columns' 16 bytes together, then the group's K % 4 tails; the last
+** N % 4 rows as they are. */
+void sm2c_rt_fully_connected_m_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                  int32_t rows, int32_t k, int32_t n, const int32_t *mult,
+                                  const int32_t *shift, int32_t in_zp, int32_t out_zp, int32_t act_min,
+                                  int32_t act_max);
 /* MaxPool and AvgPool, output sharing the input's scale and zero point (pool_s8.c). */
 void sm2c_rt_max_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
 void sm2c_rt_avg_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);

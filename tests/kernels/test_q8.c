@@ -342,6 +342,53 @@ static void test_fully_connected_s8_long(void **state)
     }
 }
 
+/* The filter [N, K] in the Cortex-M form's layout (fc_m_s8.c), written here
+** from its description: groups of four rows, each four columns' 16 bytes,
+** then the group's tails; the last N % 4 rows as they are. */
+static void pack_fc_m(const int8_t *w, int32_t n, int32_t k, int8_t *out)
+{
+    for (int32_t g = 0; g + 4 <= n; g += 4) {
+        for (int32_t c = 0; c + 4 <= k; c += 4)
+            for (int32_t j = 0; j < 4; j++)
+                for (int32_t b = 0; b < 4; b++)
+                    *out++ = w[(g + j) * k + c + b];
+        for (int32_t j = 0; j < 4; j++)
+            for (int32_t c = k & ~3; c < k; c++)
+                *out++ = w[(g + j) * k + c];
+    }
+    for (int32_t o = n & ~3; o < n; o++)
+        for (int32_t c = 0; c < k; c++)
+            *out++ = w[o * k + c];
+}
+
+/* The Cortex-M form gives fully_connected_s8's bits: K with every remainder
+** mod 8 (its 8- and 4-column steps and tails), N with every remainder mod 4,
+** input zero points 0 (what the compiler passes it) and others. */
+static void test_fully_connected_m_s8(void **state)
+{
+    (void)state;
+    ktest_rng r = { 29 };
+    enum { R = 2, N = 11 };
+    const int32_t ks[6] = { 1, 3, 4, 8, 13, 130 }, ns[4] = { 1, 4, 7, N }, zps[3] = { 0, -128, 9 };
+    static int8_t x[R * 130], w[N * 130], wm[N * 130], want[R * N], got[R * N];
+    int32_t bias[N], mult[N], shift[N];
+    for (int t = 0; t < 6; t++)
+        for (int u = 0; u < 4; u++)
+            for (int z = 0; z < 3; z++) {
+                const int32_t K = ks[t], n = ns[u];
+                fill8(&r, x, R * K);
+                fill8(&r, w, n * K);
+                for (int o = 0; o < n; o++)
+                    bias[o] = ktest_int(&r, -50000, 50000), mult[o] = ktest_int(&r, 1 << 30, INT32_MAX),
+                    shift[o] = ktest_int(&r, -20, 0);
+                pack_fc_m(w, n, K, wm);
+                sm2c_rt_fully_connected_s8(x, w, bias, want, R, K, n, mult, shift, zps[z], 3, -128, 127);
+                sm2c_rt_fully_connected_m_s8(x, wm, bias, got, R, K, n, mult, shift, zps[z], 3, -128, 127);
+                for (int i = 0; i < R * n; i++)
+                    assert_int_equal(want[i], got[i]);
+            }
+}
+
 /* The VNNI path's blocks of 16 outputs (two of them, then four and one on
 ** the narrower path), rows longer than a vector with a tail, with and
 ** without bias, at the input zero point the compiler passes (-128, where
@@ -705,6 +752,7 @@ int main(void)
         cmocka_unit_test(test_pool_s8_shapes),
         cmocka_unit_test(test_fully_connected_s8),
         cmocka_unit_test(test_fully_connected_s8_long),
+        cmocka_unit_test(test_fully_connected_m_s8),
         cmocka_unit_test(test_fully_connected_s8_blocks),
         cmocka_unit_test(test_requant_halves),
         cmocka_unit_test(test_pool_s8),
