@@ -12,7 +12,6 @@
 ** from zero when the dropped fraction (exact) is at least a half, NaN to 0,
 ** and the same saturation; so every path gives the C path's bits.
 */
-#include <math.h>
 #include <stdint.h>
 
 #include "rt_select.h"
@@ -20,14 +19,26 @@
 #include "sm2c_rt.h"
 
 #if SM2C_RT_WANT(quantize_f32_s8)
+/* roundf(v) (halves away from zero) as an int, NaN as 0, saturated at
+** +-10^6 (a float outside int32, or NaN, is UB to convert): the truncation,
+** then one away from zero when the dropped fraction, exact below 2^24, is at
+** least a half.  No libm call: on a Cortex-M4F roundf is a library routine. */
+static inline int32_t qs8_round(float v)
+{
+    if (v != v)
+        return 0;
+    if (v > 1e6f || v < -1e6f)
+        return v > 0 ? 1000000 : -1000000;
+    const int32_t t = (int32_t)v;
+    const float f = v - (float)t;
+    return t + (f >= 0.5f) - (f <= -0.5f);
+}
+
 /* y[i] for i < n, in C. */
 static void qs8_c(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
 {
     for (int32_t i = 0; i < n; i++) {
-        float r = roundf(x[i] / scale);
-        /* Saturate before converting: a float outside int32 (or NaN) is UB to convert. */
-        int32_t q = r != r ? 0 : r > 1e6f ? 1000000 : r < -1e6f ? -1000000 : (int32_t)r;
-        q += zero_point;
+        const int32_t q = qs8_round(x[i] / scale) + zero_point;
         y[i] = (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
     }
 }
