@@ -115,6 +115,22 @@ def update_slice_cases():
                                  "u": sample("XlaDynamicUpdateSlice_dtypes/u", dt, [2, 3])},
                      "XlaDynamicUpdateSlice of a [2, 3] box at [1, 0] on every dtype")
 
+    def decode(table, start):
+        """A decoding loop that appends each step's token with
+        keras.ops.slice_update at the loop counter (a KV cache's write)."""
+        steps = 5
+        seq = keras.ops.slice_update(tf.zeros([2, steps], tf.int32), (0, 0), start[:, None])
+
+        def body(t, prev, seq):
+            nxt = tf.argmax(tf.gather(table, prev), axis=-1, output_type=tf.int32)
+            return t + 1, nxt, keras.ops.slice_update(seq, (tf.constant(0), t), nxt[:, None])
+        _, _, seq = tf.while_loop(lambda t, p, s: t < steps, body, [tf.constant(1), start, seq])
+        return {"tokens": seq}
+    yield ("XlaDynamicUpdateSlice_loop", decode,
+           {"serving_default": {"table": sample("XlaDynamicUpdateSlice_loop", "float32", [5, 5]),
+                                "start": np.array([4, 1], np.int32)}}, EXACT,
+           "keras.ops.slice_update at the counter of a while loop: decoding that appends each token")
+
     class CacheWrite(keras.layers.Layer):   # a KV cache's write of one step's row at position t
         def call(self, k, t):
             return keras.ops.slice_update(k, (0, t[0, 0], 0), keras.ops.ones((1, 1, 3)) * 2.0)
