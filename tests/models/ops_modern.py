@@ -272,6 +272,26 @@ def ragged_cases():
                      "RaggedTensorToTensor of rows [2, 0, 3] on every dtype")
 
 
+# ---- all five on constants: folded at compile time through the kernels ------------------
+
+def folded_cases():
+    def folded(x):
+        c = tf.reshape(tf.range(12, dtype=tf.float32), [3, 4])
+        bins = tf.raw_ops.DenseBincount(input=tf.constant([[1, 3, 3], [0, 9, 2], [2, 2, 2]]), size=4,
+                                        weights=tf.constant([[0.5, 1.0, 2.0], [1.0, 1.0, 1.0], [3.0, 3.0, 3.0]]))
+        rag = tf.RaggedTensor.from_row_splits(tf.range(6, dtype=tf.float32), [0, 1, 1, 6],
+                                              validate=False).to_tensor(default_value=-1.0, shape=[3, 4])
+        return {"roll": x + tf.roll(c, [1, -1], [0, 1]),
+                "scatter": x + tf.tensor_scatter_nd_update(c, [[2, 1], [0, 3]], [-5.0, -6.0]),
+                "update": x + gen_xla_ops.xla_dynamic_update_slice(c, -c[:2, :2], tf.constant([2, 3])),
+                "bins": x + bins, "ragged": x + rag}
+    yield ("Roll_folded", folded,
+           {"serving_default": {"x": sample("Roll_folded", "float32", [3, 4])}}, EXACT,
+           "Roll, TensorScatterUpdate, XlaDynamicUpdateSlice, DenseBincount and RaggedTensorToTensor of "
+           "constants, folded at compile time through their kernels")
+
+
 def cases():
-    for group in (roll_cases, update_slice_cases, scatter_update_cases, bincount_cases, ragged_cases):
+    for group in (roll_cases, update_slice_cases, scatter_update_cases, bincount_cases, ragged_cases,
+                  folded_cases):
         yield from group()
