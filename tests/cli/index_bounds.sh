@@ -222,6 +222,12 @@ model "$tmp/n8_scatter_nd" "$(const_i32 idx '3 1' '0 1 3') $(const_i32 shape 2 '
     node { name: \"y\" op: \"ScatterNd\" input: \"idx\" input: \"x\" input: \"shape\" $t32 }" y
 check "ScatterNd with constant row 3 into [3, 4] is a compile-time error" \
   compile_error ScatterNd "$tmp/n8_scatter_nd" "'y' (ScatterNd): error: constant index 3"
+model "$tmp/n8_scatter_update" "$(const_i32 idx '2 1' '2 3') $(const_i32 two '2 4' '1 2 3 4 5 6 7 8')
+    node { name: \"u\" op: \"Cast\" input: \"two\" attr { key: \"SrcT\" value { type: DT_INT32 } }
+      attr { key: \"DstT\" value { type: DT_FLOAT } } }
+    node { name: \"y\" op: \"TensorScatterUpdate\" input: \"x\" input: \"idx\" input: \"u\" $t32 }" y
+check "TensorScatterUpdate with constant row 3 into [3, 4] is a compile-time error" \
+  compile_error TensorScatterUpdate "$tmp/n8_scatter_update" "'y' (TensorScatterUpdate): error: constant index 3"
 
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
