@@ -63,6 +63,9 @@ typedef struct kernel {
 #define W_GATHER(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints, a[4].i)
 #define W_GATHER_ND(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].ints, a[6].i, a[7].i)
 #define W_SCATTER_ND(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].ints, a[6].i)
+#define W_UPDATE_SLICE(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i)
+#define W_BINCOUNT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i)
+#define W_RAGGED_TO_TENSOR(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].p, a[4].i, a[5].i, a[6].p, a[7].i, a[8].i, a[9].i, a[10].i, a[11].i, a[12].p)
 #define W_ONE_HOT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i)
 #define W_INVERT_PERMUTATION(fn_) fn_(a[0].p, a[1].p, a[2].i)
 #define W_REVERSE_SEQUENCE(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints, a[4].i)
@@ -122,7 +125,12 @@ typedef struct kernel {
     WRAP_CHECKED(sm2c_rt_reverse_sequence_##ix, W_REVERSE_SEQUENCE)                               \
     WRAP_CHECKED(sm2c_rt_scatter_nd_f32_##ix, W_SCATTER_ND)                                       \
     WRAP_CHECKED(sm2c_rt_scatter_nd_i32_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i64_##ix, W_SCATTER_ND)
+    WRAP_CHECKED(sm2c_rt_scatter_nd_i64_##ix, W_SCATTER_ND)                                       \
+    WRAP_CHECKED(sm2c_rt_scatter_update_##ix, W_GATHER_ND)                                        \
+    WRAP(sm2c_rt_update_slice_##ix, W_UPDATE_SLICE)                                               \
+    WRAP_CHECKED(sm2c_rt_bincount_f32_##ix, W_BINCOUNT) WRAP_CHECKED(sm2c_rt_bincount_f64_##ix, W_BINCOUNT) \
+    WRAP_CHECKED(sm2c_rt_bincount_i32_##ix, W_BINCOUNT) WRAP_CHECKED(sm2c_rt_bincount_i64_##ix, W_BINCOUNT) \
+    WRAP_CHECKED(sm2c_rt_ragged_to_tensor_##ix, W_RAGGED_TO_TENSOR)
 #define MOVEMENT_KERNELS                                                                         \
     MOVE_INDEXED(i32) MOVE_INDEXED(i64)                                                           \
     WRAP(sm2c_rt_top_k_f32, W_TOP_K) WRAP(sm2c_rt_top_k_i32, W_TOP_K) WRAP(sm2c_rt_top_k_i64, W_TOP_K) \

@@ -1,6 +1,6 @@
 /*
 ** ops_movement.c: data movement that is static once shapes are known:
-** Unpack, Split, SplitV, Tile, MirrorPad, BroadcastTo, ReverseV2,
+** Unpack, Split, SplitV, Tile, MirrorPad, BroadcastTo, ReverseV2, Roll,
 ** SpaceToDepth, DepthToSpace, SpaceToBatchND, BatchToSpaceND, plus Range and
 ** BroadcastArgs, whose inputs must be constants.  Every move is one or more
 ** sm2c_rt_copy_strided boxes (a view of the input read with strides that may
@@ -285,6 +285,77 @@ sm2c_status lower_reverse(sm2c_lower *l, const sm2c_node *n)
     }
     int32_t yb = sm2c_lower_buf(l, n->outputs[0]);
     return move(l, n, sm2c_lower_buf(l, x), off, src, yb, 0, xs, x->shape.rank, x->shape.dims, x->dtype);
+}
+
+/* ---- Roll ------------------------------------------------------------------------------ */
+
+/* Roll(input, shift, axis), shift and axis constant scalars or vectors of one
+** length: each dim's total shift (TensorFlow adds the shifts of an axis listed
+** twice), taken modulo the dim into [0, dim). */
+static sm2c_status roll_shifts(sm2c_ctx *c, const sm2c_node *n, int64_t *sh)
+{
+    const sm2c_shape *x = &n->inputs[0]->shape;
+    int64_t ns = 0, na = 0, *s = const_ints(c, n, 1, "shift", &ns), *a = s ? const_ints(c, n, 2, "axis", &na) : NULL;
+    if (!a)
+        return SM2C_ERR_UNSUPPORTED;
+    if (ns != na || n->inputs[1]->shape.rank > 1 || n->inputs[2]->shape.rank != n->inputs[1]->shape.rank)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "shift %s and axis %s must be scalars or vectors of one length",
+                             sm2c_shape_str(c->arena, &n->inputs[1]->shape),
+                             sm2c_shape_str(c->arena, &n->inputs[2]->shape));
+    for (int32_t i = 0; i < x->rank; i++)
+        sh[i] = 0;
+    for (int64_t k = 0; k < ns; k++) {
+        int32_t d;
+        if (!sm2c_op_axis(c, n, a[k], x->rank, &d))
+            return SM2C_ERR_INVALID;
+        if (x->dims[d] > 0)
+            sh[d] = (sh[d] + s[k] % x->dims[d] + x->dims[d]) % x->dims[d];
+    }
+    return SM2C_OK;
+}
+
+sm2c_status shape_roll(sm2c_ctx *c, sm2c_node *n)
+{
+    int64_t sh[SM2C_RT_MAX_RANK];
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st || (st = roll_shifts(c, n, sh)))
+        return st;
+    sm2c_op_set(c, n, 0, n->inputs[0]->dtype, n->inputs[0]->shape.rank, n->inputs[0]->shape.dims);
+    return SM2C_OK;
+}
+
+/* Element i of a dim shifted by s lands at (i + s) mod dim: the input's first
+** dim - s elements move to [s, dim), its last s to [0, s).  One box per
+** combination of those two parts over the shifted dims. */
+sm2c_status lower_roll(sm2c_lower *l, const sm2c_node *n)
+{
+    int64_t sh[SM2C_RT_MAX_RANK];
+    sm2c_status st = roll_shifts(l->c, n, sh);
+    if (st)
+        return st;
+    const sm2c_value *x = n->inputs[0];
+    int32_t rank = x->shape.rank, rolled[SM2C_RT_MAX_RANK], nr = 0;
+    int32_t xb = sm2c_lower_buf(l, x), yb = sm2c_lower_buf(l, n->outputs[0]);
+    int64_t xs[SM2C_RT_MAX_RANK], box[SM2C_RT_MAX_RANK];
+    sm2c_op_strides(&x->shape, xs);
+    for (int32_t i = 0; i < rank; i++)
+        if (sh[i])
+            rolled[nr++] = i;
+    for (uint32_t m = 0; m < 1u << nr; m++) {
+        int64_t src = 0, dst = 0;
+        for (int32_t i = 0; i < rank; i++)
+            box[i] = x->shape.dims[i];
+        for (int32_t j = 0; j < nr; j++) {
+            int32_t d = rolled[j];
+            int wrap = (int)(m >> j & 1);
+            box[d] = wrap ? sh[d] : x->shape.dims[d] - sh[d];
+            src += wrap ? (x->shape.dims[d] - sh[d]) * xs[d] : 0;
+            dst += wrap ? 0 : sh[d] * xs[d];
+        }
+        if ((st = move(l, n, xb, src, xs, yb, dst, xs, rank, box, x->dtype)))
+            return st;
+    }
+    return SM2C_OK;
 }
 
 /* ---- MirrorPad ------------------------------------------------------------------------ */

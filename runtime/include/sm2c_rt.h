@@ -235,6 +235,51 @@ SM2C_RT_SEGMENTS(int32_t, i32, i64, int64_t)
     SM2C_RT_SCATTER_ND(i64, int64_t, ix, I)
 SM2C_RT_SCATTER_ND_ALL(i32, int32_t)
 SM2C_RT_SCATTER_ND_ALL(i64, int64_t)
+/* scatter_update.c, TensorScatterUpdate: y holds the tensor (dims[0..k), then
+** `slice` elements of elem_size bytes); each of the n updates' slices is
+** written at its index tuple, in order (the last of repeated tuples wins).
+** A tuple out of range is SM2C_RT_ERR_INDEX before anything is written.
+** update_slice.c, XlaDynamicUpdateSlice: y (ydims) holds the operand; the
+** update box (udims, each <= ydims) is written at start, each start clamped
+** into [0, ydims[d] - udims[d]] as XLA does.  Never fails. */
+#define SM2C_RT_SCATTER_UPDATE(ix, I)                                                      \
+    int32_t sm2c_rt_scatter_update_##ix(const I *idx, const void *updates, void *y, int32_t n, \
+                                        int32_t k, const int32_t *dims, int32_t slice,     \
+                                        int32_t elem_size);                                \
+    void sm2c_rt_update_slice_##ix(void *y, const void *update, const I *start, int32_t rank, \
+                                   const int32_t *ydims, const int32_t *udims, int32_t elem_size);
+SM2C_RT_SCATTER_UPDATE(i32, int32_t)
+SM2C_RT_SCATTER_UPDATE(i64, int64_t)
+/* bincount.c, DenseBincount: `rows` rows of n values x into rows of `size`
+** bins y: each value's count, the sum of its weights w (x's layout; NULL for
+** none) in order, or 1 when binary.  Values >= size are dropped; a negative
+** one is SM2C_RT_ERR_INDEX before anything is written.  Named by the bins'
+** type, then the values'. */
+#define SM2C_RT_BINCOUNT(sfx, T, ix, I)                                                    \
+    int32_t sm2c_rt_bincount_##sfx##_##ix(const I *x, const T *w, T *y, int32_t rows,       \
+                                          int32_t n, int32_t size, int32_t binary);
+#define SM2C_RT_BINCOUNT_ALL(ix, I)                                                        \
+    SM2C_RT_BINCOUNT(f32, float, ix, I) SM2C_RT_BINCOUNT(f64, double, ix, I)                \
+    SM2C_RT_BINCOUNT(i32, int32_t, ix, I) SM2C_RT_BINCOUNT(i64, int64_t, ix, I)
+SM2C_RT_BINCOUNT_ALL(i32, int32_t)
+SM2C_RT_BINCOUNT_ALL(i64, int64_t)
+/* ragged_to_tensor.c, RaggedTensorToTensor of one ragged dim: nvals values
+** (cells of `inner` elements of elem_size bytes) partitioned into rows by
+** part, n_part row splits (by_rowids 0) or nvals value row ids of a tensor of
+** n_part rows (by_rowids 1), into y, nrows x ncols cells: value c of row r at
+** (r, c) where both fit, the default (dflt_n elements: 1, or inner)
+** elsewhere; values past the last split are dropped.  A partition that is not
+** well formed (splits from 0, ids in [0, n_part), never decreasing) is
+** SM2C_RT_ERR_INDEX before anything is written.  With count (else NULL),
+** ncols is a bound: the columns are the longest row's (written to *count; a
+** row over the bound is SM2C_RT_ERR_INDEX) and the cells past them zero. */
+#define SM2C_RT_RAGGED_TO_TENSOR(ix, I)                                                    \
+    int32_t sm2c_rt_ragged_to_tensor_##ix(const void *values, const void *dflt, int32_t dflt_n, \
+                                          const I *part, int32_t n_part, int32_t by_rowids, \
+                                          void *y, int32_t nrows, int32_t ncols, int32_t nvals, \
+                                          int32_t inner, int32_t elem_size, int64_t *count);
+SM2C_RT_RAGGED_TO_TENSOR(i32, int32_t)
+SM2C_RT_RAGGED_TO_TENSOR(i64, int64_t)
 /* top_k.c, TopKV2 (sorted): per row of `cols`, the k largest values in
 ** descending order with their column indices; equal values keep the lower
 ** index first.  k <= cols. */

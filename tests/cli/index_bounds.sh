@@ -3,7 +3,9 @@
 # Run time: conformance models with index inputs (GatherV2, ResourceGather,
 # GatherNd, ScatterNd, InvertPermutation, ReverseSequence, UnsortedSegment*,
 # SparseSoftmaxCrossEntropyWithLogits, SparseToDense: all zeros repeat an index,
-# which validate_indices refuses) are compiled, and a
+# which validate_indices refuses; TensorScatterUpdate; DenseBincount, whose
+# negative values TensorFlow refuses; RaggedTensorToTensor, whose row ids must
+# be below first_dim_size and row splits start at 0) are compiled, and a
 # driver calls each entry point through the metadata table with every element
 # of the index input set to an out-of-range value: the call must return
 # SM2C_RT_ERR_INDEX (-1), where TensorFlow's CPU kernels report an error.  With
@@ -103,6 +105,12 @@ runs=(
   "SparseSoftmaxCrossEntropyWithLogits_i64 serving_default c -1 0"
   "SparseToDense serving_default idx 3 -1"
   "SparseToDense unvalidated idx 5 0"
+  "TensorScatterUpdate serving_default i 4 0"
+  "TensorScatterUpdate int64 j -1 0"
+  "DenseBincount serving_default x -1 0"
+  "DenseBincount int64 x2 -3 0"
+  "RaggedTensorToTensor serving_default ids 4 0"
+  "RaggedTensorToTensor int32 s -1 0"
 )
 
 gcc_flags=(gcc -std=c99 -Wall -Wextra -pedantic -Werror)
@@ -214,6 +222,12 @@ model "$tmp/n8_scatter_nd" "$(const_i32 idx '3 1' '0 1 3') $(const_i32 shape 2 '
     node { name: \"y\" op: \"ScatterNd\" input: \"idx\" input: \"x\" input: \"shape\" $t32 }" y
 check "ScatterNd with constant row 3 into [3, 4] is a compile-time error" \
   compile_error ScatterNd "$tmp/n8_scatter_nd" "'y' (ScatterNd): error: constant index 3"
+model "$tmp/n8_scatter_update" "$(const_i32 idx '2 1' '2 3') $(const_i32 two '2 4' '1 2 3 4 5 6 7 8')
+    node { name: \"u\" op: \"Cast\" input: \"two\" attr { key: \"SrcT\" value { type: DT_INT32 } }
+      attr { key: \"DstT\" value { type: DT_FLOAT } } }
+    node { name: \"y\" op: \"TensorScatterUpdate\" input: \"x\" input: \"idx\" input: \"u\" $t32 }" y
+check "TensorScatterUpdate with constant row 3 into [3, 4] is a compile-time error" \
+  compile_error TensorScatterUpdate "$tmp/n8_scatter_update" "'y' (TensorScatterUpdate): error: constant index 3"
 
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
