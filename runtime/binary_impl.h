@@ -166,6 +166,15 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
     static inline T sm2c_rt__maximum_##sfx(T a, T b) { return a > b ? a : b; }        \
     static inline T sm2c_rt__minimum_##sfx(T a, T b) { return a < b ? a : b; }
 
+/* Unsigned integers wrap by definition; `0u +` keeps types narrower than int
+** from being promoted to (signed, overflowing) int. */
+#define SM2C_RT__UINT_OPS(T, sfx)                                                      \
+    static inline T sm2c_rt__add_##sfx(T a, T b) { return (T)(0u + a + b); }           \
+    static inline T sm2c_rt__sub_##sfx(T a, T b) { return (T)(0u + a - b); }           \
+    static inline T sm2c_rt__mul_##sfx(T a, T b) { return (T)((0u + a) * b); }         \
+    static inline T sm2c_rt__maximum_##sfx(T a, T b) { return a > b ? a : b; }        \
+    static inline T sm2c_rt__minimum_##sfx(T a, T b) { return a < b ? a : b; }
+
 #define SM2C_RT__BINARY_COMMON(T, sfx)                                                 \
     SM2C_RT__BINARY_KERNEL(add, T, sfx, sm2c_rt__add_##sfx)                            \
     SM2C_RT__BINARY_KERNEL(sub, T, sfx, sm2c_rt__sub_##sfx)                            \

@@ -1,6 +1,6 @@
 /*
 ** compare.c: Equal, NotEqual, Less, LessEqual, Greater, GreaterEqual (float,
-** double, int32, int64; Equal/NotEqual also bool), LogicalAnd and LogicalOr,
+** double, every integer width; Equal/NotEqual also bool), LogicalAnd and LogicalOr,
 ** broadcasting (binary_impl.h), and ApproximateEqual.  Results are bool as
 ** uint8_t 0/1.  IEEE comparisons: a NaN compares false, so NotEqual is true.
 */
@@ -32,6 +32,14 @@ SM2C_RT__ORDER_OPS(float, f32)
 SM2C_RT__ORDER_OPS(double, f64)
 SM2C_RT__ORDER_OPS(int32_t, i32)
 SM2C_RT__ORDER_OPS(int64_t, i64)
+/* The other integer widths (issue 33's dtype audit). */
+#define SM2C_RT__ALL_COMPARE(T, sfx) SM2C_RT__COMPARE_OPS(T, sfx) SM2C_RT__ORDER_OPS(T, sfx)
+SM2C_RT__ALL_COMPARE(int8_t, i8)
+SM2C_RT__ALL_COMPARE(int16_t, i16)
+SM2C_RT__ALL_COMPARE(uint8_t, u8)
+SM2C_RT__ALL_COMPARE(uint16_t, u16)
+SM2C_RT__ALL_COMPARE(uint32_t, u32)
+SM2C_RT__ALL_COMPARE(uint64_t, u64)
 
 /* Any nonzero byte is true, so a stray value cannot make a non-0/1 result. */
 static inline uint8_t sm2c_rt__logical_and_b(uint8_t a, uint8_t b) { return (uint8_t)(a && b); }

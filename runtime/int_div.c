@@ -46,3 +46,20 @@
 
 SM2C_RT__INT_DIV_OPS(int32_t, uint32_t, INT32_MAX, i32)
 SM2C_RT__INT_DIV_OPS(int64_t, uint64_t, INT64_MAX, i64)
+SM2C_RT__INT_DIV_OPS(int8_t, uint8_t, INT8_MAX, i8)
+SM2C_RT__INT_DIV_OPS(int16_t, uint16_t, INT16_MAX, i16)
+
+/* Unsigned: floor and truncation agree, and nothing overflows.  `0u +` keeps
+** the narrow types unsigned through promotion. */
+#define SM2C_RT__UINT_DIV_OPS(T, sfx)                                                  \
+    static inline T sm2c_rt__udiv_##sfx(T a, T b) { return (T)((0u + a) / b); }        \
+    static inline T sm2c_rt__umod_##sfx(T a, T b) { return (T)((0u + a) % b); }        \
+    SM2C_RT__BINARY_KERNEL_CHECKED(floor_div, T, sfx, sm2c_rt__udiv_##sfx)             \
+    SM2C_RT__BINARY_KERNEL_CHECKED(floor_mod, T, sfx, sm2c_rt__umod_##sfx)             \
+    SM2C_RT__BINARY_KERNEL_CHECKED(truncate_div, T, sfx, sm2c_rt__udiv_##sfx)          \
+    SM2C_RT__BINARY_KERNEL_CHECKED(truncate_mod, T, sfx, sm2c_rt__umod_##sfx)
+
+SM2C_RT__UINT_DIV_OPS(uint8_t, u8)
+SM2C_RT__UINT_DIV_OPS(uint16_t, u16)
+SM2C_RT__UINT_DIV_OPS(uint32_t, u32)
+SM2C_RT__UINT_DIV_OPS(uint64_t, u64)

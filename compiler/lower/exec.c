@@ -204,8 +204,18 @@ typedef struct kernel {
     WRAP(sm2c_rt_arg_min_##sfx##_i32, W_REDUCE) WRAP(sm2c_rt_arg_min_##sfx##_i64, W_REDUCE)
 #define SCAN(sfx) WRAP(sm2c_rt_cumsum_##sfx, W_SCAN) WRAP(sm2c_rt_cumprod_##sfx, W_SCAN)
 #define CLIP(sfx) WRAP(sm2c_rt_clip_by_value_##sfx, W_CLIP)
+/* issue 33's dtype audit: the other integer widths */
+#define UNI(op, sfx) WRAP(sm2c_rt_##op##_##sfx, W_UNARY)
+#define SINT_UNARY(sfx) UNI(neg, sfx) UNI(abs, sfx) UNI(sign, sfx) UNI(square, sfx)
+#define NARROW_INT(sfx) BIN4(sfx) CMP(sfx) INT_DIV(sfx) RED(sum, sfx) RED(prod, sfx) RED(max, sfx) \
+    RED(min, sfx) RED(mean, sfx) ARG(sfx) BITS(sfx)
+#define INT_WIDTHS                                                                               \
+    SINT_UNARY(i8) SINT_UNARY(i16) SINT_UNARY(i32) SINT_UNARY(i64) UNI(square, u8)                \
+    UNI(square, u16) UNI(square, u32) UNI(square, u64) NARROW_INT(i8) NARROW_INT(i16)             \
+    NARROW_INT(u8) NARROW_INT(u16) NARROW_INT(u32) NARROW_INT(u64) CLIP(i8) CLIP(i16) CLIP(u8)      \
+    CLIP(u16)
 #define LOGIC_KERNELS                                                                            \
-    CMP(f32) CMP(f64) CMP(i32) CMP(i64) BIN(equal, b) BIN(not_equal, b)                           \
+    INT_WIDTHS CMP(f32) CMP(f64) CMP(i32) CMP(i64) BIN(equal, b) BIN(not_equal, b)                \
     BIN(logical_and, b) BIN(logical_or, b) WRAP(sm2c_rt_logical_not_b, W_UNARY)                   \
     WRAP(sm2c_rt_approximate_equal_f32, W_APPROX) WRAP(sm2c_rt_approximate_equal_f64, W_APPROX)   \
     CLASSIFY(f32) CLASSIFY(f64) WRAP(sm2c_rt_select, W_SELECT)                                    \

@@ -182,6 +182,12 @@ unsigned sm2c_op_type_bit(int dtype)
     case SM2C_DT_INT32: return SM2C_OPT_I32;
     case SM2C_DT_INT64: return SM2C_OPT_I64;
     case SM2C_DT_BOOL: return SM2C_OPT_BOOL;
+    case SM2C_DT_INT8: return SM2C_OPT_I8;
+    case SM2C_DT_INT16: return SM2C_OPT_I16;
+    case SM2C_DT_UINT8: return SM2C_OPT_U8;
+    case SM2C_DT_UINT16: return SM2C_OPT_U16;
+    case SM2C_DT_UINT32: return SM2C_OPT_U32;
+    case SM2C_DT_UINT64: return SM2C_OPT_U64;
     default: return 0;
     }
 }

@@ -62,8 +62,14 @@ sm2c_value *sm2c_op_constant(sm2c_lower *l, sm2c_tensor *t, const char *name);
 /* ---- logic family -------------------------------------------------------- */
 /* Dtype sets, for tables of the dtypes an op has kernels for. */
 enum { SM2C_OPT_F32 = 1, SM2C_OPT_F64 = 2, SM2C_OPT_I32 = 4, SM2C_OPT_I64 = 8, SM2C_OPT_BOOL = 16,
+       SM2C_OPT_I8 = 32, SM2C_OPT_I16 = 64, SM2C_OPT_U8 = 128, SM2C_OPT_U16 = 256, SM2C_OPT_U32 = 512,
+       SM2C_OPT_U64 = 1024,
        SM2C_OPT_FLOAT = SM2C_OPT_F32 | SM2C_OPT_F64, SM2C_OPT_INT = SM2C_OPT_I32 | SM2C_OPT_I64,
-       SM2C_OPT_NUM = SM2C_OPT_FLOAT | SM2C_OPT_INT };
+       SM2C_OPT_NUM = SM2C_OPT_FLOAT | SM2C_OPT_INT,
+       /* every integer width, signed and unsigned (the kernels of issue 33's dtype audit) */
+       SM2C_OPT_SINT = SM2C_OPT_I8 | SM2C_OPT_I16 | SM2C_OPT_INT,
+       SM2C_OPT_UINT = SM2C_OPT_U8 | SM2C_OPT_U16 | SM2C_OPT_U32 | SM2C_OPT_U64,
+       SM2C_OPT_INTS = SM2C_OPT_SINT | SM2C_OPT_UINT };
 /* The SM2C_OPT_* bit of dtype, 0 for the others. */
 unsigned sm2c_op_type_bit(int dtype);
 /* Strides of `in` read as the broadcast shape `out` (0 on broadcast dims). */

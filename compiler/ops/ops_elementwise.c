@@ -13,23 +13,23 @@ typedef struct binary_op {
 } binary_op;
 
 static const binary_op binary_ops[] = {
-    { "Add", "add", SM2C_OPT_NUM, 0 }, { "AddV2", "add", SM2C_OPT_NUM, 0 },
-    { "Sub", "sub", SM2C_OPT_NUM, 0 }, { "Mul", "mul", SM2C_OPT_NUM, 0 },
-    { "RealDiv", "div", SM2C_OPT_FLOAT, 0 }, { "Maximum", "maximum", SM2C_OPT_NUM, 0 },
-    { "Minimum", "minimum", SM2C_OPT_NUM, 0 },
+    { "Add", "add", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 }, { "AddV2", "add", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
+    { "Sub", "sub", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 }, { "Mul", "mul", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
+    { "RealDiv", "div", SM2C_OPT_FLOAT, 0 }, { "Maximum", "maximum", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
+    { "Minimum", "minimum", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
     { "SquaredDifference", "squared_difference", SM2C_OPT_NUM, 0 },
     { "Pow", "pow", SM2C_OPT_F32, 0 },
-    { "FloorDiv", "floor_div", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
-    { "FloorMod", "floor_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
+    { "FloorDiv", "floor_div", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
+    { "FloorMod", "floor_mod", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
     { "Atan2", "atan2", SM2C_OPT_F32, 0 }, { "Xdivy", "xdivy", SM2C_OPT_F32, 0 },
     { "DivNoNan", "div_no_nan", SM2C_OPT_F32, 0 },
     /* logic family: integer division, bits, Xlogy */
-    { "TruncateDiv", "truncate_div", SM2C_OPT_INT, SM2C_OPT_INT },
+    { "TruncateDiv", "truncate_div", SM2C_OPT_INTS, SM2C_OPT_INTS },
     { "TruncateMod", "truncate_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
     { "Mod", "truncate_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
-    { "BitwiseAnd", "bitwise_and", SM2C_OPT_INT, 0 }, { "BitwiseOr", "bitwise_or", SM2C_OPT_INT, 0 },
-    { "BitwiseXor", "bitwise_xor", SM2C_OPT_INT, 0 }, { "LeftShift", "left_shift", SM2C_OPT_INT, 0 },
-    { "RightShift", "right_shift", SM2C_OPT_INT, 0 },
+    { "BitwiseAnd", "bitwise_and", SM2C_OPT_INTS, 0 }, { "BitwiseOr", "bitwise_or", SM2C_OPT_INTS, 0 },
+    { "BitwiseXor", "bitwise_xor", SM2C_OPT_INTS, 0 }, { "LeftShift", "left_shift", SM2C_OPT_INTS, 0 },
+    { "RightShift", "right_shift", SM2C_OPT_INTS, 0 },
     { "Xlogy", "xlogy", SM2C_OPT_F32, 0 }, { "Xlog1py", "xlog1py", SM2C_OPT_F32, 0 },
     /* training gradients (ops_grad.c): (y or features, dy) -> dx */
     { "TanhGrad", "tanh_grad", SM2C_OPT_F32, 0 }, { "SigmoidGrad", "sigmoid_grad", SM2C_OPT_F32, 0 },
@@ -164,13 +164,23 @@ static const char *unary_kernel_op(const char *tf)
     return NULL;
 }
 
+/* Whether unary_int.c has op tf on dtype: Neg, Abs and Sign on signed
+** integers, Square on every integer width. */
+static int int_unary(const char *tf, int dtype)
+{
+    unsigned t = sm2c_op_type_bit(dtype);
+    if (strcmp(tf, "Square") == 0)
+        return (t & SM2C_OPT_INTS) != 0;
+    return (t & SM2C_OPT_SINT) && (!strcmp(tf, "Neg") || !strcmp(tf, "Abs") || !strcmp(tf, "Sign"));
+}
+
 sm2c_status lower_unary(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
     int leaky = strcmp(n->op->name, "LeakyRelu") == 0;
     if (y->dtype == SM2C_DT_COMPLEX64)
         return sm2c_lower_complex_unary(l, n);
-    if (y->dtype != SM2C_DT_FLOAT && (y->dtype != SM2C_DT_DOUBLE || leaky))
+    if (y->dtype != SM2C_DT_FLOAT && (y->dtype != SM2C_DT_DOUBLE || leaky) && !int_unary(n->op->name, y->dtype))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype));
     const char *kernel = unary_kernel_op(n->op->name);

@@ -13,16 +13,18 @@ typedef struct logic_op {
 } logic_op;
 
 static const logic_op compare_ops[] = {
-    { "Equal", "equal", SM2C_OPT_NUM | SM2C_OPT_BOOL },
-    { "NotEqual", "not_equal", SM2C_OPT_NUM | SM2C_OPT_BOOL },
-    { "Less", "less", SM2C_OPT_NUM }, { "LessEqual", "less_equal", SM2C_OPT_NUM },
-    { "Greater", "greater", SM2C_OPT_NUM }, { "GreaterEqual", "greater_equal", SM2C_OPT_NUM },
+    { "Equal", "equal", SM2C_OPT_NUM | SM2C_OPT_INTS | SM2C_OPT_BOOL },
+    { "NotEqual", "not_equal", SM2C_OPT_NUM | SM2C_OPT_INTS | SM2C_OPT_BOOL },
+    { "Less", "less", SM2C_OPT_NUM | SM2C_OPT_INTS },
+    { "LessEqual", "less_equal", SM2C_OPT_NUM | SM2C_OPT_INTS },
+    { "Greater", "greater", SM2C_OPT_NUM | SM2C_OPT_INTS },
+    { "GreaterEqual", "greater_equal", SM2C_OPT_NUM | SM2C_OPT_INTS },
     { "LogicalAnd", "logical_and", SM2C_OPT_BOOL }, { "LogicalOr", "logical_or", SM2C_OPT_BOOL },
     { "LogicalNot", "logical_not", SM2C_OPT_BOOL },
     { "IsNan", "is_nan", SM2C_OPT_FLOAT }, { "IsInf", "is_inf", SM2C_OPT_FLOAT },
     { "IsFinite", "is_finite", SM2C_OPT_FLOAT },
     { "ApproximateEqual", "approximate_equal", SM2C_OPT_FLOAT },
-    { "Invert", "invert", SM2C_OPT_INT },
+    { "Invert", "invert", SM2C_OPT_INTS },
 };
 
 static const logic_op *find_logic(const char *tf)
@@ -231,7 +233,7 @@ sm2c_status shape_clip(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_clip(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
-    if (!(sm2c_op_type_bit(y->dtype) & SM2C_OPT_NUM))
+    if (!(sm2c_op_type_bit(y->dtype) & (SM2C_OPT_NUM | SM2C_OPT_I8 | SM2C_OPT_I16 | SM2C_OPT_U8 | SM2C_OPT_U16)))
         return sm2c_lower_unsupported(l, n, "ClipByValue on %s is not supported", sm2c_dtype_name(y->dtype));
     int64_t count = sm2c_value_elements(y);
     sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "clip_by_value", y->dtype), 7);
@@ -265,7 +267,7 @@ sm2c_status shape_add_n(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_add_n(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
-    if (!(sm2c_op_type_bit(y->dtype) & SM2C_OPT_NUM))
+    if (!(sm2c_op_type_bit(y->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)))
         return sm2c_lower_unsupported(l, n, "AddN on %s is not supported", sm2c_dtype_name(y->dtype));
     int32_t yb = sm2c_lower_buf(l, y);
     int64_t count = sm2c_value_elements(y);

@@ -47,9 +47,9 @@ static const struct {
     const char *tf, *kernel;
     unsigned types;
 } reduce_ops[] = {
-    { "Sum", "sum", SM2C_OPT_F32 | SM2C_OPT_INT }, { "Mean", "mean", SM2C_OPT_F32 | SM2C_OPT_INT },
-    { "Max", "max", SM2C_OPT_F32 | SM2C_OPT_INT }, { "Min", "min", SM2C_OPT_F32 | SM2C_OPT_INT },
-    { "Prod", "prod", SM2C_OPT_F32 | SM2C_OPT_INT }, { "All", "all", SM2C_OPT_BOOL },
+    { "Sum", "sum", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Mean", "mean", SM2C_OPT_F32 | SM2C_OPT_INTS },
+    { "Max", "max", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Min", "min", SM2C_OPT_F32 | SM2C_OPT_INTS },
+    { "Prod", "prod", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "All", "all", SM2C_OPT_BOOL },
     { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_F32 },
 };
 
@@ -182,7 +182,7 @@ sm2c_status lower_arg(sm2c_lower *l, const sm2c_node *n)
     sm2c_status st = one_axis(l->c, n, &axis);
     if (st)
         return st;
-    if (!(sm2c_op_type_bit(x->dtype) & SM2C_OPT_NUM))
+    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(x->dtype));
     int64_t outer, len, inner;

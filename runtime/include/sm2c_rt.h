@@ -315,6 +315,13 @@ SM2C_RT_BINARY_ALL(float, f32)
 SM2C_RT_BINARY_ALL(double, f64)
 SM2C_RT_BINARY_ALL(int32_t, i32)
 SM2C_RT_BINARY_ALL(int64_t, i64)
+/* The other integer widths (binary_i8.c ... binary_u64.c; issue 33's dtype audit). */
+SM2C_RT_BINARY_ALL(int8_t, i8)
+SM2C_RT_BINARY_ALL(int16_t, i16)
+SM2C_RT_BINARY_ALL(uint8_t, u8)
+SM2C_RT_BINARY_ALL(uint16_t, u16)
+SM2C_RT_BINARY_ALL(uint32_t, u32)
+SM2C_RT_BINARY_ALL(uint64_t, u64)
 SM2C_RT_BINARY(div, float, f32)
 SM2C_RT_BINARY(div, double, f64)
 SM2C_RT_BINARY(squared_difference, float, f32)
@@ -686,6 +693,12 @@ SM2C_RT_COMPARE_ALL(float, f32)
 SM2C_RT_COMPARE_ALL(double, f64)
 SM2C_RT_COMPARE_ALL(int32_t, i32)
 SM2C_RT_COMPARE_ALL(int64_t, i64)
+SM2C_RT_COMPARE_ALL(int8_t, i8)
+SM2C_RT_COMPARE_ALL(int16_t, i16)
+SM2C_RT_COMPARE_ALL(uint8_t, u8)
+SM2C_RT_COMPARE_ALL(uint16_t, u16)
+SM2C_RT_COMPARE_ALL(uint32_t, u32)
+SM2C_RT_COMPARE_ALL(uint64_t, u64)
 SM2C_RT_COMPARE(equal, uint8_t, b)
 SM2C_RT_COMPARE(not_equal, uint8_t, b)
 SM2C_RT_BINARY(logical_and, uint8_t, b)
@@ -709,13 +722,24 @@ SM2C_RT_CLASSIFY(double, f64)
 void sm2c_rt_select(const uint8_t *cond, const void *a, const void *b, void *y,
                     int32_t elem_size, int32_t rank, const int32_t *dims, const int32_t *sc,
                     const int32_t *sa, const int32_t *sb);
+/* ---- integer Neg, Abs, Sign, Square (unary_int.c); y may equal x --------------
+** Two's complement wrapping, as TensorFlow: -INT_MIN and |INT_MIN| are INT_MIN. */
+#define SM2C_RT_UNARY_INT(op, T, sfx) void sm2c_rt_##op##_##sfx(const T *x, T *y, int32_t n);
+#define SM2C_RT_UNARY_SINT(T, sfx) SM2C_RT_UNARY_INT(neg, T, sfx) SM2C_RT_UNARY_INT(abs, T, sfx) \
+    SM2C_RT_UNARY_INT(sign, T, sfx) SM2C_RT_UNARY_INT(square, T, sfx)
+SM2C_RT_UNARY_SINT(int8_t, i8) SM2C_RT_UNARY_SINT(int16_t, i16)
+SM2C_RT_UNARY_SINT(int32_t, i32) SM2C_RT_UNARY_SINT(int64_t, i64)
+SM2C_RT_UNARY_INT(square, uint8_t, u8) SM2C_RT_UNARY_INT(square, uint16_t, u16)
+SM2C_RT_UNARY_INT(square, uint32_t, u32) SM2C_RT_UNARY_INT(square, uint64_t, u64)
+
 /* ClipByValue: y = max(min(x, hi), lo), std::min/max semantics (a NaN bound
 ** is ignored); lo/hi scalar (step 0) or x's shape (step 1). */
 #define SM2C_RT_CLIP(T, sfx)                                                           \
     void sm2c_rt_clip_by_value_##sfx(const T *x, const T *lo, const T *hi, T *y,       \
                                      int32_t n, int32_t lo_step, int32_t hi_step);
 SM2C_RT_CLIP(float, f32) SM2C_RT_CLIP(double, f64) SM2C_RT_CLIP(int32_t, i32)
-SM2C_RT_CLIP(int64_t, i64)
+SM2C_RT_CLIP(int64_t, i64) SM2C_RT_CLIP(int8_t, i8) SM2C_RT_CLIP(int16_t, i16)
+SM2C_RT_CLIP(uint8_t, u8) SM2C_RT_CLIP(uint16_t, u16)
 
 /* SquaredDifference beyond float32 (integers wrap). */
 SM2C_RT_BINARY(squared_difference, double, f64)
@@ -731,6 +755,12 @@ SM2C_RT_BINARY(squared_difference, int64_t, i64)
     SM2C_RT_BINARY_CHECKED(truncate_div, T, sfx) SM2C_RT_BINARY_CHECKED(truncate_mod, T, sfx)
 SM2C_RT_INT_DIV(int32_t, i32)
 SM2C_RT_INT_DIV(int64_t, i64)
+SM2C_RT_INT_DIV(int8_t, i8)
+SM2C_RT_INT_DIV(int16_t, i16)
+SM2C_RT_INT_DIV(uint8_t, u8)
+SM2C_RT_INT_DIV(uint16_t, u16)
+SM2C_RT_INT_DIV(uint32_t, u32)
+SM2C_RT_INT_DIV(uint64_t, u64)
 /* Bitwise ops and shifts (count clamped to [0, bits - 1], as TensorFlow). */
 #define SM2C_RT_BITS(T, sfx)                                                           \
     SM2C_RT_BINARY(bitwise_and, T, sfx) SM2C_RT_BINARY(bitwise_or, T, sfx)              \
@@ -739,6 +769,8 @@ SM2C_RT_INT_DIV(int64_t, i64)
     void sm2c_rt_invert_##sfx(const T *x, T *y, int32_t n);
 SM2C_RT_BITS(int32_t, i32)
 SM2C_RT_BITS(int64_t, i64)
+SM2C_RT_BITS(int8_t, i8) SM2C_RT_BITS(int16_t, i16) SM2C_RT_BITS(uint8_t, u8) SM2C_RT_BITS(uint16_t, u16)
+SM2C_RT_BITS(uint32_t, u32) SM2C_RT_BITS(uint64_t, u64)
 /* Xlogy (x == 0 gives x), Xlog1py, and float Mod/TruncateMod (fmodf). */
 /* Training gradients (grad_f32.c) in TensorFlow's input order: TanhGrad and
 ** SigmoidGrad (y, dy), ReluGrad and Relu6Grad (gradients, features). */
@@ -758,6 +790,12 @@ SM2C_RT_REDUCE(prod, float, f32) SM2C_RT_REDUCE(prod, int32_t, i32)
 SM2C_RT_REDUCE(prod, int64_t, i64)
 SM2C_RT_REDUCE(max, int32_t, i32) SM2C_RT_REDUCE(min, int32_t, i32)
 SM2C_RT_REDUCE(max, int64_t, i64) SM2C_RT_REDUCE(min, int64_t, i64)
+/* Sum, Prod, Max, Min and Mean of the other integer widths (reduce_int_widths.c):
+** Sum and Prod wrap; Mean sums in int64/uint64, as TensorFlow. */
+#define SM2C_RT_REDUCE_INT(T, sfx) SM2C_RT_REDUCE(sum, T, sfx) SM2C_RT_REDUCE(prod, T, sfx) \
+    SM2C_RT_REDUCE(max, T, sfx) SM2C_RT_REDUCE(min, T, sfx) SM2C_RT_REDUCE(mean, T, sfx)
+SM2C_RT_REDUCE_INT(int8_t, i8) SM2C_RT_REDUCE_INT(int16_t, i16) SM2C_RT_REDUCE_INT(uint8_t, u8)
+SM2C_RT_REDUCE_INT(uint16_t, u16) SM2C_RT_REDUCE_INT(uint32_t, u32) SM2C_RT_REDUCE_INT(uint64_t, u64)
 SM2C_RT_REDUCE(all, uint8_t, b) SM2C_RT_REDUCE(any, uint8_t, b)
 /* ArgMax/ArgMin: sm2c_rt_arg_max_<x>_<index>(x, y, outer, reduce, inner):
 ** the first index of the extremum; NaN never wins; 0 when nothing beats the
@@ -769,6 +807,8 @@ SM2C_RT_REDUCE(all, uint8_t, b) SM2C_RT_REDUCE(any, uint8_t, b)
     void sm2c_rt_arg_min_##sfx##_i64(const T *x, int64_t *y, int32_t outer, int32_t reduce, int32_t inner);
 SM2C_RT_ARG(float, f32) SM2C_RT_ARG(double, f64) SM2C_RT_ARG(int32_t, i32)
 SM2C_RT_ARG(int64_t, i64)
+SM2C_RT_ARG(int8_t, i8) SM2C_RT_ARG(int16_t, i16) SM2C_RT_ARG(uint8_t, u8) SM2C_RT_ARG(uint16_t, u16)
+SM2C_RT_ARG(uint32_t, u32) SM2C_RT_ARG(uint64_t, u64)
 /* Cumsum/Cumprod along the middle axis of [outer, len, inner]; exclusive and
 ** reverse are 0/1; y may equal x. */
 #define SM2C_RT_SCAN(T, sfx)                                                           \

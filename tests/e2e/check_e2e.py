@@ -256,6 +256,12 @@ def family_of(case, families):
     for prefix, family in (("keras_", "Keras layers"), ("arch_", "architectures"),
                            ("Movement_", "shape and data movement"),
                            ("Elementwise_", "elementwise in float16, bfloat16, float64"),
+                           # issue 33's dtype sweeps (tests/models/ops_int_dtypes.py)
+                           ("IntReduce_", "reductions"), ("FillPadV2_", "shape and data movement"),
+                           ("IntUnary_", "elementwise"), ("IntBinary_", "comparison, logic and integer"),
+                           ("IntBits_", "comparison, logic and integer"),
+                           ("IntMisc_", "comparison, logic and integer"),
+                           ("Dtypes_", "comparison, logic and integer"),
                            ("Function_", "polymorphic functions"),
                            ("State_", "writable variables (state)"),
                            ("Control_", "control flow"), ("Check_", "run-time checks"),
