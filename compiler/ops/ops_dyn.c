@@ -251,6 +251,8 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
         return sparse_segment_rule(c, n);
     if (n->op->lower == lower_gather)
         return gather_rule(c, n, root);
+    if (n->op->lower == lower_ragged_to_tensor)
+        return SM2C_OK;     /* reads the values and row ids up to their count; a static result */
     if (n->op->lower == lower_where || n->op->lower == lower_unique)
         return SM2C_OK;     /* read up to the count; results with counts of their own (the hooks) */
     for (int32_t i = 0; i < n->n_inputs; i++)
@@ -269,7 +271,9 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
     if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
         return refuse(c, n, "its input has a data-dependent size");
     if (op->lower == lower_unary || op->lower == lower_cast || op->lower == lower_logic_unary ||
-        op->lower == lower_string_to_hash_bucket || (op->lower == lower_fill && n->n_inputs == 1)) {
+        op->lower == lower_string_to_hash_bucket || op->lower == lower_lookup_table ||
+        op->lower == lower_string_lower || op->lower == lower_regex_replace ||
+        (op->lower == lower_fill && n->n_inputs == 1)) {
         set_dyn(n, 0, root, x->dyn_dim);
         return SM2C_OK;
     }

@@ -287,7 +287,8 @@ class Entry:
         what = {-1: "an index input is out of range", -2: "an input value has no defined result",
                 -3: "batch out of range", -4: "a loop ran more times than its cap",
                 -5: "a NaN or an infinity reached CheckNumerics", -6: "an Assert failed",
-                -7: "a serialized tf.Example is malformed"}.get(rc, "error")
+                -7: "a serialized tf.Example is malformed",
+                -8: "a string is longer than --limit string-bytes"}.get(rc, "error")
         raise Sm2cError("%s: the entry point returned %d (%s)" % (self._where(), rc, what), rc)
 
     def _cut(self, outs, counts):
