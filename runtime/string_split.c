@@ -11,7 +11,7 @@
 **      tokens kept ("" is one empty token);
 **   2  StringSplit, delimiter bytes: any of them separates, empty tokens
 **      skipped (skip_empty);
-**   3  the same keeping empty tokens ("" is one empty token);
+**   3  the same keeping empty tokens ("" has none);
 **   4  StringSplit, delimiter "": each byte is a token.
 ** A string longer than in_max is SM2C_RT_ERR_STRING, before anything is
 ** written; the compiler sizes bound for n strings of in_max bytes.
@@ -81,7 +81,7 @@ static int split_one(split_out *o, const uint8_t *p, int64_t len, const int32_t 
         }
         return 1;
     }
-    if (mode == 4) {
+    if (mode == 4 || (mode == 3 && len == 0)) {
         for (; i < len; i++)
             if (!emit(o, p + i, 1))
                 return 0;
