@@ -186,6 +186,19 @@ void sm2c_rt_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, i
                        const int32_t *sa, const int32_t *sb);
 void sm2c_rt_not_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, int32_t rank,
                            const int32_t *dims, const int32_t *sa, const int32_t *sb);
+/* text_bincount.c: TextVectorization's bincounts into int64 counts (negative
+** values, bad splits: SM2C_RT_ERR_INDEX).  dyn_fill.c: rows past a count set
+** to the lowest / highest integer before a Max / Min over them. */
+int32_t sm2c_rt_text_bincount_i32(const int32_t *x, int32_t n, const int64_t *count, int64_t *y, int32_t size,
+                                  int32_t binary);
+int32_t sm2c_rt_text_bincount_i64(const int64_t *x, int32_t n, const int64_t *count, int64_t *y, int32_t size,
+                                  int32_t binary);
+int32_t sm2c_rt_ragged_bincount_i64(const int64_t *splits, int32_t rows, const int64_t *values, int32_t n,
+                                    const int64_t *count, int64_t *y, int32_t size, int32_t binary);
+void sm2c_rt_dyn_fill_extreme_i32(int32_t *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner,
+                                  int32_t lowest);
+void sm2c_rt_dyn_fill_extreme_i64(int64_t *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner,
+                                  int32_t lowest);
 /* as_string.c: AsString with the default attributes (TensorFlow's "%d",
 ** "%lld" and "%f"): element i's text goes to buf + i * SLOT bytes and y[i]
 ** points at it, so the strings live as long as buf (the lowering keeps it to
