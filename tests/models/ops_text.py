@@ -12,7 +12,8 @@ RaggedTensorToTensor, Equal on strings), each against TensorFlow 2.21.
   text_vectorize_multi_hot TextVectorization output_mode "multi_hot"
   text_vectorize_tf_idf    TextVectorization output_mode "tf_idf"
   text_StringLower, text_StaticRegexReplace_*, text_StringSplitV2_*,
-  text_StringSplit_*       the ops alone on edge cases
+  text_StringSplit_*,
+  text_Equal, text_NotEqual the ops alone on edge cases
 
 Inputs mix ASCII and UTF-8 (uppercase non-ASCII letters, which TensorFlow's
 StringLower with no encoding keeps), punctuation, runs of spaces, tabs and
@@ -103,6 +104,15 @@ def _op_cases():
                "StringSplit (delimiter %r, skip_empty %s) of edge cases" % (delim, skip))
 
 
+def _compare_cases():
+    a = _texts(["", "a", "ab", "a\u00e9", "b", "ab"])
+    b = _texts(["", "a", "a", "a\u00e9", "", "ab "])
+    for name, fn in (("Equal", tf.math.equal), ("NotEqual", tf.math.not_equal)):
+        yield ("text_%s" % name, lambda x, y, f=fn: {"same": f(x, y), "scalar": f(x, tf.constant(b"ab"))},
+               {"serving_default": {"x": a, "y": b}},
+               "%s of strings: element by element and against a scalar (lengths, bytes, prefixes)" % name)
+
+
 def _raw_split(r):
     return {"indices": r.indices, "values": r.values, "shape": r.shape}
 
@@ -119,5 +129,5 @@ def cases():
     for mode in ("multi_hot", "tf_idf"):
         yield ("text_vectorize_" + mode, None, {"serving_default": {"text": t}}, SCORE,
                "TextVectorization output_mode %s, a fixed vocabulary" % mode, {"export": _vectorize_export(mode)})
-    for name, fn, feeds, desc in _op_cases():
+    for name, fn, feeds, desc in list(_op_cases()) + list(_compare_cases()):
         yield (name, fn, feeds, EXACT, desc)
