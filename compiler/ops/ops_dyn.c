@@ -261,7 +261,7 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
     if (n->op->lower == lower_gather)
         return gather_rule(c, n, root);
     if (n->op->lower == lower_ragged_to_tensor || n->op->lower == lower_text_bincount ||
-        n->op->lower == lower_ragged_bincount)
+        n->op->lower == lower_ragged_bincount || n->op->lower == lower_reduce_join)
         return SM2C_OK;     /* reads the values and row ids up to their count; a static result */
     if (n->op->lower == lower_where || n->op->lower == lower_unique)
         return SM2C_OK;     /* read up to the count; results with counts of their own (the hooks) */

@@ -21,6 +21,10 @@
 **     [n * M] (pointing into the input's bytes) sharing a data-dependent
 **     count (ops_dyn.c), and shape [2] bounded by (n, M), where M is the most
 **     tokens a string of L bytes can have for the separator.
+**   ReduceJoin(inputs, reduction_indices; keep_dims, separator): over every
+**     dim, listed last first (TensorFlow joins the first axis listed fastest:
+**     that is row-major order; others are refused), a vector with a
+**     data-dependent count included, into one string of at most L bytes.
 **   RaggedTensorToTensor(shape, values, default_value, FIRST_DIM_SIZE,
 **     VALUE_ROWIDS): a constant shape [rows or -1, cols], a vector of values
 **     (static or data-dependent), a scalar default: a static [rows, cols]
@@ -346,5 +350,64 @@ sm2c_status sm2c_lower_string_compare(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *y = n->outputs[0];
     const char *k = strcmp(n->op->name, "Equal") == 0 ? "sm2c_rt_equal_str" : "sm2c_rt_not_equal_str";
     sm2c_op_binary_step(l, n, k, n->inputs[0], n->inputs[1], sm2c_lower_buf(l, y), &y->shape);
+    return SM2C_OK;
+}
+
+/* ---- ReduceJoin over every dim ---------------------------------------------------------- */
+
+static sm2c_status join_all_dims(sm2c_ctx *c, const sm2c_node *n)
+{
+    const sm2c_value *x = n->inputs[0];
+    const sm2c_tensor *t = sm2c_op_const_input(c, n, 1, "reduction_indices");
+    if (!t)
+        return SM2C_ERR_UNSUPPORTED;
+    int64_t *axes = sm2c_op_ints(c, t), seen = 0;
+    for (int64_t i = 0; i < t->nelem; i++) {
+        int64_t a = axes[i] < 0 ? axes[i] + x->shape.rank : axes[i];
+        if (a < 0 || a >= x->shape.rank)
+            return sm2c_op_error(c, n, SM2C_ERR_INVALID, "axis %lld is out of range", (long long)axes[i]);
+        seen |= (int64_t)1 << a;
+        if (a != x->shape.rank - 1 - i)     /* TensorFlow joins the first axis listed fastest */
+            return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "ReduceJoin is supported with reduction_indices "
+                                 "[rank - 1, ..., 0] only (row-major order)");
+    }
+    if (x->shape.rank > 62 || seen != ((int64_t)1 << x->shape.rank) - 1 || (x->dyn && x->shape.rank != 1))
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "ReduceJoin is supported over every dim only");
+    return SM2C_OK;
+}
+
+sm2c_status shape_reduce_join(sm2c_ctx *c, sm2c_node *n)
+{
+    int64_t l, ones[SM2C_RT_MAX_RANK];
+    sm2c_status st = sm2c_op_need_shapes(c, n);
+    if (st || (st = need_string_vector(c, n, 0)) || (st = join_all_dims(c, n)) || (st = bound_of(c, n, &l, 0)))
+        return st;
+    const sm2c_value *x = n->inputs[0];
+    if (!bytes_attr(n, "separator") && sm2c_attr(n, "separator"))
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "separator must be a string");
+    for (int32_t d = 0; d < x->shape.rank; d++)
+        ones[d] = 1;
+    sm2c_op_set(c, n, 0, SM2C_DT_STRING, sm2c_attr_flag(n, "keep_dims") ? x->shape.rank : 0, ones);
+    return SM2C_OK;
+}
+
+sm2c_status lower_reduce_join(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *x = n->inputs[0];
+    const Tensorflow__AttrValue *sep = bytes_attr(n, "separator");
+    int64_t slot = l->c->limits->string_bytes;
+    sm2c_shape text = { 1, &slot };
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_reduce_join", 8);
+    s->checked = 1;
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));
+    s->args[1] = sm2c_arg_int(sm2c_value_elements(x));
+    s->args[2] = x->dyn ? sm2c_arg_buf(sm2c_lower_count(l, x)) : sm2c_arg_null();
+    s->args[3] = sep ? bytes_arg(l, sep->s.data, sep->s.len) : sm2c_arg_null();
+    s->args[4] = sm2c_arg_int(sep ? (int64_t)sep->s.len : 0);
+    s->args[5] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
+    int32_t buf = sm2c_lower_scratch(l, SM2C_DT_UINT8, &text, "ReduceJoin text");
+    l->entry->buffers[buf].pinned = 1;
+    s->args[6] = sm2c_arg_buf(buf);
+    s->args[7] = sm2c_arg_int(slot);
     return SM2C_OK;
 }

@@ -186,6 +186,10 @@ void sm2c_rt_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, i
                        const int32_t *sa, const int32_t *sb);
 void sm2c_rt_not_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, int32_t rank,
                            const int32_t *dims, const int32_t *sa, const int32_t *sb);
+/* reduce_join.c: ReduceJoin of all strings (the first *count) into y[0], in
+** a slot of text (SM2C_RT_ERR_STRING when longer). */
+int32_t sm2c_rt_reduce_join(const sm2c_string *x, int32_t n, const int64_t *count, const int32_t *sep,
+                            int32_t sep_len, sm2c_string *y, uint8_t *text, int32_t slot);
 /* text_bincount.c: TextVectorization's bincounts into int64 counts (negative
 ** values, bad splits: SM2C_RT_ERR_INDEX).  dyn_fill.c: rows past a count set
 ** to the lowest / highest integer before a Max / Min over them. */

@@ -13,7 +13,8 @@ RaggedTensorToTensor, Equal on strings), each against TensorFlow 2.21.
   text_vectorize_tf_idf    TextVectorization output_mode "tf_idf"
   text_StringLower, text_StaticRegexReplace_*, text_StringSplitV2_*,
   text_StringSplit_*,
-  text_Equal, text_NotEqual the ops alone on edge cases
+  text_Equal, text_NotEqual,
+  text_ReduceJoin          the ops alone on edge cases
 
 Inputs mix ASCII and UTF-8 (uppercase non-ASCII letters, which TensorFlow's
 StringLower with no encoding keeps), punctuation, runs of spaces, tabs and
@@ -113,6 +114,18 @@ def _compare_cases():
                "%s of strings: element by element and against a scalar (lengths, bytes, prefixes)" % name)
 
 
+def _join_cases():
+    m = np.array([[b"a", b"", "\u00e9".encode()], [b"bc", b"d", b""]], dtype="S")
+    yield ("text_ReduceJoin",
+           lambda x: {"all": tf.raw_ops.ReduceJoin(inputs=x, reduction_indices=[-1, 0], separator="<>"),
+                      "kept": tf.raw_ops.ReduceJoin(inputs=x, reduction_indices=[1, 0], keep_dims=True),
+                      "tokens": tf.raw_ops.ReduceJoin(
+                          inputs=tf.raw_ops.StringSplit(input=tf.reshape(x, [-1]), delimiter="").values,
+                          reduction_indices=[0], separator=" ")},
+           {"serving_default": {"x": m}},
+           "ReduceJoin over every dim (a matrix, keep_dims, and the data-dependent tokens of a split)")
+
+
 def _raw_split(r):
     return {"indices": r.indices, "values": r.values, "shape": r.shape}
 
@@ -129,5 +142,5 @@ def cases():
     for mode in ("multi_hot", "tf_idf"):
         yield ("text_vectorize_" + mode, None, {"serving_default": {"text": t}}, SCORE,
                "TextVectorization output_mode %s, a fixed vocabulary" % mode, {"export": _vectorize_export(mode)})
-    for name, fn, feeds, desc in list(_op_cases()) + list(_compare_cases()):
+    for name, fn, feeds, desc in list(_op_cases()) + list(_compare_cases()) + list(_join_cases()):
         yield (name, fn, feeds, EXACT, desc)
