@@ -96,7 +96,10 @@ _Noreturn void sm2c_assert_fail(const char *what, const char *file, int line);
       "runs of a loop body with no smaller static bound (more: SM2C_RT_ERR_ITERATIONS)") \
     /* the static bound of ParseExample's sparse outputs */ \
     X("sparse-values", sparse_values, 64, \
-      "values of one sparse feature per tf.Example (more: SM2C_RT_ERR_EXAMPLE)")
+      "values of one sparse feature per tf.Example (more: SM2C_RT_ERR_EXAMPLE)") \
+    /* the static bound of a string a text op reads or writes (ops_text.c) */ \
+    X("string-bytes", string_bytes, 1024, \
+      "bytes of one string element a text op reads (more: SM2C_RT_ERR_STRING)")
 
 typedef struct sm2c_limits {
 #define SM2C_LIMIT_FIELD(name, field, dflt, help) int64_t field;

@@ -476,7 +476,7 @@ static const char *output_file_name(sm2c_ctx *c, const sm2c_entry *e, int32_t i,
 /* Output i has a data-dependent dim: its shape and bytes cut to the size its
 ** count output says (rows past it dropped). */
 static sm2c_status trim_dynamic(sm2c_ctx *c, const char *dir, const sm2c_entry *e, int32_t i, sm2c_shape *shape,
-                                sm2c_buf *raw)
+                                uint8_t *data, size_t elem, size_t *len)
 {
     int32_t k = e->n_outputs;
     for (int32_t j = 0; j < e->n_outputs && k == e->n_outputs; j++)
@@ -488,7 +488,7 @@ static sm2c_status trim_dynamic(sm2c_ctx *c, const char *dir, const sm2c_entry *
     if (st)
         return st;
     int32_t d = e->outputs[i].dynamic - 1;
-    int64_t count = 0, bound = shape->dims[d], outer = 1, inner = (int64_t)sm2c_dtype_size(e->outputs[i].dtype);
+    int64_t count = 0, bound = shape->dims[d], outer = 1, inner = (int64_t)elem;
     if (cr.len == sizeof count)
         memcpy(&count, cr.data, sizeof count);
     if (cr.len != sizeof count || count < 0 || count > bound)
@@ -498,10 +498,9 @@ static sm2c_status trim_dynamic(sm2c_ctx *c, const char *dir, const sm2c_entry *
         outer *= shape->dims[j];
     for (int32_t j = d + 1; j < shape->rank; j++)
         inner *= shape->dims[j];
-    uint8_t *p = raw->data;
     for (int64_t o = 0; o < outer; o++)
-        memmove(p + o * count * inner, p + o * bound * inner, (size_t)(count * inner));
-    raw->len = (size_t)(outer * count * inner);
+        memmove(data + o * count * inner, data + o * bound * inner, (size_t)(count * inner));
+    *len = (size_t)(outer * count * inner);
     *shape = sm2c_shape_make(c, shape->rank, shape->dims);
     shape->dims[d] = count;
     return SM2C_OK;
@@ -545,17 +544,22 @@ static sm2c_status collect_outputs(sm2c_ctx *c, const char *dir, const sm2c_entr
         if (st)
             return st;
         sm2c_shape shape = sm2c_run_shape(c, &e->outputs[i], batch);
-        if (e->outputs[i].dynamic && sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING)
-            return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, NULL, e->key, "sm2c run cannot cut string output "
-                              "'%s' to its data-dependent size (the generated code can: see its _count)",
-                              e->outputs[i].key);
-        if (e->outputs[i].dynamic && (st = trim_dynamic(c, dir, e, i, &shape, &raw)))
+        int str = sm2c_dtype_base(e->outputs[i].dtype) == SM2C_DT_STRING;
+        if (!str && e->outputs[i].dynamic &&
+            (st = trim_dynamic(c, dir, e, i, &shape, raw.data, sm2c_dtype_size(e->outputs[i].dtype), &raw.len)))
             return st;
         sm2c_tensor t = { .dtype = sm2c_dtype_base(e->outputs[i].dtype), .shape = shape,
                           .nelem = sm2c_shape_elements(&shape, INT64_MAX),
                           .nbytes = raw.len, .data = raw.data };
-        if (t.dtype == SM2C_DT_STRING && (st = read_strings(c, path, &raw, &t)))
+        if (str && (st = read_strings(c, path, &raw, &t)))
             return st;
+        if (str && e->outputs[i].dynamic) {     /* the elements (sm2c_bytes) cut to the count */
+            size_t len = 0;
+            if ((st = trim_dynamic(c, dir, e, i, &shape, (uint8_t *)t.strings, sizeof *t.strings, &len)))
+                return st;
+            t.shape = shape;
+            t.nelem = sm2c_shape_elements(&shape, INT64_MAX);
+        }
         if (o->print)
             sm2c_run_print(c, stdout, e->outputs[i].key, &t);
         files[i].name = output_file_name(c, e, i, files);

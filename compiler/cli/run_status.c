@@ -17,6 +17,7 @@ const char *sm2c_rt_status_words(int rc)
     case -6: return "an Assert's condition was false";
     case -7: return "a serialized tf.Example is malformed, lacks a required feature, or has one of the "
                     "wrong kind or count";
+    case -8: return "a string is longer than a text op's bound (--limit string-bytes)";
     default: return "an unknown error code";
     }
 }

@@ -8,6 +8,7 @@
 ** (a negative one is SM2C_RT_ERR_INDEX, as TensorFlow's CPU kernel errors).
 */
 #include "ops_common.h"
+#include "ops_text.h"
 
 /* The scalar integer constant v holds, in *out. */
 static int const_scalar(const sm2c_value *v, int64_t *out)
@@ -62,6 +63,8 @@ static sm2c_status bincount_of(sm2c_ctx *c, const sm2c_node *n, int64_t *size)
 
 sm2c_status shape_bincount(sm2c_ctx *c, sm2c_node *n)
 {
+    if (n->inputs[0] && n->inputs[0]->dyn)   /* tokens with a count: ops_text_bincount.c */
+        return sm2c_shape_bincount_dyn(c, n);
     int64_t size, dims[2];
     sm2c_status st = sm2c_op_need_shapes(c, n);
     if (st || (st = bincount_of(c, n, &size)))
@@ -75,6 +78,8 @@ sm2c_status shape_bincount(sm2c_ctx *c, sm2c_node *n)
 
 sm2c_status lower_bincount(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->inputs[0]->dyn)
+        return sm2c_lower_bincount_dyn(l, n);
     int64_t size;
     sm2c_status st = bincount_of(l->c, n, &size);
     if (st)

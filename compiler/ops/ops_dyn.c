@@ -149,6 +149,15 @@ static int reduces_zero_padded(const sm2c_node *n)
     return n->op->lower == lower_reduce && n->inputs[0]->dyn && n->outputs[0]->dyn == NULL;
 }
 
+/* Max or Min of int32 / int64: the rows past the count are set to the
+** lowest / highest value first (dyn_fill.c), so the result is exact. */
+static int int_extreme(const sm2c_node *n)
+{
+    int dt = n->inputs[0]->dtype;
+    return (dt == SM2C_DT_INT32 || dt == SM2C_DT_INT64) &&
+           (strcmp(n->op->name, "Max") == 0 || strcmp(n->op->name, "Min") == 0);
+}
+
 static sm2c_status reduce_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
 {
     const sm2c_value *x = n->inputs[0];
@@ -168,7 +177,7 @@ static sm2c_status reduce_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root
         return SM2C_OK;
     }
     if (strcmp(n->op->name, "Sum") != 0 && strcmp(n->op->name, "Any") != 0 &&
-        strcmp(n->op->name, "EuclideanNorm") != 0 && strcmp(n->op->name, "All") != 0)
+        strcmp(n->op->name, "EuclideanNorm") != 0 && strcmp(n->op->name, "All") != 0 && !int_extreme(n))
         return refuse(c, n, "it reduces over the data-dependent dim");
     return SM2C_OK;     /* a static result */
 }
@@ -251,6 +260,9 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
         return sparse_segment_rule(c, n);
     if (n->op->lower == lower_gather)
         return gather_rule(c, n, root);
+    if (n->op->lower == lower_ragged_to_tensor || n->op->lower == lower_text_bincount ||
+        n->op->lower == lower_ragged_bincount || n->op->lower == lower_reduce_join)
+        return SM2C_OK;     /* reads the values and row ids up to their count; a static result */
     if (n->op->lower == lower_where || n->op->lower == lower_unique)
         return SM2C_OK;     /* read up to the count; results with counts of their own (the hooks) */
     for (int32_t i = 0; i < n->n_inputs; i++)
@@ -269,7 +281,9 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
     if (sm2c_dyn_outputs(n) || n->n_outputs == 0)
         return refuse(c, n, "its input has a data-dependent size");
     if (op->lower == lower_unary || op->lower == lower_cast || op->lower == lower_logic_unary ||
-        op->lower == lower_string_to_hash_bucket || (op->lower == lower_fill && n->n_inputs == 1)) {
+        op->lower == lower_string_to_hash_bucket || op->lower == lower_lookup_table ||
+        op->lower == lower_string_lower || op->lower == lower_regex_replace ||
+        (op->lower == lower_fill && n->n_inputs == 1)) {
         set_dyn(n, 0, root, x->dyn_dim);
         return SM2C_OK;
     }
@@ -377,6 +391,23 @@ static void clear_tail(sm2c_lower *l, const sm2c_node *n, int32_t buf, const sm2
     s->args[5] = sm2c_arg_int(fill);
 }
 
+/* Rows [count, bound) of int value v set to its dtype's lowest (Max) or highest (Min). */
+static void fill_extreme(sm2c_lower *l, const sm2c_node *n, const sm2c_value *v)
+{
+    int64_t outer = 1, inner = 1;
+    for (int32_t d = 0; d < v->dyn_dim; d++)
+        outer *= v->shape.dims[d];
+    for (int32_t d = v->dyn_dim + 1; d < v->shape.rank; d++)
+        inner *= v->shape.dims[d];
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "dyn_fill_extreme", v->dtype), 6);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, v));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_count(l, v));
+    s->args[2] = sm2c_arg_int(outer);
+    s->args[3] = sm2c_arg_int(v->shape.dims[v->dyn_dim]);
+    s->args[4] = sm2c_arg_int(inner);
+    s->args[5] = sm2c_arg_int(strcmp(n->op->name, "Max") == 0);
+}
+
 /* GatherV2 along params' data-dependent dim: the indices (up to their own
 ** count) below params' count, as TensorFlow checks them. */
 static void check_gather_rows(sm2c_lower *l, const sm2c_node *n)
@@ -406,7 +437,9 @@ void sm2c_dyn_lower_inputs(sm2c_lower *l, const sm2c_node *n)
         check_gather_rows(l, n);
     if (op->lower == lower_where && n->inputs[0]->dyn)     /* rows past the count are not there */
         clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0], 0);
-    if (reduces_zero_padded(n))
+    if (reduces_zero_padded(n) && int_extreme(n))
+        fill_extreme(l, n, n->inputs[0]);
+    else if (reduces_zero_padded(n))
         clear_tail(l, n, sm2c_lower_buf(l, n->inputs[0]), n->inputs[0], strcmp(op->name, "All") == 0);
 }
 

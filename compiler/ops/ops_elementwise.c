@@ -59,6 +59,7 @@ sm2c_status shape_binary(sm2c_ctx *c, sm2c_node *n)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "shapes %s and %s do not broadcast",
                              sm2c_shape_str(c->arena, a), sm2c_shape_str(c->arena, b));
     sm2c_op_set(c, n, 0, n->inputs[0]->dtype, rank, dims);
+    sm2c_fold_clamped_min(c, n);
     return SM2C_OK;
 }
 

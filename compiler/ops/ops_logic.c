@@ -57,6 +57,9 @@ sm2c_status shape_compare(sm2c_ctx *c, sm2c_node *n)
 
 sm2c_status lower_compare(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->inputs[0]->dtype == SM2C_DT_STRING &&
+        (strcmp(n->op->name, "Equal") == 0 || strcmp(n->op->name, "NotEqual") == 0))
+        return sm2c_lower_string_compare(l, n);
     const char *k = logic_kernel(l, n);
     if (!k)
         return SM2C_ERR_UNSUPPORTED;

@@ -11,6 +11,7 @@
 ** the kernel at run time.
 */
 #include "ops_common.h"
+#include "ops_text.h"
 
 /* The partition of RaggedTensorToTensor(shape, values, default_value, partitions...). */
 typedef struct ragged {
@@ -117,6 +118,8 @@ static sm2c_status ragged_of(sm2c_ctx *c, const sm2c_node *n, ragged *r)
 
 sm2c_status shape_ragged_to_tensor(sm2c_ctx *c, sm2c_node *n)
 {
+    if (n->n_inputs > 1 && n->inputs[1] && n->inputs[1]->dyn)   /* tokens with a count: ops_text.c */
+        return sm2c_shape_ragged_rowids_dyn(c, n);
     ragged r;
     sm2c_status st = sm2c_op_need_shapes(c, n);
     if (st || (st = ragged_of(c, n, &r)))
@@ -131,6 +134,8 @@ sm2c_status shape_ragged_to_tensor(sm2c_ctx *c, sm2c_node *n)
 
 sm2c_status lower_ragged_to_tensor(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->inputs[1]->dyn)
+        return sm2c_lower_ragged_rowids_dyn(l, n);
     ragged r;
     sm2c_status st = ragged_of(l->c, n, &r);
     if (st)

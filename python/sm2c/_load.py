@@ -38,6 +38,7 @@ _DTYPES = {
     9: np.int64, 10: np.bool_, 14: np.uint16, 17: np.uint16, 19: np.float16,
     22: np.uint32, 23: np.uint64,
 }
+_STRING = 7   # DT_STRING: sm2c_string {const uint8_t *data; int64_t len;} elements
 _ALIGN = 64
 _LOCK = threading.Lock()
 
@@ -106,10 +107,11 @@ class Port:
 
     def __init__(self, info, batched):
         self.key = info.key.decode()
-        if info.dtype not in _DTYPES:
+        if info.dtype not in _DTYPES and info.dtype != _STRING:
             raise Sm2cError("sm2c.load: %s: dtype %d has no numpy equivalent" % (self.key, info.dtype))
         self.tf_dtype = info.dtype
-        self.dtype = np.dtype(_DTYPES[info.dtype])
+        # strings: numpy bytes ('S') arrays, passed as sm2c_string elements
+        self.dtype = np.dtype("S") if info.dtype == _STRING else np.dtype(_DTYPES[info.dtype])
         self.shape = tuple(info.dims[i] for i in range(info.rank))
         self.batched = batched
         # -1, or the dim whose size depends on the data: shape holds its bound, and
@@ -195,6 +197,28 @@ def _address(a):
         return a.ctypes.data
 
 
+def _string_table(a):
+    """A numpy bytes array as sm2c_string elements: an int64 [n, 2] table of
+    (address, length) into one bytes buffer, returned with it (keep both alive
+    for the call).  'S' arrays drop trailing NUL bytes, as numpy stores them."""
+    items = [bytes(x) for x in a.reshape(-1)]
+    blob = np.frombuffer(b"".join(items) + b"\0", dtype=np.uint8)
+    table = np.zeros((len(items), 2), dtype=np.int64)
+    base, at = blob.ctypes.data, 0
+    for i, item in enumerate(items):
+        table[i] = (base + at, len(item))
+        at += len(item)
+    return table, blob
+
+
+def _strings_out(table, shape):
+    """An entry's sm2c_string output table as a numpy bytes array (copied now:
+    the elements point into the model's memory until its next call)."""
+    flat = table.reshape(-1, 2)
+    items = [ctypes.string_at(int(p), int(n)) if n > 0 else b"" for p, n in flat]
+    return np.array(items, dtype="S").reshape(shape) if items else np.zeros(shape, dtype="S1")
+
+
 def _pointers(arrays):
     return (ctypes.c_void_p * max(len(arrays), 1))(*[_address(a) for a in arrays])
 
@@ -256,7 +280,11 @@ class Entry:
         return batch
 
     def _check(self, port, a, batch):
-        if a.dtype != port.dtype:
+        if port.tf_dtype == _STRING:
+            if a.dtype.kind not in "SO":
+                raise TypeError("%s: input '%s': dtype %s, expected numpy bytes (dtype 'S')" % (
+                    self._where(), port.key, a.dtype))
+        elif a.dtype != port.dtype:
             raise TypeError("%s: input '%s': dtype %s, expected %s" % (self._where(), port.key, a.dtype,
                                                                       port.dtype))
         want = port.shape_at(batch)
@@ -287,7 +315,8 @@ class Entry:
         what = {-1: "an index input is out of range", -2: "an input value has no defined result",
                 -3: "batch out of range", -4: "a loop ran more times than its cap",
                 -5: "a NaN or an infinity reached CheckNumerics", -6: "an Assert failed",
-                -7: "a serialized tf.Example is malformed"}.get(rc, "error")
+                -7: "a serialized tf.Example is malformed",
+                -8: "a string is longer than --limit string-bytes"}.get(rc, "error")
         raise Sm2cError("%s: the entry point returned %d (%s)" % (self._where(), rc, what), rc)
 
     def _cut(self, outs, counts):
@@ -299,6 +328,8 @@ class Entry:
     def __call__(self, **inputs):
         arrays = self._arrays(inputs)
         batch = self._checked(arrays)
+        if self._strings:
+            return self._call_strings(arrays, batch)
         outs = [np.empty(p.shape_at(batch), dtype=p.dtype) for p in self.outputs]
         if self._counts:
             counts = [np.zeros((), dtype=np.int64) for _ in self._counts]
@@ -310,6 +341,33 @@ class Entry:
             rc = self.model._call(self, batch, arrays, outs)
             if rc != 0:
                 self._raise(rc)
+        return dict(zip(self._out_keys, outs))
+
+    @property
+    def _strings(self):
+        return any(p.tf_dtype == _STRING for p in self.inputs + self.outputs)
+
+    def _call_strings(self, arrays, batch):
+        """__call__ of an entry with string inputs or outputs: each as a table
+        of sm2c_string elements, the outputs back as numpy bytes arrays."""
+        keep = []
+        ins = []
+        for p, a in zip(self.inputs, arrays):
+            if p.tf_dtype == _STRING:
+                table, blob = _string_table(a)
+                keep.append(blob)
+                a = table
+            ins.append(a)
+        outs = [np.zeros(p.shape_at(batch) + (2,), dtype=np.int64) if p.tf_dtype == _STRING
+                else np.empty(p.shape_at(batch), dtype=p.dtype) for p in self.outputs]
+        counts = [np.zeros((), dtype=np.int64) for _ in self._counts]
+        rc = self.model._call(self, batch, ins, outs + counts)
+        if rc != 0:
+            self._raise(rc)
+        outs = [_strings_out(o, p.shape_at(batch)) if p.tf_dtype == _STRING else o
+                for p, o in zip(self.outputs, outs)]
+        if counts:
+            outs = self._cut(outs, counts)
         return dict(zip(self._out_keys, outs))
 
     def bind(self, **inputs):
@@ -325,6 +383,9 @@ class Entry:
         from any thread, at the same time as other calls of the model; not at
         the same time as itself (one Bound per thread).  A Bound of a stateful
         model runs on the model's one state, under its lock."""
+        if self._strings:
+            raise TypeError("%s.bind: an entry with string inputs or outputs is not bound (its strings are "
+                            "copied at each call): call it instead" % self._where())
         for k, a in inputs.items():
             if not isinstance(a, np.ndarray) or not a.flags.c_contiguous:
                 raise TypeError("%s.bind: input '%s' must be a C-contiguous numpy array (it is used in "

@@ -23,6 +23,7 @@ BATCH = os.path.join(ROOT, "tests", "data", "batch", "keras_mlp")
 DETECT = os.path.join(ROOT, "tests", "data", "ops", "NMS_detection")
 CNN = os.path.join(ROOT, "tests", "data", "e2e", "cnn")
 STRICT = os.path.join(ROOT, "tests", "data", "strict", "model")
+TEXT = os.path.join(ROOT, "tests", "data", "ops")
 
 
 def close(a, b, rtol, atol):
@@ -116,6 +117,25 @@ def test_data_dependent_outputs_cut_to_their_count(tmp_path, sig):
     for k in got:
         want = np.load(os.path.join(DETECT, "expected", sig, k + ".npy"))
         assert got[k].shape == want.shape and np.array_equal(got[k], want)
+
+
+@pytest.mark.parametrize("case", ["text_classifier_int", "text_StringSplitV2_sep"])
+def test_string_inputs_and_outputs(tmp_path, case):
+    """numpy bytes arrays in (TextVectorization's text) and out (split tokens,
+    cut to their count), as TensorFlow gave them."""
+    d = os.path.join(TEXT, case)
+    ins = os.path.join(d, "inputs", "serving_default")
+    feeds = {f[:-4]: np.load(os.path.join(ins, f)) for f in os.listdir(ins)}
+    m = sm2c.load(sm2c.compile(os.path.join(d, "model"), tmp_path, name="text", emit="so",
+                               shape={k: a.shape for k, a in feeds.items()}))
+    e = m["serving_default"]
+    got = e(**feeds)
+    for k in got:
+        want = np.load(os.path.join(d, "expected", "serving_default", k + ".npy"))
+        assert got[k].shape == want.shape
+        assert close(got[k], want, 1e-5, 1e-6) if want.dtype.kind == "f" else np.array_equal(got[k], want)
+    with pytest.raises(TypeError):
+        e.bind(**feeds)
 
 
 def test_bound_call_runs_in_place(digits):

@@ -42,6 +42,8 @@ const char *sm2c_rt_version(void);
 #define SM2C_RT_ERR_ASSERT (-6)   /* an Assert's condition was false */
 #define SM2C_RT_ERR_EXAMPLE (-7)  /* ParseExample: a serialized tf.Example is malformed, lacks a
                                    ** required feature, or has one of the wrong kind or count */
+#define SM2C_RT_ERR_STRING (-8)   /* a string is longer than a text op's compile-time bound
+                                   ** (sm2c --limit string-bytes=N) */
 
 /* A string tensor element (TensorFlow DT_STRING, dtype 7): `len` bytes at
 ** `data`, any bytes, not NUL-terminated (data may be NULL when len is 0).  A
@@ -156,6 +158,51 @@ void sm2c_rt_lookup_table_str_i64(const sm2c_string *x, int64_t *y, int32_t n, c
                                   const int64_t *dflt);
 void sm2c_rt_lookup_table_i64_i64(const int64_t *x, int64_t *y, int32_t n, const int64_t *keys,
                                   const int64_t *values, int32_t n_keys, const int64_t *dflt);
+/* Text preprocessing (compiler/ops/ops_text.c).  string_lower.c: StringLower
+** (ASCII letters, other bytes kept) into slots of `slot` bytes of text;
+** regex_replace.c: StaticRegexReplace of a byte-set pattern (set: 256 bits in
+** 8 words, plus: runs) into slots of in_max * max(1, rewrite_len) bytes;
+** string_split.c: StringSplitV2 / StringSplit (mode 0-4, string_split.c) into
+** at most bound tokens; all SM2C_RT_ERR_STRING for an element longer than
+** their bound.  ragged_rowids.c: RaggedTensorToTensor from FIRST_DIM_SIZE and
+** VALUE_ROWIDS (SM2C_RT_ERR_INDEX on bad row ids).  compare_str.c: Equal and
+** NotEqual of strings, broadcasting as SM2C_RT_BINARY. */
+int32_t sm2c_rt_string_lower(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t slot);
+int32_t sm2c_rt_regex_replace(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t in_max,
+                              const int32_t *set, int32_t plus, int32_t global, const int32_t *rewrite,
+                              int32_t rewrite_len);
+int32_t sm2c_rt_string_split(const sm2c_string *x, int32_t n, int32_t in_max, const int32_t *sep, int32_t sep_len,
+                             int32_t mode, int32_t bound, int64_t *indices, sm2c_string *values, int64_t *count,
+                             int64_t *shape);
+#define SM2C_RT_RAGGED_ROWIDS(T, sfx)                                                          \
+    int32_t sm2c_rt_ragged_rowids_to_tensor_##sfx(const T *values, const int64_t *rowids,      \
+                                                 int32_t n, const int64_t *count,              \
+                                                 int32_t nrows, const T *dflt, T *y,           \
+                                                 int32_t rows, int32_t cols);
+SM2C_RT_RAGGED_ROWIDS(int64_t, i64)
+SM2C_RT_RAGGED_ROWIDS(int32_t, i32)
+SM2C_RT_RAGGED_ROWIDS(float, f32)
+void sm2c_rt_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, int32_t rank, const int32_t *dims,
+                       const int32_t *sa, const int32_t *sb);
+void sm2c_rt_not_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, int32_t rank,
+                           const int32_t *dims, const int32_t *sa, const int32_t *sb);
+/* reduce_join.c: ReduceJoin of all strings (the first *count) into y[0], in
+** a slot of text (SM2C_RT_ERR_STRING when longer). */
+int32_t sm2c_rt_reduce_join(const sm2c_string *x, int32_t n, const int64_t *count, const int32_t *sep,
+                            int32_t sep_len, sm2c_string *y, uint8_t *text, int32_t slot);
+/* text_bincount.c: TextVectorization's bincounts into int64 counts (negative
+** values, bad splits: SM2C_RT_ERR_INDEX).  dyn_fill.c: rows past a count set
+** to the lowest / highest integer before a Max / Min over them. */
+int32_t sm2c_rt_text_bincount_i32(const int32_t *x, int32_t n, const int64_t *count, int64_t *y, int32_t size,
+                                  int32_t binary);
+int32_t sm2c_rt_text_bincount_i64(const int64_t *x, int32_t n, const int64_t *count, int64_t *y, int32_t size,
+                                  int32_t binary);
+int32_t sm2c_rt_ragged_bincount_i64(const int64_t *splits, int32_t rows, const int64_t *values, int32_t n,
+                                    const int64_t *count, int64_t *y, int32_t size, int32_t binary);
+void sm2c_rt_dyn_fill_extreme_i32(int32_t *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner,
+                                  int32_t lowest);
+void sm2c_rt_dyn_fill_extreme_i64(int64_t *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner,
+                                  int32_t lowest);
 /* as_string.c: AsString with the default attributes (TensorFlow's "%d",
 ** "%lld" and "%f"): element i's text goes to buf + i * SLOT bytes and y[i]
 ** points at it, so the strings live as long as buf (the lowering keeps it to

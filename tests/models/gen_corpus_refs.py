@@ -133,6 +133,11 @@ MODELS = [
     dict(dir="cppflow_multi_input_output", fmt="tf2"),
     dict(dir="rust_keras_single_input", fmt="tf2"),
     dict(dir="mlnet_mnist_lr_model", fmt="tf1"),
+    # StringSplit of B on "/" (empty tokens skipped), its tokens joined by ReduceJoin
+    # with " "; A passes through a Reshape.  Strings given verbatim ("texts").
+    dict(dir="mlnet_model_string_test", fmt="tf1",
+         texts={"A": [[b"a", b"B c"], [b"", "\u00e9\u00e8".encode()]],
+                "B": [b"usr/local//bin/", b"", "/\u00fcber/a/".encode()]}),
     dict(dir="mlnet_model_matmul", fmt="tf1",
          matmul={"serving_default": ("a", "b", "c")}),
     dict(dir="tfdeploy_tensorflow_1_13_1", fmt="tf1"),
@@ -424,6 +429,11 @@ def run_tf1(model, model_dir, tags, rng):
                 t = sd.inputs[k]
                 # the graph's dtype: serving_half_plus_three's regress declares
                 # its serialized tf.Example input as DT_FLOAT (SOURCES.md)
+                if k in model.get("texts", {}):     # plain strings, given verbatim
+                    arr = np.array(model["texts"][k], dtype=object)
+                    inputs[k] = arr
+                    feed[t.name] = arr
+                    continue
                 if graph.get_tensor_by_name(t.name).dtype == tf.string:
                     exs = example_input(sess, graph, t.name, rng, model.get("batch", BATCH), model)
                     inputs[k] = exs

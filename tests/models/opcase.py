@@ -95,7 +95,7 @@ def write_case(out, name, fn, feeds, tol, description, fns=None, track=None, exp
     for sig, inp in feeds.items():
         res = loaded.signatures[sig](**{k: tf.constant(v) for k, v in inp.items()})
         # string outputs as numpy 'S' arrays (an object array would need pickle)
-        outs = {k: v.numpy().astype("S") if v.dtype == tf.string else v.numpy() for k, v in res.items()}
+        outs = {k: np.array(v.numpy()).astype("S") if v.dtype == tf.string else v.numpy() for k, v in res.items()}
         for sub, d in (("inputs", inp), ("expected", outs)):
             os.makedirs(os.path.join(case, sub, sig))
             for k, v in d.items():
