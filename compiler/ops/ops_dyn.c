@@ -260,7 +260,7 @@ static sm2c_status dyn_rule(sm2c_ctx *c, sm2c_node *n, const sm2c_value *root)
         return sparse_segment_rule(c, n);
     if (n->op->lower == lower_gather)
         return gather_rule(c, n, root);
-    if (n->op->lower == lower_ragged_to_tensor || n->op->lower == lower_text_bincount ||
+    if (n->op->lower == lower_ragged_to_tensor || n->op->lower == lower_bincount ||
         n->op->lower == lower_ragged_bincount || n->op->lower == lower_reduce_join)
         return SM2C_OK;     /* reads the values and row ids up to their count; a static result */
     if (n->op->lower == lower_where || n->op->lower == lower_unique)
