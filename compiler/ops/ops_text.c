@@ -129,7 +129,7 @@ static sm2c_status regex_of(sm2c_ctx *c, const sm2c_node *n, sm2c_regex_byteset 
     if (!sm2c_regex_byteset_compile(pat->s.data, pat->s.len, set, &why))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "pattern \"%s\" is not supported: %s",
                              sm2c_attr_str(c, n, "pattern"), why);
-    if (memchr(rw->s.data, '\\', rw->s.len))
+    if (rw->s.len && memchr(rw->s.data, '\\', rw->s.len))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "a rewrite with a backslash (group references) "
                              "is not supported");
     return SM2C_OK;

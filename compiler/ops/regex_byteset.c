@@ -131,8 +131,12 @@ static int parse_atom(rx *r, sm2c_regex_byteset *s)
 
 int sm2c_regex_byteset_compile(const uint8_t *pattern, size_t len, sm2c_regex_byteset *out, const char **why)
 {
-    rx r = { pattern, pattern + len, NULL };
     memset(out, 0, sizeof *out);
+    if (!len) {   /* protobuf-c leaves an empty string's data NULL */
+        *why = "an empty pattern";
+        return 0;
+    }
+    rx r = { pattern, pattern + len, NULL };
     if (parse_atom(&r, out) == 0 && r.p < r.end && *r.p == '+') {
         out->plus = 1;
         r.p++;
