@@ -74,13 +74,14 @@ static const int8_t *fcm_quads_zp(const int8_t *x, const int8_t *g, int32_t k, i
 /* The C path of the same sums. */
 static const int8_t *fcm_quads_zp(const int8_t *x, const int8_t *g, int32_t k, int32_t in_zp, int32_t *dot)
 {
-    int32_t d[4] = { 0, 0, 0, 0 };
+    int32_t d0 = 0, d1 = 0, d2 = 0, d3 = 0;
     for (int32_t c = 0; c + 4 <= k; c += 4, g += 16)
-        for (int32_t r = 0; r < 4; r++)
-            for (int32_t b = 0; b < 4; b++)
-                d[r] += (int32_t)g[4 * r + b] * ((int32_t)x[c + b] - in_zp);
-    for (int32_t r = 0; r < 4; r++)
-        dot[r] = d[r];
+        for (int32_t b = 0; b < 4; b++) {
+            const int32_t xv = (int32_t)x[c + b] - in_zp;
+            d0 += (int32_t)g[b] * xv, d1 += (int32_t)g[4 + b] * xv;
+            d2 += (int32_t)g[8 + b] * xv, d3 += (int32_t)g[12 + b] * xv;
+        }
+    dot[0] = d0, dot[1] = d1, dot[2] = d2, dot[3] = d3;
     return g;
 }
 #endif
