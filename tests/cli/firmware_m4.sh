@@ -9,7 +9,8 @@
 # convolution, conv_ohwi_s8.c), on the runtime's SMLAD paths (the Cortex-M4's
 # DSP extension): outputs bit for bit those of the same int8 program on this
 # machine (sm2c run), within the int8 tolerance of TensorFlow's, stack within
-# its bound, no double helpers.
+# its bound, no double helpers; and built again on the portable C paths
+# (-DSM2C_RT_PORTABLE_ONLY): the same bits, stack within the same bound.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 for tool in arm-none-eabi-gcc qemu-system-arm; do
@@ -113,6 +114,18 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
   fi
   sizes=$(arm-none-eabi-size -A "$out/fw.elf" | awk '$1 ~ /^\.(text|rodata|data|bss)$/ {printf "%s %s ", $1, $2}')
   echo "$case int8: $sizes; $(cat "$tmp/check")"
+  # The same program on the portable C paths (firmware for a core without the
+  # DSP extension): the same bits, and the header's one stack bound holds.
+  if ! "$fw/build_fw.sh" "$out/fw_portable.elf" "$out/c" "$out"/c/*.c -DSM2C_RT_PORTABLE_ONLY 2>"$tmp/log"; then
+    echo "FAIL: $case int8 portable: firmware build"; cat "$tmp/log"; fail=$((fail + 1)); continue
+  fi
+  "$fw/run_fw.sh" "$out/fw_portable.elf" >"$out/run_portable.log" 2>&1
+  if python3 "$fw/fw.py" check-q8 "$dir" "$out/run_portable.log" "$out/host/output_0.npy" >"$tmp/check"; then
+    passed=$((passed + 1))
+  else
+    echo "FAIL: $case int8 portable: run"; cat "$tmp/check"; fail=$((fail + 1))
+  fi
+  echo "$case int8 portable: $(cat "$tmp/check")"
 done
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
