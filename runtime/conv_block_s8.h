@@ -319,16 +319,23 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8_pack4_narrow(const int8
     v[1] = _mm512_shuffle_i32x4(lo, hi, 0xDD);
 }
 
-/* c8_vnni_pad for nr <= 32 channels in natural order (nv vectors). */
-static inline void c8_colsums(const c8_geom *g, int32_t oc0, int32_t nr, int32_t *s)
+/* c8_vnni_pad for nr <= 32 channels in natural order: two vectors.  A
+** filter column sums exactly in int32 (at most K * 128 in size), and the
+** product wraps as the vector sums do; the true sums fit. */
+SM2C_RT_TARGET_VNNI static inline void c8_colsums(const c8_geom *g, int32_t oc0, int32_t nr, __m512i *s)
 {
     const int32_t K = g->KH * g->KW * g->C;
-    int64_t t[32] = {0};
-    for (int32_t k = 0; k < K; k++)
-        for (int32_t j = 0; j < nr; j++)
-            t[j] += g->w[(ptrdiff_t)k * g->OC + oc0 + j];
-    for (int32_t j = 0; j < 32; j++) /* wraps as the vector sums do; the true sums fit */
-        s[j] = (int32_t)(uint32_t)(uint64_t)(t[j] * (g->in_zp + 128));
+    const __mmask64 m = nr >= 32 ? (__mmask64)0xFFFFFFFFu : (((__mmask64)1 << nr) - 1);
+    const int8_t *wt = g->w + oc0;
+    __m512i lo = _mm512_setzero_si512(), hi = _mm512_setzero_si512();
+    for (int32_t k = 0; k < K; k++, wt += g->OC) {
+        const __m256i r = _mm512_castsi512_si256(_mm512_maskz_loadu_epi8(m, wt));
+        lo = _mm512_add_epi32(lo, _mm512_cvtepi8_epi32(_mm256_castsi256_si128(r)));
+        hi = _mm512_add_epi32(hi, _mm512_cvtepi8_epi32(_mm256_extracti128_si256(r, 1)));
+    }
+    const __m512i a = _mm512_set1_epi32(g->in_zp + 128);
+    s[0] = _mm512_mullo_epi32(lo, a);
+    s[1] = _mm512_mullo_epi32(hi, a);
 }
 
 /* 12 pixels x up to 16 (nv 1) or 32 (nv 2) channels: 12 or 24 accumulators,
@@ -436,10 +443,7 @@ SM2C_RT_TARGET_VNNI static inline void c8_vnni(const c8_geom *g, int32_t M, cons
         for (int j = 0; j * 16 < nr; j++)
             q8_prep(&rq[j], oc0 + 16 * j, nr - 16 * j, q);
         if (nr <= 32) {
-            int32_t s[32];
-            c8_colsums(g, oc0, nr, s);
-            pad_sum[0] = _mm512_loadu_si512((const void *)s);
-            pad_sum[1] = _mm512_loadu_si512((const void *)(s + 16));
+            c8_colsums(g, oc0, nr, pad_sum);
             for (int32_t p0 = 0; p0 < M; p0 += 12) {
                 int8_t *yb = y + (ptrdiff_t)p0 * g->OC + oc0;
                 if (nr <= 16)
