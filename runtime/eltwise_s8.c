@@ -68,17 +68,81 @@ static inline void sm2c_rt__bcast_s8(const int8_t *a, const int8_t *b, int8_t *y
 }
 
 #if SM2C_RT_WANT(add_s8)
+#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
+/* The inputs' rescaling on vectors, sm2c_rt__requant((q0 + a) * 2^L, m, s)
+** for int8 a, takes a short exact form when 9 <= L <= 22, m >= 0, s <= 0
+** and d = q0 + a stays within [-255, 255] (TFLite's int8 Add: L = 20).  With
+** m = mh * 2^(31-L) + ml, the doubling high multiply of d * 2^L by m,
+** floor((d * m + 2^(30-L)) / 2^(31-L)), is d * mh + floor((d * ml +
+** 2^(30-L)) / 2^(31-L)): |d * mh| < 2^30 and |d * ml| < 2^30, so two 32-bit
+** multiplies give it where the general form takes the 64-bit products of
+** the even and the odd lanes.  The rounding shift right by -s follows. */
+static int add_short_form(const int32_t *q)
+{
+    return q[3] >= 9 && q[3] <= 22 && q[4] >= 0 && q[6] >= 0 && q[5] <= 0 && q[7] <= 0 && q[0] >= -127 &&
+           q[0] <= 128 && q[1] >= -127 && q[1] <= 128;
+}
+
+/* One input's constants for the short form, m and s its multiplier and shift. */
+typedef struct {
+    int32_t zp, mh, ml, half, r, e, mask;
+} add_lift;
+
+static add_lift add_lift_of(int32_t zp, int32_t L, int32_t m, int32_t s)
+{
+    const int32_t r = 31 - L, e = s < -31 ? 31 : -s;
+    add_lift c = {zp, m >> r, m & ((INT32_C(1) << r) - 1), INT32_C(1) << (r - 1), r, e,
+                  (int32_t)((UINT32_C(1) << e) - 1u)};
+    return c;
+}
+#endif
+
 #if SM2C_RT_VNNI
+/* add_lift on 16 lanes of int8 values a (widened). */
+SM2C_RT_TARGET_VNNI static inline __m512i add_lift512(__m512i a, const add_lift *c)
+{
+    const __m512i one = _mm512_set1_epi32(1), mask = _mm512_set1_epi32(c->mask);
+    const __m512i d = _mm512_add_epi32(a, _mm512_set1_epi32(c->zp));
+    const __m512i lo = _mm512_add_epi32(_mm512_mullo_epi32(d, _mm512_set1_epi32(c->ml)), _mm512_set1_epi32(c->half));
+    const __m512i h = _mm512_add_epi32(_mm512_mullo_epi32(d, _mm512_set1_epi32(c->mh)),
+                                       _mm512_srav_epi32(lo, _mm512_set1_epi32(c->r)));
+    /* RoundingDivideByPOT(h, e) */
+    const __m512i rem = _mm512_and_si512(h, mask);
+    const __m512i thr = _mm512_mask_add_epi32(_mm512_srai_epi32(mask, 1),
+                                              _mm512_cmplt_epi32_mask(h, _mm512_setzero_si512()),
+                                              _mm512_srai_epi32(mask, 1), one);
+    const __m512i x = _mm512_srav_epi32(h, _mm512_set1_epi32(c->e));
+    return _mm512_mask_add_epi32(x, _mm512_cmpgt_epi32_mask(rem, thr), x, one);
+}
+
 /* sm2c_rt__add1_s8 on 16 lanes; the whole vectors of n, and returns how many. */
 SM2C_RT_TARGET_VNNI static int32_t add_s8_512(const int8_t *a, const int8_t *b, int8_t *y, int32_t n,
                                               const int32_t *q)
 {
-    const __m512i za = _mm512_set1_epi32(q[0]), zb = _mm512_set1_epi32(q[1]), zo = _mm512_set1_epi32(q[2]);
-    const __m512i ma = _mm512_set1_epi32(q[4]), sa = _mm512_set1_epi32(q[5]);
-    const __m512i mb = _mm512_set1_epi32(q[6]), sb = _mm512_set1_epi32(q[7]);
+    const __m512i zo = _mm512_set1_epi32(q[2]);
     const __m512i mo = _mm512_set1_epi32(q[8]), so = _mm512_set1_epi32(q[9]);
     const __m512i lo = _mm512_set1_epi32(q[10]), hi = _mm512_set1_epi32(q[11]);
     int32_t i = 0;
+    if (add_short_form(q)) {
+        const add_lift ca = add_lift_of(q[0], q[3], q[4], q[5]), cb = add_lift_of(q[1], q[3], q[6], q[7]);
+        /* the output's requantization prepared once (q8_prep: the left shift
+        ** and the INT32_MIN case only where they can occur) */
+        int32_t mult[16], shift[16];
+        for (int j = 0; j < 16; j++)
+            mult[j] = q[8], shift[j] = q[9];
+        const q8_out out = {NULL, mult, shift, q[2], q[10], q[11]};
+        q8_prep512 rq;
+        q8_prep(&rq, 0, 16, &out);
+        for (; i + 16 <= n; i += 16) {
+            const __m512i va = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + i)));
+            const __m512i vb = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + i)));
+            q8_apply512(_mm512_add_epi32(add_lift512(va, &ca), add_lift512(vb, &cb)), &rq, &out, y + i);
+        }
+        return i;
+    }
+    const __m512i za = _mm512_set1_epi32(q[0]), zb = _mm512_set1_epi32(q[1]);
+    const __m512i ma = _mm512_set1_epi32(q[4]), sa = _mm512_set1_epi32(q[5]);
+    const __m512i mb = _mm512_set1_epi32(q[6]), sb = _mm512_set1_epi32(q[7]);
     for (; i + 16 <= n; i += 16) {
         const __m512i va = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + i)));
         const __m512i vb = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + i)));
@@ -93,6 +157,21 @@ SM2C_RT_TARGET_VNNI static int32_t add_s8_512(const int8_t *a, const int8_t *b, 
 #endif
 
 #if SM2C_RT_S8_AVX2
+/* add_lift512 on 8 lanes. */
+SM2C_RT_TARGET_S8_AVX2 static inline __m256i add_lift256(__m256i a, const add_lift *c)
+{
+    const __m256i mask = _mm256_set1_epi32(c->mask);
+    const __m256i d = _mm256_add_epi32(a, _mm256_set1_epi32(c->zp));
+    const __m256i lo = _mm256_add_epi32(_mm256_mullo_epi32(d, _mm256_set1_epi32(c->ml)), _mm256_set1_epi32(c->half));
+    const __m256i h = _mm256_add_epi32(_mm256_mullo_epi32(d, _mm256_set1_epi32(c->mh)),
+                                       _mm256_srav_epi32(lo, _mm256_set1_epi32(c->r)));
+    const __m256i rem = _mm256_and_si256(h, mask);
+    /* threshold (mask >> 1) + (h < 0): the compare gives -1 where h < 0 */
+    const __m256i thr = _mm256_sub_epi32(_mm256_srai_epi32(mask, 1), _mm256_cmpgt_epi32(_mm256_setzero_si256(), h));
+    const __m256i x = _mm256_srav_epi32(h, _mm256_set1_epi32(c->e));
+    return _mm256_sub_epi32(x, _mm256_cmpgt_epi32(rem, thr));
+}
+
 /* add_s8_512 on 8 lanes. */
 SM2C_RT_TARGET_S8_AVX2 static int32_t add_s8_256(const int8_t *a, const int8_t *b, int8_t *y, int32_t n,
                                                  const int32_t *q)
@@ -105,12 +184,21 @@ SM2C_RT_TARGET_S8_AVX2 static int32_t add_s8_256(const int8_t *a, const int8_t *
     const __m128i lift = _mm_cvtsi32_si128(q[3]);
     const __m256i bytes = _mm256_setr_epi8(0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1,
                                            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
+    const int short_form = add_short_form(q);
+    add_lift ca = {0, 0, 0, 0, 0, 0, 0}, cb = ca;
+    if (short_form)
+        ca = add_lift_of(q[0], q[3], q[4], q[5]), cb = add_lift_of(q[1], q[3], q[6], q[7]);
     int32_t i = 0;
     for (; i + 8 <= n; i += 8) {
         const __m256i va = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(a + i)));
         const __m256i vb = _mm256_cvtepi8_epi32(_mm_loadl_epi64((const __m128i *)(const void *)(b + i)));
-        const __m256i ra = q8_requant256(_mm256_sll_epi32(_mm256_add_epi32(va, za), lift), ma, sa);
-        const __m256i rb = q8_requant256(_mm256_sll_epi32(_mm256_add_epi32(vb, zb), lift), mb, sb);
+        __m256i ra, rb;
+        if (short_form) {
+            ra = add_lift256(va, &ca), rb = add_lift256(vb, &cb);
+        } else {
+            ra = q8_requant256(_mm256_sll_epi32(_mm256_add_epi32(va, za), lift), ma, sa);
+            rb = q8_requant256(_mm256_sll_epi32(_mm256_add_epi32(vb, zb), lift), mb, sb);
+        }
         __m256i v = _mm256_add_epi32(q8_requant256(_mm256_add_epi32(ra, rb), mo, so), zo);
         v = _mm256_max_epi32(_mm256_min_epi32(v, hi), lo);
         v = _mm256_shuffle_epi8(v, bytes);

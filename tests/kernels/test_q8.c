@@ -500,6 +500,44 @@ static void test_add_and_clamp_s8(void **state)
         assert_int_equal(clamp8(ref_requant(sa + sb, q2[8], q2[9]) + q2[2], -100, 90), y[i]);
     }
     assert_true(y[61] == 55 && y[62] == 55 && y[63] == 55);
+    /* every pair of int8 values, on parameters at the edges of the vector
+    ** paths' short form of the inputs' rescaling (eltwise_s8.c: zero points
+    ** -127 and 128, multipliers 0, 1 and INT32_MAX, input shifts 0 and -31,
+    ** left shifts 9 and 22) and just outside it (left shift 23, a positive
+    ** input shift) */
+    static const int32_t edges[][12] = {
+        { 128, -127, 0, 20, INT32_MAX, 0, 1, -31, 1073741824, -19, -128, 127 },
+        { -127, 128, 3, 20, 0, -1, INT32_MAX, 0, 2147000000, -5, -128, 127 },
+        { 128, 128, -7, 9, INT32_MAX, -3, 1500000000, -12, 1717986918, 0, -128, 127 },
+        { -127, -127, 1, 22, 1200000000, -1, INT32_MAX, -2, 1300000000, -25, -120, 100 },
+        { 5, -9, 0, 23, 1200000000, -1, 1100000000, -2, 1300000000, -26, -128, 127 },
+        { 5, -9, 0, 20, 1200000000, 1, 1100000000, -2, 1300000000, -20, -128, 127 },
+    };
+    static int8_t ea[65536], eb[65536], ey[65536];
+    for (int i = 0; i < 65536; i++)
+        ea[i] = (int8_t)(i & 255), eb[i] = (int8_t)(i >> 8);
+    /* and 300 random sets of TFLite-like parameters: a short form off by one
+    ** in its rounding shows on about one pair in 100,000 */
+    enum { N_EDGES = sizeof edges / sizeof edges[0], N_SETS = N_EDGES + 300 };
+    ktest_rng pr = { 7 };
+    for (int e = 0; e < N_SETS; e++) {
+        int32_t qr[12];
+        if (e >= N_EDGES) {
+            qr[0] = (int32_t)ktest_int(&pr, -127, 128), qr[1] = (int32_t)ktest_int(&pr, -127, 128);
+            qr[2] = (int32_t)ktest_int(&pr, -128, 127), qr[3] = 20;
+            qr[4] = (int32_t)ktest_int(&pr, 1 << 30, INT32_MAX), qr[5] = (int32_t)ktest_int(&pr, -8, 0);
+            qr[6] = (int32_t)ktest_int(&pr, 1 << 30, INT32_MAX), qr[7] = (int32_t)ktest_int(&pr, -8, 0);
+            qr[8] = (int32_t)ktest_int(&pr, 1 << 30, INT32_MAX), qr[9] = (int32_t)ktest_int(&pr, -24, 0);
+            qr[10] = -128, qr[11] = 127;
+        }
+        const int32_t *qe = e < N_EDGES ? edges[e] : qr;
+        sm2c_rt_add_s8(ea, eb, ey, 65536, qe);
+        for (int i = 0; i < 65536; i++) {
+            int32_t sa = ref_requant((ea[i] + qe[0]) * (1 << qe[3]), qe[4], qe[5]);
+            int32_t sb = ref_requant((eb[i] + qe[1]) * (1 << qe[3]), qe[6], qe[7]);
+            assert_int_equal(clamp8(ref_requant(sa + sb, qe[8], qe[9]) + qe[2], qe[10], qe[11]), ey[i]);
+        }
+    }
     /* Mul: scales 0.02 and 0.05, output 0.01: real multiplier 0.1 */
     int32_t m[7] = { 3, -10, -5, 1717986918, -3, -120, 120 };
     sm2c_rt_mul_s8(a, b, y, 64, m);
