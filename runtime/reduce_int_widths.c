@@ -15,13 +15,8 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "int_wrap.h"
 #include "rt_select.h"
-
-/* The value of bits u (of unsigned type UT) in T: two's complement for a
-** signed T (SWRAP), the bits themselves for an unsigned one (UWRAP). */
-#define SM2C_RT__SWRAP(T, UT, TMAX, u)                                                 \
-    ((UT)(u) <= (UT)(TMAX) ? (T)(UT)(u) : (T)((T)((UT)(u) - (UT)(TMAX) - 1u) - (TMAX) - 1))
-#define SM2C_RT__UWRAP(T, UT, TMAX, u) ((T)(u))
 
 /* acc = acc OP v for one output column; INIT the empty axis' value. */
 #define SM2C_RT__REDUCE_COL(name, T, sfx, INIT, STEP)                                  \
@@ -58,16 +53,11 @@
             }                                                                          \
     })
 
-#define SM2C_RT__REDUCE_INT(T, UT, TMIN, TMAX, sfx, W, WRAP)                           \
-    SM2C_RT__REDUCE_COL(sum, T, sfx, 0, WRAP(T, UT, TMAX, 0u + (UT)a + (UT)v))          \
-    SM2C_RT__REDUCE_COL(prod, T, sfx, 1, WRAP(T, UT, TMAX, (0u + (UT)a) * (UT)v))       \
+#define SM2C_RT__REDUCE_INT(T, UT, TMIN, TMAX, sfx, WRAP, W)                           \
+    SM2C_RT__REDUCE_COL(sum, T, sfx, 0, SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, v))    \
+    SM2C_RT__REDUCE_COL(prod, T, sfx, 1, SM2C_RT__WRAP_MUL(T, UT, TMAX, WRAP, a, v))   \
     SM2C_RT__REDUCE_COL(max, T, sfx, TMIN, v > a ? v : a)                              \
     SM2C_RT__REDUCE_COL(min, T, sfx, TMAX, v < a ? v : a)                              \
     SM2C_RT__REDUCE_MEAN(T, sfx, W)
 
-SM2C_RT__REDUCE_INT(int8_t, uint8_t, INT8_MIN, INT8_MAX, i8, int64_t, SM2C_RT__SWRAP)
-SM2C_RT__REDUCE_INT(int16_t, uint16_t, INT16_MIN, INT16_MAX, i16, int64_t, SM2C_RT__SWRAP)
-SM2C_RT__REDUCE_INT(uint8_t, uint8_t, 0, UINT8_MAX, u8, uint64_t, SM2C_RT__UWRAP)
-SM2C_RT__REDUCE_INT(uint16_t, uint16_t, 0, UINT16_MAX, u16, uint64_t, SM2C_RT__UWRAP)
-SM2C_RT__REDUCE_INT(uint32_t, uint32_t, 0, UINT32_MAX, u32, uint64_t, SM2C_RT__UWRAP)
-SM2C_RT__REDUCE_INT(uint64_t, uint64_t, 0, UINT64_MAX, u64, uint64_t, SM2C_RT__UWRAP)
+SM2C_RT__INTS_OTHER(SM2C_RT__REDUCE_INT)
