@@ -59,10 +59,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_fake_quant_args_f32, W_FQ_ARGS) WRAP(sm2c_rt_fake_quant_vars_f32, W_FQ_VARS)    \
     WRAP(sm2c_rt_quantize_dequantize_f32, W_QDQ)                                                   \
     WRAP(sm2c_rt_resize_bilinear_f32, W_POOL) WRAP(sm2c_rt_resize_nearest_f32, W_POOL)
-/* movement family (ops_movement.c, ops_gather.c, ops_segment.c) */
-#define SEGMENT(op, sfx, ix) WRAP_CHECKED(sm2c_rt_segment_##op##_##sfx##_##ix, W_SEGMENT)
-#define SEGMENTS(sfx, ix) SEGMENT(sum, sfx, ix) SEGMENT(prod, sfx, ix) SEGMENT(max, sfx, ix)      \
-    SEGMENT(min, sfx, ix) SEGMENT(mean, sfx, ix)
+/* movement family (ops_movement.c, ops_gather.c) */
 #define W_GATHER(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints, a[4].i)
 #define W_GATHER_ND(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].ints, a[6].i, a[7].i)
 #define W_SEGMENT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].p)
@@ -121,23 +118,18 @@ typedef struct kernel {
     BIN(pow, f32) BIN(floor_div, f32) BIN(floor_mod, f32) BIN(atan2, f32) BIN(xdivy, f32)         \
     BIN(div_no_nan, f32)
 #define RED(op, sfx) WRAP(sm2c_rt_reduce_##op##_##sfx, W_REDUCE)
-/* movement family (ops_movement.c, ops_gather.c) */
+/* movement family (ops_movement.c, ops_gather.c, ops_segment.c); BY_DATA: the
+** kernels named by data type, then index type (the segment ops, ScatterNd) */
+#define SEGMENT(op, sfx, ix) WRAP_CHECKED(sm2c_rt_segment_##op##_##sfx##_##ix, W_SEGMENT)
+#define BY_DATA(sfx, ix) SEGMENT(sum, sfx, ix) SEGMENT(prod, sfx, ix) SEGMENT(max, sfx, ix)       \
+    SEGMENT(min, sfx, ix) SEGMENT(mean, sfx, ix) WRAP_CHECKED(sm2c_rt_scatter_nd_##sfx##_##ix, W_SCATTER_ND)
 #define MOVE_INDEXED(ix)                                                                         \
     WRAP_CHECKED(sm2c_rt_gather_##ix, W_GATHER) WRAP_CHECKED(sm2c_rt_gather_nd_##ix, W_GATHER_ND) \
     WRAP(sm2c_rt_one_hot_##ix, W_ONE_HOT)                                                         \
     WRAP_CHECKED(sm2c_rt_invert_permutation_##ix, W_INVERT_PERMUTATION)                          \
     WRAP_CHECKED(sm2c_rt_reverse_sequence_##ix, W_REVERSE_SEQUENCE)                               \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_f32_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i32_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i64_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i8_##ix, W_SCATTER_ND)                                        \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i16_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_u8_##ix, W_SCATTER_ND)                                        \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_u16_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_u32_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_u64_##ix, W_SCATTER_ND)                                       \
-    SEGMENTS(f32, ix) SEGMENTS(i32, ix) SEGMENTS(i64, ix) SEGMENTS(i8, ix) SEGMENTS(i16, ix)       \
-    SEGMENTS(u8, ix) SEGMENTS(u16, ix) SEGMENTS(u32, ix) SEGMENTS(u64, ix)                        \
+    BY_DATA(f32, ix) BY_DATA(i32, ix) BY_DATA(i64, ix) BY_DATA(i8, ix) BY_DATA(i16, ix)           \
+    BY_DATA(u8, ix) BY_DATA(u16, ix) BY_DATA(u32, ix) BY_DATA(u64, ix)                            \
     WRAP_CHECKED(sm2c_rt_scatter_update_##ix, W_GATHER_ND)                                        \
     WRAP(sm2c_rt_update_slice_##ix, W_UPDATE_SLICE)                                               \
     WRAP_CHECKED(sm2c_rt_bincount_f32_##ix, W_BINCOUNT) WRAP_CHECKED(sm2c_rt_bincount_f64_##ix, W_BINCOUNT) \

@@ -23,24 +23,12 @@ check_e2e.py puts it in that op's family:
 Every output is bit-exact.
 """
 from opcase import EXACT, np, rng_for, tf
+from ops_int_dtypes import full_range, has_kernel
 
 R = tf.raw_ops
 SIGNED = ["int8", "int16", "int32", "int64"]
 UNSIGNED = ["uint8", "uint16", "uint32", "uint64"]
 WIDTHS = SIGNED + UNSIGNED
-
-
-def has_kernel(fn, *args):
-    try:
-        fn(*[tf.constant(a) for a in args])
-        return True
-    except (tf.errors.OpError, TypeError, ValueError):
-        return False
-
-
-def full_range(rng, dt, shape):
-    info = np.iinfo(dt)
-    return rng.integers(info.min, info.max, shape, dtype=dt, endpoint=True)
 
 
 def edges(dt, n, rng):
