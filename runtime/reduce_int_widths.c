@@ -1,8 +1,8 @@
 /*
 ** reduce_int_widths.c: Sum, Prod, Max, Min and Mean of int8, int16, uint8,
 ** uint16, uint32 and uint64 over the middle axis of [outer, reduce, inner]
-** (issue 33's dtype audit; int32 and int64 are reduce_i32.c, reduce_i64.c,
-** reduce_prod.c and reduce_extremum_int.c).
+** (issue 33's dtype audit), and Max and Min of int32 and int64 (their Sum,
+** Mean and Prod are reduce_i32.c, reduce_i64.c and reduce_prod.c).
 **
 ** TensorFlow's semantics: Sum and Prod wrap in the type (computed unsigned,
 ** brought back without implementation-defined conversion); Max and Min of an
@@ -53,11 +53,15 @@
             }                                                                          \
     })
 
+#define SM2C_RT__REDUCE_EXTREMA(T, UT, TMIN, TMAX, sfx, WRAP, W)                        \
+    SM2C_RT__REDUCE_COL(max, T, sfx, TMIN, v > a ? v : a)                              \
+    SM2C_RT__REDUCE_COL(min, T, sfx, TMAX, v < a ? v : a)
+
 #define SM2C_RT__REDUCE_INT(T, UT, TMIN, TMAX, sfx, WRAP, W)                           \
     SM2C_RT__REDUCE_COL(sum, T, sfx, 0, SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, v))    \
     SM2C_RT__REDUCE_COL(prod, T, sfx, 1, SM2C_RT__WRAP_MUL(T, UT, TMAX, WRAP, a, v))   \
-    SM2C_RT__REDUCE_COL(max, T, sfx, TMIN, v > a ? v : a)                              \
-    SM2C_RT__REDUCE_COL(min, T, sfx, TMAX, v < a ? v : a)                              \
+    SM2C_RT__REDUCE_EXTREMA(T, UT, TMIN, TMAX, sfx, WRAP, W)                           \
     SM2C_RT__REDUCE_MEAN(T, sfx, W)
 
+SM2C_RT__INTS_32_64(SM2C_RT__REDUCE_EXTREMA)
 SM2C_RT__INTS_OTHER(SM2C_RT__REDUCE_INT)

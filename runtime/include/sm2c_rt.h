@@ -732,8 +732,8 @@ void sm2c_rt_scale_translate_f32(const float *x, const float *scale, const float
                                  int32_t *starts, float *weights, float *tmp, const int32_t *p);
 
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
-** reductions and scans (compare.c select.c clip.c int_div.c bits.c gamma_f32.c
-** reduce_prod.c reduce_bool.c reduce_extremum_int.c arg_extremum.c scan.c
+** reductions and scans (compare.c select.c clip.c int_div.c int_pow.c bits.c gamma_f32.c
+** reduce_prod.c reduce_bool.c reduce_int_widths.c arg_extremum.c scan.c
 ** l2_loss_f32.c, and additions to binary_*.c) ==================================== */
 
 /* Comparisons, broadcasting like SM2C_RT_BINARY, into bool (uint8_t 0/1);
