@@ -93,6 +93,11 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
 ** raises "Integer division by zero"); F is only called with b != 0.  One
 ** general loop: the divisor check dominates the cost anyway. */
 #define SM2C_RT__BINARY_KERNEL_CHECKED(op, T, sfx, F)                                  \
+    SM2C_RT__BINARY_KERNEL_GUARDED(op, T, sfx, F, vb == 0)
+
+/* The same with the second operand vb refused where BAD (an expression of vb)
+** holds: integer Pow's negative exponent. */
+#define SM2C_RT__BINARY_KERNEL_GUARDED(op, T, sfx, F, BAD)                             \
     SM2C_RT_DEFINE(op##_##sfx, int32_t sm2c_rt_##op##_##sfx(const T *a, const T *b, T *y, int32_t rank,           \
                                  const int32_t *dims, const int32_t *sa,               \
                                  const int32_t *sb)                                    \
@@ -108,7 +113,7 @@ static inline int sm2c_rt__binary_walk(sm2c_rt__walk *w, int32_t rank, const int
             ptrdiff_t k;                                                               \
             for (k = 0; k < n; k++) {                                                  \
                 const T vb = pb[k * ib];                                               \
-                if (vb == 0)                                                           \
+                if (BAD)                                                               \
                     return SM2C_RT_ERR_VALUE;                                          \
                 py[k] = F(pa[k * ia], vb);                                             \
             }                                                                          \

@@ -1,4 +1,4 @@
-/* binary_math_f32.c: float Pow, FloorDiv, FloorMod, Atan2, Xdivy and DivNoNan
+/* binary_math_f32.c: float Pow, FloorDiv, TruncateDiv, FloorMod, Atan2, Xdivy and DivNoNan
 ** with TensorFlow's CPU semantics (template in binary_impl.h). */
 #include "binary_impl.h"
 
@@ -11,6 +11,12 @@ static inline float sm2c_rt__pow_f32(float a, float b)
 static inline float sm2c_rt__floor_div_f32(float a, float b)
 {
     return floorf(a / b);
+}
+
+/* TF's truncate_div on floats: trunc(x / y) (a zero divisor gives inf or NaN). */
+static inline float sm2c_rt__truncate_div_f32(float a, float b)
+{
+    return truncf(a / b);
 }
 
 /* TF's google_floor_fmod: fmod, then moved to the divisor's sign. */
@@ -40,6 +46,7 @@ static inline float sm2c_rt__div_no_nan_f32(float a, float b)
 SM2C_RT__BINARY_KERNEL(pow, float, f32, sm2c_rt__pow_f32)
 SM2C_RT__BINARY_KERNEL(floor_div, float, f32, sm2c_rt__floor_div_f32)
 SM2C_RT__BINARY_KERNEL(floor_mod, float, f32, sm2c_rt__floor_mod_f32)
+SM2C_RT__BINARY_KERNEL(truncate_div, float, f32, sm2c_rt__truncate_div_f32)
 SM2C_RT__BINARY_KERNEL(atan2, float, f32, sm2c_rt__atan2_f32)
 SM2C_RT__BINARY_KERNEL(xdivy, float, f32, sm2c_rt__xdivy_f32)
 SM2C_RT__BINARY_KERNEL(div_no_nan, float, f32, sm2c_rt__div_no_nan_f32)

@@ -1,8 +1,8 @@
 /*
 ** reduce_int_widths.c: Sum, Prod, Max, Min and Mean of int8, int16, uint8,
 ** uint16, uint32 and uint64 over the middle axis of [outer, reduce, inner]
-** (issue 33's dtype audit; int32 and int64 are reduce_i32.c, reduce_i64.c,
-** reduce_prod.c and reduce_extremum_int.c).
+** (issue 33's dtype audit), and Max and Min of int32 and int64 (their Sum,
+** Mean and Prod are reduce_i32.c, reduce_i64.c and reduce_prod.c).
 **
 ** TensorFlow's semantics: Sum and Prod wrap in the type (computed unsigned,
 ** brought back without implementation-defined conversion); Max and Min of an
@@ -15,13 +15,8 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "int_wrap.h"
 #include "rt_select.h"
-
-/* The value of bits u (of unsigned type UT) in T: two's complement for a
-** signed T (SWRAP), the bits themselves for an unsigned one (UWRAP). */
-#define SM2C_RT__SWRAP(T, UT, TMAX, u)                                                 \
-    ((UT)(u) <= (UT)(TMAX) ? (T)(UT)(u) : (T)((T)((UT)(u) - (UT)(TMAX) - 1u) - (TMAX) - 1))
-#define SM2C_RT__UWRAP(T, UT, TMAX, u) ((T)(u))
 
 /* acc = acc OP v for one output column; INIT the empty axis' value. */
 #define SM2C_RT__REDUCE_COL(name, T, sfx, INIT, STEP)                                  \
@@ -58,16 +53,15 @@
             }                                                                          \
     })
 
-#define SM2C_RT__REDUCE_INT(T, UT, TMIN, TMAX, sfx, W, WRAP)                           \
-    SM2C_RT__REDUCE_COL(sum, T, sfx, 0, WRAP(T, UT, TMAX, 0u + (UT)a + (UT)v))          \
-    SM2C_RT__REDUCE_COL(prod, T, sfx, 1, WRAP(T, UT, TMAX, (0u + (UT)a) * (UT)v))       \
+#define SM2C_RT__REDUCE_EXTREMA(T, UT, TMIN, TMAX, sfx, WRAP, W)                        \
     SM2C_RT__REDUCE_COL(max, T, sfx, TMIN, v > a ? v : a)                              \
-    SM2C_RT__REDUCE_COL(min, T, sfx, TMAX, v < a ? v : a)                              \
+    SM2C_RT__REDUCE_COL(min, T, sfx, TMAX, v < a ? v : a)
+
+#define SM2C_RT__REDUCE_INT(T, UT, TMIN, TMAX, sfx, WRAP, W)                           \
+    SM2C_RT__REDUCE_COL(sum, T, sfx, 0, SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, v))    \
+    SM2C_RT__REDUCE_COL(prod, T, sfx, 1, SM2C_RT__WRAP_MUL(T, UT, TMAX, WRAP, a, v))   \
+    SM2C_RT__REDUCE_EXTREMA(T, UT, TMIN, TMAX, sfx, WRAP, W)                           \
     SM2C_RT__REDUCE_MEAN(T, sfx, W)
 
-SM2C_RT__REDUCE_INT(int8_t, uint8_t, INT8_MIN, INT8_MAX, i8, int64_t, SM2C_RT__SWRAP)
-SM2C_RT__REDUCE_INT(int16_t, uint16_t, INT16_MIN, INT16_MAX, i16, int64_t, SM2C_RT__SWRAP)
-SM2C_RT__REDUCE_INT(uint8_t, uint8_t, 0, UINT8_MAX, u8, uint64_t, SM2C_RT__UWRAP)
-SM2C_RT__REDUCE_INT(uint16_t, uint16_t, 0, UINT16_MAX, u16, uint64_t, SM2C_RT__UWRAP)
-SM2C_RT__REDUCE_INT(uint32_t, uint32_t, 0, UINT32_MAX, u32, uint64_t, SM2C_RT__UWRAP)
-SM2C_RT__REDUCE_INT(uint64_t, uint64_t, 0, UINT64_MAX, u64, uint64_t, SM2C_RT__UWRAP)
+SM2C_RT__INTS_32_64(SM2C_RT__REDUCE_EXTREMA)
+SM2C_RT__INTS_OTHER(SM2C_RT__REDUCE_INT)

@@ -1,6 +1,6 @@
 /*
 ** scan.c: Cumsum and Cumprod along the middle axis of [outer, len, inner], for
-** float, double, int32 and int64 (integers wrap, computed unsigned).
+** float, double and every integer width (integers wrap: int_wrap.h).
 **
 ** In order along the axis, as TensorFlow's Eigen scan: `exclusive` leaves
 ** element k out of its own result (the first result is the identity),
@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "int_wrap.h"
 #include "rt_select.h"
 
 static inline float sm2c_rt__scan_add_f32(float a, float b) { return a + b; }
@@ -17,21 +18,17 @@ static inline float sm2c_rt__scan_mul_f32(float a, float b) { return a * b; }
 static inline double sm2c_rt__scan_add_f64(double a, double b) { return a + b; }
 static inline double sm2c_rt__scan_mul_f64(double a, double b) { return a * b; }
 
-#define SM2C_RT__SCAN_INT_OPS(T, UT, TMAX, sfx)                                        \
-    static inline T sm2c_rt__scan_wrap_##sfx(UT v)                                     \
-    {                                                                                  \
-        return v <= (UT)TMAX ? (T)v : (T)(v - (UT)TMAX - 1u) - TMAX - 1;               \
-    }                                                                                  \
+#define SM2C_RT__SCAN_INT_OPS(T, UT, TMIN, TMAX, sfx, WRAP, W)                         \
     static inline T sm2c_rt__scan_add_##sfx(T a, T b)                                  \
     {                                                                                  \
-        return sm2c_rt__scan_wrap_##sfx((UT)(0u + (UT)a + (UT)b));                     \
+        return SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, b);                             \
     }                                                                                  \
     static inline T sm2c_rt__scan_mul_##sfx(T a, T b)                                  \
     {                                                                                  \
-        return sm2c_rt__scan_wrap_##sfx((UT)((0u + (UT)a) * (UT)b));                   \
+        return SM2C_RT__WRAP_MUL(T, UT, TMAX, WRAP, a, b);                             \
     }
-SM2C_RT__SCAN_INT_OPS(int32_t, uint32_t, INT32_MAX, i32)
-SM2C_RT__SCAN_INT_OPS(int64_t, uint64_t, INT64_MAX, i64)
+SM2C_RT__INTS_32_64(SM2C_RT__SCAN_INT_OPS)
+SM2C_RT__INTS_OTHER(SM2C_RT__SCAN_INT_OPS)
 
 #define SM2C_RT__SCAN(op, T, sfx, ID, F)                                               \
     SM2C_RT_DEFINE(op##_##sfx, void sm2c_rt_##op##_##sfx(const T *x, T *y, int32_t outer, int32_t len,            \
@@ -62,5 +59,6 @@ SM2C_RT__SCAN_INT_OPS(int64_t, uint64_t, INT64_MAX, i64)
 
 SM2C_RT__SCANS(float, f32)
 SM2C_RT__SCANS(double, f64)
-SM2C_RT__SCANS(int32_t, i32)
-SM2C_RT__SCANS(int64_t, i64)
+#define SM2C_RT__SCANS_INT(T, UT, TMIN, TMAX, sfx, WRAP, W) SM2C_RT__SCANS(T, sfx)
+SM2C_RT__INTS_32_64(SM2C_RT__SCANS_INT)
+SM2C_RT__INTS_OTHER(SM2C_RT__SCANS_INT)

@@ -13,14 +13,12 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "int_wrap.h"
 #include "rt_select.h"
 
 #define SEG_SUM(y, x) ((y) + (x))
 #define SEG_PROD(y, x) ((y) * (x))
 #define SEG_MAX(y, x) ((y) < (x) ? (x) : (y))
-/* int32 sums and products wrap, as TensorFlow's do, without signed overflow. */
-#define SEG_SUM_WRAP(y, x) ((int32_t)((uint32_t)(y) + (uint32_t)(x)))
-#define SEG_PROD_WRAP(y, x) ((int32_t)((uint32_t)(y) * (uint32_t)(x)))
 #define SEG_MIN(y, x) ((x) < (y) ? (x) : (y))
 
 /* Checks the ids; then y = identity (or 0 where `sorted` asks), folded.
@@ -82,5 +80,11 @@
 
 SEGMENTS(float, f32, i32, int32_t, SEG_SUM, SEG_PROD, -FLT_MAX, FLT_MAX)
 SEGMENTS(float, f32, i64, int64_t, SEG_SUM, SEG_PROD, -FLT_MAX, FLT_MAX)
-SEGMENTS(int32_t, i32, i32, int32_t, SEG_SUM_WRAP, SEG_PROD_WRAP, INT32_MIN, INT32_MAX)
-SEGMENTS(int32_t, i32, i64, int64_t, SEG_SUM_WRAP, SEG_PROD_WRAP, INT32_MIN, INT32_MAX)
+/* Integer sums and products wrap, as TensorFlow's do (int_wrap.h). */
+#define SEGMENTS_INT(T, UT, TMIN, TMAX, sfx, WRAP, W)                                       \
+    static inline T seg_sum_##sfx(T a, T b) { return SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, b); } \
+    static inline T seg_prod_##sfx(T a, T b) { return SM2C_RT__WRAP_MUL(T, UT, TMAX, WRAP, a, b); } \
+    SEGMENTS(T, sfx, i32, int32_t, seg_sum_##sfx, seg_prod_##sfx, TMIN, TMAX)               \
+    SEGMENTS(T, sfx, i64, int64_t, seg_sum_##sfx, seg_prod_##sfx, TMIN, TMAX)
+SM2C_RT__INTS_32_64(SEGMENTS_INT)
+SM2C_RT__INTS_OTHER(SEGMENTS_INT)

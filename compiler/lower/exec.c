@@ -62,6 +62,7 @@ typedef struct kernel {
 /* movement family (ops_movement.c, ops_gather.c) */
 #define W_GATHER(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints, a[4].i)
 #define W_GATHER_ND(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].ints, a[6].i, a[7].i)
+#define W_SEGMENT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].p)
 #define W_SCATTER_ND(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].ints, a[6].i)
 #define W_UPDATE_SLICE(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i)
 #define W_BINCOUNT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i)
@@ -117,15 +118,18 @@ typedef struct kernel {
     BIN(pow, f32) BIN(floor_div, f32) BIN(floor_mod, f32) BIN(atan2, f32) BIN(xdivy, f32)         \
     BIN(div_no_nan, f32)
 #define RED(op, sfx) WRAP(sm2c_rt_reduce_##op##_##sfx, W_REDUCE)
-/* movement family (ops_movement.c, ops_gather.c) */
+/* movement family (ops_movement.c, ops_gather.c, ops_segment.c); BY_DATA: the
+** kernels named by data type, then index type (the segment ops, ScatterNd) */
+#define SEGMENT(op, sfx, ix) WRAP_CHECKED(sm2c_rt_segment_##op##_##sfx##_##ix, W_SEGMENT)
+#define BY_DATA(sfx, ix) SEGMENT(sum, sfx, ix) SEGMENT(prod, sfx, ix) SEGMENT(max, sfx, ix)       \
+    SEGMENT(min, sfx, ix) SEGMENT(mean, sfx, ix) WRAP_CHECKED(sm2c_rt_scatter_nd_##sfx##_##ix, W_SCATTER_ND)
 #define MOVE_INDEXED(ix)                                                                         \
     WRAP_CHECKED(sm2c_rt_gather_##ix, W_GATHER) WRAP_CHECKED(sm2c_rt_gather_nd_##ix, W_GATHER_ND) \
     WRAP(sm2c_rt_one_hot_##ix, W_ONE_HOT)                                                         \
     WRAP_CHECKED(sm2c_rt_invert_permutation_##ix, W_INVERT_PERMUTATION)                          \
     WRAP_CHECKED(sm2c_rt_reverse_sequence_##ix, W_REVERSE_SEQUENCE)                               \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_f32_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i32_##ix, W_SCATTER_ND)                                       \
-    WRAP_CHECKED(sm2c_rt_scatter_nd_i64_##ix, W_SCATTER_ND)                                       \
+    BY_DATA(f32, ix) BY_DATA(i32, ix) BY_DATA(i64, ix) BY_DATA(i8, ix) BY_DATA(i16, ix)           \
+    BY_DATA(u8, ix) BY_DATA(u16, ix) BY_DATA(u32, ix) BY_DATA(u64, ix)                            \
     WRAP_CHECKED(sm2c_rt_scatter_update_##ix, W_GATHER_ND)                                        \
     WRAP(sm2c_rt_update_slice_##ix, W_UPDATE_SLICE)                                               \
     WRAP_CHECKED(sm2c_rt_bincount_f32_##ix, W_BINCOUNT) WRAP_CHECKED(sm2c_rt_bincount_f64_##ix, W_BINCOUNT) \
@@ -206,12 +210,13 @@ typedef struct kernel {
 #define CLIP(sfx) WRAP(sm2c_rt_clip_by_value_##sfx, W_CLIP)
 /* issue 33's dtype audit: the other integer widths */
 #define UNI(op, sfx) WRAP(sm2c_rt_##op##_##sfx, W_UNARY)
-#define SINT_UNARY(sfx) UNI(neg, sfx) UNI(abs, sfx) UNI(sign, sfx) UNI(square, sfx)
+#define INT_UNARY(sfx) UNI(square, sfx) UNI(relu, sfx) UNI(relu6, sfx) UNI(sqrt, sfx)
+#define SINT_UNARY(sfx) UNI(neg, sfx) UNI(abs, sfx) UNI(sign, sfx) INT_UNARY(sfx) BIN_CHECKED(pow, sfx)
 #define NARROW_INT(sfx) BIN4(sfx) CMP(sfx) INT_DIV(sfx) RED(sum, sfx) RED(prod, sfx) RED(max, sfx) \
-    RED(min, sfx) RED(mean, sfx) ARG(sfx) BITS(sfx)
+    RED(min, sfx) RED(mean, sfx) ARG(sfx) BITS(sfx) SCAN(sfx) WRAP(sm2c_rt_top_k_##sfx, W_TOP_K)
 #define INT_WIDTHS                                                                               \
-    SINT_UNARY(i8) SINT_UNARY(i16) SINT_UNARY(i32) SINT_UNARY(i64) UNI(square, u8)                \
-    UNI(square, u16) UNI(square, u32) UNI(square, u64) NARROW_INT(i8) NARROW_INT(i16)             \
+    SINT_UNARY(i8) SINT_UNARY(i16) SINT_UNARY(i32) SINT_UNARY(i64) INT_UNARY(u8)                  \
+    INT_UNARY(u16) INT_UNARY(u32) INT_UNARY(u64) NARROW_INT(i8) NARROW_INT(i16)                   \
     NARROW_INT(u8) NARROW_INT(u16) NARROW_INT(u32) NARROW_INT(u64) CLIP(i8) CLIP(i16) CLIP(u8)      \
     CLIP(u16)
 #define LOGIC_KERNELS                                                                            \
@@ -222,7 +227,7 @@ typedef struct kernel {
     CLIP(f32) CLIP(f64) CLIP(i32) CLIP(i64)                                                       \
     BIN(squared_difference, f64) BIN(squared_difference, i32) BIN(squared_difference, i64)        \
     INT_DIV(i32) INT_DIV(i64) BITS(i32) BITS(i64)                                                 \
-    BIN(xlogy, f32) BIN(xlog1py, f32) BIN(truncate_mod, f32) UN(lgamma) UN(digamma)               \
+    BIN(xlogy, f32) BIN(xlog1py, f32) BIN(truncate_mod, f32) BIN(truncate_div, f32) UN(lgamma) UN(digamma)               \
     RED(prod, f32) RED(prod, i32) RED(prod, i64) RED(max, i32) RED(min, i32) RED(max, i64)        \
     RED(min, i64) RED(all, b) RED(any, b)                                                         \
     ARG(f32) ARG(f64) ARG(i32) ARG(i64) SCAN(f32) SCAN(f64) SCAN(i32) SCAN(i64)                   \

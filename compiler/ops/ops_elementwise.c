@@ -18,13 +18,13 @@ static const binary_op binary_ops[] = {
     { "RealDiv", "div", SM2C_OPT_FLOAT, 0 }, { "Maximum", "maximum", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
     { "Minimum", "minimum", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
     { "SquaredDifference", "squared_difference", SM2C_OPT_NUM, 0 },
-    { "Pow", "pow", SM2C_OPT_F32, 0 },
+    { "Pow", "pow", SM2C_OPT_F32 | SM2C_OPT_SINT, SM2C_OPT_SINT },   /* a negative integer exponent */
     { "FloorDiv", "floor_div", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
     { "FloorMod", "floor_mod", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
     { "Atan2", "atan2", SM2C_OPT_F32, 0 }, { "Xdivy", "xdivy", SM2C_OPT_F32, 0 },
     { "DivNoNan", "div_no_nan", SM2C_OPT_F32, 0 },
     /* logic family: integer division, bits, Xlogy */
-    { "TruncateDiv", "truncate_div", SM2C_OPT_INTS, SM2C_OPT_INTS },
+    { "TruncateDiv", "truncate_div", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
     { "TruncateMod", "truncate_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
     { "Mod", "truncate_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
     { "BitwiseAnd", "bitwise_and", SM2C_OPT_INTS, 0 }, { "BitwiseOr", "bitwise_or", SM2C_OPT_INTS, 0 },
@@ -166,11 +166,11 @@ static const char *unary_kernel_op(const char *tf)
 }
 
 /* Whether unary_int.c has op tf on dtype: Neg, Abs and Sign on signed
-** integers, Square on every integer width. */
+** integers, Square, Relu and Relu6 on every integer width. */
 static int int_unary(const char *tf, int dtype)
 {
     unsigned t = sm2c_op_type_bit(dtype);
-    if (strcmp(tf, "Square") == 0)
+    if (!strcmp(tf, "Square") || !strcmp(tf, "Relu") || !strcmp(tf, "Relu6"))
         return (t & SM2C_OPT_INTS) != 0;
     return (t & SM2C_OPT_SINT) && (!strcmp(tf, "Neg") || !strcmp(tf, "Abs") || !strcmp(tf, "Sign"));
 }
@@ -272,12 +272,36 @@ sm2c_status shape_bias_add(sm2c_ctx *c, sm2c_node *n)
     return SM2C_OK;
 }
 
+/* Integer BiasAdd: the broadcasting Add (wrapping as TensorFlow's), the
+** bias read at stride 1 along the channel dim and 0 elsewhere. */
+static sm2c_status lower_bias_add_int(sm2c_lower *l, const sm2c_node *n, int32_t cdim)
+{
+    const sm2c_value *x = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
+    int64_t dims[SM2C_RT_MAX_RANK], sx[SM2C_RT_MAX_RANK], sb[SM2C_RT_MAX_RANK];
+    int32_t rank = x->shape.rank;
+    sm2c_op_strides(&x->shape, sx);
+    for (int32_t i = 0; i < rank; i++)
+        dims[i] = x->shape.dims[i], sb[i] = i == cdim ? 1 : 0;
+    rank = coalesce(rank, dims, sx, sb);
+    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "add", y->dtype), 7);
+    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));
+    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, b));
+    s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[3] = sm2c_arg_int(rank);
+    s->args[4] = sm2c_arg_ints(l, rank, dims);
+    s->args[5] = sm2c_arg_ints(l, rank, sx);
+    s->args[6] = sm2c_arg_ints(l, rank, sb);
+    return SM2C_OK;
+}
+
 sm2c_status lower_bias_add(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    int nchw = sm2c_attr_str_is(n, "data_format", "NCHW");
+    if (sm2c_op_type_bit(y->dtype) & SM2C_OPT_INTS)
+        return lower_bias_add_int(l, n, nchw ? 1 : x->shape.rank - 1);
     if (y->dtype != SM2C_DT_FLOAT)
         return sm2c_lower_unsupported(l, n, "BiasAdd on %s is not supported", sm2c_dtype_name(y->dtype));
-    int nchw = sm2c_attr_str_is(n, "data_format", "NCHW");
     int64_t ch = n->inputs[1]->shape.dims[0], total = sm2c_value_elements(x);
     int64_t inner = 1;
     if (nchw)

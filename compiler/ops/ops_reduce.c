@@ -50,7 +50,7 @@ static const struct {
     { "Sum", "sum", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Mean", "mean", SM2C_OPT_F32 | SM2C_OPT_INTS },
     { "Max", "max", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Min", "min", SM2C_OPT_F32 | SM2C_OPT_INTS },
     { "Prod", "prod", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "All", "all", SM2C_OPT_BOOL },
-    { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_F32 },
+    { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_F32 | SM2C_OPT_INTS },
 };
 
 static const char *reduce_kernel(sm2c_ctx *c, const char *op, int dtype)
@@ -64,7 +64,8 @@ static const char *reduce_kernel(sm2c_ctx *c, const char *op, int dtype)
     return NULL;
 }
 
-/* An elementwise float step kernel(x -> y, n) (EuclideanNorm's square and sqrt). */
+/* An elementwise step kernel(x -> y, n) (EuclideanNorm's square and sqrt: an
+** integer's square wraps, its root is truncated, as TensorFlow's). */
 static void map_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t x, int32_t y,
                      int64_t count)
 {
@@ -95,7 +96,7 @@ sm2c_status lower_reduce(sm2c_lower *l, const sm2c_node *n)
     int norm = strcmp(n->op->name, "EuclideanNorm") == 0;
     if (norm) {
         int32_t sq = sm2c_lower_scratch(l, x->dtype, &x->shape, "euclidean-norm-square");
-        map_step(l, n, "sm2c_rt_square_f32", src, sq, sm2c_value_elements(x));
+        map_step(l, n, sm2c_op_kernel(l->c, "square", x->dtype), src, sq, sm2c_value_elements(x));
         src = sq;
     }
     int64_t outer = 1, reduce = 1, inner = 1;
@@ -126,7 +127,8 @@ sm2c_status lower_reduce(sm2c_lower *l, const sm2c_node *n)
     s->args[3] = sm2c_arg_int(reduce);
     s->args[4] = sm2c_arg_int(inner);
     if (norm)
-        map_step(l, n, "sm2c_rt_sqrt_f32", s->args[1].buf, s->args[1].buf, sm2c_value_elements(y));
+        map_step(l, n, sm2c_op_kernel(l->c, "sqrt", y->dtype), s->args[1].buf, s->args[1].buf,
+                 sm2c_value_elements(y));
     return SM2C_OK;
 }
 
@@ -214,7 +216,7 @@ sm2c_status lower_scan(sm2c_lower *l, const sm2c_node *n)
     sm2c_status st = one_axis(l->c, n, &axis);
     if (st)
         return st;
-    if (!(sm2c_op_type_bit(x->dtype) & SM2C_OPT_NUM))
+    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(x->dtype));
     int64_t outer, len, inner;

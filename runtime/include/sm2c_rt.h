@@ -269,8 +269,11 @@ SM2C_RT_INDEXED(i64, int64_t)
     SM2C_RT_SEGMENT(mean, T, sfx, ix, I)
 SM2C_RT_SEGMENTS(float, f32, i32, int32_t)
 SM2C_RT_SEGMENTS(float, f32, i64, int64_t)
-SM2C_RT_SEGMENTS(int32_t, i32, i32, int32_t)
-SM2C_RT_SEGMENTS(int32_t, i32, i64, int64_t)
+#define SM2C_RT_SEGMENTS_BY(T, sfx) SM2C_RT_SEGMENTS(T, sfx, i32, int32_t) SM2C_RT_SEGMENTS(T, sfx, i64, int64_t)
+SM2C_RT_SEGMENTS_BY(int32_t, i32) SM2C_RT_SEGMENTS_BY(int64_t, i64)
+SM2C_RT_SEGMENTS_BY(int8_t, i8) SM2C_RT_SEGMENTS_BY(int16_t, i16)
+SM2C_RT_SEGMENTS_BY(uint8_t, u8) SM2C_RT_SEGMENTS_BY(uint16_t, u16)
+SM2C_RT_SEGMENTS_BY(uint32_t, u32) SM2C_RT_SEGMENTS_BY(uint64_t, u64)
 /* scatter_nd.c, ScatterNd: y (dims[0..k), then `slice` elements) is zeroed,
 ** then each of the n updates is added at its index tuple, in order (duplicates
 ** sum; integers wrap around).  Named by data type, then index type. */
@@ -279,7 +282,10 @@ SM2C_RT_SEGMENTS(int32_t, i32, i64, int64_t)
                                             int32_t k, const int32_t *dims, int32_t slice);
 #define SM2C_RT_SCATTER_ND_ALL(ix, I)                                                      \
     SM2C_RT_SCATTER_ND(f32, float, ix, I) SM2C_RT_SCATTER_ND(i32, int32_t, ix, I)           \
-    SM2C_RT_SCATTER_ND(i64, int64_t, ix, I)
+    SM2C_RT_SCATTER_ND(i64, int64_t, ix, I) SM2C_RT_SCATTER_ND(i8, int8_t, ix, I)           \
+    SM2C_RT_SCATTER_ND(i16, int16_t, ix, I) SM2C_RT_SCATTER_ND(u8, uint8_t, ix, I)          \
+    SM2C_RT_SCATTER_ND(u16, uint16_t, ix, I) SM2C_RT_SCATTER_ND(u32, uint32_t, ix, I)       \
+    SM2C_RT_SCATTER_ND(u64, uint64_t, ix, I)
 SM2C_RT_SCATTER_ND_ALL(i32, int32_t)
 SM2C_RT_SCATTER_ND_ALL(i64, int64_t)
 /* scatter_update.c, TensorScatterUpdate: y holds the tensor (dims[0..k), then
@@ -334,6 +340,8 @@ SM2C_RT_RAGGED_TO_TENSOR(i64, int64_t)
     void sm2c_rt_top_k_##sfx(const T *x, T *values, int32_t *indices, int32_t rows,          \
                              int32_t cols, int32_t k);
 SM2C_RT_TOP_K(f32, float) SM2C_RT_TOP_K(i32, int32_t) SM2C_RT_TOP_K(i64, int64_t)
+SM2C_RT_TOP_K(i8, int8_t) SM2C_RT_TOP_K(i16, int16_t) SM2C_RT_TOP_K(u8, uint8_t)
+SM2C_RT_TOP_K(u16, uint16_t) SM2C_RT_TOP_K(u32, uint32_t) SM2C_RT_TOP_K(u64, uint64_t)
 /* sequence.c, Range: y[i] = *start + i * *delta in the element type, as
 ** TensorFlow computes it (the compiler sized n, so integers cannot overflow). */
 #define SM2C_RT_RANGE(sfx, T) void sm2c_rt_range_##sfx(const T *start, const T *delta, T *y, int32_t n);
@@ -373,10 +381,12 @@ SM2C_RT_BINARY(div, float, f32)
 SM2C_RT_BINARY(div, double, f64)
 SM2C_RT_BINARY(squared_difference, float, f32)
 /* binary_math_f32.c, TF CPU semantics: Pow is powf; FloorDiv floor(a / b);
+** TruncateDiv trunc(a / b);
 ** FloorMod takes the divisor's sign (fmod, then + b if the signs differ);
 ** Atan2 is atan2f(a, b); Xdivy gives 0 where a == 0, DivNoNan 0 where b == 0. */
 SM2C_RT_BINARY(pow, float, f32)
 SM2C_RT_BINARY(floor_div, float, f32)
+SM2C_RT_BINARY(truncate_div, float, f32)
 SM2C_RT_BINARY(floor_mod, float, f32)
 SM2C_RT_BINARY(atan2, float, f32)
 SM2C_RT_BINARY(xdivy, float, f32)
@@ -722,8 +732,8 @@ void sm2c_rt_scale_translate_f32(const float *x, const float *scale, const float
                                  int32_t *starts, float *weights, float *tmp, const int32_t *p);
 
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
-** reductions and scans (compare.c select.c clip.c int_div.c bits.c gamma_f32.c
-** reduce_prod.c reduce_bool.c reduce_extremum_int.c arg_extremum.c scan.c
+** reductions and scans (compare.c select.c clip.c int_div.c int_pow.c bits.c gamma_f32.c
+** reduce_prod.c reduce_bool.c reduce_int_widths.c arg_extremum.c scan.c
 ** l2_loss_f32.c, and additions to binary_*.c) ==================================== */
 
 /* Comparisons, broadcasting like SM2C_RT_BINARY, into bool (uint8_t 0/1);
@@ -769,15 +779,19 @@ SM2C_RT_CLASSIFY(double, f64)
 void sm2c_rt_select(const uint8_t *cond, const void *a, const void *b, void *y,
                     int32_t elem_size, int32_t rank, const int32_t *dims, const int32_t *sc,
                     const int32_t *sa, const int32_t *sb);
-/* ---- integer Neg, Abs, Sign, Square (unary_int.c); y may equal x --------------
-** Two's complement wrapping, as TensorFlow: -INT_MIN and |INT_MIN| are INT_MIN. */
+/* ---- integer Neg, Abs, Sign (signed), Square, Relu, Relu6 and sqrt (unary_int.c);
+** y may equal x.  Two's complement wrapping, as TensorFlow: -INT_MIN and |INT_MIN|
+** are INT_MIN.  sqrt is EuclideanNorm's root of its sum of squares, TensorFlow's
+** (T)std::sqrt(double) (a negative wrapped sum as TensorFlow on x86-64). */
 #define SM2C_RT_UNARY_INT(op, T, sfx) void sm2c_rt_##op##_##sfx(const T *x, T *y, int32_t n);
+#define SM2C_RT_UNARY_ANYINT(T, sfx) SM2C_RT_UNARY_INT(square, T, sfx) SM2C_RT_UNARY_INT(relu, T, sfx) \
+    SM2C_RT_UNARY_INT(relu6, T, sfx) SM2C_RT_UNARY_INT(sqrt, T, sfx)
 #define SM2C_RT_UNARY_SINT(T, sfx) SM2C_RT_UNARY_INT(neg, T, sfx) SM2C_RT_UNARY_INT(abs, T, sfx) \
-    SM2C_RT_UNARY_INT(sign, T, sfx) SM2C_RT_UNARY_INT(square, T, sfx)
+    SM2C_RT_UNARY_INT(sign, T, sfx) SM2C_RT_UNARY_ANYINT(T, sfx)
 SM2C_RT_UNARY_SINT(int8_t, i8) SM2C_RT_UNARY_SINT(int16_t, i16)
 SM2C_RT_UNARY_SINT(int32_t, i32) SM2C_RT_UNARY_SINT(int64_t, i64)
-SM2C_RT_UNARY_INT(square, uint8_t, u8) SM2C_RT_UNARY_INT(square, uint16_t, u16)
-SM2C_RT_UNARY_INT(square, uint32_t, u32) SM2C_RT_UNARY_INT(square, uint64_t, u64)
+SM2C_RT_UNARY_ANYINT(uint8_t, u8) SM2C_RT_UNARY_ANYINT(uint16_t, u16)
+SM2C_RT_UNARY_ANYINT(uint32_t, u32) SM2C_RT_UNARY_ANYINT(uint64_t, u64)
 
 /* ClipByValue: y = max(min(x, hi), lo), std::min/max semantics (a NaN bound
 ** is ignored); lo/hi scalar (step 0) or x's shape (step 1). */
@@ -808,6 +822,11 @@ SM2C_RT_INT_DIV(uint8_t, u8)
 SM2C_RT_INT_DIV(uint16_t, u16)
 SM2C_RT_INT_DIV(uint32_t, u32)
 SM2C_RT_INT_DIV(uint64_t, u64)
+/* Integer Pow (int_pow.c), broadcasting: checked, SM2C_RT_ERR_VALUE on a
+** negative exponent (TensorFlow: "Integers to negative integer powers are not
+** allowed"); the power wraps in the type. */
+SM2C_RT_BINARY_CHECKED(pow, int8_t, i8) SM2C_RT_BINARY_CHECKED(pow, int16_t, i16)
+SM2C_RT_BINARY_CHECKED(pow, int32_t, i32) SM2C_RT_BINARY_CHECKED(pow, int64_t, i64)
 /* Bitwise ops and shifts (count clamped to [0, bits - 1], as TensorFlow). */
 #define SM2C_RT_BITS(T, sfx)                                                           \
     SM2C_RT_BINARY(bitwise_and, T, sfx) SM2C_RT_BINARY(bitwise_or, T, sfx)              \
@@ -864,7 +883,9 @@ SM2C_RT_ARG(uint32_t, u32) SM2C_RT_ARG(uint64_t, u64)
     void sm2c_rt_cumprod_##sfx(const T *x, T *y, int32_t outer, int32_t len, int32_t inner, \
                                int32_t exclusive, int32_t reverse);
 SM2C_RT_SCAN(float, f32) SM2C_RT_SCAN(double, f64) SM2C_RT_SCAN(int32_t, i32)
-SM2C_RT_SCAN(int64_t, i64)
+SM2C_RT_SCAN(int64_t, i64) SM2C_RT_SCAN(int8_t, i8) SM2C_RT_SCAN(int16_t, i16)
+SM2C_RT_SCAN(uint8_t, u8) SM2C_RT_SCAN(uint16_t, u16) SM2C_RT_SCAN(uint32_t, u32)
+SM2C_RT_SCAN(uint64_t, u64)
 /* L2Loss: y[0] = sum(x^2 / 2). */
 void sm2c_rt_l2_loss_f32(const float *x, float *y, int32_t n);
 /* ==== end of the logic family ==== */

@@ -1,6 +1,6 @@
-/* test_int_widths.c: the integer widths of issue 33's dtype audit (unary_int.c, reduce_int_widths.c,
-** binary_i8.c ... binary_u64.c, int_div.c's and compare.c's narrow and
-** unsigned instantiations) against exact references: every int8 and uint8
+/* test_int_widths.c: the integer widths of issue 33's dtype audit (unary_int.c,
+** int_pow.c, reduce_int_widths.c, binary_i8.c ... binary_u64.c, int_div.c's and
+** compare.c's narrow and unsigned instantiations) against exact references: every int8 and uint8
 ** value (and pair) against arithmetic in int64 reduced modulo 2^8, which is
 ** TensorFlow's two's complement wrapping; the limits of the wider types. */
 #include "sm2c_test.h"
@@ -234,6 +234,76 @@ static void test_bits_widths(void **state)
     assert_true(v[0] == 0 && v[1] == 0x7FFE && v[2] == 0xFFFE);
 }
 
+/* Relu, Relu6 and EuclideanNorm's root on every int8 and uint8 value, and
+** the root of a negative (wrapped) sum as TensorFlow gives it on x86-64. */
+static void test_activations_and_root(void **state)
+{
+    int8_t x[256], y[256];
+    uint8_t u[256], v[256];
+    const int32_t w[3] = {-5, 0, 1000000};
+    const int64_t q[3] = {INT64_MIN, INT64_C(9007199254740993), INT64_MAX};
+    const uint64_t big[1] = {UINT64_MAX};
+    int32_t wy[3];
+    int64_t qy[3];
+    uint64_t by[1];
+    int i;
+    (void)state;
+    for (i = 0; i < 256; i++)
+        x[i] = (int8_t)(i - 128), u[i] = (uint8_t)i;
+    sm2c_rt_relu_i8(x, y, 256);
+    for (i = 0; i < 256; i++)
+        assert_int_equal(y[i], x[i] > 0 ? x[i] : 0);
+    sm2c_rt_relu6_i8(x, y, 256);
+    for (i = 0; i < 256; i++)
+        assert_int_equal(y[i], x[i] < 0 ? 0 : x[i] > 6 ? 6 : x[i]);
+    sm2c_rt_relu6_u8(u, v, 256);
+    for (i = 0; i < 256; i++)
+        assert_int_equal(v[i], u[i] > 6 ? 6 : u[i]);
+    sm2c_rt_sqrt_i8(x, y, 256);
+    for (i = 0; i < 256; i++) {
+        int r = 0;
+        while ((r + 1) * (r + 1) <= x[i])
+            r++;
+        assert_int_equal(y[i], r);   /* floor of the root; 0 for a negative sum */
+    }
+    sm2c_rt_sqrt_i32(w, wy, 3);
+    assert_true(wy[0] == INT32_MIN && wy[1] == 0 && wy[2] == 1000);
+    sm2c_rt_sqrt_i64(q, qy, 3);      /* through double, as TensorFlow */
+    assert_true(qy[0] == INT64_MIN && qy[1] == 94906265 && qy[2] == INT64_C(3037000499));
+    sm2c_rt_sqrt_u64(big, by, 1);    /* 2^64 - 1 rounds to 2^64 in double */
+    assert_true(by[0] == UINT64_C(4294967296));
+}
+
+/* Integer Pow: every int8 base to exponents 0..9 and 127 against wrapped
+** products; a negative exponent is an error. */
+static void test_pow(void **state)
+{
+    int8_t a[256], e[256], y[256];
+    const int64_t b64[3] = {3, INT64_MIN, -1}, e64[3] = {40, 2, INT64_MAX};
+    const int16_t h[2] = {2, 5}, hn[2] = {3, -1};
+    const int32_t d256[1] = {256}, d3[1] = {3}, d2[1] = {2}, s1[1] = {1};
+    int64_t y64[3];
+    int16_t y16[2];
+    int i, k;
+    (void)state;
+    for (k = 0; k <= 10; k++) {
+        const int p = k == 10 ? 127 : k;
+        for (i = 0; i < 256; i++)
+            a[i] = (int8_t)(i - 128), e[i] = (int8_t)p;
+        assert_int_equal(sm2c_rt_pow_i8(a, e, y, 1, d256, s1, s1), SM2C_RT_OK);
+        for (i = 0; i < 256; i++) {
+            int64_t r = 1;
+            int j;
+            for (j = 0; j < p; j++)
+                r = wrap8(r * a[i]);
+            assert_int_equal(y[i], r);
+        }
+    }
+    assert_int_equal(sm2c_rt_pow_i64(b64, e64, y64, 1, d3, s1, s1), SM2C_RT_OK);
+    assert_true((uint64_t)y64[0] == UINT64_C(12157665459056928801) && y64[1] == 0 && y64[2] == -1);
+    assert_int_equal(sm2c_rt_pow_i16(h, hn, y16, 1, d2, s1, s1), SM2C_RT_ERR_VALUE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -244,6 +314,8 @@ int main(void)
         cmocka_unit_test(test_binary_wide_limits),
         cmocka_unit_test(test_reduce_widths),
         cmocka_unit_test(test_bits_widths),
+        cmocka_unit_test(test_activations_and_root),
+        cmocka_unit_test(test_pow),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
