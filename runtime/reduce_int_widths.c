@@ -16,31 +16,13 @@
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "reduce_col.h"
 
 /* The value of bits u (of unsigned type UT) in T: two's complement for a
 ** signed T (SWRAP), the bits themselves for an unsigned one (UWRAP). */
 #define SM2C_RT__SWRAP(T, UT, TMAX, u)                                                 \
     ((UT)(u) <= (UT)(TMAX) ? (T)(UT)(u) : (T)((T)((UT)(u) - (UT)(TMAX) - 1u) - (TMAX) - 1))
 #define SM2C_RT__UWRAP(T, UT, TMAX, u) ((T)(u))
-
-/* acc = acc OP v for one output column; INIT the empty axis' value. */
-#define SM2C_RT__REDUCE_COL(name, T, sfx, INIT, STEP)                                  \
-    SM2C_RT_DEFINE(reduce_##name##_##sfx, void sm2c_rt_reduce_##name##_##sfx(const T *x, T *y, \
-                       int32_t outer, int32_t reduce, int32_t inner)                   \
-    {                                                                                  \
-        int32_t o, r, i;                                                               \
-        for (o = 0; o < outer; o++) {                                                  \
-            T *py = y + (ptrdiff_t)o * inner;                                          \
-            const T *px = x + (ptrdiff_t)o * reduce * inner;                           \
-            for (i = 0; i < inner; i++)                                                \
-                py[i] = (INIT);                                                        \
-            for (r = 0; r < reduce; r++, px += inner)                                  \
-                for (i = 0; i < inner; i++) {                                          \
-                    const T a = py[i], v = px[i];                                      \
-                    py[i] = (STEP);                                                    \
-                }                                                                      \
-        }                                                                              \
-    })
 
 /* Mean: the column's sum in the wide type W, divided by reduce. */
 #define SM2C_RT__REDUCE_MEAN(T, sfx, W)                                                \

@@ -12,7 +12,7 @@
 #include "sm2c_rt.h"
 #include "rt_select.h"
 
-#define ADD_F32(a, b) ((a) + (b))
+#define ADD_F32(a, b) ((a) + (b))   /* float and double */
 #define ADD_I32(a, b) ((int32_t)((uint32_t)(a) + (uint32_t)(b)))
 #define ADD_I64(a, b) ((int64_t)((uint64_t)(a) + (uint64_t)(b)))
 
@@ -42,6 +42,7 @@
 
 #define SCATTER_ND_ALL(ix, I)                                                            \
     SCATTER_ND(f32, float, ADD_F32, ix, I)                                               \
+    SCATTER_ND(f64, double, ADD_F32, ix, I)                                              \
     SCATTER_ND(i32, int32_t, ADD_I32, ix, I)                                             \
     SCATTER_ND(i64, int64_t, ADD_I64, ix, I)
 
