@@ -47,10 +47,10 @@ static const struct {
     const char *tf, *kernel;
     unsigned types;
 } reduce_ops[] = {
-    { "Sum", "sum", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Mean", "mean", SM2C_OPT_F32 | SM2C_OPT_INTS },
-    { "Max", "max", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Min", "min", SM2C_OPT_F32 | SM2C_OPT_INTS },
-    { "Prod", "prod", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "All", "all", SM2C_OPT_BOOL },
-    { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_F32 },
+    { "Sum", "sum", SM2C_OPT_FLOAT | SM2C_OPT_INTS }, { "Mean", "mean", SM2C_OPT_FLOAT | SM2C_OPT_INTS },
+    { "Max", "max", SM2C_OPT_FLOAT | SM2C_OPT_INTS }, { "Min", "min", SM2C_OPT_FLOAT | SM2C_OPT_INTS },
+    { "Prod", "prod", SM2C_OPT_FLOAT | SM2C_OPT_INTS }, { "All", "all", SM2C_OPT_BOOL },
+    { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_FLOAT },
 };
 
 static const char *reduce_kernel(sm2c_ctx *c, const char *op, int dtype)
@@ -95,7 +95,7 @@ sm2c_status lower_reduce(sm2c_lower *l, const sm2c_node *n)
     int norm = strcmp(n->op->name, "EuclideanNorm") == 0;
     if (norm) {
         int32_t sq = sm2c_lower_scratch(l, x->dtype, &x->shape, "euclidean-norm-square");
-        map_step(l, n, "sm2c_rt_square_f32", src, sq, sm2c_value_elements(x));
+        map_step(l, n, sm2c_op_kernel(l->c, "square", x->dtype), src, sq, sm2c_value_elements(x));
         src = sq;
     }
     int64_t outer = 1, reduce = 1, inner = 1;
@@ -126,7 +126,7 @@ sm2c_status lower_reduce(sm2c_lower *l, const sm2c_node *n)
     s->args[3] = sm2c_arg_int(reduce);
     s->args[4] = sm2c_arg_int(inner);
     if (norm)
-        map_step(l, n, "sm2c_rt_sqrt_f32", s->args[1].buf, s->args[1].buf, sm2c_value_elements(y));
+        map_step(l, n, sm2c_op_kernel(l->c, "sqrt", y->dtype), s->args[1].buf, s->args[1].buf, sm2c_value_elements(y));
     return SM2C_OK;
 }
 
@@ -182,7 +182,7 @@ sm2c_status lower_arg(sm2c_lower *l, const sm2c_node *n)
     sm2c_status st = one_axis(l->c, n, &axis);
     if (st)
         return st;
-    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)))
+    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS | SM2C_OPT_BOOL)))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(x->dtype));
     int64_t outer, len, inner;
@@ -242,9 +242,9 @@ sm2c_status shape_l2_loss(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_l2_loss(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0];
-    if (x->dtype != SM2C_DT_FLOAT)
+    if (x->dtype != SM2C_DT_FLOAT && x->dtype != SM2C_DT_DOUBLE)
         return sm2c_lower_unsupported(l, n, "L2Loss on %s is not supported", sm2c_dtype_name(x->dtype));
-    map_step(l, n, "sm2c_rt_l2_loss_f32", sm2c_lower_buf(l, x), sm2c_lower_buf(l, n->outputs[0]),
+    map_step(l, n, sm2c_op_kernel(l->c, "l2_loss", x->dtype), sm2c_lower_buf(l, x), sm2c_lower_buf(l, n->outputs[0]),
              sm2c_value_elements(x));
     return SM2C_OK;
 }
