@@ -9,6 +9,7 @@
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "erfinv_giles.h"
 
 #define SM2C_RT__UNARY_F64(name, expr)                                  \
     SM2C_RT_DEFINE(name##_f64, void sm2c_rt_##name##_f64(const double *x, double *y, int32_t n)    \
@@ -75,7 +76,7 @@ void sm2c_rt_leaky_relu_f64(const double *x, double *y, int32_t n, float alpha)
 #endif
 
 #if SM2C_RT_WANT(erfinv_f64)
-/* Refines p, near erfinv(t) for t in [0, 1): Halley steps on erf(x) - t below
+/* Refines p, near erfinv(t) for t in [0, 1) (Giles' start, erfinv_giles.h): Halley steps on erf(x) - t below
 ** 0.5 (cubic: 1e-7 becomes below double's rounding in two), Newton steps on
 ** log(erfc(x)) - log(1 - t) above it (1 - t is exact there, and the log keeps
 ** the steps good in the far tail, where the float start is rough). */
@@ -100,36 +101,7 @@ static double sm2c_rt__erfinv_refine(double p, double t)
     return p;
 }
 
-/* erfinv(t) for t in (0, 1): Giles' float approximation (as erfinv_f32) in
-** double as the start, refined. */
-static double sm2c_rt__erfinv_f64(double t)
-{
-    double w = -log((1.0 - t) * (1.0 + t)), p;
-    if (w < 5.0) {
-        w -= 2.5;
-        p = 2.81022636e-08;
-        p = 3.43273939e-07 + p * w;
-        p = -3.5233877e-06 + p * w;
-        p = -4.39150654e-06 + p * w;
-        p = 0.00021858087 + p * w;
-        p = -0.00125372503 + p * w;
-        p = -0.00417768164 + p * w;
-        p = 0.246640727 + p * w;
-        p = 1.50140941 + p * w;
-    } else {
-        w = sqrt(w) - 3.0;
-        p = -0.000200214257;
-        p = 0.000100950558 + p * w;
-        p = 0.00134934322 + p * w;
-        p = -0.00367342844 + p * w;
-        p = 0.00573950773 + p * w;
-        p = -0.0076224613 + p * w;
-        p = 0.00943887047 + p * w;
-        p = 1.00167406 + p * w;
-        p = 2.83297682 + p * w;
-    }
-    return sm2c_rt__erfinv_refine(p * t, t);
-}
+SM2C_RT__ERFINV_GILES(double, f64, )
 
 /* The inverse of erf on (-1, 1), +-Inf at +-1, NaN outside.  TensorFlow
 ** computes it as ndtri(x / 2 + 1 / 2) / sqrt(2), so x / 2 + 1 / 2 is rounded
@@ -148,7 +120,8 @@ void sm2c_rt_erfinv_f64(const double *x, double *y, int32_t n)
         else if (t == 0.0)
             y[i] = 0.0;
         else
-            y[i] = z >= 0.5 ? sm2c_rt__erfinv_f64(t) : -sm2c_rt__erfinv_f64(t);
+            y[i] = z >= 0.5 ? sm2c_rt__erfinv_refine(sm2c_rt__erfinv_giles_f64(t), t)
+                            : -sm2c_rt__erfinv_refine(sm2c_rt__erfinv_giles_f64(t), t);
     }
 }
 #endif
