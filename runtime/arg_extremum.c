@@ -53,3 +53,5 @@ SM2C_RT__ARGS(uint8_t, u8, 0, UINT8_MAX)
 SM2C_RT__ARGS(uint16_t, u16, 0, UINT16_MAX)
 SM2C_RT__ARGS(uint32_t, u32, 0, UINT32_MAX)
 SM2C_RT__ARGS(uint64_t, u64, 0, UINT64_MAX)
+/* bool (0/1 bytes): ArgMax the first true, ArgMin the first false, else 0. */
+SM2C_RT__ARGS(uint8_t, b, 0, 1)

@@ -17,25 +17,8 @@
 #include "sm2c_rt.h"
 #include "int_wrap.h"
 #include "rt_select.h"
+#include "reduce_col.h"
 
-/* acc = acc OP v for one output column; INIT the empty axis' value. */
-#define SM2C_RT__REDUCE_COL(name, T, sfx, INIT, STEP)                                  \
-    SM2C_RT_DEFINE(reduce_##name##_##sfx, void sm2c_rt_reduce_##name##_##sfx(const T *x, T *y, \
-                       int32_t outer, int32_t reduce, int32_t inner)                   \
-    {                                                                                  \
-        int32_t o, r, i;                                                               \
-        for (o = 0; o < outer; o++) {                                                  \
-            T *py = y + (ptrdiff_t)o * inner;                                          \
-            const T *px = x + (ptrdiff_t)o * reduce * inner;                           \
-            for (i = 0; i < inner; i++)                                                \
-                py[i] = (INIT);                                                        \
-            for (r = 0; r < reduce; r++, px += inner)                                  \
-                for (i = 0; i < inner; i++) {                                          \
-                    const T a = py[i], v = px[i];                                      \
-                    py[i] = (STEP);                                                    \
-                }                                                                      \
-        }                                                                              \
-    })
 
 /* Mean: the column's sum in the wide type W, divided by reduce. */
 #define SM2C_RT__REDUCE_MEAN(T, sfx, W)                                                \

@@ -13,7 +13,7 @@
 #include "int_wrap.h"
 #include "rt_select.h"
 
-#define ADD_F32(a, b) ((a) + (b))
+#define ADD_F32(a, b) ((a) + (b))   /* float and double */
 #define SCATTER_ADD_INT(T, UT, TMIN, TMAX, sfx, WRAP, W)                                 \
     static inline T scatter_add_##sfx(T a, T b) { return SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, b); }
 SM2C_RT__INTS_32_64(SCATTER_ADD_INT)
@@ -45,6 +45,7 @@ SM2C_RT__INTS_OTHER(SCATTER_ADD_INT)
 
 #define SCATTER_ND_ALL(ix, I)                                                            \
     SCATTER_ND(f32, float, ADD_F32, ix, I)                                               \
+    SCATTER_ND(f64, double, ADD_F32, ix, I)                                              \
     SCATTER_ND(i32, int32_t, scatter_add_i32, ix, I)                                     \
     SCATTER_ND(i64, int64_t, scatter_add_i64, ix, I)                                     \
     SCATTER_ND(i8, int8_t, scatter_add_i8, ix, I)                                        \

@@ -80,6 +80,8 @@
 
 SEGMENTS(float, f32, i32, int32_t, SEG_SUM, SEG_PROD, -FLT_MAX, FLT_MAX)
 SEGMENTS(float, f32, i64, int64_t, SEG_SUM, SEG_PROD, -FLT_MAX, FLT_MAX)
+SEGMENTS(double, f64, i32, int32_t, SEG_SUM, SEG_PROD, -DBL_MAX, DBL_MAX)
+SEGMENTS(double, f64, i64, int64_t, SEG_SUM, SEG_PROD, -DBL_MAX, DBL_MAX)
 /* Integer sums and products wrap, as TensorFlow's do (int_wrap.h). */
 #define SEGMENTS_INT(T, UT, TMIN, TMAX, sfx, WRAP, W)                                       \
     static inline T seg_sum_##sfx(T a, T b) { return SM2C_RT__WRAP_ADD(T, UT, TMAX, WRAP, a, b); } \

@@ -38,6 +38,7 @@
     })
 
 TOP_K(f32, float)
+TOP_K(f64, double)
 TOP_K(i32, int32_t)
 TOP_K(i64, int64_t)
 TOP_K(i8, int8_t)

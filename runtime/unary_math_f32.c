@@ -11,6 +11,7 @@
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "erfinv_giles.h"
 
 #define SM2C_RT__UNARY_MAP(name, expr)                                   \
     SM2C_RT_DEFINE(name##_f32, void sm2c_rt_##name##_f32(const float *x, float *y, int32_t n)      \
@@ -61,34 +62,7 @@ SM2C_RT__UNARY_MAP(selu, v < 0.0f ? 1.7580993408473768599402175208123f * expm1f(
 ** inputs; near +-1 TensorFlow itself loses digits (1.2e-5 at 0.999), and a
 ** Newton step on erf would need double: in float its cancellation costs more
 ** than it gains there. */
-static float sm2c_rt__erfinv(float x)
-{
-    float w = -logf((1.0f - x) * (1.0f + x)), p;
-    if (w < 5.0f) {
-        w -= 2.5f;
-        p = 2.81022636e-08f;
-        p = 3.43273939e-07f + p * w;
-        p = -3.5233877e-06f + p * w;
-        p = -4.39150654e-06f + p * w;
-        p = 0.00021858087f + p * w;
-        p = -0.00125372503f + p * w;
-        p = -0.00417768164f + p * w;
-        p = 0.246640727f + p * w;
-        p = 1.50140941f + p * w;
-    } else {
-        w = sqrtf(w) - 3.0f;
-        p = -0.000200214257f;
-        p = 0.000100950558f + p * w;
-        p = 0.00134934322f + p * w;
-        p = -0.00367342844f + p * w;
-        p = 0.00573950773f + p * w;
-        p = -0.0076224613f + p * w;
-        p = 0.00943887047f + p * w;
-        p = 1.00167406f + p * w;
-        p = 2.83297682f + p * w;
-    }
-    return p * x;
-}
+SM2C_RT__ERFINV_GILES(float, f32, f)
 
 void sm2c_rt_erfinv_f32(const float *x, float *y, int32_t n)
 {
@@ -98,7 +72,7 @@ void sm2c_rt_erfinv_f32(const float *x, float *y, int32_t n)
         if (!(fabsf(v) < 1.0f))
             y[i] = fabsf(v) == 1.0f ? v * HUGE_VALF : NAN;
         else
-            y[i] = sm2c_rt__erfinv(v);
+            y[i] = sm2c_rt__erfinv_giles_f32(v);
     }
 }
 #endif

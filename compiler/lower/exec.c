@@ -70,6 +70,7 @@ typedef struct kernel {
 #define W_ONE_HOT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i)
 #define W_INVERT_PERMUTATION(fn_) fn_(a[0].p, a[1].p, a[2].i)
 #define W_REVERSE_SEQUENCE(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].ints, a[4].i)
+#define W_SEGMENT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].p)
 #define W_TOP_K(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i)
 #define W_RANGE(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i)
 #define W_BAND_PART(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i, a[7].i)
@@ -113,10 +114,13 @@ typedef struct kernel {
     UN64(exp) UN64(log) UN64(floor) UN64(ceil) UN64(round) UN64(rint) UN64(sin) UN64(cos)        \
     UN64(tan) UN64(asin) UN64(acos) UN64(atan) UN64(sinh) UN64(cosh) UN64(asinh) UN64(acosh)     \
     UN64(atanh) UN64(erf) UN64(erfc) UN64(expm1) UN64(log1p) UN64(sign) UN64(reciprocal)         \
-    UN64(softsign) UN64(elu) UN64(selu)
+    UN64(softsign) UN64(elu) UN64(selu) UN64(sigmoid) UN64(softplus) UN64(lgamma) UN64(erfinv)    \
+    UN64(digamma) WRAP(sm2c_rt_leaky_relu_f64, W_UNARY_F)
 #define BINARY_MATH                                                                              \
     BIN(pow, f32) BIN(floor_div, f32) BIN(floor_mod, f32) BIN(atan2, f32) BIN(xdivy, f32)         \
-    BIN(div_no_nan, f32)
+    BIN(div_no_nan, f32) BIN(pow, f64) BIN(floor_div, f64) BIN(floor_mod, f64) BIN(atan2, f64)  \
+    BIN(xdivy, f64) BIN(div_no_nan, f64) BIN(truncate_div, f64) BIN(xlogy, f64) BIN(xlog1py, f64) \
+    BIN(truncate_mod, f64)
 #define RED(op, sfx) WRAP(sm2c_rt_reduce_##op##_##sfx, W_REDUCE)
 /* movement family (ops_movement.c, ops_gather.c, ops_segment.c); BY_DATA: the
 ** kernels named by data type, then index type (the segment ops, ScatterNd) */
@@ -128,7 +132,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_one_hot_##ix, W_ONE_HOT)                                                         \
     WRAP_CHECKED(sm2c_rt_invert_permutation_##ix, W_INVERT_PERMUTATION)                          \
     WRAP_CHECKED(sm2c_rt_reverse_sequence_##ix, W_REVERSE_SEQUENCE)                               \
-    BY_DATA(f32, ix) BY_DATA(i32, ix) BY_DATA(i64, ix) BY_DATA(i8, ix) BY_DATA(i16, ix)           \
+    BY_DATA(f32, ix) BY_DATA(f64, ix) BY_DATA(i32, ix) BY_DATA(i64, ix) BY_DATA(i8, ix) BY_DATA(i16, ix)           \
     BY_DATA(u8, ix) BY_DATA(u16, ix) BY_DATA(u32, ix) BY_DATA(u64, ix)                            \
     WRAP_CHECKED(sm2c_rt_scatter_update_##ix, W_GATHER_ND)                                        \
     WRAP(sm2c_rt_update_slice_##ix, W_UPDATE_SLICE)                                               \
@@ -137,7 +141,7 @@ typedef struct kernel {
     WRAP_CHECKED(sm2c_rt_ragged_to_tensor_##ix, W_RAGGED_TO_TENSOR)
 #define MOVEMENT_KERNELS                                                                         \
     MOVE_INDEXED(i32) MOVE_INDEXED(i64)                                                           \
-    WRAP(sm2c_rt_top_k_f32, W_TOP_K) WRAP(sm2c_rt_top_k_i32, W_TOP_K) WRAP(sm2c_rt_top_k_i64, W_TOP_K) \
+    WRAP(sm2c_rt_top_k_f32, W_TOP_K) WRAP(sm2c_rt_top_k_f64, W_TOP_K) WRAP(sm2c_rt_top_k_i32, W_TOP_K) WRAP(sm2c_rt_top_k_i64, W_TOP_K) \
     WRAP(sm2c_rt_range_f32, W_RANGE) WRAP(sm2c_rt_range_f64, W_RANGE)                             \
     WRAP(sm2c_rt_range_i32, W_RANGE) WRAP(sm2c_rt_range_i64, W_RANGE)                             \
     WRAP(sm2c_rt_band_part, W_BAND_PART)
@@ -154,7 +158,8 @@ typedef struct kernel {
     CASTS(f16) CASTS(bf16) CASTS(f32) CASTS(f64) CASTS(i8) CASTS(i16) CASTS(i32) CASTS(i64)           \
     CASTS(u8) CASTS(u16) CASTS(u32) CASTS(u64) CASTS(b)                                           \
     RED(sum, f32) RED(mean, f32) RED(max, f32) RED(min, f32) RED(sum, i32) RED(mean, i32)          \
-    RED(sum, i64) RED(mean, i64)                                                                   \
+    RED(sum, i64) RED(mean, i64) RED(sum, f64) RED(mean, f64) RED(prod, f64) RED(max, f64)        \
+    RED(min, f64)                                                                                 \
     WRAP(sm2c_rt_matmul_f32, W_MATMUL_F32) WRAP(sm2c_rt_matvec_f32, W_MATVEC)                    \
     WRAP(sm2c_rt_matvec_t_f32, W_MATVEC)                                                          \
     WRAP(sm2c_rt_matvec_small_f32, W_MATVEC) WRAP(sm2c_rt_matvec_t_small_f32, W_MATVEC)            \
@@ -230,8 +235,8 @@ typedef struct kernel {
     BIN(xlogy, f32) BIN(xlog1py, f32) BIN(truncate_mod, f32) BIN(truncate_div, f32) UN(lgamma) UN(digamma)               \
     RED(prod, f32) RED(prod, i32) RED(prod, i64) RED(max, i32) RED(min, i32) RED(max, i64)        \
     RED(min, i64) RED(all, b) RED(any, b)                                                         \
-    ARG(f32) ARG(f64) ARG(i32) ARG(i64) SCAN(f32) SCAN(f64) SCAN(i32) SCAN(i64)                   \
-    WRAP(sm2c_rt_l2_loss_f32, W_UNARY) WRAP(sm2c_rt_batch_norm_train_f32, W_BN_TRAIN)               \
+    ARG(f32) ARG(f64) ARG(i32) ARG(i64) ARG(b) SCAN(f32) SCAN(f64) SCAN(i32) SCAN(i64)                   \
+    WRAP(sm2c_rt_l2_loss_f32, W_UNARY) WRAP(sm2c_rt_l2_loss_f64, W_UNARY) WRAP(sm2c_rt_batch_norm_train_f32, W_BN_TRAIN)               \
     BIN(tanh_grad, f32) BIN(sigmoid_grad, f32) BIN(relu_grad, f32) BIN(relu6_grad, f32)
 
 /* complex64 and signal processing (runtime/complex.c, fft.c) */

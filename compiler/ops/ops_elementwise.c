@@ -18,19 +18,19 @@ static const binary_op binary_ops[] = {
     { "RealDiv", "div", SM2C_OPT_FLOAT, 0 }, { "Maximum", "maximum", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
     { "Minimum", "minimum", SM2C_OPT_NUM | SM2C_OPT_INTS, 0 },
     { "SquaredDifference", "squared_difference", SM2C_OPT_NUM, 0 },
-    { "Pow", "pow", SM2C_OPT_F32 | SM2C_OPT_SINT, SM2C_OPT_SINT },   /* a negative integer exponent */
-    { "FloorDiv", "floor_div", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
-    { "FloorMod", "floor_mod", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
-    { "Atan2", "atan2", SM2C_OPT_F32, 0 }, { "Xdivy", "xdivy", SM2C_OPT_F32, 0 },
-    { "DivNoNan", "div_no_nan", SM2C_OPT_F32, 0 },
+    { "Pow", "pow", SM2C_OPT_FLOAT | SM2C_OPT_SINT, SM2C_OPT_SINT },   /* a negative integer exponent */
+    { "FloorDiv", "floor_div", SM2C_OPT_FLOAT | SM2C_OPT_INTS, SM2C_OPT_INTS },
+    { "FloorMod", "floor_mod", SM2C_OPT_FLOAT | SM2C_OPT_INTS, SM2C_OPT_INTS },
+    { "Atan2", "atan2", SM2C_OPT_FLOAT, 0 }, { "Xdivy", "xdivy", SM2C_OPT_FLOAT, 0 },
+    { "DivNoNan", "div_no_nan", SM2C_OPT_FLOAT, 0 },
     /* logic family: integer division, bits, Xlogy */
-    { "TruncateDiv", "truncate_div", SM2C_OPT_F32 | SM2C_OPT_INTS, SM2C_OPT_INTS },
-    { "TruncateMod", "truncate_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
-    { "Mod", "truncate_mod", SM2C_OPT_F32 | SM2C_OPT_INT, SM2C_OPT_INT },
+    { "TruncateDiv", "truncate_div", SM2C_OPT_FLOAT | SM2C_OPT_INTS, SM2C_OPT_INTS },
+    { "TruncateMod", "truncate_mod", SM2C_OPT_FLOAT | SM2C_OPT_INT, SM2C_OPT_INT },
+    { "Mod", "truncate_mod", SM2C_OPT_FLOAT | SM2C_OPT_INT, SM2C_OPT_INT },
     { "BitwiseAnd", "bitwise_and", SM2C_OPT_INTS, 0 }, { "BitwiseOr", "bitwise_or", SM2C_OPT_INTS, 0 },
     { "BitwiseXor", "bitwise_xor", SM2C_OPT_INTS, 0 }, { "LeftShift", "left_shift", SM2C_OPT_INTS, 0 },
     { "RightShift", "right_shift", SM2C_OPT_INTS, 0 },
-    { "Xlogy", "xlogy", SM2C_OPT_F32, 0 }, { "Xlog1py", "xlog1py", SM2C_OPT_F32, 0 },
+    { "Xlogy", "xlogy", SM2C_OPT_FLOAT, 0 }, { "Xlog1py", "xlog1py", SM2C_OPT_FLOAT, 0 },
     /* training gradients (ops_grad.c): (y or features, dy) -> dx */
     { "TanhGrad", "tanh_grad", SM2C_OPT_F32, 0 }, { "SigmoidGrad", "sigmoid_grad", SM2C_OPT_F32, 0 },
     { "ReluGrad", "relu_grad", SM2C_OPT_F32, 0 }, { "Relu6Grad", "relu6_grad", SM2C_OPT_F32, 0 },
@@ -91,30 +91,40 @@ static int32_t coalesce(int32_t rank, int64_t *dims, int64_t *sa, int64_t *sb)
     return r;
 }
 
-sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *kernel,
-                               const sm2c_value *a, const sm2c_value *b, int32_t y,
-                               const sm2c_shape *shape)
+/* The step kernel(a, b -> y) over y's shape, a and b read at strides sa and sb
+** (0 where they broadcast); sa and sb are changed. */
+static sm2c_step *strided_binary_step(sm2c_lower *l, const sm2c_node *n, const char *kernel,
+                                      int32_t a, int64_t *sa, int32_t b, int64_t *sb, int32_t y,
+                                      const sm2c_shape *shape)
 {
-    int64_t dims[SM2C_RT_MAX_RANK], sa[SM2C_RT_MAX_RANK], sb[SM2C_RT_MAX_RANK];
+    int64_t dims[SM2C_RT_MAX_RANK];
     int32_t rank = shape->rank;
     for (int32_t i = 0; i < rank; i++)
         dims[i] = shape->dims[i];
-    sm2c_op_broadcast_strides(&a->shape, shape, sa);
-    sm2c_op_broadcast_strides(&b->shape, shape, sb);
     rank = coalesce(rank, dims, sa, sb);
     if (rank == 0) {
         rank = 1;
         dims[0] = 1, sa[0] = sb[0] = 1;
     }
     sm2c_step *s = sm2c_lower_step(l, n, kernel, 7);
-    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, a));
-    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, b));
+    s->args[0] = sm2c_arg_buf(a);
+    s->args[1] = sm2c_arg_buf(b);
     s->args[2] = sm2c_arg_buf(y);
     s->args[3] = sm2c_arg_int(rank);
     s->args[4] = sm2c_arg_ints(l, rank, dims);
     s->args[5] = sm2c_arg_ints(l, rank, sa);
     s->args[6] = sm2c_arg_ints(l, rank, sb);
     return s;
+}
+
+sm2c_step *sm2c_op_binary_step(sm2c_lower *l, const sm2c_node *n, const char *kernel,
+                               const sm2c_value *a, const sm2c_value *b, int32_t y,
+                               const sm2c_shape *shape)
+{
+    int64_t sa[SM2C_RT_MAX_RANK], sb[SM2C_RT_MAX_RANK];
+    sm2c_op_broadcast_strides(&a->shape, shape, sa);
+    sm2c_op_broadcast_strides(&b->shape, shape, sb);
+    return strided_binary_step(l, n, kernel, sm2c_lower_buf(l, a), sa, sm2c_lower_buf(l, b), sb, y, shape);
 }
 
 sm2c_status lower_binary(sm2c_lower *l, const sm2c_node *n)
@@ -181,7 +191,7 @@ sm2c_status lower_unary(sm2c_lower *l, const sm2c_node *n)
     int leaky = strcmp(n->op->name, "LeakyRelu") == 0;
     if (y->dtype == SM2C_DT_COMPLEX64)
         return sm2c_lower_complex_unary(l, n);
-    if (y->dtype != SM2C_DT_FLOAT && (y->dtype != SM2C_DT_DOUBLE || leaky) && !int_unary(n->op->name, y->dtype))
+    if (y->dtype != SM2C_DT_FLOAT && y->dtype != SM2C_DT_DOUBLE && !int_unary(n->op->name, y->dtype))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype));
     const char *kernel = unary_kernel_op(n->op->name);
@@ -272,25 +282,18 @@ sm2c_status shape_bias_add(sm2c_ctx *c, sm2c_node *n)
     return SM2C_OK;
 }
 
-/* Integer BiasAdd: the broadcasting Add (wrapping as TensorFlow's), the
-** bias read at stride 1 along the channel dim and 0 elsewhere. */
-static sm2c_status lower_bias_add_int(sm2c_lower *l, const sm2c_node *n, int32_t cdim)
+/* BiasAdd on integers (wrapping as TensorFlow's) and double: the Add of the
+** bias read at stride 1 along the channel dim and 0 elsewhere (no activation
+** to fuse: pass_fuse.c fuses float ones only). */
+static sm2c_status lower_bias_add_by_add(sm2c_lower *l, const sm2c_node *n, int32_t cdim)
 {
-    const sm2c_value *x = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
-    int64_t dims[SM2C_RT_MAX_RANK], sx[SM2C_RT_MAX_RANK], sb[SM2C_RT_MAX_RANK];
-    int32_t rank = x->shape.rank;
+    const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    int64_t sx[SM2C_RT_MAX_RANK], sb[SM2C_RT_MAX_RANK];
     sm2c_op_strides(&x->shape, sx);
-    for (int32_t i = 0; i < rank; i++)
-        dims[i] = x->shape.dims[i], sb[i] = i == cdim ? 1 : 0;
-    rank = coalesce(rank, dims, sx, sb);
-    sm2c_step *s = sm2c_lower_step(l, n, sm2c_op_kernel(l->c, "add", y->dtype), 7);
-    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));
-    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, b));
-    s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, y));
-    s->args[3] = sm2c_arg_int(rank);
-    s->args[4] = sm2c_arg_ints(l, rank, dims);
-    s->args[5] = sm2c_arg_ints(l, rank, sx);
-    s->args[6] = sm2c_arg_ints(l, rank, sb);
+    for (int32_t i = 0; i < x->shape.rank; i++)
+        sb[i] = i == cdim ? 1 : 0;
+    strided_binary_step(l, n, sm2c_op_kernel(l->c, "add", y->dtype), sm2c_lower_buf(l, x), sx,
+                        sm2c_lower_buf(l, n->inputs[1]), sb, sm2c_lower_buf(l, y), &y->shape);
     return SM2C_OK;
 }
 
@@ -298,8 +301,8 @@ sm2c_status lower_bias_add(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     int nchw = sm2c_attr_str_is(n, "data_format", "NCHW");
-    if (sm2c_op_type_bit(y->dtype) & SM2C_OPT_INTS)
-        return lower_bias_add_int(l, n, nchw ? 1 : x->shape.rank - 1);
+    if ((sm2c_op_type_bit(y->dtype) & SM2C_OPT_INTS) || y->dtype == SM2C_DT_DOUBLE)
+        return lower_bias_add_by_add(l, n, nchw ? 1 : x->shape.rank - 1);
     if (y->dtype != SM2C_DT_FLOAT)
         return sm2c_lower_unsupported(l, n, "BiasAdd on %s is not supported", sm2c_dtype_name(y->dtype));
     int64_t ch = n->inputs[1]->shape.dims[0], total = sm2c_value_elements(x);

@@ -215,7 +215,7 @@ sm2c_status shape_scatter_nd(sm2c_ctx *c, sm2c_node *n)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "updates %s do not match indices %s into shape %s",
                              sm2c_shape_str(c->arena, &u->shape), sm2c_shape_str(c->arena, &idx->shape),
                              sm2c_shape_str(c->arena, &(sm2c_shape){ rank, dims }));
-    if (u->dtype != SM2C_DT_FLOAT && !(sm2c_op_type_bit(u->dtype) & SM2C_OPT_INTS))
+    if (u->dtype != SM2C_DT_FLOAT && u->dtype != SM2C_DT_DOUBLE && !(sm2c_op_type_bit(u->dtype) & SM2C_OPT_INTS))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "ScatterNd of %s", sm2c_dtype_name(u->dtype));
     sm2c_op_set(c, n, 0, u->dtype, rank, dims);
     return check_const_indices(c, n, idx, k, dims);
@@ -316,7 +316,7 @@ static sm2c_status top_k_of(sm2c_ctx *c, const sm2c_node *n, int64_t *k)
     if (it && it->value_case == TENSORFLOW__ATTR_VALUE__VALUE_TYPE && (int)it->type != SM2C_DT_INT32)
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "index_type other than int32");
     int dt = n->inputs[0]->dtype;
-    if (dt != SM2C_DT_FLOAT && !(sm2c_op_type_bit(dt) & SM2C_OPT_INTS))
+    if (dt != SM2C_DT_FLOAT && dt != SM2C_DT_DOUBLE && !(sm2c_op_type_bit(dt) & SM2C_OPT_INTS))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "TopKV2 of %s", sm2c_dtype_name(dt));
     return SM2C_OK;
 }

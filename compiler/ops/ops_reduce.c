@@ -47,10 +47,10 @@ static const struct {
     const char *tf, *kernel;
     unsigned types;
 } reduce_ops[] = {
-    { "Sum", "sum", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Mean", "mean", SM2C_OPT_F32 | SM2C_OPT_INTS },
-    { "Max", "max", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "Min", "min", SM2C_OPT_F32 | SM2C_OPT_INTS },
-    { "Prod", "prod", SM2C_OPT_F32 | SM2C_OPT_INTS }, { "All", "all", SM2C_OPT_BOOL },
-    { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_F32 | SM2C_OPT_INTS },
+    { "Sum", "sum", SM2C_OPT_FLOAT | SM2C_OPT_INTS }, { "Mean", "mean", SM2C_OPT_FLOAT | SM2C_OPT_INTS },
+    { "Max", "max", SM2C_OPT_FLOAT | SM2C_OPT_INTS }, { "Min", "min", SM2C_OPT_FLOAT | SM2C_OPT_INTS },
+    { "Prod", "prod", SM2C_OPT_FLOAT | SM2C_OPT_INTS }, { "All", "all", SM2C_OPT_BOOL },
+    { "Any", "any", SM2C_OPT_BOOL }, { "EuclideanNorm", "sum", SM2C_OPT_FLOAT | SM2C_OPT_INTS },
 };
 
 static const char *reduce_kernel(sm2c_ctx *c, const char *op, int dtype)
@@ -184,7 +184,7 @@ sm2c_status lower_arg(sm2c_lower *l, const sm2c_node *n)
     sm2c_status st = one_axis(l->c, n, &axis);
     if (st)
         return st;
-    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)))
+    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS | SM2C_OPT_BOOL)))
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(x->dtype));
     int64_t outer, len, inner;
@@ -244,9 +244,9 @@ sm2c_status shape_l2_loss(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_l2_loss(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0];
-    if (x->dtype != SM2C_DT_FLOAT)
+    if (x->dtype != SM2C_DT_FLOAT && x->dtype != SM2C_DT_DOUBLE)
         return sm2c_lower_unsupported(l, n, "L2Loss on %s is not supported", sm2c_dtype_name(x->dtype));
-    map_step(l, n, "sm2c_rt_l2_loss_f32", sm2c_lower_buf(l, x), sm2c_lower_buf(l, n->outputs[0]),
+    map_step(l, n, sm2c_op_kernel(l->c, "l2_loss", x->dtype), sm2c_lower_buf(l, x), sm2c_lower_buf(l, n->outputs[0]),
              sm2c_value_elements(x));
     return SM2C_OK;
 }

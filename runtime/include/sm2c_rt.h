@@ -270,7 +270,7 @@ SM2C_RT_INDEXED(i64, int64_t)
 SM2C_RT_SEGMENTS(float, f32, i32, int32_t)
 SM2C_RT_SEGMENTS(float, f32, i64, int64_t)
 #define SM2C_RT_SEGMENTS_BY(T, sfx) SM2C_RT_SEGMENTS(T, sfx, i32, int32_t) SM2C_RT_SEGMENTS(T, sfx, i64, int64_t)
-SM2C_RT_SEGMENTS_BY(int32_t, i32) SM2C_RT_SEGMENTS_BY(int64_t, i64)
+SM2C_RT_SEGMENTS_BY(double, f64) SM2C_RT_SEGMENTS_BY(int32_t, i32) SM2C_RT_SEGMENTS_BY(int64_t, i64)
 SM2C_RT_SEGMENTS_BY(int8_t, i8) SM2C_RT_SEGMENTS_BY(int16_t, i16)
 SM2C_RT_SEGMENTS_BY(uint8_t, u8) SM2C_RT_SEGMENTS_BY(uint16_t, u16)
 SM2C_RT_SEGMENTS_BY(uint32_t, u32) SM2C_RT_SEGMENTS_BY(uint64_t, u64)
@@ -281,7 +281,8 @@ SM2C_RT_SEGMENTS_BY(uint32_t, u32) SM2C_RT_SEGMENTS_BY(uint64_t, u64)
     int32_t sm2c_rt_scatter_nd_##sfx##_##ix(const I *idx, const T *updates, T *y, int32_t n, \
                                             int32_t k, const int32_t *dims, int32_t slice);
 #define SM2C_RT_SCATTER_ND_ALL(ix, I)                                                      \
-    SM2C_RT_SCATTER_ND(f32, float, ix, I) SM2C_RT_SCATTER_ND(i32, int32_t, ix, I)           \
+    SM2C_RT_SCATTER_ND(f32, float, ix, I) SM2C_RT_SCATTER_ND(f64, double, ix, I)            \
+    SM2C_RT_SCATTER_ND(i32, int32_t, ix, I)                                                \
     SM2C_RT_SCATTER_ND(i64, int64_t, ix, I) SM2C_RT_SCATTER_ND(i8, int8_t, ix, I)           \
     SM2C_RT_SCATTER_ND(i16, int16_t, ix, I) SM2C_RT_SCATTER_ND(u8, uint8_t, ix, I)          \
     SM2C_RT_SCATTER_ND(u16, uint16_t, ix, I) SM2C_RT_SCATTER_ND(u32, uint32_t, ix, I)       \
@@ -339,7 +340,7 @@ SM2C_RT_RAGGED_TO_TENSOR(i64, int64_t)
 #define SM2C_RT_TOP_K(sfx, T)                                                              \
     void sm2c_rt_top_k_##sfx(const T *x, T *values, int32_t *indices, int32_t rows,          \
                              int32_t cols, int32_t k);
-SM2C_RT_TOP_K(f32, float) SM2C_RT_TOP_K(i32, int32_t) SM2C_RT_TOP_K(i64, int64_t)
+SM2C_RT_TOP_K(f32, float) SM2C_RT_TOP_K(f64, double) SM2C_RT_TOP_K(i32, int32_t) SM2C_RT_TOP_K(i64, int64_t)
 SM2C_RT_TOP_K(i8, int8_t) SM2C_RT_TOP_K(i16, int16_t) SM2C_RT_TOP_K(u8, uint8_t)
 SM2C_RT_TOP_K(u16, uint16_t) SM2C_RT_TOP_K(u32, uint32_t) SM2C_RT_TOP_K(u64, uint64_t)
 /* sequence.c, Range: y[i] = *start + i * *delta in the element type, as
@@ -391,6 +392,13 @@ SM2C_RT_BINARY(floor_mod, float, f32)
 SM2C_RT_BINARY(atan2, float, f32)
 SM2C_RT_BINARY(xdivy, float, f32)
 SM2C_RT_BINARY(div_no_nan, float, f32)
+/* binary_math_f64.c: the same in double, and TruncateDiv (trunc(a / b));
+** Xlogy, Xlog1py and Mod/TruncateMod as their float forms below. */
+SM2C_RT_BINARY(pow, double, f64) SM2C_RT_BINARY(floor_div, double, f64)
+SM2C_RT_BINARY(floor_mod, double, f64) SM2C_RT_BINARY(atan2, double, f64)
+SM2C_RT_BINARY(xdivy, double, f64) SM2C_RT_BINARY(div_no_nan, double, f64)
+SM2C_RT_BINARY(truncate_div, double, f64) SM2C_RT_BINARY(xlogy, double, f64)
+SM2C_RT_BINARY(xlog1py, double, f64) SM2C_RT_BINARY(truncate_mod, double, f64)
 
 /* ---- elementwise unary (unary_f32.c); y may equal x ------------------------ */
 void sm2c_rt_relu_f32(const float *x, float *y, int32_t n);
@@ -432,6 +440,12 @@ SM2C_RT_UNARY_F64(sinh) SM2C_RT_UNARY_F64(cosh) SM2C_RT_UNARY_F64(asinh) SM2C_RT
 SM2C_RT_UNARY_F64(atanh) SM2C_RT_UNARY_F64(erf) SM2C_RT_UNARY_F64(erfc) SM2C_RT_UNARY_F64(expm1)
 SM2C_RT_UNARY_F64(log1p) SM2C_RT_UNARY_F64(sign) SM2C_RT_UNARY_F64(reciprocal)
 SM2C_RT_UNARY_F64(softsign) SM2C_RT_UNARY_F64(elu) SM2C_RT_UNARY_F64(selu)
+/* Sigmoid, Softplus (log(DBL_EPSILON) + 2 thresholds), Lgamma (libm), Erfinv
+** (to double's rounding), LeakyRelu (the float alpha widened); Digamma
+** (gamma_f64.c: Eigen's algorithm in double). */
+SM2C_RT_UNARY_F64(sigmoid) SM2C_RT_UNARY_F64(softplus) SM2C_RT_UNARY_F64(lgamma)
+SM2C_RT_UNARY_F64(erfinv) SM2C_RT_UNARY_F64(digamma)
+void sm2c_rt_leaky_relu_f64(const double *x, double *y, int32_t n, float alpha);
 
 /* ---- casts (cast.c): sm2c_rt_cast_<from>_<to>(x, y, n) ---------------------
 ** Every pair among f16 bf16 f32 f64 i8 i16 i32 i64 u8 u16 u32 u64 b.  float16
@@ -734,7 +748,7 @@ void sm2c_rt_scale_translate_f32(const float *x, const float *scale, const float
 /* ==== logic family: comparison, logic, selection, integer arithmetic,
 ** reductions and scans (compare.c select.c clip.c int_div.c int_pow.c bits.c gamma_f32.c
 ** reduce_prod.c reduce_bool.c reduce_int_widths.c arg_extremum.c scan.c
-** l2_loss_f32.c, and additions to binary_*.c) ==================================== */
+** l2_loss.c, and additions to binary_*.c) ==================================== */
 
 /* Comparisons, broadcasting like SM2C_RT_BINARY, into bool (uint8_t 0/1);
 ** IEEE semantics (NaN compares false, NotEqual true).  Equal and NotEqual
@@ -862,6 +876,8 @@ SM2C_RT_REDUCE(max, int64_t, i64) SM2C_RT_REDUCE(min, int64_t, i64)
     SM2C_RT_REDUCE(max, T, sfx) SM2C_RT_REDUCE(min, T, sfx) SM2C_RT_REDUCE(mean, T, sfx)
 SM2C_RT_REDUCE_INT(int8_t, i8) SM2C_RT_REDUCE_INT(int16_t, i16) SM2C_RT_REDUCE_INT(uint8_t, u8)
 SM2C_RT_REDUCE_INT(uint16_t, u16) SM2C_RT_REDUCE_INT(uint32_t, u32) SM2C_RT_REDUCE_INT(uint64_t, u64)
+/* The same in double (reduce_f64.c), NaN and empty axes as the float ones. */
+SM2C_RT_REDUCE_INT(double, f64)
 SM2C_RT_REDUCE(all, uint8_t, b) SM2C_RT_REDUCE(any, uint8_t, b)
 /* ArgMax/ArgMin: sm2c_rt_arg_max_<x>_<index>(x, y, outer, reduce, inner):
 ** the first index of the extremum; NaN never wins; 0 when nothing beats the
@@ -875,6 +891,7 @@ SM2C_RT_ARG(float, f32) SM2C_RT_ARG(double, f64) SM2C_RT_ARG(int32_t, i32)
 SM2C_RT_ARG(int64_t, i64)
 SM2C_RT_ARG(int8_t, i8) SM2C_RT_ARG(int16_t, i16) SM2C_RT_ARG(uint8_t, u8) SM2C_RT_ARG(uint16_t, u16)
 SM2C_RT_ARG(uint32_t, u32) SM2C_RT_ARG(uint64_t, u64)
+SM2C_RT_ARG(uint8_t, b)
 /* Cumsum/Cumprod along the middle axis of [outer, len, inner]; exclusive and
 ** reverse are 0/1; y may equal x. */
 #define SM2C_RT_SCAN(T, sfx)                                                           \
@@ -888,6 +905,7 @@ SM2C_RT_SCAN(uint8_t, u8) SM2C_RT_SCAN(uint16_t, u16) SM2C_RT_SCAN(uint32_t, u32
 SM2C_RT_SCAN(uint64_t, u64)
 /* L2Loss: y[0] = sum(x^2 / 2). */
 void sm2c_rt_l2_loss_f32(const float *x, float *y, int32_t n);
+void sm2c_rt_l2_loss_f64(const double *x, double *y, int32_t n);
 /* ==== end of the logic family ==== */
 
 /* ==== state: writes to variables (training_f32.c) ====

@@ -1,6 +1,6 @@
 /* test_logic.c: the logic family's kernels (compare.c, select.c, clip.c,
 ** int_div.c, bits.c, gamma_f32.c, reduce_prod.c, reduce_bool.c,
-** reduce_int_widths.c, arg_extremum.c, scan.c, l2_loss_f32.c) against
+** reduce_int_widths.c, arg_extremum.c, scan.c, l2_loss.c) against
 ** exact references: integer division against a 64-bit (128-bit for int64
 ** where needed) mathematical floor/truncation over every pair in a range,
 ** shifts against TensorFlow's clamped counts, and the measured TF 2.21
