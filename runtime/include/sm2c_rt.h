@@ -271,6 +271,11 @@ SM2C_RT_SEGMENTS(float, f32, i32, int32_t)
 SM2C_RT_SEGMENTS(float, f32, i64, int64_t)
 SM2C_RT_SEGMENTS(int32_t, i32, i32, int32_t)
 SM2C_RT_SEGMENTS(int32_t, i32, i64, int64_t)
+/* float16 and bfloat16 as their bits, folded and divided in the half type. */
+SM2C_RT_SEGMENTS(uint16_t, f16, i32, int32_t)
+SM2C_RT_SEGMENTS(uint16_t, f16, i64, int64_t)
+SM2C_RT_SEGMENTS(uint16_t, bf16, i32, int32_t)
+SM2C_RT_SEGMENTS(uint16_t, bf16, i64, int64_t)
 /* scatter_nd.c, ScatterNd: y (dims[0..k), then `slice` elements) is zeroed,
 ** then each of the n updates is added at its index tuple, in order (duplicates
 ** sum; integers wrap around).  Named by data type, then index type. */
@@ -865,6 +870,8 @@ SM2C_RT_ARG(uint32_t, u32) SM2C_RT_ARG(uint64_t, u64)
                                int32_t exclusive, int32_t reverse);
 SM2C_RT_SCAN(float, f32) SM2C_RT_SCAN(double, f64) SM2C_RT_SCAN(int32_t, i32)
 SM2C_RT_SCAN(int64_t, i64)
+/* float16 and bfloat16 as their bits, each partial result rounded to the type. */
+SM2C_RT_SCAN(uint16_t, f16) SM2C_RT_SCAN(uint16_t, bf16)
 /* L2Loss: y[0] = sum(x^2 / 2). */
 void sm2c_rt_l2_loss_f32(const float *x, float *y, int32_t n);
 /* ==== end of the logic family ==== */
