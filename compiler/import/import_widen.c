@@ -3,9 +3,14 @@
 **
 ** TensorFlow's CPU kernels compute most half-type ops the same way (Eigen
 ** converts each element to float, applies the float function, rounds back;
-** its reductions and arg/top-k/one-hot/scatter/range kernels are exact or
-** accumulate in float), so the node becomes Cast(to float32) per half input,
-** the op on float32, and Cast back per half output.  This file is the one
+** Sum accumulates in float; Max/Min, ArgMax/ArgMin, TopKV2, OneHot and the
+** classifications are exact either way), so the node becomes Cast(to
+** float32) per half input, the op on float32, and Cast back per half output.
+** A few round in the half type inside the op and stay within the half types'
+** tolerance (docs/reliability.md) rather than bit for bit: Prod, Mean (and
+** EuclideanNorm) on float16, which TensorFlow lets overflow to inf where
+** float32 does not, Range (start + i * delta rounded twice), ScatterNd's
+** duplicate indices, Xlogy/Xlog1py (log rounded before the product).  This file is the one
 ** place that decides it: an op is widened when its dtypes column lists the
 ** half type and float32 and it is an elementwise unary/binary/comparison op
 ** or one of `forms` below, which say which inputs and outputs carry the half

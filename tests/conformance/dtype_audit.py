@@ -114,6 +114,10 @@ NO_REFERENCE = {
                         "time (TileOp: the input data type is not supported)",
     ("OnesLike", "uint32"): "no reference: TensorFlow 2.21 returns zeros inside a saved signature",
     ("OnesLike", "uint64"): "no reference: TensorFlow 2.21 returns zeros inside a saved signature",
+    ("DenseBincount", "float16"): "no reference: TensorFlow registers the kernel, but its op def allows "
+                                  "weights of int32, int64, float and double only",
+    ("DenseBincount", "bfloat16"): "no reference: TensorFlow registers the kernel, but its op def allows "
+                                   "weights of int32, int64, float and double only",
 }
 AUDITED = ("elementwise", "comparison, logic and integer", "reductions", "shape and data movement", "cast")
 
