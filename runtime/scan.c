@@ -1,6 +1,8 @@
 /*
 ** scan.c: Cumsum and Cumprod along the middle axis of [outer, len, inner], for
-** float, double and every integer width (integers wrap: int_wrap.h).
+** float, double, float16, bfloat16 and every integer width (integers wrap:
+** int_wrap.h; the half types, as their uint16_t bits, round each partial
+** result to the half type, as Eigen's half arithmetic in TensorFlow's scan does).
 **
 ** In order along the axis, as TensorFlow's Eigen scan: `exclusive` leaves
 ** element k out of its own result (the first result is the identity),
@@ -10,6 +12,7 @@
 #include <stdint.h>
 
 #include "sm2c_rt.h"
+#include "half_impl.h"
 #include "int_wrap.h"
 #include "rt_select.h"
 
@@ -17,6 +20,18 @@ static inline float sm2c_rt__scan_add_f32(float a, float b) { return a + b; }
 static inline float sm2c_rt__scan_mul_f32(float a, float b) { return a * b; }
 static inline double sm2c_rt__scan_add_f64(double a, double b) { return a + b; }
 static inline double sm2c_rt__scan_mul_f64(double a, double b) { return a * b; }
+
+#define SM2C_RT__SCAN_HALF_OPS(sfx)                                                    \
+    static inline uint16_t sm2c_rt__scan_add_##sfx(uint16_t a, uint16_t b)             \
+    {                                                                                  \
+        return sm2c_rt__f32_to_##sfx(sm2c_rt__##sfx##_to_f32(a) + sm2c_rt__##sfx##_to_f32(b)); \
+    }                                                                                  \
+    static inline uint16_t sm2c_rt__scan_mul_##sfx(uint16_t a, uint16_t b)             \
+    {                                                                                  \
+        return sm2c_rt__f32_to_##sfx(sm2c_rt__##sfx##_to_f32(a) * sm2c_rt__##sfx##_to_f32(b)); \
+    }
+SM2C_RT__SCAN_HALF_OPS(f16)
+SM2C_RT__SCAN_HALF_OPS(bf16)
 
 #define SM2C_RT__SCAN_INT_OPS(T, UT, TMIN, TMAX, sfx, WRAP, W)                         \
     static inline T sm2c_rt__scan_add_##sfx(T a, T b)                                  \
@@ -62,3 +77,8 @@ SM2C_RT__SCANS(double, f64)
 #define SM2C_RT__SCANS_INT(T, UT, TMIN, TMAX, sfx, WRAP, W) SM2C_RT__SCANS(T, sfx)
 SM2C_RT__INTS_32_64(SM2C_RT__SCANS_INT)
 SM2C_RT__INTS_OTHER(SM2C_RT__SCANS_INT)
+/* The identities' bits: 0 is +0; 1 is 0x3c00 in float16, 0x3f80 in bfloat16. */
+SM2C_RT__SCAN(cumsum, uint16_t, f16, 0, sm2c_rt__scan_add_f16)
+SM2C_RT__SCAN(cumprod, uint16_t, f16, 0x3c00, sm2c_rt__scan_mul_f16)
+SM2C_RT__SCAN(cumsum, uint16_t, bf16, 0, sm2c_rt__scan_add_bf16)
+SM2C_RT__SCAN(cumprod, uint16_t, bf16, 0x3f80, sm2c_rt__scan_mul_bf16)

@@ -103,10 +103,26 @@ sm2c_tensor *sm2c_import_partitioned_part(importer *im, const scope *s, const Te
 
 /* import_function.c: a type-valued attr (for the nodes import adds). */
 Tensorflow__AttrValue *sm2c_import_type_attr(sm2c_ctx *c, int dtype);
-/* import_widen.c: an elementwise node on float16/bfloat16 whose op has a
-** float32 kernel becomes Cast, the op on float32, Cast back; 1 when done. */
+/* import_widen.c: a node on float16/bfloat16 whose op runs on it in float32
+** becomes Cast, the op on float32, Cast back; 1 when done. */
 int sm2c_import_widen(importer *im, scope *s, int32_t i, const struct sm2c_opdef *op, sm2c_value **ins,
                       int32_t n_ins, int32_t n_outs);
+/* import_widen.c: node nd of op on the half type dt as Casts around the op on
+** float32 (a step of op part_of, or NULL); its n_outs outputs as the half-type
+** graph sees them. */
+sm2c_value **sm2c_import_widen_node(importer *im, scope *s, const Tensorflow__NodeDef *nd,
+                                    const struct sm2c_opdef *op, sm2c_value **ins, int32_t n_ins,
+                                    int32_t n_outs, int dt, const struct sm2c_opdef *part_of);
+/* import_widen.c: a copy of nd named `name` with `op` and its type attrs
+** `keys` set to `types` (nd's other attrs kept when op is nd's op). */
+Tensorflow__NodeDef *sm2c_import_node_like(sm2c_ctx *c, const Tensorflow__NodeDef *nd, const char *name,
+                                           const char *op, const char *const *keys, const int *types,
+                                           size_t n);
+/* import_widen_split.c: the outputs of a half-type AddN, SquaredDifference
+** or TruncateDiv as the widened ops TensorFlow rounds between; NULL for
+** other nodes. */
+sm2c_value **sm2c_import_widen_split(importer *im, scope *s, const Tensorflow__NodeDef *nd,
+                                     const struct sm2c_opdef *op, sm2c_value **ins, int32_t n_ins, int dt);
 /* cflow.c: If, Case and While (and their Stateless forms) become marker
 ** nodes around the inlined branches and bodies; 1 when node i is one. */
 int sm2c_import_cflow(importer *im, scope *s, int32_t i, sm2c_value **ins, int32_t n_ins,

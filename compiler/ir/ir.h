@@ -97,6 +97,8 @@ typedef struct sm2c_node {
                                    top, bottom, left, right (pass_padfold.c) */
     int widened_from;           /* float16/bfloat16 when it computes that type in float32
                                    (import_widen.c), else 0 */
+    const struct sm2c_opdef *part_of; /* the half-type op it is a step of (AddN's adds:
+                                   import_widen_split.c), else NULL */
     int dead;
     struct sm2c_cflow *cflow;   /* a control-flow marker node (cflow.h), else NULL */
     struct sm2c_tlist *tlist;   /* a TensorList node's list family (tlist.c), else NULL */

@@ -68,6 +68,8 @@ sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
         return sm2c_dyn_lower_shape(l, n);
     if (l->c->lowered && sm2c_opdef_in_table(n->op))
         l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << (n->widened_from ? n->widened_from : dtype);
+    if (l->c->lowered && n->part_of && sm2c_opdef_in_table(n->part_of))
+        l->c->lowered[sm2c_opdef_index(n->part_of)] |= UINT64_C(1) << n->widened_from;
     sm2c_dyn_lower_inputs(l, n);
     l->ints_overflow = 0;
     int32_t first_step = l->entry->n_steps;

@@ -216,7 +216,8 @@ sm2c_status lower_scan(sm2c_lower *l, const sm2c_node *n)
     sm2c_status st = one_axis(l->c, n, &axis);
     if (st)
         return st;
-    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)))
+    int half = x->dtype == SM2C_DT_HALF || x->dtype == SM2C_DT_BFLOAT16;   /* scan.c rounds each step */
+    if (!(sm2c_op_type_bit(x->dtype) & (SM2C_OPT_NUM | SM2C_OPT_INTS)) && !half)
         return sm2c_lower_unsupported(l, n, "%s on %s is not supported", n->op->name,
                                       sm2c_dtype_name(x->dtype));
     int64_t outer, len, inner;

@@ -274,6 +274,8 @@ SM2C_RT_SEGMENTS_BY(double, f64) SM2C_RT_SEGMENTS_BY(int32_t, i32) SM2C_RT_SEGME
 SM2C_RT_SEGMENTS_BY(int8_t, i8) SM2C_RT_SEGMENTS_BY(int16_t, i16)
 SM2C_RT_SEGMENTS_BY(uint8_t, u8) SM2C_RT_SEGMENTS_BY(uint16_t, u16)
 SM2C_RT_SEGMENTS_BY(uint32_t, u32) SM2C_RT_SEGMENTS_BY(uint64_t, u64)
+/* float16 and bfloat16 as their bits, folded and divided in the half type. */
+SM2C_RT_SEGMENTS_BY(uint16_t, f16) SM2C_RT_SEGMENTS_BY(uint16_t, bf16)
 /* scatter_nd.c, ScatterNd: y (dims[0..k), then `slice` elements) is zeroed,
 ** then each of the n updates is added at its index tuple, in order (duplicates
 ** sum; integers wrap around).  Named by data type, then index type. */
@@ -903,6 +905,8 @@ SM2C_RT_SCAN(float, f32) SM2C_RT_SCAN(double, f64) SM2C_RT_SCAN(int32_t, i32)
 SM2C_RT_SCAN(int64_t, i64) SM2C_RT_SCAN(int8_t, i8) SM2C_RT_SCAN(int16_t, i16)
 SM2C_RT_SCAN(uint8_t, u8) SM2C_RT_SCAN(uint16_t, u16) SM2C_RT_SCAN(uint32_t, u32)
 SM2C_RT_SCAN(uint64_t, u64)
+/* float16 and bfloat16 as their bits, each partial result rounded to the type. */
+SM2C_RT_SCAN(uint16_t, f16) SM2C_RT_SCAN(uint16_t, bf16)
 /* L2Loss: y[0] = sum(x^2 / 2). */
 void sm2c_rt_l2_loss_f32(const float *x, float *y, int32_t n);
 void sm2c_rt_l2_loss_f64(const double *x, double *y, int32_t n);

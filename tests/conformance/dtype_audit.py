@@ -116,6 +116,10 @@ NO_REFERENCE = {
     ("OnesLike", "uint64"): "no reference: TensorFlow 2.21 returns zeros inside a saved signature",
     ("Round", "int32"): "no reference: TensorFlow 2.21's kernel returns zeros (the identity expected)",
     ("Round", "int64"): "no reference: TensorFlow 2.21's kernel returns zeros (the identity expected)",
+    ("DenseBincount", "float16"): "no reference: TensorFlow registers the kernel, but its op def allows "
+                                  "weights of int32, int64, float and double only",
+    ("DenseBincount", "bfloat16"): "no reference: TensorFlow registers the kernel, but its op def allows "
+                                   "weights of int32, int64, float and double only",
 }
 # Kernels TensorFlow registers for types its OpDef refuses: no graph can use them.
 for _dt in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):

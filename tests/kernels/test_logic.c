@@ -176,6 +176,34 @@ static void test_reduce_and_scan(void **state)
     assert_true(yf[0] == 15.0f);
 }
 
+/* Half-type scans and segment folds round each partial result to the type, as
+** TensorFlow's: 2048 + 1 is 2048 again in float16 (256 + 1 in bfloat16). */
+static void test_half_folds(void **state)
+{
+    const uint16_t h[3] = {0x6800, 0x3c00, 0x3c00}, b[3] = {0x4380, 0x3f80, 0x3f80};
+    const uint16_t pair[2] = {0x3c00, 0x4000}; /* 1, 2 */
+    const int32_t same[3] = {0, 0, 0}, ids[2] = {1, 1};
+    uint16_t y[3];
+    int32_t counts[3];
+    (void)state;
+    sm2c_rt_cumsum_f16(h, y, 1, 3, 1, 0, 0);
+    assert_true(y[0] == 0x6800 && y[1] == 0x6800 && y[2] == 0x6800);
+    sm2c_rt_cumsum_bf16(b, y, 1, 3, 1, 0, 0);
+    assert_true(y[0] == 0x4380 && y[1] == 0x4380 && y[2] == 0x4380);
+    sm2c_rt_cumprod_f16(pair, y, 1, 2, 1, 1, 0); /* exclusive: 1, 1 */
+    assert_true(y[0] == 0x3c00 && y[1] == 0x3c00);
+    assert_int_equal(sm2c_rt_segment_sum_f16_i32(h, same, y, 3, 1, 1, 1, counts), SM2C_RT_OK);
+    assert_true(y[0] == 0x6800);
+    assert_int_equal(sm2c_rt_segment_sum_bf16_i32(b, same, y, 3, 1, 1, 1, counts), SM2C_RT_OK);
+    assert_true(y[0] == 0x4380);
+    assert_int_equal(sm2c_rt_segment_max_f16_i32(pair, ids, y, 2, 1, 3, 0, counts), SM2C_RT_OK);
+    assert_true(y[0] == 0xfbff && y[1] == 0x4000 && y[2] == 0xfbff); /* empty: the lowest finite */
+    assert_int_equal(sm2c_rt_segment_min_bf16_i32(pair, ids, y, 2, 1, 2, 0, counts), SM2C_RT_OK);
+    assert_true(y[0] == 0x7f7f && y[1] == 0x3c00);
+    assert_int_equal(sm2c_rt_segment_mean_f16_i32(pair, ids, y, 2, 1, 2, 1, counts), SM2C_RT_OK);
+    assert_true(y[0] == 0 && y[1] == 0x3e00); /* 1.5 */
+}
+
 static void test_digamma(void **state)
 {
     const float x[6] = {1.0f, 0.5f, -2.5f, 0.0f, -1.0f, INFINITY};
@@ -200,6 +228,7 @@ int main(void)
         cmocka_unit_test(test_shifts),
         cmocka_unit_test(test_arg_extremum),
         cmocka_unit_test(test_reduce_and_scan),
+        cmocka_unit_test(test_half_folds),
         cmocka_unit_test(test_digamma),
     };
     return cmocka_run_group_tests_name("logic", tests, NULL, NULL);

@@ -110,7 +110,8 @@ BINARY = {
     "GreaterEqual": (tf.math.greater_equal, "ar"),
 }
 # Not SquaredDifference: TensorFlow rounds x - y to the half type before
-# squaring, which one float32 computation does not reproduce.
+# squaring, which one float32 computation does not reproduce (sm2c splits it:
+# Half_<dtype> in ops_dtypes_half.py).
 HALF_TOL = {"float16": {"rtol": 1e-3, "atol": 1e-3}, "bfloat16": {"rtol": 1e-2, "atol": 1e-2}}
 
 
