@@ -25,6 +25,8 @@
 **     dim, listed last first (TensorFlow joins the first axis listed fastest:
 **     that is row-major order; others are refused), a vector with a
 **     data-dependent count included, into one string of at most L bytes.
+**   Add(x, y) of strings: the concatenation x + y, broadcasting, into slots
+**     of L bytes per output element (a longer result is the run-time error).
 **   RaggedTensorToTensor(shape, values, default_value, FIRST_DIM_SIZE,
 **     VALUE_ROWIDS): a constant shape [rows or -1, cols], a vector of values
 **     (static or data-dependent), a scalar default: a static [rows, cols]
@@ -47,10 +49,10 @@ static sm2c_status need_string_vector(sm2c_ctx *c, const sm2c_node *n, int rank1
     return SM2C_OK;
 }
 
-/* L, checked so that every slot product below fits an int32 count. */
-static sm2c_status bound_of(sm2c_ctx *c, const sm2c_node *n, int64_t *l, int64_t factor)
+/* L, checked so that every slot product below fits an int32 count: over
+** `elems` strings (bound_over) or the input's (bound_of). */
+static sm2c_status bound_over(sm2c_ctx *c, const sm2c_node *n, int64_t elems, int64_t *l, int64_t factor)
 {
-    int64_t elems = sm2c_value_elements(n->inputs[0]);
     *l = c->limits->string_bytes;
     if (*l < 1 || *l > INT32_MAX / 2 || (elems && *l * factor > INT32_MAX / elems))
         return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "--limit string-bytes=%lld times %lld strings is too many bytes",
@@ -58,11 +60,16 @@ static sm2c_status bound_of(sm2c_ctx *c, const sm2c_node *n, int64_t *l, int64_t
     return SM2C_OK;
 }
 
+static sm2c_status bound_of(sm2c_ctx *c, const sm2c_node *n, int64_t *l, int64_t factor)
+{
+    return bound_over(c, n, sm2c_value_elements(n->inputs[0]), l, factor);
+}
+
 /* The text buffer of a step writing strings: slot bytes per element, kept to
 ** the end of the entry (the strings pointing into it may go anywhere). */
 static int32_t text_buffer(sm2c_lower *l, const sm2c_node *n, int64_t slot, const char *name)
 {
-    int64_t dims[1] = { sm2c_value_elements(n->inputs[0]) * slot };
+    int64_t dims[1] = { sm2c_value_elements(n->outputs[0]) * slot };
     if (dims[0] < 1)
         dims[0] = 1;
     sm2c_shape text = { 1, dims };
@@ -351,6 +358,32 @@ sm2c_status sm2c_lower_string_compare(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *y = n->outputs[0];
     const char *k = strcmp(n->op->name, "Equal") == 0 ? "sm2c_rt_equal_str" : "sm2c_rt_not_equal_str";
     sm2c_op_binary_step(l, n, k, n->inputs[0], n->inputs[1], sm2c_lower_buf(l, y), &y->shape);
+    return SM2C_OK;
+}
+
+/* ---- Add of strings: concatenation (shape_binary's and lower_binary's string case) ------ */
+
+sm2c_status sm2c_shape_string_concat(sm2c_ctx *c, const sm2c_node *n)
+{
+    int64_t l;
+    return bound_over(c, n, sm2c_value_elements(n->outputs[0]), &l, 1);
+}
+
+sm2c_status sm2c_lower_string_concat(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *y = n->outputs[0];
+    int64_t slot = l->c->limits->string_bytes;
+    int32_t text = text_buffer(l, n, slot, "Add text");
+    sm2c_step *s = sm2c_op_binary_step(l, n, "sm2c_rt_concat_str", n->inputs[0], n->inputs[1],
+                                       sm2c_lower_buf(l, y), &y->shape);
+    s->checked = 1;
+    /* SM2C_RT_BINARY's seven arguments, then the text buffer and its slot */
+    sm2c_arg *a = sm2c_arena_array(l->c->arena, 9, sizeof *a);
+    memcpy(a, s->args, 7 * sizeof *a);
+    a[7] = sm2c_arg_buf(text);
+    a[8] = sm2c_arg_int(slot);
+    s->args = a;
+    s->n_args = 9;
     return SM2C_OK;
 }
 
