@@ -10,8 +10,11 @@
 ** time, never a write past the slot.
 **
 **   StringLower(input; encoding ""): ASCII 'A'-'Z' lowered, every other byte
-**     kept (TensorFlow's kernel with no encoding; "utf-8", ICU's full case
-**     mapping, is refused).  Slots of L bytes.
+**     kept (TensorFlow's kernel with no encoding).  Slots of L bytes.
+**     Encoding "utf-8": ICU's toLower as TensorFlow runs it
+**     (runtime/string_lower_utf8.c, with unicode_lower.c's tables measured
+**     from TensorFlow: case mapping, final sigma, invalid UTF-8 to U+FFFD, a
+**     NUL ending the string).  Slots of 3 * L bytes (a byte may become three).
 **   StaticRegexReplace(input; pattern, rewrite, replace_global): the pattern
 **     compiled at compile time into a byte-set automaton (regex_byteset.h,
 **     which says what RE2 syntax it takes and refuses); the rewrite may hold
@@ -35,6 +38,7 @@
 #include "ops_common.h"
 #include "ops_text.h"
 #include "regex_byteset.h"
+#include "unicode_lower.h"
 
 static sm2c_status need_string_vector(sm2c_ctx *c, const sm2c_node *n, int rank1)
 {
@@ -91,31 +95,58 @@ static sm2c_arg bytes_arg(sm2c_lower *l, const uint8_t *p, size_t len)
 
 /* ---- StringLower -------------------------------------------------------------------- */
 
+/* 1 for encoding "utf-8", 0 for "" (ASCII), -1 for any other. */
+static int lower_utf8(const sm2c_node *n)
+{
+    const Tensorflow__AttrValue *enc = sm2c_attr(n, "encoding");
+    if (!enc || enc->value_case != TENSORFLOW__ATTR_VALUE__VALUE_S || !enc->s.len)
+        return 0;
+    return enc->s.len == 5 && memcmp(enc->s.data, "utf-8", 5) == 0 ? 1 : -1;
+}
+
 sm2c_status shape_string_lower(sm2c_ctx *c, sm2c_node *n)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);
     int64_t l;
-    if (st || (st = need_string_vector(c, n, 0)) || (st = bound_of(c, n, &l, 1)))
+    int utf8 = lower_utf8(n);
+    if (st || (st = need_string_vector(c, n, 0)) || (st = bound_of(c, n, &l, utf8 > 0 ? 3 : 1)))
         return st;
-    const Tensorflow__AttrValue *enc = sm2c_attr(n, "encoding");
-    if (enc && enc->value_case == TENSORFLOW__ATTR_VALUE__VALUE_S && enc->s.len)
-        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "StringLower with encoding \"%s\" is not supported "
-                             "(only \"\": ASCII letters)", sm2c_attr_str(c, n, "encoding"));
+    if (utf8 < 0)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "StringLower with encoding \"%s\": TensorFlow takes \"\" "
+                             "or \"utf-8\"", sm2c_attr_str(c, n, "encoding"));
     const sm2c_value *x = n->inputs[0];
     sm2c_op_set(c, n, 0, SM2C_DT_STRING, x->shape.rank, x->shape.dims);
     return SM2C_OK;
 }
 
+/* A table of unicode_lower.c as an int array argument. */
+static sm2c_arg table_arg(sm2c_lower *l, const int32_t *t, int32_t len)
+{
+    int64_t *v = sm2c_arena_array(l->c->arena, (size_t)len, sizeof *v);
+    for (int32_t i = 0; i < len; i++)
+        v[i] = t[i];
+    return sm2c_arg_ints(l, len, v);
+}
+
 sm2c_status lower_string_lower(sm2c_lower *l, const sm2c_node *n)
 {
     int64_t slot = l->c->limits->string_bytes;
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_string_lower", 5);
+    int utf8 = lower_utf8(n) > 0;
+    sm2c_step *s = sm2c_lower_step(l, n, utf8 ? "sm2c_rt_string_lower_utf8" : "sm2c_rt_string_lower", utf8 ? 11 : 5);
     s->checked = 1;
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
-    s->args[2] = sm2c_arg_buf(text_buffer(l, n, slot, "StringLower text"));
+    s->args[2] = sm2c_arg_buf(text_buffer(l, n, utf8 ? 3 * slot : slot, "StringLower text"));
     s->args[3] = sm2c_arg_int(sm2c_value_elements(n->inputs[0]));
     s->args[4] = sm2c_arg_int(slot);
+    if (utf8) {     /* TensorFlow's case mapping and Final_Sigma context, measured */
+        s->args[5] = table_arg(l, sm2c_unicode_lower_map, sm2c_unicode_lower_map_len);
+        s->args[6] = sm2c_arg_int(sm2c_unicode_lower_map_len);
+        s->args[7] = table_arg(l, sm2c_unicode_cased, sm2c_unicode_cased_len);
+        s->args[8] = sm2c_arg_int(sm2c_unicode_cased_len);
+        s->args[9] = table_arg(l, sm2c_unicode_case_ignorable, sm2c_unicode_case_ignorable_len);
+        s->args[10] = sm2c_arg_int(sm2c_unicode_case_ignorable_len);
+    }
     return SM2C_OK;
 }
 

@@ -168,6 +168,13 @@ void sm2c_rt_lookup_table_i64_i64(const int64_t *x, int64_t *y, int32_t n, const
 ** VALUE_ROWIDS (SM2C_RT_ERR_INDEX on bad row ids).  compare_str.c: Equal and
 ** NotEqual of strings, broadcasting as SM2C_RT_BINARY. */
 int32_t sm2c_rt_string_lower(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t slot);
+/* string_lower_utf8.c: StringLower with encoding "utf-8" (ICU's toLower as
+** TensorFlow runs it) by the compiler's tables (map runs first, last, delta,
+** stride; cased and case-ignorable ranges), elements of at most in_max
+** bytes into slots of 3 * in_max bytes of text. */
+int32_t sm2c_rt_string_lower_utf8(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t in_max,
+                                  const int32_t *map, int32_t map_len, const int32_t *cased, int32_t cased_len,
+                                  const int32_t *ign, int32_t ign_len);
 int32_t sm2c_rt_regex_replace(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t in_max,
                               const int32_t *set, int32_t plus, int32_t global, const int32_t *rewrite,
                               int32_t rewrite_len);

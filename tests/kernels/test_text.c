@@ -1,5 +1,6 @@
 /* test_text.c: the text preprocessing kernels against hand-worked answers:
-** StringLower (ASCII letters only, UTF-8 kept, the slot bound), the byte-set
+** StringLower (ASCII letters only, UTF-8 kept, the slot bound; with
+** encoding utf-8: a table, final sigma, invalid bytes, NUL), the byte-set
 ** StaticRegexReplace (one byte, runs, first match only, a longer rewrite),
 ** StringSplitV2 / StringSplit in every mode (whitespace, separator, delimiter
 ** set with and without empty tokens, bytes; the zeroed tail and the count),
@@ -36,6 +37,32 @@ static void test_lower(void **state)
     expect_str(&y[1], "");
     expect_str(&y[2], "0123456789");
     assert_int_equal(sm2c_rt_string_lower(x, y, text, 3, 8), SM2C_RT_ERR_STRING);
+}
+
+static void test_lower_utf8(void **state)
+{
+    /* a small table: A-Z and Greek capitals (+32); cased: the letters; ignorable: ' and U+0301 */
+    static const int32_t map[8] = {0x41, 0x5a, 0x20, 1, 0x391, 0x3a9, 0x20, 1};
+    static const int32_t cased[8] = {0x41, 0x5a, 0x61, 0x7a, 0x391, 0x3a9, 0x3b1, 0x3c9};
+    static const int32_t ign[4] = {0x27, 0x27, 0x301, 0x301};
+    sm2c_string x[6], y[6];
+    uint8_t text[6 * 3 * 12];
+    (void)state;
+    x[0] = str("\xce\x91\xce\xa3 \xce\xa3");             /* ΑΣ Σ: final, then alone */
+    x[1] = str("\xce\x91\xce\xa3'\xce\x92\xce\xa3\xcc\x81"); /* ΑΣ'ΒΣ + U+0301 */
+    x[2] = str("\xff\xc3(\xe2\x82");                       /* invalid: one U+FFFD per maximal subpart */
+    x[3] = str("AB");
+    x[3].len = 3;                                           /* "AB" and its NUL: the string ends there */
+    x[4] = str("\xc4\xb0x");                                /* U+0130: i and U+0307 */
+    x[5] = str("\xed\xa0\x80");                            /* a surrogate's bytes: three U+FFFD */
+    assert_int_equal(sm2c_rt_string_lower_utf8(x, y, text, 6, 12, map, 8, cased, 8, ign, 4), SM2C_RT_OK);
+    expect_str(&y[0], "\xce\xb1\xcf\x82 \xcf\x83");
+    expect_str(&y[1], "\xce\xb1\xcf\x83'\xce\xb2\xcf\x82\xcc\x81");
+    expect_str(&y[2], "\xef\xbf\xbd\xef\xbf\xbd(\xef\xbf\xbd");
+    expect_str(&y[3], "ab");
+    expect_str(&y[4], "i\xcc\x87x");
+    expect_str(&y[5], "\xef\xbf\xbd\xef\xbf\xbd\xef\xbf\xbd");
+    assert_int_equal(sm2c_rt_string_lower_utf8(x, y, text, 6, 8, map, 8, cased, 8, ign, 4), SM2C_RT_ERR_STRING);
 }
 
 static void test_concat(void **state)
@@ -187,6 +214,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_lower),
+        cmocka_unit_test(test_lower_utf8),
         cmocka_unit_test(test_concat),
         cmocka_unit_test(test_unique_str),
         cmocka_unit_test(test_regex),

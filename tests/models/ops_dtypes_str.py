@@ -15,7 +15,12 @@ encoding "utf-8".
 - Str_add_unique: Add (concatenation, with a broadcast operand, a constant and
   empty strings), Unique and UniqueV2 (int32 and int64 idx), AsString of a
   string (the identity) and SparseFillEmptyRows of string values.
-- StringLower_utf8: in tests/models/ops_text.py's neighbour below.
+- StringLower_utf8: StringLower with encoding "utf-8" (and "" beside it) on
+  ASCII, Latin-1, Greek (final and non-final sigma, around punctuation and
+  combining marks), Cyrillic, Turkish dotted I, Georgian, CJK, emoji, invalid
+  UTF-8 (truncated, overlong, surrogate, past U+10FFFF, lone continuation
+  bytes) and an inner NUL; and every code point whose lowercase differs from
+  it (all planes) plus every 61st code point of the BMP, in strings of 64.
 
 Every output is bit-exact (the ops move bytes or compare them).
 """
@@ -127,7 +132,36 @@ def add_unique_case():
            "string Add (concatenation), Unique, UniqueV2, AsString, SparseFillEmptyRows")
 
 
+LOWER_EDGES = ["Hello, World! 123", "\u00c0\u00c9\u00ce\u00d5\u00dc\u00dd\u00de \u00df\u00ff",
+               "\u039f\u0394\u03a5\u03a3\u03a3\u0395\u03a5\u03a3", "\u03a3", "\u03a3\u0391\u03a3.",
+               "\u0391\u03a3'\u0392 \u0391\u03a3\u0301 \u0391.\u03a3 \u03a3\u0391", "\u041f\u0420\u0418\u0412\u0415\u0422 \u0401\u0416",
+               "\u0130stanbul I\u0131", "\u10a0\u10c5 \u1c90\u1cbf \u10d0", "\u4e2d\u6587\u5b57 \u3042",
+               "\U0001f600 \U0001f468\u200d\U0001f469 \U00010400", "\u212a\u2126\u023a\u1e9e\u01c5\u2c2f",
+               b"a\xffB\xc3(\xe2\x82Z\xed\xa0\x80\xc0\x80\xf4\x90\x80\x80\x80\xf0\x9f\x98", b"Ab\x00CD", ""]
+
+
+def lower_all():
+    """Every code point whose lowercase (TensorFlow's) differs, and every 61st
+    of the BMP, in strings of 64 code points."""
+    cps = [c for c in range(1, 0x110000) if not 0xD800 <= c < 0xE000]
+    low = tf.strings.lower(tf.constant([chr(c).encode() for c in cps]), encoding="utf-8").numpy()
+    pick = [c for c, o in zip(cps, low) if o != chr(c).encode() or (c < 0x10000 and c % 61 == 0)]
+    return ["".join(map(chr, pick[k:k + 64])) for k in range(0, len(pick), 64)]
+
+
+def lower_case():
+    feeds = {"x": strings(LOWER_EDGES, [len(LOWER_EDGES)]), "all": strings(lower_all(), [-1])}
+
+    def body(x, all):
+        return {"utf8": tf.strings.lower(x, encoding="utf-8"), "ascii": tf.strings.lower(x),
+                "utf8_all": tf.strings.lower(all, encoding="utf-8")}
+    yield ("StringLower_utf8", body, {"serving_default": feeds}, EXACT,
+           "StringLower utf-8 (and ASCII) on Latin-1, Greek final sigma, Cyrillic, Turkish, Georgian, CJK, emoji, "
+           "invalid UTF-8, an inner NUL, and every code point whose lowercase differs")
+
+
 def cases():
     yield from movement_case()
     yield from select_gather_case()
     yield from add_unique_case()
+    yield from lower_case()

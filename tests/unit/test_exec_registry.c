@@ -44,7 +44,7 @@ static const struct { const char *kernel, *why; } not_interpreted[] = {
     { "sm2c_rt_as_string_i64", STRING }, { "sm2c_rt_string_const", STRING },
     { "sm2c_rt_string_to_hash_bucket", STRING }, { "sm2c_rt_lookup_table_str_i64", STRING },
     { "sm2c_rt_parse_example_dense", STRING }, { "sm2c_rt_parse_example_sparse", STRING },
-    { "sm2c_rt_string_lower", STRING }, { "sm2c_rt_regex_replace", STRING },
+    { "sm2c_rt_string_lower", STRING }, { "sm2c_rt_string_lower_utf8", STRING }, { "sm2c_rt_regex_replace", STRING },
     { "sm2c_rt_string_split", STRING }, { "sm2c_rt_reduce_join", STRING }, { "sm2c_rt_equal_str", STRING }, { "sm2c_rt_not_equal_str", STRING },
     { "sm2c_rt_concat_str", STRING }, { "sm2c_rt_unique_str_i32", STRING }, { "sm2c_rt_unique_str_i64", STRING },
     { "sm2c_rt_ragged_rowids_to_tensor_i64", DYN }, { "sm2c_rt_text_bincount_i32", DYN },
