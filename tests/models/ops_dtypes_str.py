@@ -160,8 +160,17 @@ def lower_case():
            "invalid UTF-8, an inner NUL, and every code point whose lowercase differs")
 
 
+def variable_case():
+    """ResourceGather of a string variable (never written: its checkpoint value)."""
+    v = tf.Variable(strings(["v0", "", "\u00e9v2", "v3", "v4"], [5]))
+    feeds = {"i": np.array([[3, 0], [2, 2]], np.int32)}
+    yield ("Str_resource_gather", lambda i: {"ResourceGather": tf.gather(v, i)}, {"serving_default": feeds}, EXACT,
+           "string ResourceGather of a variable", {"track": v})
+
+
 def cases():
     yield from movement_case()
     yield from select_gather_case()
     yield from add_unique_case()
     yield from lower_case()
+    yield from variable_case()
