@@ -21,6 +21,7 @@ encoding "utf-8".
   UTF-8 (truncated, overlong, surrogate, past U+10FFFF, lone continuation
   bytes) and an inner NUL; and every code point whose lowercase differs from
   it (all planes) plus every 61st code point of the BMP, in strings of 64.
+- Str_resource_gather: ResourceGather of a string variable.
 
 Every output is bit-exact (the ops move bytes or compare them).
 """
