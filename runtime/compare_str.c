@@ -7,11 +7,7 @@
 
 #include "binary_impl.h"
 #include "rt_select.h"
-
-static inline uint8_t sm2c_rt__str_eq(sm2c_string a, sm2c_string b)
-{
-    return (uint8_t)(a.len == b.len && (a.len == 0 || memcmp(a.data, b.data, (size_t)a.len) == 0));
-}
+#include "str_impl.h"
 
 static inline uint8_t sm2c_rt__equal_str(sm2c_string a, sm2c_string b) { return sm2c_rt__str_eq(a, b); }
 static inline uint8_t sm2c_rt__not_equal_str(sm2c_string a, sm2c_string b) { return (uint8_t)!sm2c_rt__str_eq(a, b); }

@@ -9,6 +9,7 @@
 
 #include "sm2c_rt.h"
 #include "rt_select.h"
+#include "str_impl.h"
 
 #if SM2C_RT_WANT(dyn_clear)
 void sm2c_rt_dyn_clear(void *x, const int64_t *count, int32_t outer, int32_t bound, int32_t inner_bytes,
@@ -78,8 +79,10 @@ WHERE(b, uint8_t)
 
 /* Unique: the distinct values of x in order of first occurrence, and for
 ** each element the position of its value among them (idx); x_count, when
-** not NULL, says how many elements of x are there (idx past them is 0). */
-#define UNIQUE(sfx, T, ix, I)                                                            \
+** not NULL, says how many elements of x are there (idx past them is 0).
+** EQ compares two values: == for numbers, lengths and bytes for strings. */
+#define SM2C_RT__NUM_EQ(a, b) ((a) == (b))
+#define UNIQUE_EQ(sfx, T, ix, I, EQ)                                                     \
     SM2C_RT_DEFINE(unique_##sfx##_##ix, void sm2c_rt_unique_##sfx##_##ix(const T *x, T *y, I *idx, \
                                                                        int64_t *count, int32_t n, \
                                                                        const int64_t *x_count) \
@@ -90,7 +93,7 @@ WHERE(b, uint8_t)
         for (i = m; i < n; i++)                                                          \
             idx[i] = 0;                                                                  \
         for (i = 0; i < m; i++) {                                                        \
-            for (j = 0; j < k && !(y[j] == x[i]); j++)                                   \
+            for (j = 0; j < k && !EQ(y[j], x[i]); j++)                                   \
                 ;                                                                        \
             if (j == k)                                                                  \
                 y[k++] = x[i];                                                           \
@@ -101,9 +104,13 @@ WHERE(b, uint8_t)
             memset(y + k, 0, (size_t)(n - k) * sizeof *y);                               \
     })
 
+#define UNIQUE(sfx, T, ix, I) UNIQUE_EQ(sfx, T, ix, I, SM2C_RT__NUM_EQ)
+
 UNIQUE(f32, float, i32, int32_t)
 UNIQUE(f32, float, i64, int64_t)
 UNIQUE(i32, int32_t, i32, int32_t)
 UNIQUE(i32, int32_t, i64, int64_t)
 UNIQUE(i64, int64_t, i32, int32_t)
 UNIQUE(i64, int64_t, i64, int64_t)
+UNIQUE_EQ(str, sm2c_string, i32, int32_t, sm2c_rt__str_eq)
+UNIQUE_EQ(str, sm2c_string, i64, int64_t, sm2c_rt__str_eq)

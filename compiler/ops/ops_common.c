@@ -156,7 +156,9 @@ sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value)
     t->nbytes = sm2c_dtype_size(dtype);
     t->data = sm2c_arena_alloc(l->c->arena, t->nbytes + 1);
     memset(t->data, 0, t->nbytes + 1);
-    if (value)
+    if (dtype == SM2C_DT_STRING)    /* the empty string (no "one" of strings) */
+        t->strings = sm2c_arena_array(l->c->arena, 1, sizeof *t->strings);
+    else if (value)
         set_one(t->data, dtype);
     return sm2c_op_constant(l, t, value ? "one" : "zero");
 }

@@ -91,8 +91,12 @@ int32_t sm2c_slice_keeps_dim(sm2c_ctx *c, const sm2c_node *n, int32_t dim);
 sm2c_status sm2c_lower_complex_binary(sm2c_lower *l, const sm2c_node *n);
 sm2c_status sm2c_lower_complex_unary(sm2c_lower *l, const sm2c_node *n);
 
-/* ---- ops_text.c: Equal / NotEqual of string tensors (lower_compare) ------ */
+/* ---- ops_text.c: Equal / NotEqual of string tensors (lower_compare), and
+** Add of strings, their concatenation into slots of --limit string-bytes
+** (shape_binary checks the bound, lower_binary lowers it) -------------- */
 sm2c_status sm2c_lower_string_compare(sm2c_lower *l, const sm2c_node *n);
+sm2c_status sm2c_shape_string_concat(sm2c_ctx *c, const sm2c_node *n);
+sm2c_status sm2c_lower_string_concat(sm2c_lower *l, const sm2c_node *n);
 
 /* ---- ops_text_bincount.c: Minimum(a, Maximum(b, y)) of integers with
 ** constant scalars a <= b folded to a (shape_binary); 1 when it was. */

@@ -377,7 +377,7 @@ sm2c_status sm2c_dyn_lower_shape(sm2c_lower *l, const sm2c_node *n)
 /* Rows [count, bound) of data-dependent value v's buffer set to bytes `fill`. */
 static void clear_tail(sm2c_lower *l, const sm2c_node *n, int32_t buf, const sm2c_value *v, int fill)
 {
-    int64_t outer = 1, inner = (int64_t)sm2c_dtype_size(v->dtype);
+    int64_t outer = 1, inner = sm2c_abi_elem_size(v->dtype);
     for (int32_t d = 0; d < v->dyn_dim; d++)
         outer *= v->shape.dims[d];
     for (int32_t d = v->dyn_dim + 1; d < v->shape.rank; d++)
@@ -556,7 +556,8 @@ sm2c_status shape_unique(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_unique(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0];
-    const char *kernel = sm2c_arena_printf(l->c->arena, "sm2c_rt_unique_%s_%s", sm2c_kernel_suffix(x->dtype),
+    const char *kernel = sm2c_arena_printf(l->c->arena, "sm2c_rt_unique_%s_%s",
+                                           x->dtype == SM2C_DT_STRING ? "str" : sm2c_kernel_suffix(x->dtype),
                                            sm2c_kernel_suffix(n->outputs[1]->dtype));
     sm2c_step *s = sm2c_lower_step(l, n, kernel, 6);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));

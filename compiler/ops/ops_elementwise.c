@@ -59,6 +59,8 @@ sm2c_status shape_binary(sm2c_ctx *c, sm2c_node *n)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "shapes %s and %s do not broadcast",
                              sm2c_shape_str(c->arena, a), sm2c_shape_str(c->arena, b));
     sm2c_op_set(c, n, 0, n->inputs[0]->dtype, rank, dims);
+    if (n->inputs[0]->dtype == SM2C_DT_STRING)
+        return sm2c_shape_string_concat(c, n);
     sm2c_fold_clamped_min(c, n);
     return SM2C_OK;
 }
@@ -132,6 +134,8 @@ sm2c_status lower_binary(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *y = n->outputs[0];
     if (y->dtype == SM2C_DT_COMPLEX64)
         return sm2c_lower_complex_binary(l, n);
+    if (y->dtype == SM2C_DT_STRING && strcmp(n->op->name, "Add") == 0)
+        return sm2c_lower_string_concat(l, n);
     const binary_op *op = find_binary(n->op->name);
     unsigned t = sm2c_op_type_bit(y->dtype);
     if (!op || !(op->types & t))

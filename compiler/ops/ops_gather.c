@@ -136,7 +136,7 @@ sm2c_status lower_gather(sm2c_lower *l, const sm2c_node *n)
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, g.idx));
     s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[3] = sm2c_arg_ints(l, 5, shape);
-    s->args[4] = sm2c_arg_int((int64_t)sm2c_dtype_size(g.params->dtype));
+    s->args[4] = sm2c_arg_int(sm2c_abi_elem_size(g.params->dtype));
     return SM2C_OK;
 }
 
@@ -190,7 +190,7 @@ sm2c_status lower_gather_nd(sm2c_lower *l, const sm2c_node *n)
     s->args[4] = sm2c_arg_int(k);
     s->args[5] = sm2c_arg_ints(l, k, params->shape.dims);
     s->args[6] = sm2c_arg_int(span(&params->shape, k, params->shape.rank));
-    s->args[7] = sm2c_arg_int((int64_t)sm2c_dtype_size(params->dtype));
+    s->args[7] = sm2c_arg_int(sm2c_abi_elem_size(params->dtype));
     return SM2C_OK;
 }
 
@@ -295,7 +295,7 @@ sm2c_status lower_one_hot(sm2c_lower *l, const sm2c_node *n)
     s->args[4] = sm2c_arg_int(span(&idx->shape, 0, axis));
     s->args[5] = sm2c_arg_int(depth);
     s->args[6] = sm2c_arg_int(span(&idx->shape, axis, idx->shape.rank));
-    s->args[7] = sm2c_arg_int((int64_t)sm2c_dtype_size(y->dtype));
+    s->args[7] = sm2c_arg_int(sm2c_abi_elem_size(y->dtype));
     return SM2C_OK;
 }
 
@@ -396,7 +396,7 @@ sm2c_status lower_band_part(sm2c_lower *l, const sm2c_node *n)
     s->args[4] = sm2c_arg_int(x->shape.dims[r - 1]);
     s->args[5] = sm2c_arg_int(lo < 0 ? -1 : lo);
     s->args[6] = sm2c_arg_int(hi < 0 ? -1 : hi);
-    s->args[7] = sm2c_arg_int((int64_t)sm2c_dtype_size(x->dtype));
+    s->args[7] = sm2c_arg_int(sm2c_abi_elem_size(x->dtype));
     return SM2C_OK;
 }
 
@@ -471,6 +471,6 @@ sm2c_status lower_reverse_sequence(sm2c_lower *l, const sm2c_node *n)
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[1]));
     s->args[2] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[3] = sm2c_arg_ints(l, 6, p);
-    s->args[4] = sm2c_arg_int((int64_t)sm2c_dtype_size(x->dtype));
+    s->args[4] = sm2c_arg_int(sm2c_abi_elem_size(x->dtype));
     return SM2C_OK;
 }

@@ -205,7 +205,7 @@ sm2c_status lower_select(sm2c_lower *l, const sm2c_node *n)
     for (int32_t i = 0; i < 3; i++)
         s->args[i] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[i]));
     s->args[3] = sm2c_arg_buf(sm2c_lower_buf(l, y));
-    s->args[4] = sm2c_arg_int((int64_t)sm2c_dtype_size(y->dtype));
+    s->args[4] = sm2c_arg_int(sm2c_abi_elem_size(y->dtype));
     s->args[5] = sm2c_arg_int(scalar ? 1 : out->rank);
     s->args[6] = sm2c_arg_ints(l, scalar ? 1 : out->rank, scalar ? &one : out->dims);
     s->args[7] = sm2c_arg_ints(l, scalar ? 1 : out->rank, scalar ? &zero : sc);

@@ -578,7 +578,7 @@ static int32_t padded_copy(sm2c_lower *l, const sm2c_node *n, const blocks *k, i
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fill", 4);
     s->args[0] = sm2c_arg_buf(pb);
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, sm2c_op_scalar(l, x->dtype, 0)));
-    s->args[2] = sm2c_arg_int((int64_t)sm2c_dtype_size(x->dtype));
+    s->args[2] = sm2c_arg_int(sm2c_abi_elem_size(x->dtype));
     s->args[3] = sm2c_arg_int(sm2c_shape_elements(&ps, INT64_MAX));
     *st = move(l, n, sm2c_lower_buf(l, x), 0, xs, pb, off, pst, x->shape.rank, x->shape.dims, x->dtype);
     return pb;

@@ -511,7 +511,7 @@ static void fill_step(sm2c_lower *l, const sm2c_node *n, int32_t y, int32_t valu
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fill", 4);
     s->args[0] = sm2c_arg_buf(y);
     s->args[1] = sm2c_arg_buf(value);
-    s->args[2] = sm2c_arg_int((int64_t)sm2c_dtype_size(dtype));
+    s->args[2] = sm2c_arg_int(sm2c_abi_elem_size(dtype));
     s->args[3] = sm2c_arg_int(count);
 }
 
@@ -575,7 +575,7 @@ sm2c_status lower_fill(sm2c_lower *l, const sm2c_node *n)
         vb = sm2c_lower_buf(l, n->inputs[1]);
     else
         vb = sm2c_lower_buf(l, sm2c_op_scalar(l, y->dtype, strcmp(n->op->name, "OnesLike") == 0));
-    if (!sm2c_kernel_suffix(y->dtype) && y->dtype != SM2C_DT_FLOAT)
+    if (!sm2c_kernel_suffix(y->dtype) && y->dtype != SM2C_DT_FLOAT && y->dtype != SM2C_DT_STRING)
         return sm2c_lower_unsupported(l, n, "%s of %s", n->op->name, sm2c_dtype_name(y->dtype));
     fill_step(l, n, sm2c_lower_buf(l, y), vb, y->dtype, sm2c_value_elements(y));
     return SM2C_OK;

@@ -71,7 +71,7 @@ sm2c_status lower_sparse_fill_empty_rows(sm2c_lower *l, const sm2c_node *n)
     s->args[4] = sm2c_arg_int(ndims);
     s->args[5] = sm2c_arg_int(dense_rows);
     s->args[6] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[3]));
-    s->args[7] = sm2c_arg_int((int64_t)sm2c_dtype_size(n->inputs[1]->dtype));
+    s->args[7] = sm2c_arg_int(sm2c_abi_elem_size(n->inputs[1]->dtype));
     s->args[8] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
     s->args[9] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[1]));
     s->args[10] = sm2c_arg_buf(sm2c_lower_count(l, n->outputs[0]));

@@ -44,7 +44,9 @@ sm2c_status lower_string_to_hash_bucket(sm2c_lower *l, const sm2c_node *n)
 **   -1, not scientific or shortest, no width or fill; others are refused).
 **   The text goes into an arena buffer of one fixed slot per element
 **   (runtime/as_string.c), kept to the end of the entry: the string elements
-**   point into it, wherever they go later (an output included).
+**   point into it, wherever they go later (an output included).  Of a
+**   string, with those defaults, TensorFlow gives the strings themselves: an
+**   alias.
 */
 static int64_t as_string_slot(int dtype)
 {
@@ -62,8 +64,9 @@ sm2c_status shape_as_string(sm2c_ctx *c, sm2c_node *n)
     if (st)
         return st;
     const sm2c_value *x = n->inputs[0];
-    if (!as_string_slot(x->dtype))
-        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "AsString of %s is not supported (int32, int64, float32)",
+    if (!as_string_slot(x->dtype) && x->dtype != SM2C_DT_STRING)
+        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "AsString of %s is not supported (int32, int64, float32, "
+                             "string)",
                              sm2c_dtype_name(x->dtype));
     const char *fill = sm2c_attr_str(c, n, "fill");
     if (sm2c_attr_i(n, "precision") != -1 || sm2c_attr_i(n, "width") != -1 || sm2c_attr_flag(n, "scientific") ||
@@ -77,6 +80,10 @@ sm2c_status shape_as_string(sm2c_ctx *c, sm2c_node *n)
 sm2c_status lower_as_string(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0];
+    if (x->dtype == SM2C_DT_STRING) {   /* the strings themselves (TensorFlow's defaults) */
+        sm2c_lower_alias(l, n->outputs[0], x);
+        return SM2C_OK;
+    }
     int64_t count = sm2c_value_elements(x), dims[1] = { count * as_string_slot(x->dtype) };
     sm2c_shape text = { 1, dims };
     int32_t buf = sm2c_lower_scratch(l, SM2C_DT_UINT8, &text, "AsString text");

@@ -10,8 +10,11 @@
 ** time, never a write past the slot.
 **
 **   StringLower(input; encoding ""): ASCII 'A'-'Z' lowered, every other byte
-**     kept (TensorFlow's kernel with no encoding; "utf-8", ICU's full case
-**     mapping, is refused).  Slots of L bytes.
+**     kept (TensorFlow's kernel with no encoding).  Slots of L bytes.
+**     Encoding "utf-8": ICU's toLower as TensorFlow runs it
+**     (runtime/string_lower_utf8.c, with unicode_lower.c's tables measured
+**     from TensorFlow: case mapping, final sigma, invalid UTF-8 to U+FFFD, a
+**     NUL ending the string).  Slots of 3 * L bytes (a byte may become three).
 **   StaticRegexReplace(input; pattern, rewrite, replace_global): the pattern
 **     compiled at compile time into a byte-set automaton (regex_byteset.h,
 **     which says what RE2 syntax it takes and refuses); the rewrite may hold
@@ -25,6 +28,8 @@
 **     dim, listed last first (TensorFlow joins the first axis listed fastest:
 **     that is row-major order; others are refused), a vector with a
 **     data-dependent count included, into one string of at most L bytes.
+**   Add(x, y) of strings: the concatenation x + y, broadcasting, into slots
+**     of L bytes per output element (a longer result is the run-time error).
 **   RaggedTensorToTensor(shape, values, default_value, FIRST_DIM_SIZE,
 **     VALUE_ROWIDS): a constant shape [rows or -1, cols], a vector of values
 **     (static or data-dependent), a scalar default: a static [rows, cols]
@@ -33,6 +38,7 @@
 #include "ops_common.h"
 #include "ops_text.h"
 #include "regex_byteset.h"
+#include "unicode_lower.h"
 
 static sm2c_status need_string_vector(sm2c_ctx *c, const sm2c_node *n, int rank1)
 {
@@ -47,10 +53,10 @@ static sm2c_status need_string_vector(sm2c_ctx *c, const sm2c_node *n, int rank1
     return SM2C_OK;
 }
 
-/* L, checked so that every slot product below fits an int32 count. */
-static sm2c_status bound_of(sm2c_ctx *c, const sm2c_node *n, int64_t *l, int64_t factor)
+/* L, checked so that every slot product below fits an int32 count: over
+** `elems` strings (bound_over) or the input's (bound_of). */
+static sm2c_status bound_over(sm2c_ctx *c, const sm2c_node *n, int64_t elems, int64_t *l, int64_t factor)
 {
-    int64_t elems = sm2c_value_elements(n->inputs[0]);
     *l = c->limits->string_bytes;
     if (*l < 1 || *l > INT32_MAX / 2 || (elems && *l * factor > INT32_MAX / elems))
         return sm2c_op_error(c, n, SM2C_ERR_LIMIT, "--limit string-bytes=%lld times %lld strings is too many bytes",
@@ -58,11 +64,16 @@ static sm2c_status bound_of(sm2c_ctx *c, const sm2c_node *n, int64_t *l, int64_t
     return SM2C_OK;
 }
 
+static sm2c_status bound_of(sm2c_ctx *c, const sm2c_node *n, int64_t *l, int64_t factor)
+{
+    return bound_over(c, n, sm2c_value_elements(n->inputs[0]), l, factor);
+}
+
 /* The text buffer of a step writing strings: slot bytes per element, kept to
 ** the end of the entry (the strings pointing into it may go anywhere). */
 static int32_t text_buffer(sm2c_lower *l, const sm2c_node *n, int64_t slot, const char *name)
 {
-    int64_t dims[1] = { sm2c_value_elements(n->inputs[0]) * slot };
+    int64_t dims[1] = { sm2c_value_elements(n->outputs[0]) * slot };
     if (dims[0] < 1)
         dims[0] = 1;
     sm2c_shape text = { 1, dims };
@@ -84,31 +95,58 @@ static sm2c_arg bytes_arg(sm2c_lower *l, const uint8_t *p, size_t len)
 
 /* ---- StringLower -------------------------------------------------------------------- */
 
+/* 1 for encoding "utf-8", 0 for "" (ASCII), -1 for any other. */
+static int lower_utf8(const sm2c_node *n)
+{
+    const Tensorflow__AttrValue *enc = sm2c_attr(n, "encoding");
+    if (!enc || enc->value_case != TENSORFLOW__ATTR_VALUE__VALUE_S || !enc->s.len)
+        return 0;
+    return enc->s.len == 5 && memcmp(enc->s.data, "utf-8", 5) == 0 ? 1 : -1;
+}
+
 sm2c_status shape_string_lower(sm2c_ctx *c, sm2c_node *n)
 {
     sm2c_status st = sm2c_op_need_shapes(c, n);
     int64_t l;
-    if (st || (st = need_string_vector(c, n, 0)) || (st = bound_of(c, n, &l, 1)))
+    int utf8 = lower_utf8(n);
+    if (st || (st = need_string_vector(c, n, 0)) || (st = bound_of(c, n, &l, utf8 > 0 ? 3 : 1)))
         return st;
-    const Tensorflow__AttrValue *enc = sm2c_attr(n, "encoding");
-    if (enc && enc->value_case == TENSORFLOW__ATTR_VALUE__VALUE_S && enc->s.len)
-        return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "StringLower with encoding \"%s\" is not supported "
-                             "(only \"\": ASCII letters)", sm2c_attr_str(c, n, "encoding"));
+    if (utf8 < 0)
+        return sm2c_op_error(c, n, SM2C_ERR_INVALID, "StringLower with encoding \"%s\": TensorFlow takes \"\" "
+                             "or \"utf-8\"", sm2c_attr_str(c, n, "encoding"));
     const sm2c_value *x = n->inputs[0];
     sm2c_op_set(c, n, 0, SM2C_DT_STRING, x->shape.rank, x->shape.dims);
     return SM2C_OK;
 }
 
+/* A table of unicode_lower.c as an int array argument. */
+static sm2c_arg table_arg(sm2c_lower *l, const int32_t *t, int32_t len)
+{
+    int64_t *v = sm2c_arena_array(l->c->arena, (size_t)len, sizeof *v);
+    for (int32_t i = 0; i < len; i++)
+        v[i] = t[i];
+    return sm2c_arg_ints(l, len, v);
+}
+
 sm2c_status lower_string_lower(sm2c_lower *l, const sm2c_node *n)
 {
     int64_t slot = l->c->limits->string_bytes;
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_string_lower", 5);
+    int utf8 = lower_utf8(n) > 0;
+    sm2c_step *s = sm2c_lower_step(l, n, utf8 ? "sm2c_rt_string_lower_utf8" : "sm2c_rt_string_lower", utf8 ? 11 : 5);
     s->checked = 1;
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, n->outputs[0]));
-    s->args[2] = sm2c_arg_buf(text_buffer(l, n, slot, "StringLower text"));
+    s->args[2] = sm2c_arg_buf(text_buffer(l, n, utf8 ? 3 * slot : slot, "StringLower text"));
     s->args[3] = sm2c_arg_int(sm2c_value_elements(n->inputs[0]));
     s->args[4] = sm2c_arg_int(slot);
+    if (utf8) {     /* TensorFlow's case mapping and Final_Sigma context, measured */
+        s->args[5] = table_arg(l, sm2c_unicode_lower_map, sm2c_unicode_lower_map_len);
+        s->args[6] = sm2c_arg_int(sm2c_unicode_lower_map_len);
+        s->args[7] = table_arg(l, sm2c_unicode_cased, sm2c_unicode_cased_len);
+        s->args[8] = sm2c_arg_int(sm2c_unicode_cased_len);
+        s->args[9] = table_arg(l, sm2c_unicode_case_ignorable, sm2c_unicode_case_ignorable_len);
+        s->args[10] = sm2c_arg_int(sm2c_unicode_case_ignorable_len);
+    }
     return SM2C_OK;
 }
 
@@ -351,6 +389,32 @@ sm2c_status sm2c_lower_string_compare(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *y = n->outputs[0];
     const char *k = strcmp(n->op->name, "Equal") == 0 ? "sm2c_rt_equal_str" : "sm2c_rt_not_equal_str";
     sm2c_op_binary_step(l, n, k, n->inputs[0], n->inputs[1], sm2c_lower_buf(l, y), &y->shape);
+    return SM2C_OK;
+}
+
+/* ---- Add of strings: concatenation (shape_binary's and lower_binary's string case) ------ */
+
+sm2c_status sm2c_shape_string_concat(sm2c_ctx *c, const sm2c_node *n)
+{
+    int64_t l;
+    return bound_over(c, n, sm2c_value_elements(n->outputs[0]), &l, 1);
+}
+
+sm2c_status sm2c_lower_string_concat(sm2c_lower *l, const sm2c_node *n)
+{
+    const sm2c_value *y = n->outputs[0];
+    int64_t slot = l->c->limits->string_bytes;
+    int32_t text = text_buffer(l, n, slot, "Add text");
+    sm2c_step *s = sm2c_op_binary_step(l, n, "sm2c_rt_concat_str", n->inputs[0], n->inputs[1],
+                                       sm2c_lower_buf(l, y), &y->shape);
+    s->checked = 1;
+    /* SM2C_RT_BINARY's seven arguments, then the text buffer and its slot */
+    sm2c_arg *a = sm2c_arena_array(l->c->arena, 9, sizeof *a);
+    memcpy(a, s->args, 7 * sizeof *a);
+    a[7] = sm2c_arg_buf(text);
+    a[8] = sm2c_arg_int(slot);
+    s->args = a;
+    s->n_args = 9;
     return SM2C_OK;
 }
 

@@ -168,6 +168,13 @@ void sm2c_rt_lookup_table_i64_i64(const int64_t *x, int64_t *y, int32_t n, const
 ** VALUE_ROWIDS (SM2C_RT_ERR_INDEX on bad row ids).  compare_str.c: Equal and
 ** NotEqual of strings, broadcasting as SM2C_RT_BINARY. */
 int32_t sm2c_rt_string_lower(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t slot);
+/* string_lower_utf8.c: StringLower with encoding "utf-8" (ICU's toLower as
+** TensorFlow runs it) by the compiler's tables (map runs first, last, delta,
+** stride; cased and case-ignorable ranges), elements of at most in_max
+** bytes into slots of 3 * in_max bytes of text. */
+int32_t sm2c_rt_string_lower_utf8(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t in_max,
+                                  const int32_t *map, int32_t map_len, const int32_t *cased, int32_t cased_len,
+                                  const int32_t *ign, int32_t ign_len);
 int32_t sm2c_rt_regex_replace(const sm2c_string *x, sm2c_string *y, uint8_t *text, int32_t n, int32_t in_max,
                               const int32_t *set, int32_t plus, int32_t global, const int32_t *rewrite,
                               int32_t rewrite_len);
@@ -186,6 +193,11 @@ void sm2c_rt_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, i
                        const int32_t *sa, const int32_t *sb);
 void sm2c_rt_not_equal_str(const sm2c_string *a, const sm2c_string *b, uint8_t *y, int32_t rank,
                            const int32_t *dims, const int32_t *sa, const int32_t *sb);
+/* concat_str.c: Add of strings (concatenation), broadcasting as
+** SM2C_RT_BINARY, each result in its slot of text (SM2C_RT_ERR_STRING when
+** longer than slot). */
+int32_t sm2c_rt_concat_str(const sm2c_string *a, const sm2c_string *b, sm2c_string *y, int32_t rank,
+                           const int32_t *dims, const int32_t *sa, const int32_t *sb, uint8_t *text, int32_t slot);
 /* reduce_join.c: ReduceJoin of all strings (the first *count) into y[0], in
 ** a slot of text (SM2C_RT_ERR_STRING when longer). */
 int32_t sm2c_rt_reduce_join(const sm2c_string *x, int32_t n, const int64_t *count, const int32_t *sep,
@@ -985,7 +997,7 @@ void sm2c_rt_where_i32(const int32_t *x, int64_t *y, int64_t *count, int32_t n, 
 void sm2c_rt_where_i64(const int64_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
 void sm2c_rt_where_b(const uint8_t *x, int64_t *y, int64_t *count, int32_t n, int32_t rank, const int32_t *dims);
 /* Unique(x): y the distinct values of x[n] in order of first occurrence
-** (compared with ==), idx[i] the position of x[i] in y; only the first
+** (compared with ==; strings by length and bytes), idx[i] the position of x[i] in y; only the first
 ** *x_count elements when x_count is not NULL (idx past them 0). */
 void sm2c_rt_unique_f32_i32(const float *x, float *y, int32_t *idx, int64_t *count, int32_t n,
                             const int64_t *x_count);
@@ -998,6 +1010,10 @@ void sm2c_rt_unique_i32_i64(const int32_t *x, int32_t *y, int64_t *idx, int64_t 
 void sm2c_rt_unique_i64_i32(const int64_t *x, int64_t *y, int32_t *idx, int64_t *count, int32_t n,
                             const int64_t *x_count);
 void sm2c_rt_unique_i64_i64(const int64_t *x, int64_t *y, int64_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_str_i32(const sm2c_string *x, sm2c_string *y, int32_t *idx, int64_t *count, int32_t n,
+                            const int64_t *x_count);
+void sm2c_rt_unique_str_i64(const sm2c_string *x, sm2c_string *y, int64_t *idx, int64_t *count, int32_t n,
                             const int64_t *x_count);
 /* NonMaxSuppression V2-V5 (nms.c): boxes [n][4], scores [n]; score_threshold
 ** and soft_nms_sigma may be NULL (-inf, 0).  selected (and selected_scores,

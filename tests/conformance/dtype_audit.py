@@ -120,6 +120,17 @@ NO_REFERENCE = {
                                   "weights of int32, int64, float and double only",
     ("DenseBincount", "bfloat16"): "no reference: TensorFlow registers the kernel, but its op def allows "
                                    "weights of int32, int64, float and double only",
+    ("XlaDynamicUpdateSlice", "string"): "no reference: TensorFlow runs it through XLA, which has no strings",
+}
+# String pairs that stay refused, and why.
+STRING_REASONS = {
+    "ReadVariableOp": "strings: a written string variable would hold pointers into a call's inputs or arena; "
+                      "state needs bytes of its own (a read-only one is a constant)",
+    "AssignVariableOp": "strings: a written string variable would hold pointers into a call's inputs or arena; "
+                        "state needs bytes of its own (a read-only one is a constant)",
+    "ResourceScatterUpdate": "strings: a written string variable would hold pointers into a call's inputs or "
+                             "arena; state needs bytes of its own (a read-only one is a constant)",
+    "ScatterNd": "not yet: TensorFlow concatenates the strings of repeated indices (bytes made at run time)",
 }
 # Kernels TensorFlow registers for types its OpDef refuses: no graph can use them.
 for _dt in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64"):
@@ -139,7 +150,7 @@ def reason(family, op, dtype):
     if (op, dtype) in NO_REFERENCE:
         return NO_REFERENCE[(op, dtype)]
     if dtype == "string":
-        return "strings: text ops are issue 33's text-preprocessing part"
+        return STRING_REASONS.get(op, "strings: text ops are issue 33's text-preprocessing part")
     if dtype == "complex64":
         return "complex64: only the signal ops and complex Add/Sub/Mul/Exp"
     if op.startswith("Sparse") or family not in AUDITED:

@@ -138,6 +138,10 @@ MODELS = [
     dict(dir="mlnet_model_string_test", fmt="tf1",
          texts={"A": [[b"a", b"B c"], [b"", "\u00e9\u00e8".encode()]],
                 "B": [b"usr/local//bin/", b"", "/\u00fcber/a/".encode()]}),
+    # Add of two string inputs of unknown rank: their concatenation, broadcast
+    dict(dir="mlnet_model_primitive_input_test", fmt="tf1",
+         texts={"input1": [[b"ab", b""], ["\u00e9t\u00e9".encode(), b"x y"]],
+                "input2": [b"_1", "\u4e2d".encode()]}),
     dict(dir="mlnet_model_matmul", fmt="tf1",
          matmul={"serving_default": ("a", "b", "c")}),
     dict(dir="tfdeploy_tensorflow_1_13_1", fmt="tf1"),
@@ -433,6 +437,8 @@ def run_tf1(model, model_dir, tags, rng):
                     arr = np.array(model["texts"][k], dtype=object)
                     inputs[k] = arr
                     feed[t.name] = arr
+                    if graph.get_tensor_by_name(t.name).shape.rank is None:
+                        shape_flags[k] = list(arr.shape)
                     continue
                 if graph.get_tensor_by_name(t.name).dtype == tf.string:
                     exs = example_input(sess, graph, t.name, rng, model.get("batch", BATCH), model)
