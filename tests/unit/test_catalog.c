@@ -167,8 +167,8 @@ static const bad_case graph_cases[] = {
           "attr { key: \"DstT\" value { type: DT_FLOAT } } }\n"
           "    node { name: \"k\" op: \"Cast\" input: \"x\" attr { key: \"SrcT\" value { type: DT_FLOAT } } "
           "attr { key: \"DstT\" value { type: DT_INT8 } } }\n"
-          "    node { name: \"n\" op: \"Relu\" input: \"k\" attr { key: \"T\" value { type: DT_INT8 } } }" } },
-      SM2C_ERR_UNSUPPORTED, "'n' (Relu): error: Relu on int8 is not supported (see `sm2c ops`)" },
+          "    node { name: \"n\" op: \"Sigmoid\" input: \"k\" attr { key: \"T\" value { type: DT_INT8 } } }" } },
+      SM2C_ERR_UNSUPPORTED, "'n' (Sigmoid): error: Sigmoid on int8 is not supported (see `sm2c ops`)" },
     { "G11 input dtype", G, { { "name: \"x:0\" dtype: DT_FLOAT", "name: \"x:0\" dtype: DT_INT64" } },
       SM2C_ERR_INVALID, "input 'x' is declared int64 but tensor 'x:0' is float32" },
 };
