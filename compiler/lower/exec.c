@@ -125,8 +125,9 @@ typedef struct kernel {
 /* movement family (ops_movement.c, ops_gather.c, ops_segment.c); BY_DATA: the
 ** kernels named by data type, then index type (the segment ops, ScatterNd) */
 #define SEGMENT(op, sfx, ix) WRAP_CHECKED(sm2c_rt_segment_##op##_##sfx##_##ix, W_SEGMENT)
-#define BY_DATA(sfx, ix) SEGMENT(sum, sfx, ix) SEGMENT(prod, sfx, ix) SEGMENT(max, sfx, ix)       \
-    SEGMENT(min, sfx, ix) SEGMENT(mean, sfx, ix) WRAP_CHECKED(sm2c_rt_scatter_nd_##sfx##_##ix, W_SCATTER_ND)
+#define SEGMENTS(sfx, ix) SEGMENT(sum, sfx, ix) SEGMENT(prod, sfx, ix) SEGMENT(max, sfx, ix)      \
+    SEGMENT(min, sfx, ix) SEGMENT(mean, sfx, ix)
+#define BY_DATA(sfx, ix) SEGMENTS(sfx, ix) WRAP_CHECKED(sm2c_rt_scatter_nd_##sfx##_##ix, W_SCATTER_ND)
 #define MOVE_INDEXED(ix)                                                                         \
     WRAP_CHECKED(sm2c_rt_gather_##ix, W_GATHER) WRAP_CHECKED(sm2c_rt_gather_nd_##ix, W_GATHER_ND) \
     WRAP(sm2c_rt_one_hot_##ix, W_ONE_HOT)                                                         \
@@ -134,6 +135,7 @@ typedef struct kernel {
     WRAP_CHECKED(sm2c_rt_reverse_sequence_##ix, W_REVERSE_SEQUENCE)                               \
     BY_DATA(f32, ix) BY_DATA(f64, ix) BY_DATA(i32, ix) BY_DATA(i64, ix) BY_DATA(i8, ix) BY_DATA(i16, ix)           \
     BY_DATA(u8, ix) BY_DATA(u16, ix) BY_DATA(u32, ix) BY_DATA(u64, ix)                            \
+    SEGMENTS(f16, ix) SEGMENTS(bf16, ix)                                                          \
     WRAP_CHECKED(sm2c_rt_scatter_update_##ix, W_GATHER_ND)                                        \
     WRAP(sm2c_rt_update_slice_##ix, W_UPDATE_SLICE)                                               \
     WRAP_CHECKED(sm2c_rt_bincount_f32_##ix, W_BINCOUNT) WRAP_CHECKED(sm2c_rt_bincount_f64_##ix, W_BINCOUNT) \
@@ -201,10 +203,6 @@ typedef struct kernel {
 #define W_CLIP(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i)
 #define W_SCAN(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i)
 #define W_SEGMENT(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].p)
-#define SEG(op, sfx) WRAP_CHECKED(sm2c_rt_segment_##op##_##sfx##_i32, W_SEGMENT) \
-    WRAP_CHECKED(sm2c_rt_segment_##op##_##sfx##_i64, W_SEGMENT)
-/* The half types' segment folds (the float32 and int32 ones: not yet). */
-#define HALF_SEGMENTS(sfx) SEG(sum, sfx) SEG(prod, sfx) SEG(max, sfx) SEG(min, sfx) SEG(mean, sfx)
 #define CMP(sfx) BIN(equal, sfx) BIN(not_equal, sfx) BIN(less, sfx) BIN(less_equal, sfx) \
     BIN(greater, sfx) BIN(greater_equal, sfx)
 #define CLASSIFY(sfx) WRAP(sm2c_rt_is_nan_##sfx, W_UNARY) WRAP(sm2c_rt_is_inf_##sfx, W_UNARY) \
@@ -241,7 +239,7 @@ typedef struct kernel {
     RED(prod, f32) RED(prod, i32) RED(prod, i64) RED(max, i32) RED(min, i32) RED(max, i64)        \
     RED(min, i64) RED(all, b) RED(any, b)                                                         \
     ARG(f32) ARG(f64) ARG(i32) ARG(i64) ARG(b) SCAN(f32) SCAN(f64) SCAN(i32) SCAN(i64)                   \
-    SCAN(f16) SCAN(bf16) HALF_SEGMENTS(f16) HALF_SEGMENTS(bf16)                                   \
+    SCAN(f16) SCAN(bf16)                                                                          \
     WRAP(sm2c_rt_l2_loss_f32, W_UNARY) WRAP(sm2c_rt_l2_loss_f64, W_UNARY) WRAP(sm2c_rt_batch_norm_train_f32, W_BN_TRAIN)               \
     BIN(tanh_grad, f32) BIN(sigmoid_grad, f32) BIN(relu_grad, f32) BIN(relu6_grad, f32)
 
