@@ -70,7 +70,7 @@ mkdir -p "$tmp/gpu" && cp -r "$ops/Control_rnn_LSTM_tfkeras" "$gpu"
 if python3 "$root/tests/e2e/rename_call.py" "$ops/Control_rnn_LSTM_tfkeras/model/saved_model.pb" \
      "$gpu/model/saved_model.pb" __inference_standard_lstm_6345 __inference_gpu_lstm_with_fallback_6450; then
   for emit in c obj; do
-    check "gpu_call_$emit" 0 "1 passed, 0 failed" python3 "$root/tests/e2e/check_e2e.py" --emit $emit "$sm2c" "$tmp/gpu"
+    check "gpu_call_$emit" 0 "1 passed, 0 failed" python3 "$root/tests/e2e/check_e2e.py" -j "$(nproc)" --emit $emit "$sm2c" "$tmp/gpu"
   done
 else
   echo "gpu_call: could not rewire the model"

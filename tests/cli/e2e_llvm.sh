@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
-# The end-to-end cases through the LLVM backend (--emit obj and --emit so):
-# each must match TensorFlow, and every output must be bit-identical to the C
-# backend's, since both call the same runtime kernels; and each context entry
-# point on 1, 2, 3 and 8 threads must give the static one's outputs.
+# Every TensorFlow-referenced case in tests/data/e2e through the C backend
+# (--emit c, built with $SM2C_TEST_CC: gcc with -Werror in scripts/test.sh's
+# plain run, clang with ASan and UBSan in its sanitizer run) and the LLVM
+# backend (--emit obj and --emit so): each must match TensorFlow, and every
+# LLVM output must be bit-identical to the C backend's, since both call the
+# same runtime kernels; and each context entry point on 1, 2, 3 and 8 threads
+# must give the static one's outputs (every splittable step split).
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
