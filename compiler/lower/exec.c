@@ -135,6 +135,7 @@ typedef struct kernel {
     WRAP_CHECKED(sm2c_rt_reverse_sequence_##ix, W_REVERSE_SEQUENCE)                               \
     BY_DATA(f32, ix) BY_DATA(f64, ix) BY_DATA(i32, ix) BY_DATA(i64, ix) BY_DATA(i8, ix) BY_DATA(i16, ix)           \
     BY_DATA(u8, ix) BY_DATA(u16, ix) BY_DATA(u32, ix) BY_DATA(u64, ix)                            \
+    WRAP_CHECKED(sm2c_rt_scatter_nd_b_##ix, W_SCATTER_ND)                                         \
     SEGMENTS(f16, ix) SEGMENTS(bf16, ix)                                                          \
     WRAP_CHECKED(sm2c_rt_scatter_update_##ix, W_GATHER_ND)                                        \
     WRAP(sm2c_rt_update_slice_##ix, W_UPDATE_SLICE)                                               \

@@ -97,6 +97,7 @@ sm2c_status sm2c_lower_complex_unary(sm2c_lower *l, const sm2c_node *n);
 sm2c_status sm2c_lower_string_compare(sm2c_lower *l, const sm2c_node *n);
 sm2c_status sm2c_shape_string_concat(sm2c_ctx *c, const sm2c_node *n);
 sm2c_status sm2c_lower_string_concat(sm2c_lower *l, const sm2c_node *n);
+void sm2c_lower_string_text(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_t at);
 
 /* ---- ops_text_bincount.c: Minimum(a, Maximum(b, y)) of integers with
 ** constant scalars a <= b folded to a (shape_binary); 1 when it was. */

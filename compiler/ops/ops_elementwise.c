@@ -251,18 +251,18 @@ sm2c_status lower_cast(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *x = n->inputs[0], *y = n->outputs[0];
     const char *from = sm2c_kernel_suffix(x->dtype), *to = sm2c_kernel_suffix(y->dtype);
-    if (!from || !to || (y->dtype == SM2C_DT_COMPLEX64 && x->dtype != SM2C_DT_FLOAT &&
-                         x->dtype != y->dtype))   /* only float32 -> complex64 (ops_signal.c) */
+    if (x->dtype == y->dtype) {
+        sm2c_lower_alias(l, y, x);   /* string to string too: TensorFlow's identity */
+        return SM2C_OK;
+    }
+    if (!from || !to || (y->dtype == SM2C_DT_COMPLEX64 && x->dtype != SM2C_DT_FLOAT))
+        /* only float32 -> complex64 (ops_signal.c); TensorFlow casts strings to strings alone */
         return sm2c_lower_unsupported(l, n, "Cast from %s to %s is not supported",
                                       sm2c_dtype_name(x->dtype), sm2c_dtype_name(y->dtype));
     int narrow = y->dtype == SM2C_DT_HALF || y->dtype == SM2C_DT_BFLOAT16;
-    if (narrow && x->dtype != y->dtype && sm2c_attr_flag(n, "Truncate"))
+    if (narrow && sm2c_attr_flag(n, "Truncate"))
         return sm2c_lower_unsupported(l, n, "Cast to %s with Truncate=true is not supported "
                                       "(only round to nearest even)", sm2c_dtype_name(y->dtype));
-    if (x->dtype == y->dtype) {
-        sm2c_lower_alias(l, y, x);
-        return SM2C_OK;
-    }
     sm2c_step *s = sm2c_lower_step(l, n, sm2c_arena_printf(l->c->arena, "sm2c_rt_cast_%s_%s", from, to), 3);
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, x));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, y));

@@ -215,9 +215,12 @@ sm2c_status shape_scatter_nd(sm2c_ctx *c, sm2c_node *n)
         return sm2c_op_error(c, n, SM2C_ERR_INVALID, "updates %s do not match indices %s into shape %s",
                              sm2c_shape_str(c->arena, &u->shape), sm2c_shape_str(c->arena, &idx->shape),
                              sm2c_shape_str(c->arena, &(sm2c_shape){ rank, dims }));
-    if (u->dtype != SM2C_DT_FLOAT && u->dtype != SM2C_DT_DOUBLE && !(sm2c_op_type_bit(u->dtype) & SM2C_OPT_INTS))
+    if (u->dtype != SM2C_DT_FLOAT && u->dtype != SM2C_DT_DOUBLE && u->dtype != SM2C_DT_STRING &&
+        !(sm2c_op_type_bit(u->dtype) & (SM2C_OPT_INTS | SM2C_OPT_BOOL)))
         return sm2c_op_error(c, n, SM2C_ERR_UNSUPPORTED, "ScatterNd of %s", sm2c_dtype_name(u->dtype));
     sm2c_op_set(c, n, 0, u->dtype, rank, dims);
+    if (u->dtype == SM2C_DT_STRING && (st = sm2c_shape_string_concat(c, n)))
+        return st;   /* repeated indices concatenate: a text buffer of the output's size */
     return check_const_indices(c, n, idx, k, dims);
 }
 
@@ -225,9 +228,10 @@ sm2c_status lower_scatter_nd(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *idx = n->inputs[0], *u = n->inputs[1], *y = n->outputs[0];
     int32_t k = (int32_t)idx->shape.dims[idx->shape.rank - 1];
-    const char *kernel = sm2c_arena_printf(l->c->arena, "sm2c_rt_scatter_nd_%s_%s", sm2c_kernel_suffix(u->dtype),
-                                           index_suffix(l->c, n, idx));
-    sm2c_step *s = sm2c_lower_step(l, n, kernel, 7);
+    int str = u->dtype == SM2C_DT_STRING;
+    const char *kernel = sm2c_arena_printf(l->c->arena, "sm2c_rt_scatter_nd_%s_%s",
+                                           str ? "str" : sm2c_kernel_suffix(u->dtype), index_suffix(l->c, n, idx));
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, str ? 9 : 7);
     s->checked = 1;
     s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, idx));
     s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, u));
@@ -236,6 +240,8 @@ sm2c_status lower_scatter_nd(sm2c_lower *l, const sm2c_node *n)
     s->args[4] = sm2c_arg_int(k);
     s->args[5] = sm2c_arg_ints(l, k, y->shape.dims);
     s->args[6] = sm2c_arg_int(span(&y->shape, k, y->shape.rank));
+    if (str)
+        sm2c_lower_string_text(l, n, s, 7);
     return SM2C_OK;
 }
 

@@ -392,6 +392,15 @@ sm2c_status sm2c_lower_string_compare(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* The text buffer of a step whose output strings are made at run time, at
+** most --limit string-bytes each, as s->args[at] and its slot as at + 1. */
+void sm2c_lower_string_text(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_t at)
+{
+    int64_t slot = l->c->limits->string_bytes;
+    s->args[at] = sm2c_arg_buf(text_buffer(l, n, slot, sm2c_arena_printf(l->c->arena, "%s text", n->op->name)));
+    s->args[at + 1] = sm2c_arg_int(slot);
+}
+
 /* ---- Add of strings: concatenation (shape_binary's and lower_binary's string case) ------ */
 
 sm2c_status sm2c_shape_string_concat(sm2c_ctx *c, const sm2c_node *n)
@@ -403,18 +412,15 @@ sm2c_status sm2c_shape_string_concat(sm2c_ctx *c, const sm2c_node *n)
 sm2c_status sm2c_lower_string_concat(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
-    int64_t slot = l->c->limits->string_bytes;
-    int32_t text = text_buffer(l, n, slot, "Add text");
     sm2c_step *s = sm2c_op_binary_step(l, n, "sm2c_rt_concat_str", n->inputs[0], n->inputs[1],
                                        sm2c_lower_buf(l, y), &y->shape);
     s->checked = 1;
     /* SM2C_RT_BINARY's seven arguments, then the text buffer and its slot */
     sm2c_arg *a = sm2c_arena_array(l->c->arena, 9, sizeof *a);
     memcpy(a, s->args, 7 * sizeof *a);
-    a[7] = sm2c_arg_buf(text);
-    a[8] = sm2c_arg_int(slot);
     s->args = a;
     s->n_args = 9;
+    sm2c_lower_string_text(l, n, s, 7);
     return SM2C_OK;
 }
 

@@ -290,7 +290,10 @@ SM2C_RT_SEGMENTS_BY(uint32_t, u32) SM2C_RT_SEGMENTS_BY(uint64_t, u64)
 SM2C_RT_SEGMENTS_BY(uint16_t, f16) SM2C_RT_SEGMENTS_BY(uint16_t, bf16)
 /* scatter_nd.c, ScatterNd: y (dims[0..k), then `slice` elements) is zeroed,
 ** then each of the n updates is added at its index tuple, in order (duplicates
-** sum; integers wrap around).  Named by data type, then index type. */
+** sum; integers wrap around; bool ors).  Named by data type, then index type.
+** The _str kernels start each output string empty in its slot of text (slot
+** bytes) and append the updates aimed at it, in order, as TensorFlow
+** concatenates them (SM2C_RT_ERR_STRING when longer than slot). */
 #define SM2C_RT_SCATTER_ND(sfx, T, ix, I)                                                  \
     int32_t sm2c_rt_scatter_nd_##sfx##_##ix(const I *idx, const T *updates, T *y, int32_t n, \
                                             int32_t k, const int32_t *dims, int32_t slice);
@@ -300,7 +303,9 @@ SM2C_RT_SEGMENTS_BY(uint16_t, f16) SM2C_RT_SEGMENTS_BY(uint16_t, bf16)
     SM2C_RT_SCATTER_ND(i64, int64_t, ix, I) SM2C_RT_SCATTER_ND(i8, int8_t, ix, I)           \
     SM2C_RT_SCATTER_ND(i16, int16_t, ix, I) SM2C_RT_SCATTER_ND(u8, uint8_t, ix, I)          \
     SM2C_RT_SCATTER_ND(u16, uint16_t, ix, I) SM2C_RT_SCATTER_ND(u32, uint32_t, ix, I)       \
-    SM2C_RT_SCATTER_ND(u64, uint64_t, ix, I)
+    SM2C_RT_SCATTER_ND(u64, uint64_t, ix, I) SM2C_RT_SCATTER_ND(b, uint8_t, ix, I)          \
+    int32_t sm2c_rt_scatter_nd_str_##ix(const I *idx, const sm2c_string *updates, sm2c_string *y, int32_t n, \
+                                        int32_t k, const int32_t *dims, int32_t slice, uint8_t *text, int32_t slot);
 SM2C_RT_SCATTER_ND_ALL(i32, int32_t)
 SM2C_RT_SCATTER_ND_ALL(i64, int64_t)
 /* scatter_update.c, TensorScatterUpdate: y holds the tensor (dims[0..k), then

@@ -22,6 +22,10 @@ encoding "utf-8".
   bytes) and an inner NUL; and every code point whose lowercase differs from
   it (all planes) plus every 61st code point of the BMP, in strings of 64.
 - Str_resource_gather: ResourceGather of a string variable.
+- Str_bool_scatter_cast: ScatterNd of strings (repeated indices concatenate
+  in order, empty and UTF-8 updates, rows of a matrix, int32 and int64
+  indices) and of bool (repeated indices or), OneHot with bool on/off values
+  (an index out of range, axis 0), and Cast of a string to a string.
 
 Every output is bit-exact (the ops move bytes or compare them).
 """
@@ -169,9 +173,33 @@ def variable_case():
            "string ResourceGather of a variable", {"track": v})
 
 
+def scatter_cast_case():
+    feeds = {"u": strings(["a", "bc", "", "d\u00e9", "\u4e2d", "f", b"\xff", "gh"], [8]),
+             "i": np.array([[2], [0], [2], [4], [2], [0], [1], [4]], np.int32),
+             "rows": strings(["r0", "", "s1", "t", "u2", "v"], [3, 2]),
+             "ri": np.array([[1], [1], [0]], np.int64),
+             "bu": np.array([True, False, False, True, False, False]),
+             "bi": np.array([[0, 1], [0, 1], [1, 2], [1, 2], [2, 0], [0, 1]], np.int32),
+             "oh": np.array([[0, 3, -1], [2, 1, 2]], np.int64),
+             "on": np.array(True), "off": np.array(False)}
+
+    def body(u, i, rows, ri, bu, bi, oh, on, off):
+        return {
+            "ScatterNd_str": tf.scatter_nd(i, u, [6]),
+            "ScatterNd_str_rows": tf.scatter_nd(ri, rows, tf.constant([3, 2], tf.int64)),
+            "ScatterNd_bool": tf.scatter_nd(bi, bu, [3, 3]),
+            "OneHot_bool": tf.one_hot(oh, 4, on_value=on, off_value=off),
+            "OneHot_bool_axis0": tf.one_hot(oh, 3, on_value=True, off_value=False, axis=0),
+            "Cast_str": R.Cast(x=rows, DstT=tf.string),
+        }
+    yield ("Str_bool_scatter_cast", body, {"serving_default": feeds}, EXACT,
+           "ScatterNd of strings (concatenation) and bool (or), OneHot of bool, Cast string to string")
+
+
 def cases():
     yield from movement_case()
     yield from select_gather_case()
     yield from add_unique_case()
     yield from lower_case()
     yield from variable_case()
+    yield from scatter_cast_case()

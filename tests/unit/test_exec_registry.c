@@ -47,6 +47,7 @@ static const struct { const char *kernel, *why; } not_interpreted[] = {
     { "sm2c_rt_string_lower", STRING }, { "sm2c_rt_string_lower_utf8", STRING }, { "sm2c_rt_regex_replace", STRING },
     { "sm2c_rt_string_split", STRING }, { "sm2c_rt_reduce_join", STRING }, { "sm2c_rt_equal_str", STRING }, { "sm2c_rt_not_equal_str", STRING },
     { "sm2c_rt_concat_str", STRING }, { "sm2c_rt_unique_str_i32", STRING }, { "sm2c_rt_unique_str_i64", STRING },
+    { "sm2c_rt_scatter_nd_str_i32", STRING }, { "sm2c_rt_scatter_nd_str_i64", STRING },
     { "sm2c_rt_ragged_rowids_to_tensor_i64", DYN }, { "sm2c_rt_text_bincount_i32", DYN },
     { "sm2c_rt_ragged_bincount_i64", DYN }, { "sm2c_rt_dyn_fill_extreme_i32", DYN },
     { "sm2c_rt_dyn_fill_extreme_i64", DYN },
