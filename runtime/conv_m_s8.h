@@ -197,26 +197,32 @@ static inline void cm8_conv(const int8_t *x, const int8_t *w, int8_t *y, const i
             }
 }
 
-/* s[j] for j < 4: four channels' sums over the depthwise taps [kh0, kh1) x
-** [kw0, kw1), all inside the input (dilation 1); xp and wp at the first
-** tap's channel c0, rows xrow and wrow apart, taps C apart. */
-static SM2C_RT_NOINLINE void cm8_dw_quad(const int8_t *xp, const int8_t *wp, int32_t rows, int32_t cols,
-                                         ptrdiff_t xrow, ptrdiff_t wrow, int32_t C, int32_t zp, int32_t *s)
+/* The inside of one pixel's depthwise window: rows x cols taps, rows xrow
+** and wrow bytes apart in x and the filter, taps C apart; what the rows'
+** ends skip (xskip, wskip), and -zp in both halves of a word (off). */
+typedef struct {
+    int32_t rows, cols, C, zp;
+    ptrdiff_t xrow, wrow, xskip, wskip;
+    uint32_t off;
+} cm8_dw_win;
+
+/* s[j] for j < 4: four channels' sums over the window's taps, xp and wp at
+** the first tap's channel c0. */
+static SM2C_RT_ALWAYS_INLINE void cm8_dw_quad(const int8_t *xp, const int8_t *wp, const cm8_dw_win *win, int32_t *s)
 {
     int32_t s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    const int32_t C = win->C;
 #if SM2C_RT_DSP_ASM
-    const int16x2_t off = dsp8_splat(-zp);
-#endif
-    for (int32_t r = 0; r < rows; r++, xp += xrow, wp += wrow) {
+    /* One product per channel: SMLABB and SMLATT on the even and odd pairs;
+    ** the whole window in assembly (gcc 12 at -Os spills the sums around a
+    ** loop over rows), what it needs per row in memory operands. */
+    if (win->rows > 0 && win->cols > 0) {
         const int8_t *xk = xp, *wk = wp;
-#if SM2C_RT_DSP_ASM
-        /* One product per channel: SMLABB and SMLATT on the even and odd
-        ** pairs; the loop in assembly, where gcc 12 at -Os spills. */
-        int32_t k = cols;
-        if (k <= 0)
-            continue;
+        int32_t k, r = win->rows;
         uint32_t xw, ww, t, u;
         __asm__("1:\n\t"
+                "ldr %[k], %[cols]\n"
+                "2:\n\t"
                 "ldr %[xw], [%[xk]]\n\t"
                 "ldr %[ww], [%[wk]]\n\t"
                 "add %[xk], %[xk], %[C]\n\t"
@@ -232,33 +238,90 @@ static SM2C_RT_NOINLINE void cm8_dw_quad(const int8_t *xp, const int8_t *wp, int
                 "smlabb %[s1], %[xw], %[ww], %[s1]\n\t"
                 "smlatt %[s3], %[xw], %[ww], %[s3]\n\t"
                 "subs %[k], %[k], #1\n\t"
+                "bne 2b\n\t"
+                "ldr %[t], %[xskip]\n\t" /* the next row */
+                "ldr %[u], %[wskip]\n\t"
+                "add %[xk], %[xk], %[t]\n\t"
+                "add %[wk], %[wk], %[u]\n\t"
+                "ldr %[t], %[r]\n\t"
+                "subs %[t], %[t], #1\n\t"
+                "str %[t], %[r]\n\t"
                 "bne 1b"
                 : [s0] "+r"(s0), [s1] "+r"(s1), [s2] "+r"(s2), [s3] "+r"(s3), [xk] "+r"(xk), [wk] "+r"(wk),
-                  [k] "+r"(k), [xw] "=&r"(xw), [ww] "=&r"(ww), [t] "=&r"(t), [u] "=&r"(u)
-                : [C] "r"(C), [off] "r"(off)
+                  [k] "=&r"(k), [xw] "=&r"(xw), [ww] "=&r"(ww), [t] "=&r"(t), [u] "=&r"(u), [r] "+m"(r)
+                : [C] "r"(C), [off] "r"(win->off), [cols] "m"(win->cols), [xskip] "m"(win->xskip),
+                  [wskip] "m"(win->wskip)
                 : "cc", "memory");
+    }
 #else
-        for (int32_t k = cols; k > 0; k--, xk += C, wk += C) {
+    const int32_t zp = win->zp;
+    for (int32_t r = 0; r < win->rows; r++, xp += win->xrow, wp += win->wrow) {
+        const int8_t *xk = xp, *wk = wp;
+        for (int32_t k = win->cols; k > 0; k--, xk += C, wk += C) {
             s0 += (int32_t)wk[0] * ((int32_t)xk[0] - zp);
             s1 += (int32_t)wk[1] * ((int32_t)xk[1] - zp);
             s2 += (int32_t)wk[2] * ((int32_t)xk[2] - zp);
             s3 += (int32_t)wk[3] * ((int32_t)xk[3] - zp);
         }
-#endif
     }
+#endif
     s[0] = s0, s[1] = s1, s[2] = s2, s[3] = s3;
 }
 
 /* The same for cb < 4 channels: the last, past the quads. */
-static inline void cm8_dw_tail(const int8_t *xp, const int8_t *wp, int32_t rows, int32_t cols, ptrdiff_t xrow,
-                               ptrdiff_t wrow, int32_t C, int32_t cb, int32_t zp, int32_t *s)
+static inline void cm8_dw_tail(const int8_t *xp, const int8_t *wp, const cm8_dw_win *win, int32_t cb, int32_t *s)
 {
+    const ptrdiff_t C = win->C;
     for (int32_t j = 0; j < cb; j++)
         s[j] = 0;
-    for (int32_t r = 0; r < rows; r++, xp += xrow, wp += wrow)
-        for (int32_t k = 0; k < cols; k++)
+    for (int32_t r = 0; r < win->rows; r++, xp += win->xrow, wp += win->wrow)
+        for (int32_t k = 0; k < win->cols; k++)
             for (int32_t j = 0; j < cb; j++)
-                s[j] += (int32_t)wp[(ptrdiff_t)k * C + j] * ((int32_t)xp[(ptrdiff_t)k * C + j] - zp);
+                s[j] += (int32_t)wp[k * C + j] * ((int32_t)xp[k * C + j] - win->zp);
+}
+
+/* What every pixel of a depthwise layer shares (cm8_dw_pixel). */
+typedef struct {
+    ptrdiff_t xrow, wrow;   /* an input row and a filter row, in bytes */
+    int32_t C, zp, mode;    /* channels, the input zero point, q8m_mode of the layer */
+    const q8_out *q;
+} cm8_dw_layer;
+
+/* Four channels' requantized outputs from their sums s[0..4) (bias not yet
+** added); the short way inline when every channel takes it (mode 2). */
+static SM2C_RT_ALWAYS_INLINE void cm8_dw_store4(const int32_t *s, int32_t c0, const cm8_dw_layer *g, int8_t *y)
+{
+    const q8_out *q = g->q;
+    if (g->mode != 2) {
+        cm8_store(s, c0, 4, q, g->mode, y);
+        return;
+    }
+    const int32_t *m = q->mult + c0, *sh = q->shift + c0;
+    for (int32_t j = 0; j < 4; j++) {
+        const int32_t a = s[j] + (q->bias ? q->bias[c0 + j] : 0);
+        y[j] = sm2c_rt__clamp_s8(q8m_fast(a, m[j], -sh[j]) + q->out_zp, q->act_min, q->act_max);
+    }
+}
+
+/* One output pixel, every channel: the window's inside taps, `rows` rows of
+** `cols` taps from xp and wp (the first inside tap's channel 0, taps C
+** apart).  Not inlined, so that the layer's loops around it do not take
+** the registers its sums live in. */
+static SM2C_RT_NOINLINE void cm8_dw_pixel(const int8_t *xp, const int8_t *wp, int32_t rows, int32_t cols,
+                                          const cm8_dw_layer *g, int8_t *y)
+{
+    const int32_t C = g->C;
+    const cm8_dw_win win = { rows, cols, C, g->zp, g->xrow, g->wrow, g->xrow - (ptrdiff_t)cols * C,
+                             g->wrow - (ptrdiff_t)cols * C, (uint32_t)(uint16_t)-g->zp * 0x10001u };
+    int32_t s[4], c0 = 0;
+    for (; c0 + 4 <= C; c0 += 4) {
+        cm8_dw_quad(xp + c0, wp + c0, &win, s);
+        cm8_dw_store4(s, c0, g, y + c0);
+    }
+    if (c0 < C) {
+        cm8_dw_tail(xp + c0, wp + c0, &win, C - c0, s);
+        cm8_store(s, c0, C - c0, g->q, g->mode, y + c0);
+    }
 }
 
 /* Depthwise of multiplier 1 and dilation 1: output channel c reads input
@@ -268,30 +331,23 @@ static inline void cm8_depthwise(const int8_t *x, const int8_t *w, int8_t *y, co
                                  const q8_out *q)
 {
     const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
-    const int mode = q8m_mode((int64_t)p[SM2C_RT_WIN_KH] * KW, q->bias, q->mult, q->shift, C);
+    const cm8_dw_layer g = { (ptrdiff_t)W * C, (ptrdiff_t)KW * C, C, in_zp,
+                             q8m_mode((int64_t)p[SM2C_RT_WIN_KH] * KW, q->bias, q->mult, q->shift, C), q };
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
-        for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
+        for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++) {
+            int32_t kh0, kh1;
+            cm8_axis(oh, p[SM2C_RT_WIN_SH], p[SM2C_RT_WIN_PT], p[SM2C_RT_WIN_KH], H, &kh0, &kh1);
+            const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh0 - p[SM2C_RT_WIN_PT];
+            const int32_t rows = kh1 > kh0 ? kh1 - kh0 : 0;
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
                 int8_t *yp = y + (((ptrdiff_t)n * p[SM2C_RT_WIN_OH] + oh) * p[SM2C_RT_WIN_OW] + ow) * C;
-                int32_t kh0, kh1, kw0, kw1;
-                cm8_axis(oh, p[SM2C_RT_WIN_SH], p[SM2C_RT_WIN_PT], p[SM2C_RT_WIN_KH], H, &kh0, &kh1);
+                int32_t kw0, kw1;
                 cm8_axis(ow, p[SM2C_RT_WIN_SW], p[SM2C_RT_WIN_PL], KW, W, &kw0, &kw1);
-                const int32_t ih = oh * p[SM2C_RT_WIN_SH] + kh0 - p[SM2C_RT_WIN_PT];
                 const int32_t iw = ow * p[SM2C_RT_WIN_SW] + kw0 - p[SM2C_RT_WIN_PL];
-                const int8_t *xp = x + (((ptrdiff_t)n * H + ih) * W + iw) * C;
-                const int8_t *wp = w + ((ptrdiff_t)kh0 * KW + kw0) * C;
-                for (int32_t c0 = 0; c0 < C; c0 += 4) {
-                    const int32_t cb = C - c0 < 4 ? C - c0 : 4;
-                    const int32_t rows = kh1 > kh0 ? kh1 - kh0 : 0, cols = kw1 > kw0 ? kw1 - kw0 : 0;
-                    int32_t s[4];
-                    if (cb == 4)
-                        cm8_dw_quad(xp + c0, wp + c0, rows, cols, (ptrdiff_t)W * C, (ptrdiff_t)KW * C, C, in_zp, s);
-                    else
-                        cm8_dw_tail(xp + c0, wp + c0, rows, cols, (ptrdiff_t)W * C, (ptrdiff_t)KW * C, C, cb, in_zp,
-                                    s);
-                    cm8_store(s, c0, cb, q, mode, yp + c0);
-                }
+                cm8_dw_pixel(x + (((ptrdiff_t)n * H + ih) * W + iw) * C, w + ((ptrdiff_t)kh0 * KW + kw0) * C,
+                             rows, kw1 > kw0 ? kw1 - kw0 : 0, &g, yp);
             }
+        }
 }
 
 #endif
