@@ -13,7 +13,11 @@
 ** pair of output channels takes the dot products of its two rows with the
 ** two columns: four sums in registers, eight SMLADs per four terms
 ** (CMSIS-NN's mat_mult_kernel_s8_s16 scheme), and the four values are
-** requantized through q8_m.h (SMMULR where it is exact).  Without the DSP extension the same loops run in C.
+** requantized through q8_m.h (SMMULR where it is exact).  When every channel
+** takes the short requantization, one call (co8_pixels22) runs all the
+** channel pairs of a pixel pair, each pair's sums kept in registers from the
+** dot products to the stores.  Without the DSP extension the same loops run
+** in C.
 **
 ** The sums are TFLite's reference ConvPerChannel's (conv_s8.c): integer sums
 ** are exact, and the compiler proves that every partial sum, the bias
@@ -101,7 +105,7 @@ static void co8_im2col(const int8_t *x, const int32_t *p, int32_t i, int32_t zp,
 
 /* s[2*r + j] += row r of the filter (w, w + K) . column j of col, for r,
 ** j < 2: one pointer walks both columns, eight int16 per four terms. */
-static SM2C_RT_NOINLINE void co8_dot22(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
+static SM2C_RT_ALWAYS_INLINE void co8_dot22(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
 {
     const int8_t *w0 = w, *w1 = w + K, *const end = w + K;
     const int16_t *c = col;
@@ -157,6 +161,51 @@ static SM2C_RT_NOINLINE void co8_dot22(const int8_t *w, const int16_t *col, int3
     s[0] = s00, s[1] = s01, s[2] = s10, s[3] = s11;
 }
 
+/* co8_dot22 as a call of its own (the blocks off the common path). */
+static SM2C_RT_NOINLINE void co8_dot22_call(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
+{
+    co8_dot22(w, col, K, s);
+}
+
+/* What the common block's requantization shares across the layer. */
+typedef struct {
+    ptrdiff_t OC;
+    int32_t out_zp, lo, hi;
+} co8_out;
+
+/* q8m_fast's output clamped to [lo, hi], written so that gcc selects rather
+** than branches. */
+static SM2C_RT_ALWAYS_INLINE int32_t co8_rq(int32_t s, int32_t m, int32_t e, int32_t zp, int32_t lo, int32_t hi)
+{
+    int32_t v = q8m_fast(s, m, e) + zp;
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+}
+
+/* The common blocks of two output pixels (y, y + OC): output channels
+** [0, n) by pairs, n even, every channel of the layer taking the short
+** requantization (q8m_mode 2).  A pair's sums stay in registers from the
+** dot products to the stores, and its constants are read before its first
+** store (an int8 store may alias them, as far as C knows). */
+static SM2C_RT_NOINLINE void co8_pixels22(const int8_t *w, const int16_t *col, int32_t K, int32_t n,
+                                          const int32_t *bias, const int32_t *mult, const int32_t *shift,
+                                          const co8_out *q, int8_t *y)
+{
+    const int32_t zp = q->out_zp, lo = q->lo, hi = q->hi;
+    const ptrdiff_t OC = q->OC;
+    for (int32_t o = 0; o < n; o += 2, w += 2 * (ptrdiff_t)K) {
+        int32_t s[4];
+        s[0] = s[1] = bias ? bias[o] : 0;
+        s[2] = s[3] = bias ? bias[o + 1] : 0;
+        co8_dot22(w, col, K, s);
+        const int32_t m0 = mult[o], e0 = -shift[o], m1 = mult[o + 1], e1 = -shift[o + 1];
+        const int32_t y00 = co8_rq(s[0], m0, e0, zp, lo, hi), y01 = co8_rq(s[1], m0, e0, zp, lo, hi);
+        const int32_t y10 = co8_rq(s[2], m1, e1, zp, lo, hi), y11 = co8_rq(s[3], m1, e1, zp, lo, hi);
+        y[o] = (int8_t)y00, y[o + 1] = (int8_t)y10;
+        y[OC + o] = (int8_t)y01, y[OC + o + 1] = (int8_t)y11;
+    }
+}
+
 /* s + row w . column colj (col + 2j): an output channel or pixel past the last pair. */
 static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_t s)
 {
@@ -189,29 +238,26 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
     const int32_t K = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
     const int32_t P = p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
     const int mode = q8m_mode(K, bias, mult, shift, OC);
+    const co8_out qo = { OC, out_zp, act_min, act_max };
     for (int32_t i = 0; i < P; i += 2) {
         const int32_t np = P - i < 2 ? 1 : 2;
         co8_im2col(x, p, i, in_zp, col);
         if (np == 2)
             co8_im2col(x, p, i + 1, in_zp, col + 2);
         int8_t *yp = y + (ptrdiff_t)i * OC;
-        for (int32_t o = 0; o < OC; o += 2) {
+        int32_t o = 0;
+        if (np == 2 && mode == 2) { /* the common blocks */
+            o = OC & ~1;
+            co8_pixels22(w, col, K, o, bias, mult, shift, &qo, yp);
+        }
+        for (; o < OC; o += 2) {
             const int32_t no = OC - o < 2 ? 1 : 2;
             const int8_t *wo = w + (ptrdiff_t)o * K;
             int32_t s[4];
             s[0] = s[1] = bias ? bias[o] : 0;
             s[2] = s[3] = no == 2 && bias ? bias[o + 1] : 0;
-            if (np == 2 && no == 2 && mode == 2) { /* the common block, unrolled */
-                co8_dot22(wo, col, K, s);
-                const int32_t m0 = mult[o], e0 = -shift[o], m1 = mult[o + 1], e1 = -shift[o + 1];
-                yp[o] = sm2c_rt__clamp_s8(q8m_fast(s[0], m0, e0) + out_zp, act_min, act_max);
-                yp[OC + o] = sm2c_rt__clamp_s8(q8m_fast(s[1], m0, e0) + out_zp, act_min, act_max);
-                yp[o + 1] = sm2c_rt__clamp_s8(q8m_fast(s[2], m1, e1) + out_zp, act_min, act_max);
-                yp[OC + o + 1] = sm2c_rt__clamp_s8(q8m_fast(s[3], m1, e1) + out_zp, act_min, act_max);
-                continue;
-            }
             if (np == 2 && no == 2)
-                co8_dot22(wo, col, K, s);
+                co8_dot22_call(wo, col, K, s);
             else
                 for (int32_t r = 0; r < no; r++)
                     for (int32_t j = 0; j < np; j++)
