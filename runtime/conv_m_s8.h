@@ -25,6 +25,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "dsp_s8.h"
 #include "q8_m.h"
@@ -287,8 +288,17 @@ typedef struct {
     const q8_out *q;
 } cm8_dw_layer;
 
+/* v clamped to [lo, hi], written so that gcc selects rather than branches. */
+static SM2C_RT_ALWAYS_INLINE int32_t cm8_clamp(int32_t v, int32_t lo, int32_t hi)
+{
+    v = v < lo ? lo : v;
+    return v > hi ? hi : v;
+}
+
 /* Four channels' requantized outputs from their sums s[0..4) (bias not yet
-** added); the short way inline when every channel takes it (mode 2). */
+** added); the short way inline when every channel takes it (mode 2), every
+** value computed before the first store (an int8 store may alias the
+** constants, as far as C knows). */
 static SM2C_RT_ALWAYS_INLINE void cm8_dw_store4(const int32_t *s, int32_t c0, const cm8_dw_layer *g, int8_t *y)
 {
     const q8_out *q = g->q;
@@ -296,11 +306,18 @@ static SM2C_RT_ALWAYS_INLINE void cm8_dw_store4(const int32_t *s, int32_t c0, co
         cm8_store(s, c0, 4, q, g->mode, y);
         return;
     }
-    const int32_t *m = q->mult + c0, *sh = q->shift + c0;
-    for (int32_t j = 0; j < 4; j++) {
-        const int32_t a = s[j] + (q->bias ? q->bias[c0 + j] : 0);
-        y[j] = sm2c_rt__clamp_s8(q8m_fast(a, m[j], -sh[j]) + q->out_zp, q->act_min, q->act_max);
-    }
+    const int32_t *m = q->mult + c0, *sh = q->shift + c0, *b = q->bias ? q->bias + c0 : NULL;
+    const int32_t zp = q->out_zp, lo = q->act_min, hi = q->act_max;
+#define CM8_DW_OUT(j) ((uint8_t)cm8_clamp(q8m_fast(s[j] + (b ? b[j] : 0), m[j], -sh[j]) + zp, lo, hi))
+    const uint8_t v0 = CM8_DW_OUT(0), v1 = CM8_DW_OUT(1), v2 = CM8_DW_OUT(2), v3 = CM8_DW_OUT(3);
+#undef CM8_DW_OUT
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    /* one word store, byte j channel c0 + j (Armv7-M stores a word at any address) */
+    const uint32_t word = v0 | (uint32_t)v1 << 8 | (uint32_t)v2 << 16 | (uint32_t)v3 << 24;
+    memcpy(y, &word, sizeof word);
+#else
+    y[0] = (int8_t)v0, y[1] = (int8_t)v1, y[2] = (int8_t)v2, y[3] = (int8_t)v3;
+#endif
 }
 
 /* One output pixel, every channel: the window's inside taps, `rows` rows of
