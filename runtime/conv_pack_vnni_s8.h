@@ -43,13 +43,48 @@ static inline void c8p_steps(const c8_geom *g, const int64_t *iw, int32_t n, int
         *steps = 1, *len = g->KW * g->C;
 }
 
+/* What both kernels do per pixel r: its row of taps (C8_PTR: in place, a
+** tap in the padding read as in_zp; C8_GATHER_ROW: gathered) and its four
+** input bytes + 128 into its sums (C8_DOTA, each kernel's own). */
+#define C8_PTR(r) x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
+#define C8_GATHER_ROW(r) x##r = c8_gather(g, ih[r] + khd, iw[r], gx[r]), s##r = 1;
+#define C8_DOT(r) C8_DOTA(r, c8_bcast4(x##r + k * s##r, flipv))
+#define C8_DOT_TAIL(r) \
+    C8_DOTA(r, _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, s##r ? len - k : 4) ^ flip)))
+
+/* The window loop both kernels run, over REP's n pixels: each row of taps
+** one run (in the input or gathered) or tap by tap, each group of 4 values
+** loaded (C8_LOAD) and multiplied into every pixel's sums (C8_DOT; C8_DOT_TAIL
+** for a last group part past the run). */
+#define C8P_WINDOW(REP, n)                                                                 \
+    c8_positions(g, p0, rows, n, ih, iw);                                                  \
+    c8p_steps(g, iw, n, &steps, &len, &gather);                                            \
+    for (int32_t kh = 0; kh < g->KH; kh++) {                                               \
+        for (int32_t kw = 0; kw < steps; kw++) {                                           \
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;            \
+            const int8_t *wt = w0 + ((ptrdiff_t)kh * G + (ptrdiff_t)kw * (len / 4)) * 64;  \
+            int32_t k = 0;                                                                 \
+            if (gather) {                                                                  \
+                REP(C8_GATHER_ROW)                                                         \
+            } else {                                                                       \
+                REP(C8_PTR)                                                                \
+            }                                                                              \
+            for (; k + 4 <= len; k += 4, wt += 64) {                                       \
+                C8_LOAD()                                                                  \
+                REP(C8_DOT)                                                                \
+            }                                                                              \
+            if (k < len) {                                                                 \
+                C8_LOAD()                                                                  \
+                REP(C8_DOT_TAIL)                                                           \
+            }                                                                              \
+        }                                                                                  \
+    }
+
 /* 6 pixels x up to 64 channels (blocks b0 .. b0 + 3): 24 accumulators. */
 SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
                                                    int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
 {
 #define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z, c##r##2 = z, c##r##3 = z;
-#define C8_PTR(r) x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
-#define C8_GATHER_ROW(r) x##r = c8_gather(g, ih[r] + khd, iw[r], gx[r]), s##r = 1;
 #define C8_DOTA(r, a)                                                                      \
     {                                                                                      \
         c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, p[0]);                                   \
@@ -57,9 +92,7 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
         c##r##2 = _mm512_dpbusd_epi32(c##r##2, a, p[2]);                                   \
         c##r##3 = _mm512_dpbusd_epi32(c##r##3, a, p[3]);                                   \
     }
-#define C8_DOT(r) C8_DOTA(r, c8_bcast4(x##r + k * s##r, flipv))
-#define C8_DOT_TAIL(r) \
-    C8_DOTA(r, _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, s##r ? len - k : 4) ^ flip)))
+#define C8_LOAD() c8p_load4(wt, off, p);
 #define C8_STORE(r)                                                                        \
     if (r < rows) {                                                                        \
         const __m512i v[4] = {c##r##0, c##r##1, c##r##2, c##r##3};                         \
@@ -83,35 +116,11 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
     __m512i p[4];
     C8_R6(C8_ZERO)
 
-    c8_positions(g, p0, rows, 6, ih, iw);
-    c8p_steps(g, iw, 6, &steps, &len, &gather);
-    for (int32_t kh = 0; kh < g->KH; kh++) {
-        for (int32_t kw = 0; kw < steps; kw++) {
-            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
-            const int8_t *wt = w0 + ((ptrdiff_t)kh * G + (ptrdiff_t)kw * (len / 4)) * 64;
-            int32_t k = 0;
-            if (gather) {
-                C8_R6(C8_GATHER_ROW)
-            } else {
-                C8_R6(C8_PTR)
-            }
-            for (; k + 4 <= len; k += 4, wt += 64) {
-                c8p_load4(wt, off, p);
-                C8_R6(C8_DOT)
-            }
-            if (k < len) {
-                c8p_load4(wt, off, p);
-                C8_R6(C8_DOT_TAIL)
-            }
-        }
-    }
+    C8P_WINDOW(C8_R6, 6)
     C8_R6(C8_STORE)
 #undef C8_ZERO
-#undef C8_PTR
-#undef C8_GATHER_ROW
 #undef C8_DOTA
-#undef C8_DOT
-#undef C8_DOT_TAIL
+#undef C8_LOAD
 #undef C8_STORE
 }
 
@@ -122,17 +131,12 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
                                                                       const q8_out *q, int8_t *y)
 {
 #define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
-#define C8_PTR(r) x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
-#define C8_GATHER_ROW(r) x##r = c8_gather(g, ih[r] + khd, iw[r], gx[r]), s##r = 1;
 #define C8_DOTA(r, a)                                                                      \
     {                                                                                      \
         c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, v[0]);                                   \
         if (nv > 1)                                                                        \
             c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, v[1]);                               \
     }
-#define C8_DOT(r) C8_DOTA(r, c8_bcast4(x##r + k * s##r, flipv))
-#define C8_DOT_TAIL(r) \
-    C8_DOTA(r, _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, s##r ? len - k : 4) ^ flip)))
 #define C8_STORE(r)                                                                        \
     if (r < rows) {                                                                        \
         q8_apply512(c##r##0, &rq[0], q, y + r * (ptrdiff_t)g->OC);                         \
@@ -160,37 +164,12 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     __m512i v[2];
     C8_R12(C8_ZERO)
 
-    c8_positions(g, p0, rows, 12, ih, iw);
-    c8p_steps(g, iw, 12, &steps, &len, &gather);
-    for (int32_t kh = 0; kh < g->KH; kh++) {
-        for (int32_t kw = 0; kw < steps; kw++) {
-            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
-            const int8_t *wt = w0 + ((ptrdiff_t)kh * G + (ptrdiff_t)kw * (len / 4)) * 64;
-            int32_t k = 0;
-            if (gather) {
-                C8_R12(C8_GATHER_ROW)
-            } else {
-                C8_R12(C8_PTR)
-            }
-            for (; k + 4 <= len; k += 4, wt += 64) {
-                C8_LOAD()
-                C8_R12(C8_DOT)
-            }
-            if (k < len) {
-                C8_LOAD()
-                C8_R12(C8_DOT_TAIL)
-            }
-        }
-    }
+    C8P_WINDOW(C8_R12, 12)
     C8_R12(C8_STORE)
 #undef C8_ZERO
-#undef C8_PTR
-#undef C8_GATHER_ROW
 #undef C8_DOTA
-#undef C8_DOT
-#undef C8_DOT_TAIL
-#undef C8_STORE
 #undef C8_LOAD
+#undef C8_STORE
 }
 
 SM2C_RT_TARGET_VNNI static inline void c8p_vnni_16(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
@@ -226,6 +205,12 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, con
     }
 }
 #endif
+
+#undef C8_PTR
+#undef C8_GATHER_ROW
+#undef C8_DOT
+#undef C8_DOT_TAIL
+#undef C8P_WINDOW
 
 /* Whether this CPU and layer take the VNNI kernels. */
 static inline int c8p_vnni_fits(const c8_geom *g)
