@@ -10,7 +10,10 @@
 ** is one run of KW * C values, in the input as in the filter.  The filter
 ** keeps TensorFlow's layout [KH, KW, C, OC]: the kernels interleave four (or
 ** two) consecutive filter rows in registers into the layout their dot-product
-** instructions read, once per block of pixels.
+** instructions read, once per block of pixels.  Compiled programs store that
+** layout instead where they can (conv_pack_s8.h, conv_pack_vnni_s8.h), and
+** come here for the rest (conv_s8.c); the helpers up to the VNNI kernels
+** (geometry, positions, taps, words) serve both.
 **
 **   VNNI (6 pixels x 64 channels): vpdpbusd multiplies unsigned by signed
 **     bytes, so the input goes in as x + 128 and a tap in the padding as

@@ -52,7 +52,8 @@ SM2C_RT_TARGET_S8_AVX2 static inline void c8p_avx2_16(const c8_geom *g, int32_t 
     }
     const __m256i z = _mm256_setzero_si256();
     const int32_t L = g->KW * g->C;
-    const int8_t *wt = c8p_block(g, b);
+    ptrdiff_t step;
+    const int8_t *wt = c8p_block(g, b, &step);
     int64_t ih[4], iw[4];
     C8_R4(C8_ZERO)
 
@@ -60,7 +61,7 @@ SM2C_RT_TARGET_S8_AVX2 static inline void c8p_avx2_16(const c8_geom *g, int32_t 
     for (int32_t kh = 0; kh < g->KH; kh++) {
         const int64_t khd = (int64_t)kh * g->DH;
         C8_R4(C8_RUN)
-        for (int32_t k = 0; k < L; k += 4, wt += 64) {
+        for (int32_t k = 0; k < L; k += 4, wt += step) {
             const __m256i w0 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)wt));
             const __m256i w1 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(wt + 16)));
             const __m256i w2 = _mm256_cvtepi8_epi16(_mm_loadu_si128((const __m128i *)(const void *)(wt + 32)));

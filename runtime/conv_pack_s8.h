@@ -6,17 +6,21 @@
 **
 ** The reduction of filter row kh is k = kw * C + c (TensorFlow's order),
 ** L = KW * C values, padded to G = ceil(L / 4) groups of 4.  Output channels
-** come in blocks of 16 (the last padded with zero filter values), and the
-** filter is
+** come in blocks of 16 (the last padded with zero filter values), and blocks
+** in sets of up to 4 (64 channels; the last set holds what is left, n of
+** them), so the filter is, set by set,
 **
-**     [ceil(OC / 16)][KH][G][16 channels][4 values of k]
+**     [KH][G][n blocks][16 channels][4 values of k]
 **
-** so each group is 64 bytes: one vpdpbusd operand (dword j = channel j's
-** four values), four SDOT operands of 4 channels each, or, widened to int16,
-** four vpmaddwd operands.  Groups are per filter row, not over the whole
-** window, so a row of taps that is one run in the input (or gathered into
-** one) is one run of groups, and with C a multiple of 4 each tap starts a
-** group.  The padding costs at most 3 values per row (C = 3, 3x3: 36 for 27).
+** Each block's group is 64 bytes: one vpdpbusd operand (dword j = channel
+** j's four values), four SDOT operands of 4 channels each, or, widened to
+** int16, four vpmaddwd operands; a set's groups are n * 64 bytes apart, and
+** the 64-channel VNNI kernel reads each group of its set as 256 bytes in a
+** row, as it read four filter rows of TensorFlow's layout.  Groups are per
+** filter row, not over the whole window, so a row of taps that is one run in
+** the input (or gathered into one) is one run of groups, and with C a
+** multiple of 4 each tap starts a group.  The padding costs at most 3 values
+** per row (C = 3, 3x3: 36 for 27) and 15 channels.
 **
 ** The compiler folds (in_zp + 128) * (filter column sum) out of the bias, so
 ** every path sums w * (x' + 128) over every tap, x' the input inside and
@@ -38,16 +42,19 @@ static inline int32_t c8p_groups(const c8_geom *g)
     return (g->KW * g->C + 3) / 4;
 }
 
-/* The bytes of one block of 16 output channels. */
-static inline ptrdiff_t c8p_block_bytes(const c8_geom *g)
+/* The blocks of 16 channels in the set of block b (4 but in the last set). */
+static inline int32_t c8p_set_blocks(const c8_geom *g, int32_t b)
 {
-    return (ptrdiff_t)g->KH * c8p_groups(g) * 64;
+    const int32_t left = (g->OC - 64 * (b / 4) + 15) / 16;
+    return left < 4 ? left : 4;
 }
 
-/* Block b (output channels 16b ..) of the packed filter. */
-static inline const int8_t *c8p_block(const c8_geom *g, int32_t b)
+/* Block b's first group (output channels 16b ..); its groups are
+** *step = 64 * (blocks in its set) bytes apart. */
+static inline const int8_t *c8p_block(const c8_geom *g, int32_t b, ptrdiff_t *step)
 {
-    return g->w + (ptrdiff_t)b * c8p_block_bytes(g);
+    *step = (ptrdiff_t)64 * c8p_set_blocks(g, b);
+    return g->w + (ptrdiff_t)(b / 4) * g->KH * c8p_groups(g) * 256 + (ptrdiff_t)(b % 4) * 64;
 }
 
 /* The taps of input row ih from column iw as one run of KW * C values in
@@ -81,14 +88,16 @@ static inline uint32_t c8p_word(const c8_geom *g, const int8_t *run, int64_t ih,
     return v;
 }
 
-/* Each of the 16 channels' filter sums over block blk: what SDOT, which
+/* Each of the 16 channels' filter sums over block b: what SDOT, which
 ** multiplies x' itself, adds back times 128. */
-static inline void c8p_colsums(const c8_geom *g, const int8_t *blk, int32_t *s)
+static inline void c8p_colsums(const c8_geom *g, int32_t b, int32_t *s)
 {
     const int32_t groups = g->KH * c8p_groups(g);
+    ptrdiff_t step;
+    const int8_t *blk = c8p_block(g, b, &step);
     for (int32_t j = 0; j < 16; j++)
         s[j] = 0;
-    for (int32_t t = 0; t < groups; t++, blk += 64)
+    for (int32_t t = 0; t < groups; t++, blk += step)
         for (int32_t j = 0; j < 16; j++)
             s[j] += blk[4 * j] + blk[4 * j + 1] + blk[4 * j + 2] + blk[4 * j + 3];
 }

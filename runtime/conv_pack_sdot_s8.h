@@ -43,7 +43,8 @@ static inline void c8p_sdot_16(const c8_geom *g, int32_t p0, int32_t np, int32_t
         q8_store_c(s, 16 * b, nr, q, y + (ptrdiff_t)r * g->OC);                                    \
     }
     const int32_t L = g->KW * g->C;
-    const int8_t *wt = c8p_block(g, b);
+    ptrdiff_t step;
+    const int8_t *wt = c8p_block(g, b, &step);
     int64_t ih[4], iw[4];
     int32_t s[16];
     C8_R4(C8_ZERO)
@@ -52,7 +53,7 @@ static inline void c8p_sdot_16(const c8_geom *g, int32_t p0, int32_t np, int32_t
     for (int32_t kh = 0; kh < g->KH; kh++) {
         const int64_t khd = (int64_t)kh * g->DH;
         C8_R4(C8_RUN)
-        for (int32_t k = 0; k < L; k += 4, wt += 64) {
+        for (int32_t k = 0; k < L; k += 4, wt += step) {
             const int8x16_t w0 = vld1q_s8(wt), w1 = vld1q_s8(wt + 16), w2 = vld1q_s8(wt + 32),
                             w3 = vld1q_s8(wt + 48);
             C8_R4(C8_DOT)
@@ -72,7 +73,7 @@ static inline int c8p_sdot(const c8_geom *g, int32_t M, const q8_out *q, int8_t 
 #if SM2C_RT_SDOT
     for (int32_t oc0 = 0; oc0 < g->OC; oc0 += 16) {
         int32_t lift[16];
-        c8p_colsums(g, c8p_block(g, oc0 / 16), lift);
+        c8p_colsums(g, oc0 / 16, lift);
         for (int j = 0; j < 16; j++)
             lift[j] *= 128;
         for (int32_t p0 = 0; p0 < M; p0 += 4)

@@ -5,8 +5,8 @@
 ** conv_block_s8.h's blocks (6 pixels x 64 channels; 12 pixels x 16 or 32
 ** for a last block of at most 32) with the filter read as it is stored
 ** (conv_pack_s8.h): each group of 4 reduction values is one 64-byte load per
-** 16 channels, the operand vpdpbusd takes, so nothing is interleaved and the
-** sums come out in channel order.  The input goes in as x + 128 and a tap in
+** 16 channels (a set's four in a row), the operand vpdpbusd takes, so
+** nothing is interleaved and the sums come out in channel order.  The input goes in as x + 128 and a tap in
 ** the padding as in_zp + 128 (conv_block_s8.h's c8_tap and c8_gather), which
 ** the compiler's folded bias takes back: nothing is subtracted here.
 **
@@ -24,12 +24,14 @@
 #include "simd_s8.h"
 
 #if SM2C_RT_VNNI
-/* The 64-byte group at wt of blocks 0 .. 3 (block offsets off[]). */
-SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_load4(const int8_t *wt, const ptrdiff_t *off,
-                                                                __m512i *p)
+/* The 64-byte groups at wt of a set's blocks 0 .. 3; a set of 3 reads its
+** last again for the fourth (last3 128 bytes, else 192; never stored). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_load4(const int8_t *wt, ptrdiff_t last3, __m512i *p)
 {
-    for (int j = 0; j < 4; j++)
-        p[j] = _mm512_loadu_si512((const void *)(wt + off[j]));
+    p[0] = _mm512_loadu_si512((const void *)wt);
+    p[1] = _mm512_loadu_si512((const void *)(wt + 64));
+    p[2] = _mm512_loadu_si512((const void *)(wt + 128));
+    p[3] = _mm512_loadu_si512((const void *)(wt + last3));
 }
 
 /* How a block of pixels reads its rows of taps: *steps runs of *len values
@@ -62,14 +64,14 @@ static inline void c8p_steps(const c8_geom *g, const int64_t *iw, int32_t n, int
     for (int32_t kh = 0; kh < g->KH; kh++) {                                               \
         for (int32_t kw = 0; kw < steps; kw++) {                                           \
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;            \
-            const int8_t *wt = w0 + ((ptrdiff_t)kh * G + (ptrdiff_t)kw * (len / 4)) * 64;  \
+            const int8_t *wt = w0 + ((ptrdiff_t)kh * G + (ptrdiff_t)kw * (len / 4)) * step; \
             int32_t k = 0;                                                                 \
             if (gather) {                                                                  \
                 REP(C8_GATHER_ROW)                                                         \
             } else {                                                                       \
                 REP(C8_PTR)                                                                \
             }                                                                              \
-            for (; k + 4 <= len; k += 4, wt += 64) {                                       \
+            for (; k + 4 <= len; k += 4, wt += step) {                                     \
                 C8_LOAD()                                                                  \
                 REP(C8_DOT)                                                                \
             }                                                                              \
@@ -92,7 +94,7 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
         c##r##2 = _mm512_dpbusd_epi32(c##r##2, a, p[2]);                                   \
         c##r##3 = _mm512_dpbusd_epi32(c##r##3, a, p[3]);                                   \
     }
-#define C8_LOAD() c8p_load4(wt, off, p);
+#define C8_LOAD() c8p_load4(wt, last3, p);
 #define C8_STORE(r)                                                                        \
     if (r < rows) {                                                                        \
         const __m512i v[4] = {c##r##0, c##r##1, c##r##2, c##r##3};                         \
@@ -103,11 +105,10 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
     const __m512i flipv = _mm512_set1_epi8((char)0x80);
     const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
     const __m512i z = _mm512_setzero_si512();
-    const int32_t G = c8p_groups(g), nb = (nr + 15) / 16;
-    const int8_t *const w0 = c8p_block(g, b0);
-    /* Blocks past the layer's last read the last again (never stored). */
-    const ptrdiff_t off[4] = {0, (nb > 1 ? 1 : 0) * c8p_block_bytes(g), (nb > 2 ? 2 : nb - 1) * c8p_block_bytes(g),
-                              (nb > 3 ? 3 : nb - 1) * c8p_block_bytes(g)};
+    const int32_t G = c8p_groups(g);
+    ptrdiff_t step;
+    const int8_t *const w0 = c8p_block(g, b0, &step);
+    const ptrdiff_t last3 = nr > 48 ? 192 : 128;
     int32_t s0, s1, s2, s3, s4, s5, steps, len;
     int gather;
     const int8_t *x0, *x1, *x2, *x3, *x4, *x5;
@@ -147,15 +148,15 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     {                                                                                      \
         v[0] = _mm512_loadu_si512((const void *)wt);                                      \
         if (nv > 1)                                                                        \
-            v[1] = _mm512_loadu_si512((const void *)(wt + off1));                         \
+            v[1] = _mm512_loadu_si512((const void *)(wt + 64));                           \
     }
     const uint32_t flip = 0x80808080u;
     const __m512i flipv = _mm512_set1_epi8((char)0x80);
     const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
     const __m512i z = _mm512_setzero_si512();
     const int32_t G = c8p_groups(g);
-    const int8_t *const w0 = c8p_block(g, b0);
-    const ptrdiff_t off1 = nr > 16 ? c8p_block_bytes(g) : 0;
+    ptrdiff_t step;
+    const int8_t *const w0 = c8p_block(g, b0, &step);
     int32_t s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, steps, len;
     int gather;
     const int8_t *x0, *x1, *x2, *x3, *x4, *x5, *x6, *x7, *x8, *x9, *x10, *x11;

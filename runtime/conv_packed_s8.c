@@ -2,7 +2,7 @@
 ** conv_packed_s8.c: int8 Conv2D without groups (--quantize int8) whose
 ** filter the compiler stored in the layout the dot-product kernels read
 ** (conv_pack_s8.h: blocks of 16 output channels, groups of 4 reduction
-** values, 64 bytes each) and whose bias it folded:
+** values, 64 bytes each, sets of 4 blocks' groups together) and whose bias it folded:
 **
 **     bias'[o] = bias[o] - (in_zp + 128) * (sum of filter column o)
 **     acc      = bias'[o] + sum over every tap of w * (x' + 128)
@@ -33,17 +33,19 @@
 #include "sm2c_rt.h"
 
 /* acc[j] = sum over every tap of w * (x' + 128) for the 16 channels of
-** block blk at the pixel whose tap (0, 0) is (ih, iw). */
-SM2C_RT_VECTORISE static void c8p_pixel(const c8_geom *g, const int8_t *blk, int64_t ih, int64_t iw,
+** block b at the pixel whose tap (0, 0) is (ih, iw). */
+SM2C_RT_VECTORISE static void c8p_pixel(const c8_geom *g, int32_t b, int64_t ih, int64_t iw,
                                         int32_t *restrict acc)
 {
     const int32_t L = g->KW * g->C;
+    ptrdiff_t step;
+    const int8_t *blk = c8p_block(g, b, &step);
     for (int32_t j = 0; j < 16; j++)
         acc[j] = 0;
     for (int32_t kh = 0; kh < g->KH; kh++) {
         const int64_t h = ih + (int64_t)kh * g->DH;
         const int8_t *run = c8p_row(g, h, iw);
-        for (int32_t k = 0; k < L; k += 4, blk += 64) {
+        for (int32_t k = 0; k < L; k += 4, blk += step) {
             const uint32_t v = c8p_word(g, run, h, iw, k);
             const int32_t x0 = (int32_t)((v & 0xFFu) ^ 0x80u), x1 = (int32_t)(((v >> 8) & 0xFFu) ^ 0x80u);
             const int32_t x2 = (int32_t)(((v >> 16) & 0xFFu) ^ 0x80u), x3 = (int32_t)((v >> 24) ^ 0x80u);
@@ -60,7 +62,7 @@ static void c8p_portable(const c8_geom *g, int32_t OH, const q8_out *q, int8_t *
     for (int32_t oh = 0; oh < OH; oh++)
         for (int32_t ow = 0; ow < g->OW; ow++, y += g->OC)
             for (int32_t o0 = 0; o0 < g->OC; o0 += 16) {
-                c8p_pixel(g, c8p_block(g, o0 / 16), (int64_t)oh * g->SH - g->PT, (int64_t)ow * g->SW - g->PL,
+                c8p_pixel(g, o0 / 16, (int64_t)oh * g->SH - g->PT, (int64_t)ow * g->SW - g->PL,
                           acc);
                 q8_store(acc, o0, g->OC - o0 < 16 ? g->OC - o0 : 16, q, y + o0);
             }

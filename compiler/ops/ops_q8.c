@@ -160,9 +160,10 @@ static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int6
 /*
 ** A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_packed_s8 reads it
 ** (runtime/conv_pack_s8.h): blocks of 16 output channels, the last padded
-** with zeros; per filter row kh, its KW * C values in TensorFlow's order in
-** groups of 4, the last padded with zeros; each group [16 channels][4 values],
-** the 64 bytes one vpdpbusd (four SDOT, four vpmaddwd widened) reads.  Made
+** with zeros, in sets of up to 4; per filter row kh, its KW * C values in
+** TensorFlow's order in groups of 4, the last padded with zeros; each
+** block's group [16 channels][4 values], the 64 bytes one vpdpbusd (four
+** SDOT, four vpmaddwd widened) reads, a set's blocks' groups together.  Made
 ** at compile time, so no kernel interleaves filter rows per call.
 */
 static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64_t *p)
@@ -178,11 +179,13 @@ static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64
     memset(r->data, 0, (size_t)bytes);
     const int8_t *src = t->data;
     int8_t *dst = r->data;
-    for (int64_t b = 0; b < blocks; b++)
+    for (int64_t o = 0; o < OC; o++) {
+        const int64_t set = o / 64, in_set = blocks - 4 * set < 4 ? blocks - 4 * set : 4;
+        int8_t *s = dst + set * KH * G * 256 + (o % 64 / 16) * 64 + (o % 16) * 4;
         for (int64_t kh = 0; kh < KH; kh++)
             for (int64_t k = 0; k < L; k++)
-                for (int64_t o = 16 * b; o < OC && o < 16 * b + 16; o++)
-                    dst[((b * KH + kh) * G + k / 4) * 64 + (o - 16 * b) * 4 + k % 4] = src[(kh * L + k) * OC + o];
+                s[(kh * G + k / 4) * in_set * 64 + k % 4] = src[(kh * L + k) * OC + o];
+    }
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/packed", f->name ? f->name : "filter"));
 }
 

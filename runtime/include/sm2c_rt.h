@@ -671,9 +671,9 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                  int32_t out_zp, int32_t act_min, int32_t act_max);
 /* Conv2D without groups, the form for vector cores (conv_packed_s8.c): the
-** filter in blocks of 16 output channels, [ceil(OC/16)][KH][ceil(KW*C/4)][16][4]
-** (conv_pack_s8.h), and bias[o] (not NULL) less (in_zp + 128) times the sum of
-** filter column o. */
+** filter in sets of up to 4 blocks of 16 output channels, each set
+** [KH][ceil(KW*C/4)][its blocks][16][4] (conv_pack_s8.h), and bias[o] (may be
+** NULL: 0) less (in_zp + 128) times the sum of filter column o. */
 void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                               const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                               int32_t out_zp, int32_t act_min, int32_t act_max);

@@ -167,15 +167,19 @@ static int8_t *ohwi_of(const int8_t *w, int32_t k, int32_t oc)
 }
 
 /* sm2c_rt_conv2d_packed_s8's filter from w [KH, KW, C, OC] (conv_pack_s8.h):
-** [ceil(OC/16)][KH][ceil(KW*C/4)][16][4], zeros in the padding. */
+** sets of up to 4 blocks of 16 channels, each [KH][ceil(KW*C/4)][blocks in
+** the set][16][4], zeros in the padding. */
 static int8_t *packed_of(const int8_t *w, int32_t kh_n, int32_t l, int32_t oc)
 {
     const int32_t g = (l + 3) / 4, blocks = (oc + 15) / 16;
     int8_t *r = calloc((size_t)blocks * kh_n * g * 64, 1);
-    for (int32_t o = 0; o < oc; o++)
+    for (int32_t o = 0; o < oc; o++) {
+        const int32_t set = o / 64, n = blocks - 4 * set < 4 ? blocks - 4 * set : 4;
         for (int32_t kh = 0; kh < kh_n; kh++)
             for (int32_t k = 0; k < l; k++)
-                r[(((o / 16) * kh_n + kh) * g + k / 4) * 64 + (o % 16) * 4 + k % 4] = w[(kh * l + k) * oc + o];
+                r[set * kh_n * g * 256 + ((kh * g + k / 4) * n + o % 64 / 16) * 64 + (o % 16) * 4 + k % 4] =
+                    w[(kh * l + k) * oc + o];
+    }
     return r;
 }
 
