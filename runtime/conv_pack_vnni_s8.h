@@ -54,6 +54,16 @@ static inline void c8p_steps(const c8_geom *g, const int64_t *iw, int32_t n, int
 #define C8_DOT_TAIL(r) \
     C8_DOTA(r, _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, s##r ? len - k : 4) ^ flip)))
 
+/* What C8P_WINDOW and the per-pixel macros read, for a kernel from block b0. */
+#define C8P_LOCALS                                                                         \
+    const uint32_t flip = 0x80808080u;                                                     \
+    const __m512i flipv = _mm512_set1_epi8((char)0x80);                                    \
+    const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp}; \
+    const __m512i z = _mm512_setzero_si512();                                              \
+    const int32_t G = c8p_groups(g);                                                       \
+    ptrdiff_t step;                                                                        \
+    const int8_t *const w0 = c8p_block(g, b0, &step);
+
 /* The window loop both kernels run, over REP's n pixels: each row of taps
 ** one run (in the input or gathered) or tap by tap, each group of 4 values
 ** loaded (C8_LOAD) and multiplied into every pixel's sums (C8_DOT; C8_DOT_TAIL
@@ -101,13 +111,7 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
         for (int j = 0; j * 16 < nr; j++)                                                  \
             q8_apply512(v[j], &rq[j], q, y + r * (ptrdiff_t)g->OC + 16 * j);                \
     }
-    const uint32_t flip = 0x80808080u;
-    const __m512i flipv = _mm512_set1_epi8((char)0x80);
-    const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
-    const __m512i z = _mm512_setzero_si512();
-    const int32_t G = c8p_groups(g);
-    ptrdiff_t step;
-    const int8_t *const w0 = c8p_block(g, b0, &step);
+    C8P_LOCALS
     const ptrdiff_t last3 = nr > 48 ? 192 : 128;
     int32_t s0, s1, s2, s3, s4, s5, steps, len;
     int gather;
@@ -150,13 +154,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
         if (nv > 1)                                                                        \
             v[1] = _mm512_loadu_si512((const void *)(wt + 64));                           \
     }
-    const uint32_t flip = 0x80808080u;
-    const __m512i flipv = _mm512_set1_epi8((char)0x80);
-    const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp};
-    const __m512i z = _mm512_setzero_si512();
-    const int32_t G = c8p_groups(g);
-    ptrdiff_t step;
-    const int8_t *const w0 = c8p_block(g, b0, &step);
+    C8P_LOCALS
     int32_t s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, steps, len;
     int gather;
     const int8_t *x0, *x1, *x2, *x3, *x4, *x5, *x6, *x7, *x8, *x9, *x10, *x11;
@@ -212,6 +210,7 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, con
 #undef C8_DOT
 #undef C8_DOT_TAIL
 #undef C8P_WINDOW
+#undef C8P_LOCALS
 
 /* Whether this CPU and layer take the VNNI kernels. */
 static inline int c8p_vnni_fits(const c8_geom *g)
