@@ -10,7 +10,10 @@
 ** is one run of KW * C values, in the input as in the filter.  The filter
 ** keeps TensorFlow's layout [KH, KW, C, OC]: the kernels interleave four (or
 ** two) consecutive filter rows in registers into the layout their dot-product
-** instructions read, once per block of pixels.
+** instructions read, once per block of pixels.  Compiled programs store that
+** layout instead where they can (conv_pack_s8.h, conv_pack_vnni_s8.h), and
+** come here for the rest (conv_s8.c); the helpers up to the VNNI kernels
+** (geometry, positions, taps, words) serve both.
 **
 **   VNNI (6 pixels x 64 channels): vpdpbusd multiplies unsigned by signed
 **     bytes, so the input goes in as x + 128 and a tap in the padding as
@@ -40,13 +43,13 @@
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
-/* What every vector path's blocks share (AArch64's SDOT too, conv_sdot_s8.h). */
-#if SM2C_RT_VNNI || SM2C_RT_S8_AVX2 || SM2C_RT_SDOT
+/* What every vector path's blocks share (AArch64's SDOT too, conv_sdot_s8.h),
+** and conv_packed_s8.c's portable path besides: plain C. */
 
 /* A layer's geometry for one image. */
 typedef struct {
     const int8_t *x; /* image n */
-    const int8_t *w; /* [KH, KW, C, OC] */
+    const int8_t *w; /* [KH, KW, C, OC], or conv_pack_s8.h's blocks */
     int32_t H, W, C, KH, KW, SH, SW, DH, DW, PT, PL, OW, OC;
     int32_t in_zp;
 } c8_geom;
@@ -115,7 +118,6 @@ static inline uint32_t c8_word(const int8_t *p, int32_t n)
 
 #define C8_R4(M) M(0) M(1) M(2) M(3)
 #define C8_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
-#endif
 
 #if SM2C_RT_VNNI
 /* The KW taps of input row ih from column iw (every DW) as one run of KW * C

@@ -15,6 +15,10 @@
 ** compiler proves that acc fits in int32 (reliability.md, section 6.5), and
 ** every partial sum is bounded by the same proof.
 **
+** Compiled programs call this Conv2D only where the compiler did not lay the
+** filter out for conv_packed_s8.c (groups, --opt Os/Oz, a filter or bias
+** not constant, a folded bias past int32) or for conv_ohwi_s8.c (Cortex-M).
+**
 ** On x86-64, Conv2D without groups runs on conv_block_s8.h's register-blocked
 ** AVX-512 VNNI or AVX2 kernels, depthwise of multiplier 1 on dw_block_s8.h's,
 ** and every path requantizes a block of sums on vectors where it can

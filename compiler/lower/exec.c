@@ -190,6 +190,7 @@ typedef struct kernel {
 #define Q8_KERNELS                                                                               \
     WRAP(sm2c_rt_quantize_f32_s8, W_QUANTIZE) WRAP(sm2c_rt_dequantize_s8_f32, W_QUANTIZE)         \
     WRAP(sm2c_rt_conv2d_s8, W_CONV_S8) WRAP(sm2c_rt_depthwise_conv2d_s8, W_CONV_S8)               \
+    WRAP(sm2c_rt_conv2d_packed_s8, W_CONV_S8)                                                     \
     WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_fully_connected_m_s8, W_FC_S8)         \
     WRAP(sm2c_rt_max_pool_s8, W_POOL)                                                            \
     WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_mul_s8, W_ADD_S8)     \

@@ -59,6 +59,33 @@ static void requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_
     s->args[at + 5] = sm2c_arg_int(n->q->act_max);
 }
 
+/*
+** bias[o] - zu * (sum of filter column o), o < n_out, the column's k values
+** at w[o * o_step + i * i_step]; NULL when the filter or bias is not a
+** constant here or a result leaves int32.  With zu = in_zp - to_zp, a kernel
+** that sums w * (x - to_zp) then gives what sum w * (x - in_zp) gives: the
+** same integers, so the same bits on every path.
+*/
+static const int64_t *bias_less_col_sums(sm2c_lower *l, const sm2c_node *n, int64_t n_out, int64_t k,
+                                         int64_t o_step, int64_t i_step, int64_t zu)
+{
+    const sm2c_tensor *w = n->inputs[1]->constant;
+    const sm2c_tensor *b = n->bias ? n->bias->constant : NULL;
+    if (!w || w->dtype != SM2C_DT_INT8 || w->nelem != n_out * k || (n->bias && !b) ||
+        (b && (b->dtype != SM2C_DT_INT32 || b->nelem != n_out)))
+        return NULL;
+    int64_t *nb = sm2c_arena_array(l->c->arena, (size_t)n_out + 1, sizeof *nb);
+    for (int64_t o = 0; o < n_out; o++) {
+        int64_t sum = 0;
+        for (int64_t i = 0; i < k; i++)
+            sum += ((const int8_t *)w->data)[o * o_step + i * i_step];
+        nb[o] = (b ? ((const int32_t *)b->data)[o] : 0) - zu * sum;
+        if (nb[o] < INT32_MIN || nb[o] > INT32_MAX)
+            return NULL;
+    }
+    return nb;
+}
+
 /* A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_ohwi_s8 reads it: rows
 ** [OC, K], K = KH*KW*C, in [OC, KH, KW, C] order with the middle two of each
 ** four values below K & ~3 swapped, so that SXTB16 makes the int16 pairs
@@ -130,6 +157,58 @@ static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int6
     return SM2C_OK;
 }
 
+/*
+** A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_packed_s8 reads it
+** (runtime/conv_pack_s8.h): blocks of 16 output channels, the last padded
+** with zeros, in sets of up to 4; per filter row kh, its KW * C values in
+** TensorFlow's order in groups of 4, the last padded with zeros; each
+** block's group [16 channels][4 values], the 64 bytes one vpdpbusd (four
+** SDOT, four vpmaddwd widened) reads, a set's blocks' groups together.  Made
+** at compile time, so no kernel interleaves filter rows per call.
+*/
+static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64_t *p)
+{
+    const sm2c_tensor *t = f->constant;
+    const int64_t KH = p[SM2C_RT_WIN_KH], L = p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], OC = p[SM2C_RT_WIN_OC];
+    const int64_t G = (L + 3) / 4, blocks = (OC + 15) / 16, bytes = blocks * KH * G * 64;
+    sm2c_tensor *r = sm2c_arena_alloc(l->c->arena, sizeof *r);
+    r->dtype = SM2C_DT_INT8;
+    r->shape = sm2c_shape_make(l->c, 1, &bytes);
+    r->nelem = r->nbytes = bytes;
+    r->data = sm2c_arena_alloc(l->c->arena, (size_t)bytes + 1);
+    memset(r->data, 0, (size_t)bytes);
+    const int8_t *src = t->data;
+    int8_t *dst = r->data;
+    for (int64_t o = 0; o < OC; o++) {
+        const int64_t set = o / 64, in_set = blocks - 4 * set < 4 ? blocks - 4 * set : 4;
+        int8_t *s = dst + set * KH * G * 256 + (o % 64 / 16) * 64 + (o % 16) * 4;
+        for (int64_t kh = 0; kh < KH; kh++)
+            for (int64_t k = 0; k < L; k++)
+                s[(kh * G + k / 4) * in_set * 64 + k % 4] = src[(kh * L + k) * OC + o];
+    }
+    return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/packed", f->name ? f->name : "filter"));
+}
+
+/* The vector cores' form of a Conv2D without groups: the filter packed and
+** (in_zp + 128) times its column sums taken out of the bias at compile time
+** (conv_packed_s8.c); 0 (lower as given) when the bias does not fold. */
+static int lower_conv_packed(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
+{
+    const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], oc = p[SM2C_RT_WIN_OC];
+    const int64_t zu = (int64_t)n->inputs[0]->quant->zero_point + 128;
+    const int64_t *bias = bias_less_col_sums(l, n, oc, k, 1, oc, zu);
+    if (!bias)
+        return 0;
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p));
+    s->args[2] = sm2c_arg_ints(l, (int32_t)oc, bias);
+    s->args[3] = buf_of(l, n->outputs[0]);
+    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    requant_args(l, n, s, 5);
+    return 1;
+}
+
 static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
 {
     int64_t p[SM2C_RT_WIN_PARAMS];
@@ -138,9 +217,13 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
         return st;
     int depthwise = op_is(n, "DepthwiseConv2dNative");
     const sm2c_value *f = n->inputs[1];
-    if (l->target->cortex_m && !depthwise && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && f->constant &&
-        f->constant->dtype == SM2C_DT_INT8 && f->shape.rank == 4)
+    const int whole = !depthwise && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && f->constant &&
+                      f->constant->dtype == SM2C_DT_INT8 && f->shape.rank == 4;
+    if (whole && l->target->cortex_m)
         return lower_conv_ohwi(l, n, p);
+    /* Not at Os/Oz: the padding of channels to 16 and of rows to groups of 4 costs bytes. */
+    if (whole && !l->target->size_level && lower_conv_packed(l, n, p))
+        return SM2C_OK;
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
@@ -153,9 +236,7 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
 
 /*
 ** The bias that lets the fully connected kernels take the input zero point as
-** to_zp (-128 for VNNI, 0 for the Cortex-M form): bias[o] - (in_zp - to_zp) *
-** sum_i w[o, i], since sum w * (x - in_zp) is sum w * (x - to_zp) - (in_zp -
-** to_zp) * sum w.  The same integers, so the same bits on every path; VNNI,
+** to_zp (-128 for VNNI, 0 for the Cortex-M form), the filter [N, K].  VNNI,
 ** which multiplies x + 128, then subtracts nothing per call, nor does SMLAD
 ** offset x's pairs.  Every partial sum stays within the overflow proof's
 ** k * 127 * 255 + |bias| (pass_quantize.c), and so does the new bias; NULL
@@ -164,22 +245,8 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
 */
 static const int64_t *fc_bias_at_zp(sm2c_lower *l, const sm2c_node *n, int64_t rows_n, int64_t k, int32_t to_zp)
 {
-    const sm2c_tensor *w = n->inputs[1]->constant;
-    const sm2c_tensor *b = n->bias ? n->bias->constant : NULL;
     const int64_t zu = (int64_t)n->inputs[0]->quant->zero_point - to_zp;
-    if (zu == 0 || !w || w->dtype != SM2C_DT_INT8 || w->nelem != rows_n * k || (n->bias && !b) ||
-        (b && (b->dtype != SM2C_DT_INT32 || b->nelem != rows_n)))
-        return NULL;
-    int64_t *nb = sm2c_arena_array(l->c->arena, (size_t)rows_n + 1, sizeof *nb);
-    for (int64_t o = 0; o < rows_n; o++) {
-        int64_t sum = 0;
-        for (int64_t i = 0; i < k; i++)
-            sum += ((const int8_t *)w->data)[o * k + i];
-        nb[o] = (b ? ((const int32_t *)b->data)[o] : 0) - zu * sum;
-        if (nb[o] < INT32_MIN || nb[o] > INT32_MAX)
-            return NULL;
-    }
-    return nb;
+    return zu == 0 ? NULL : bias_less_col_sums(l, n, rows_n, k, k, 1, zu);
 }
 
 /* MatMul [rows, k] x [k, n]: the filter was stored transposed, [n, k].  For

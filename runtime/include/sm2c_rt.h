@@ -675,6 +675,13 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
 void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                  int32_t out_zp, int32_t act_min, int32_t act_max);
+/* Conv2D without groups, the form for vector cores (conv_packed_s8.c): the
+** filter in sets of up to 4 blocks of 16 output channels, each set
+** [KH][ceil(KW*C/4)][its blocks][16][4] (conv_pack_s8.h), and bias[o] (may be
+** NULL: 0) less (in_zp + 128) times the sum of filter column o. */
+void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                              const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                              int32_t out_zp, int32_t act_min, int32_t act_max);
 /* Conv2D without groups, the form for Cortex-M (conv_ohwi_s8.c): filter rows
 ** [OC, KH*KW*C] in TFLite's [OC, KH, KW, C] order, the middle two of each four
 ** values below (KH*KW*C) & ~3 swapped (SMLAD's order); col: scratch of

@@ -139,7 +139,7 @@ print("qat_cnn: max |sm2c int8 - TF| %.6f" % worst)
 sys.exit(0 if worst <= 0.005 else 1)
 PY
 then ok; else cat "$tmp/log"; no "qat_cnn --quantize int8"; fi
-grep -q "sm2c_rt_conv2d_s8" <("$sm2c" compile "$qat/model" -o "$tmp/qatc" --signature serving_default \
+grep -q "sm2c_rt_conv2d_\(packed_\)\?s8" <("$sm2c" compile "$qat/model" -o "$tmp/qatc" --signature serving_default \
   --quantize int8 2>/dev/null; cat "$tmp/qatc/model.c") && ok || no "qat_cnn did not become int8"
 
 # Deterministic, whatever the paths: the header records the calibration file's

@@ -166,6 +166,36 @@ static int8_t *ohwi_of(const int8_t *w, int32_t k, int32_t oc)
     return r;
 }
 
+/* sm2c_rt_conv2d_packed_s8's filter from w [KH, KW, C, OC] (conv_pack_s8.h):
+** sets of up to 4 blocks of 16 channels, each [KH][ceil(KW*C/4)][blocks in
+** the set][16][4], zeros in the padding. */
+static int8_t *packed_of(const int8_t *w, int32_t kh_n, int32_t l, int32_t oc)
+{
+    const int32_t g = (l + 3) / 4, blocks = (oc + 15) / 16;
+    int8_t *r = calloc((size_t)blocks * kh_n * g * 64, 1);
+    for (int32_t o = 0; o < oc; o++) {
+        const int32_t set = o / 64, n = blocks - 4 * set < 4 ? blocks - 4 * set : 4;
+        for (int32_t kh = 0; kh < kh_n; kh++)
+            for (int32_t k = 0; k < l; k++)
+                r[set * kh_n * g * 256 + ((kh * g + k / 4) * n + o % 64 / 16) * 64 + (o % 16) * 4 + k % 4] =
+                    w[(kh * l + k) * oc + o];
+    }
+    return r;
+}
+
+/* Its bias: bias[o] (0 without) less (in_zp + 128) times filter column o's sum. */
+static int32_t *packed_bias(const int8_t *w, const int32_t *bias, int32_t k, int32_t oc, int32_t in_zp)
+{
+    int32_t *r = malloc((size_t)oc * sizeof *r);
+    for (int32_t o = 0; o < oc; o++) {
+        int32_t sum = 0;
+        for (int32_t i = 0; i < k; i++)
+            sum += w[i * oc + o];
+        r[o] = (bias ? bias[o] : 0) - (in_zp + 128) * sum;
+    }
+    return r;
+}
+
 /* Conv2D of shape {N, H, W, C, KH, KW, OC, SH, SW, DH, DW, PT, PL} against
 ** the reference: the SIMD kernels' blocks of pixels and channels, their
 ** tails, runs of KW * C values and taps in the padding. */
@@ -203,6 +233,12 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
         sm2c_rt_conv2d_ohwi_s8(x, wo, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi, col);
         free(wo), free(col);
         dw = 0;
+    } else if (dw == 3) { /* the vector cores' form: packed filter, folded bias */
+        int8_t *wp = packed_of(w, s[4], s[5] * s[3], OC);
+        int32_t *bp = packed_bias(w, o_bias(bias, seed), s[4] * s[5] * s[3], OC, in_zp);
+        sm2c_rt_conv2d_packed_s8(x, wp, bp, y, p, mult, shift, in_zp, out_zp, lo, hi);
+        free(wp), free(bp);
+        dw = 0;
     } else {
         sm2c_rt_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
     }
@@ -221,6 +257,42 @@ static void check_conv_shape(const int32_t *s, int32_t in_zp, uint64_t seed)
 {
     check_shape(s, in_zp, seed, 0);
     check_shape(s, in_zp, seed, 2);
+    check_shape(s, in_zp, seed, 3);
+}
+
+/* The packed form on what its paths tell apart: channels not a multiple of
+** 16 (and more than 64), first layers of 1 and 3 channels, rows gathered
+** or read tap by tap, stride 2, SAME and VALID, dilation, and rows of C not a
+** multiple of 4 too long to gather (KW * C > 64). */
+static void test_conv_packed_s8(void **state)
+{
+    (void)state;
+    /* N  H   W  C   KH KW OC  SH SW DH DW PT PL */
+    const int32_t odd37[] = { 1, 6, 7, 8, 3, 3, 37, 1, 1, 1, 1, 1, 1 };
+    const int32_t odd90[] = { 2, 5, 6, 12, 3, 3, 90, 2, 2, 1, 1, 1, 1 };
+    const int32_t c1same[] = { 1, 10, 9, 1, 3, 3, 10, 1, 1, 1, 1, 1, 1 };
+    const int32_t c3s2[] = { 1, 11, 11, 3, 3, 3, 24, 2, 2, 1, 1, 1, 1 };
+    const int32_t c3valid[] = { 1, 9, 8, 3, 3, 3, 48, 1, 1, 1, 1, 0, 0 };
+    const int32_t dil4[] = { 1, 9, 9, 4, 3, 3, 50, 1, 1, 2, 2, 2, 2 };
+    const int32_t dil3[] = { 1, 9, 9, 3, 3, 2, 17, 2, 1, 2, 3, 1, 1 };
+    const int32_t long5[] = { 1, 3, 20, 5, 1, 13, 33, 1, 1, 1, 1, 0, 6 };
+    const int32_t long1[] = { 1, 1, 100, 1, 1, 80, 16, 1, 2, 1, 1, 0, 40 };
+    const int32_t valid64[] = { 1, 6, 6, 64, 3, 3, 64, 1, 1, 1, 1, 0, 0 };
+    const int32_t pw7[] = { 1, 4, 5, 7, 1, 1, 7, 1, 1, 1, 1, 0, 0 };
+    check_shape(odd37, -5, 21, 3);
+    check_shape(odd90, 127, 22, 3);
+    check_shape(c1same, -128, 23, 3);
+    check_shape(c1same, 40, 24, 3);
+    check_shape(c3s2, -128, 25, 3);
+    check_shape(c3s2, 3, 26, 3);
+    check_shape(c3valid, 1, 27, 3);
+    check_shape(dil4, -77, 28, 3);
+    check_shape(dil3, 99, 29, 3);
+    check_shape(long5, -3, 30, 3);
+    check_shape(long1, 17, 31, 3);
+    check_shape(long1, -128, 32, 3);
+    check_shape(valid64, -20, 33, 3);
+    check_shape(pw7, 6, 34, 3);
 }
 
 static void test_conv_s8_shapes(void **state)
@@ -786,6 +858,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv_s8),
         cmocka_unit_test(test_conv_s8_shapes),
+        cmocka_unit_test(test_conv_packed_s8),
         cmocka_unit_test(test_dw_s8_shapes),
         cmocka_unit_test(test_pool_s8_shapes),
         cmocka_unit_test(test_fully_connected_s8),

@@ -1,0 +1,226 @@
+/*
+** conv_pack_vnni_s8.h: sm2c_rt_conv2d_packed_s8 on AVX-512 VNNI (private to
+** the runtime; conv_packed_s8.c includes it).  Everything is static inline.
+**
+** conv_block_s8.h's blocks (6 pixels x 64 channels; 12 pixels x 16 or 32
+** for a last block of at most 32) with the filter read as it is stored
+** (conv_pack_s8.h): each group of 4 reduction values is one 64-byte load per
+** 16 channels (a set's four in a row), the operand vpdpbusd takes, so
+** nothing is interleaved and the sums come out in channel order.  The input goes in as x + 128 and a tap in
+** the padding as in_zp + 128 (conv_block_s8.h's c8_tap and c8_gather), which
+** the compiler's folded bias takes back: nothing is subtracted here.
+**
+** A row of taps is read as conv_block_s8.h reads it: one run of KW * C
+** values (in the input, or gathered when C leaves words part empty), or tap
+** by tap when C is a multiple of 4, where each tap starts a group.  Layers of
+** neither kind (C not a multiple of 4, KW * C > C8_GATHER) go elsewhere.
+*/
+#ifndef SM2C_RT_CONV_PACK_VNNI_S8_H
+#define SM2C_RT_CONV_PACK_VNNI_S8_H
+
+#include "conv_block_s8.h"
+#include "conv_pack_s8.h"
+#include "q8_vec.h"
+#include "simd_s8.h"
+
+#if SM2C_RT_VNNI
+/* The 64-byte groups at wt of a set's blocks 0 .. 3; a set of 3 reads its
+** last again for the fourth (last3 128 bytes, else 192; never stored). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_load4(const int8_t *wt, ptrdiff_t last3, __m512i *p)
+{
+    p[0] = _mm512_loadu_si512((const void *)wt);
+    p[1] = _mm512_loadu_si512((const void *)(wt + 64));
+    p[2] = _mm512_loadu_si512((const void *)(wt + 128));
+    p[3] = _mm512_loadu_si512((const void *)(wt + last3));
+}
+
+/* How a block of pixels reads its rows of taps: *steps runs of *len values
+** each, gathered when *gather; 0 when the layer has no such way. */
+static inline void c8p_steps(const c8_geom *g, const int64_t *iw, int32_t n, int32_t *steps, int32_t *len,
+                             int *gather)
+{
+    c8_kw_steps(g, iw, n, steps, len);
+    *gather = *steps > 1 && (g->C & 3);
+    if (*gather)
+        *steps = 1, *len = g->KW * g->C;
+}
+
+/* What both kernels do per pixel r: its row of taps (C8_PTR: in place, a
+** tap in the padding read as in_zp; C8_GATHER_ROW: gathered) and its four
+** input bytes + 128 into its sums (C8_DOTA, each kernel's own). */
+#define C8_PTR(r) x##r = c8_tap(g, ih[r] + khd, iw[r] + kwd, pad, &s##r);
+#define C8_GATHER_ROW(r) x##r = c8_gather(g, ih[r] + khd, iw[r], gx[r]), s##r = 1;
+#define C8_DOT(r) C8_DOTA(r, c8_bcast4(x##r + k * s##r, flipv))
+#define C8_DOT_TAIL(r) \
+    C8_DOTA(r, _mm512_set1_epi32((int32_t)(c8_word(x##r + k * s##r, s##r ? len - k : 4) ^ flip)))
+
+/* What C8P_WINDOW and the per-pixel macros read, for a kernel from block b0. */
+#define C8P_LOCALS                                                                         \
+    const uint32_t flip = 0x80808080u;                                                     \
+    const __m512i flipv = _mm512_set1_epi8((char)0x80);                                    \
+    const int8_t pad[4] = {(int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp, (int8_t)g->in_zp}; \
+    const __m512i z = _mm512_setzero_si512();                                              \
+    const int32_t G = c8p_groups(g);                                                       \
+    ptrdiff_t step;                                                                        \
+    const int8_t *const w0 = c8p_block(g, b0, &step);
+
+/* The window loop both kernels run, over REP's n pixels: each row of taps
+** one run (in the input or gathered) or tap by tap, each group of 4 values
+** loaded (C8_LOAD) and multiplied into every pixel's sums (C8_DOT; C8_DOT_TAIL
+** for a last group part past the run). */
+#define C8P_WINDOW(REP, n)                                                                 \
+    c8_positions(g, p0, rows, n, ih, iw);                                                  \
+    c8p_steps(g, iw, n, &steps, &len, &gather);                                            \
+    for (int32_t kh = 0; kh < g->KH; kh++) {                                               \
+        for (int32_t kw = 0; kw < steps; kw++) {                                           \
+            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;            \
+            const int8_t *wt = w0 + ((ptrdiff_t)kh * G + (ptrdiff_t)kw * (len / 4)) * step; \
+            int32_t k = 0;                                                                 \
+            if (gather) {                                                                  \
+                REP(C8_GATHER_ROW)                                                         \
+            } else {                                                                       \
+                REP(C8_PTR)                                                                \
+            }                                                                              \
+            for (; k + 4 <= len; k += 4, wt += step) {                                     \
+                C8_LOAD()                                                                  \
+                REP(C8_DOT)                                                                \
+            }                                                                              \
+            if (k < len) {                                                                 \
+                C8_LOAD()                                                                  \
+                REP(C8_DOT_TAIL)                                                           \
+            }                                                                              \
+        }                                                                                  \
+    }
+
+/* 6 pixels x up to 64 channels (blocks b0 .. b0 + 3): 24 accumulators. */
+SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
+                                                   int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
+{
+#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z, c##r##2 = z, c##r##3 = z;
+#define C8_DOTA(r, a)                                                                      \
+    {                                                                                      \
+        c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, p[0]);                                   \
+        c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, p[1]);                                   \
+        c##r##2 = _mm512_dpbusd_epi32(c##r##2, a, p[2]);                                   \
+        c##r##3 = _mm512_dpbusd_epi32(c##r##3, a, p[3]);                                   \
+    }
+#define C8_LOAD() c8p_load4(wt, last3, p);
+#define C8_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        const __m512i v[4] = {c##r##0, c##r##1, c##r##2, c##r##3};                         \
+        for (int j = 0; j * 16 < nr; j++)                                                  \
+            q8_apply512(v[j], &rq[j], q, y + r * (ptrdiff_t)g->OC + 16 * j);                \
+    }
+    C8P_LOCALS
+    const ptrdiff_t last3 = nr > 48 ? 192 : 128;
+    int32_t s0, s1, s2, s3, s4, s5, steps, len;
+    int gather;
+    const int8_t *x0, *x1, *x2, *x3, *x4, *x5;
+    int64_t ih[6], iw[6];
+    int8_t gx[6][C8_GATHER];
+    __m512i p[4];
+    C8_R6(C8_ZERO)
+
+    C8P_WINDOW(C8_R6, 6)
+    C8_R6(C8_STORE)
+#undef C8_ZERO
+#undef C8_DOTA
+#undef C8_LOAD
+#undef C8_STORE
+}
+
+/* 12 pixels x up to 16 (nv 1) or 32 (nv 2) channels from block b0. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_geom *g, int32_t p0,
+                                                                      int32_t rows, int32_t b0, int32_t nr,
+                                                                      int nv, const q8_prep512 *rq,
+                                                                      const q8_out *q, int8_t *y)
+{
+#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
+#define C8_DOTA(r, a)                                                                      \
+    {                                                                                      \
+        c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, v[0]);                                   \
+        if (nv > 1)                                                                        \
+            c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, v[1]);                               \
+    }
+#define C8_STORE(r)                                                                        \
+    if (r < rows) {                                                                        \
+        q8_apply512(c##r##0, &rq[0], q, y + r * (ptrdiff_t)g->OC);                         \
+        if (nv > 1 && nr > 16)                                                             \
+            q8_apply512(c##r##1, &rq[1], q, y + r * (ptrdiff_t)g->OC + 16);                \
+    }
+#define C8_LOAD()                                                                          \
+    {                                                                                      \
+        v[0] = _mm512_loadu_si512((const void *)wt);                                      \
+        if (nv > 1)                                                                        \
+            v[1] = _mm512_loadu_si512((const void *)(wt + 64));                           \
+    }
+    C8P_LOCALS
+    int32_t s0, s1, s2, s3, s4, s5, s6, s7, s8, s9, s10, s11, steps, len;
+    int gather;
+    const int8_t *x0, *x1, *x2, *x3, *x4, *x5, *x6, *x7, *x8, *x9, *x10, *x11;
+    int64_t ih[12], iw[12];
+    int8_t gx[12][C8_GATHER];
+    __m512i v[2];
+    C8_R12(C8_ZERO)
+
+    C8P_WINDOW(C8_R12, 12)
+    C8_R12(C8_STORE)
+#undef C8_ZERO
+#undef C8_DOTA
+#undef C8_LOAD
+#undef C8_STORE
+}
+
+SM2C_RT_TARGET_VNNI static inline void c8p_vnni_16(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
+                                                   int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
+{
+    c8p_vnni_narrow(g, p0, rows, b0, nr, 1, rq, q, y);
+}
+
+SM2C_RT_TARGET_VNNI static inline void c8p_vnni_32(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
+                                                   int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
+{
+    c8p_vnni_narrow(g, p0, rows, b0, nr, 2, rq, q, y);
+}
+
+/* One image on the VNNI kernels: blocks of 64 channels, 6 pixels each, and
+** a last block of at most 32 channels, 12 pixels each. */
+SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, const q8_out *q, int8_t *y)
+{
+    for (int32_t oc0 = 0; oc0 < g->OC; oc0 += 64) {
+        const int32_t nr = g->OC - oc0 < 64 ? g->OC - oc0 : 64;
+        q8_prep512 rq[4];
+        for (int j = 0; j * 16 < nr; j++)
+            q8_prep(&rq[j], oc0 + 16 * j, nr - 16 * j, q);
+        for (int32_t p0 = 0; p0 < M; p0 += nr <= 32 ? 12 : 6) {
+            int8_t *yb = y + (ptrdiff_t)p0 * g->OC + oc0;
+            if (nr <= 16)
+                c8p_vnni_16(g, p0, M - p0 < 12 ? M - p0 : 12, oc0 / 16, nr, rq, q, yb);
+            else if (nr <= 32)
+                c8p_vnni_32(g, p0, M - p0 < 12 ? M - p0 : 12, oc0 / 16, nr, rq, q, yb);
+            else
+                c8p_vnni_64(g, p0, M - p0 < 6 ? M - p0 : 6, oc0 / 16, nr, rq, q, yb);
+        }
+    }
+}
+#endif
+
+#undef C8_PTR
+#undef C8_GATHER_ROW
+#undef C8_DOT
+#undef C8_DOT_TAIL
+#undef C8P_WINDOW
+#undef C8P_LOCALS
+
+/* Whether this CPU and layer take the VNNI kernels. */
+static inline int c8p_vnni_fits(const c8_geom *g)
+{
+#if SM2C_RT_VNNI
+    return sm2c_rt__have_vnni() && (!(g->C & 3) || g->KW * g->C <= C8_GATHER);
+#else
+    (void)g;
+    return 0;
+#endif
+}
+
+#endif
