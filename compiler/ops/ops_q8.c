@@ -189,6 +189,23 @@ static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/packed", f->name ? f->name : "filter"));
 }
 
+/* n int32 values as a constant buffer (a bias the compiler computed): a
+** buffer rather than an ints argument, so that the window parameters stay
+** the step's first ints argument (split.c reads the MACs from them). */
+static sm2c_value *int32_constant(sm2c_lower *l, const int64_t *v, int64_t n, const char *name)
+{
+    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
+    t->dtype = SM2C_DT_INT32;
+    t->shape = sm2c_shape_make(l->c, 1, &n);
+    t->nelem = n;
+    t->nbytes = n * (int64_t)sizeof(int32_t);
+    int32_t *d = sm2c_arena_array(l->c->arena, (size_t)n + 1, sizeof *d);
+    for (int64_t i = 0; i < n; i++)
+        d[i] = (int32_t)v[i];
+    t->data = d;
+    return sm2c_op_constant(l, t, name);
+}
+
 /* The vector cores' form of a Conv2D without groups: the filter packed and
 ** (in_zp + 128) times its column sums taken out of the bias at compile time
 ** (conv_packed_s8.c); 0 (lower as given) when the bias does not fold. */
@@ -202,7 +219,8 @@ static int lower_conv_packed(sm2c_lower *l, const sm2c_node *n, const int64_t *p
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p));
-    s->args[2] = sm2c_arg_ints(l, (int32_t)oc, bias);
+    s->args[2] = buf_of(l, int32_constant(l, bias, oc, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
+                                                                         n->name ? n->name : "conv")));
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
     requant_args(l, n, s, 5);

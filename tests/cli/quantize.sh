@@ -177,6 +177,18 @@ sys.exit(0 if q["float_nodes"] == [] and len(soft) == 1 and soft[0]["zero_point"
          all(t["mean_abs_error"] is None for t in q["tensors"]) and len(q["tensors"]) == 6 else 1)
 PY
 then ok; else no "JSON report of qat_cnn"; fi
+# The report's MACs: an int8 convolution (the packed form's filter and folded
+# bias are buffers, its window parameters the step's first ints) counts what
+# the float one does.
+"$sm2c" compile "$d/model" -o "$tmp/macq" --signature serving_default --quantize int8 \
+  --calibration image="$d/calib.npy" --report "$tmp/macq.json" 2>/dev/null
+"$sm2c" compile "$d/model" -o "$tmp/macf" --signature serving_default --report "$tmp/macf.json" 2>/dev/null
+if python3 - "$tmp/macq.json" "$tmp/macf.json" <<'PY'
+import json, sys
+conv = [[s["macs"] for s in json.load(open(f))["entries"][0]["steps"] if "conv2d" in s["kernel"]] for f in sys.argv[1:]]
+sys.exit(0 if conv[0] == conv[1] and len(conv[0]) >= 3 and all(m > 0 for m in conv[0]) else 1)
+PY
+then ok; else no "int8 convolutions' MACs in the report"; fi
 
 # Bad calibration data, written here (no numpy): npy FILE DESCR SHAPE VALUES...
 npy() {
