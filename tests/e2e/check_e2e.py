@@ -173,13 +173,15 @@ def build_runtime_lib(sm2c, tmp, jobs):
     files = sorted(f for f in os.listdir(src) if f.endswith(".c"))
     lib = os.path.join(tmp, "libsm2c_rt.a")
     cache = rtlib_cache_dir()
-    if not cache:
+    key = rtlib_key(cc, flags, src)
+    try:
+        os.makedirs(cache, exist_ok=True)
+        lock = open(os.path.join(cache, key + ".lock"), "w")
+    except (OSError, TypeError):   # no cache directory, or one we cannot write: build without
         compile_runtime(cc, flags, src, files, lib, jobs)
         return lib
-    os.makedirs(cache, exist_ok=True)
-    key = rtlib_key(cc, flags, src)
     entry = os.path.join(cache, key + ".a")
-    with open(os.path.join(cache, key + ".lock"), "w") as lock:
+    with lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not os.path.exists(entry):
             compile_runtime(cc, flags, src, files, lib, jobs)
