@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "conv_block_s8.h" /* c8_geom, c8_word */
+#include "sm2c_rt.h"       /* SM2C_RT_WIN_* */
 
 /* Groups of 4 reduction values in a filter row. */
 static inline int32_t c8p_groups(const c8_geom *g)
@@ -64,6 +65,20 @@ static inline const int8_t *c8p_row(const c8_geom *g, int64_t ih, int64_t iw)
     if (g->DW == 1 && (uint64_t)ih < (uint64_t)g->H && iw >= 0 && iw + g->KW <= g->W)
         return g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
     return NULL;
+}
+
+/* Whether every window of the layer (window parameters p, sm2c_rt.h) lies
+** inside the input, each of its rows one run of whole groups: no padding, DW
+** 1, KW * C a multiple of 4.  The compiler's padded copy of the input makes it so
+** (ops_q8.c), and the kernels then set each pixel's pointer once. */
+static inline int c8p_inside(const int32_t *p)
+{
+    const int64_t last_h = (int64_t)(p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] +
+                           (int64_t)(p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+    const int64_t last_w = (int64_t)(p[SM2C_RT_WIN_OW] - 1) * p[SM2C_RT_WIN_SW] + p[SM2C_RT_WIN_KW] - 1 -
+                           p[SM2C_RT_WIN_PL];
+    return p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_DW] == 1 &&
+           !((p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C]) & 3) && last_h < p[SM2C_RT_WIN_H] && last_w < p[SM2C_RT_WIN_W];
 }
 
 /* Row values k .. k + 3 of the pixel whose row kh starts at (ih, iw), as a

@@ -92,9 +92,29 @@ static inline void c8p_steps(const c8_geom *g, const int64_t *iw, int32_t n, int
         }                                                                                  \
     }
 
+/* The window loop of a layer whose every window lies inside the input
+** (c8p_inside): each pixel's row kh one run of KW * C values at the same
+** offset from its tap (0, 0), so the pixels' pointers are set once and the
+** loop is the loads and the dot products. */
+#define C8_BASE(r) x##r = g->x + ((ptrdiff_t)ih[r] * g->W + (ptrdiff_t)iw[r]) * g->C;
+#define C8_DOT_IN(r) C8_DOTA(r, c8_bcast4(x##r + off + k, flipv))
+#define C8P_INSIDE(REP, n)                                                                 \
+    c8_positions(g, p0, rows, n, ih, iw);                                                  \
+    REP(C8_BASE)                                                                           \
+    for (int32_t kh = 0; kh < g->KH; kh++) {                                               \
+        const ptrdiff_t off = (ptrdiff_t)kh * g->DH * g->W * g->C;                          \
+        const int8_t *wt = w0 + (ptrdiff_t)kh * G * step;                                  \
+        for (int32_t k = 0; k < len; k += 4, wt += step) {                                 \
+            C8_LOAD()                                                                      \
+            REP(C8_DOT_IN)                                                                 \
+        }                                                                                  \
+    }
+
 /* 6 pixels x up to 64 channels (blocks b0 .. b0 + 3): 24 accumulators. */
-SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
-                                                   int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom *g, int32_t p0, int32_t rows,
+                                                                  int32_t b0, int32_t nr, int inside,
+                                                                  const q8_prep512 *rq, const q8_out *q,
+                                                                  int8_t *y)
 {
 #define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z, c##r##2 = z, c##r##3 = z;
 #define C8_DOTA(r, a)                                                                      \
@@ -121,7 +141,12 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
     __m512i p[4];
     C8_R6(C8_ZERO)
 
-    C8P_WINDOW(C8_R6, 6)
+    if (inside) {
+        len = g->KW * g->C;
+        C8P_INSIDE(C8_R6, 6)
+    } else {
+        C8P_WINDOW(C8_R6, 6)
+    }
     C8_R6(C8_STORE)
 #undef C8_ZERO
 #undef C8_DOTA
@@ -132,7 +157,7 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni_64(const c8_geom *g, int32_t p0,
 /* 12 pixels x up to 16 (nv 1) or 32 (nv 2) channels from block b0. */
 SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_geom *g, int32_t p0,
                                                                       int32_t rows, int32_t b0, int32_t nr,
-                                                                      int nv, const q8_prep512 *rq,
+                                                                      int nv, int inside, const q8_prep512 *rq,
                                                                       const q8_out *q, int8_t *y)
 {
 #define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
@@ -163,7 +188,12 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     __m512i v[2];
     C8_R12(C8_ZERO)
 
-    C8P_WINDOW(C8_R12, 12)
+    if (inside) {
+        len = g->KW * g->C;
+        C8P_INSIDE(C8_R12, 12)
+    } else {
+        C8P_WINDOW(C8_R12, 12)
+    }
     C8_R12(C8_STORE)
 #undef C8_ZERO
 #undef C8_DOTA
@@ -171,21 +201,27 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
 #undef C8_STORE
 }
 
-SM2C_RT_TARGET_VNNI static inline void c8p_vnni_16(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
-                                                   int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
-{
-    c8p_vnni_narrow(g, p0, rows, b0, nr, 1, rq, q, y);
-}
-
-SM2C_RT_TARGET_VNNI static inline void c8p_vnni_32(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0,
-                                                   int32_t nr, const q8_prep512 *rq, const q8_out *q, int8_t *y)
-{
-    c8p_vnni_narrow(g, p0, rows, b0, nr, 2, rq, q, y);
-}
+/* Each kernel twice, for layers with and without padding taps (c8p_inside),
+** so that neither carries the other's pointers. */
+#define C8P_KERNEL(name, call)                                                             \
+    SM2C_RT_TARGET_VNNI static void name(const c8_geom *g, int32_t p0, int32_t rows, int32_t b0, int32_t nr, \
+                                         const q8_prep512 *rq, const q8_out *q, int8_t *y)  \
+    {                                                                                      \
+        call;                                                                              \
+    }
+C8P_KERNEL(c8p_vnni_16, c8p_vnni_narrow(g, p0, rows, b0, nr, 1, 0, rq, q, y))
+C8P_KERNEL(c8p_vnni_32, c8p_vnni_narrow(g, p0, rows, b0, nr, 2, 0, rq, q, y))
+C8P_KERNEL(c8p_vnni_64w, c8p_vnni_64(g, p0, rows, b0, nr, 0, rq, q, y))
+C8P_KERNEL(c8p_vnni_16in, c8p_vnni_narrow(g, p0, rows, b0, nr, 1, 1, rq, q, y))
+C8P_KERNEL(c8p_vnni_32in, c8p_vnni_narrow(g, p0, rows, b0, nr, 2, 1, rq, q, y))
+C8P_KERNEL(c8p_vnni_64in, c8p_vnni_64(g, p0, rows, b0, nr, 1, rq, q, y))
+#undef C8P_KERNEL
 
 /* One image on the VNNI kernels: blocks of 64 channels, 6 pixels each, and
-** a last block of at most 32 channels, 12 pixels each. */
-SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, const q8_out *q, int8_t *y)
+** a last block of at most 32 channels, 12 pixels each; `inside` is
+** c8p_inside's answer for the layer. */
+SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, int inside, const q8_out *q,
+                                                int8_t *y)
 {
     for (int32_t oc0 = 0; oc0 < g->OC; oc0 += 64) {
         const int32_t nr = g->OC - oc0 < 64 ? g->OC - oc0 : 64;
@@ -194,12 +230,13 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, con
             q8_prep(&rq[j], oc0 + 16 * j, nr - 16 * j, q);
         for (int32_t p0 = 0; p0 < M; p0 += nr <= 32 ? 12 : 6) {
             int8_t *yb = y + (ptrdiff_t)p0 * g->OC + oc0;
+            const int32_t rows = M - p0 < (nr <= 32 ? 12 : 6) ? M - p0 : (nr <= 32 ? 12 : 6);
             if (nr <= 16)
-                c8p_vnni_16(g, p0, M - p0 < 12 ? M - p0 : 12, oc0 / 16, nr, rq, q, yb);
+                (inside ? c8p_vnni_16in : c8p_vnni_16)(g, p0, rows, oc0 / 16, nr, rq, q, yb);
             else if (nr <= 32)
-                c8p_vnni_32(g, p0, M - p0 < 12 ? M - p0 : 12, oc0 / 16, nr, rq, q, yb);
+                (inside ? c8p_vnni_32in : c8p_vnni_32)(g, p0, rows, oc0 / 16, nr, rq, q, yb);
             else
-                c8p_vnni_64(g, p0, M - p0 < 6 ? M - p0 : 6, oc0 / 16, nr, rq, q, yb);
+                (inside ? c8p_vnni_64in : c8p_vnni_64w)(g, p0, rows, oc0 / 16, nr, rq, q, yb);
         }
     }
 }
@@ -211,6 +248,9 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, con
 #undef C8_DOT_TAIL
 #undef C8P_WINDOW
 #undef C8P_LOCALS
+#undef C8_BASE
+#undef C8_DOT_IN
+#undef C8P_INSIDE
 
 /* Whether this CPU and layer take the VNNI kernels. */
 static inline int c8p_vnni_fits(const c8_geom *g)

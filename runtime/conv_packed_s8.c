@@ -83,7 +83,7 @@ void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *b
         g.x = x + (ptrdiff_t)n * H * W * C;
 #if SM2C_RT_VNNI
         if (c8p_vnni_fits(&g)) {
-            c8p_vnni(&g, M, &q, yn);
+            c8p_vnni(&g, M, c8p_inside(p), &q, yn);
             continue;
         }
 #endif

@@ -42,6 +42,12 @@ sm2c_arg sm2c_lower_matmul_pack(sm2c_lower *l, int dtype, int transpose_b);
 ** copy in arena scratch, p changed to read it with no padding, and its buffer. */
 int sm2c_conv_pads_input(const int64_t *p);
 int32_t sm2c_conv_pad_input(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_t *p);
+/* The same for the int8 packed Conv2D on target t: in_zp in the padding, the
+** channels rounded up to a multiple of 4 where a filter row is not whole
+** groups of 4 (p's C changed to match). */
+int sm2c_conv_pads_input_s8(const sm2c_target *t, const int64_t *p, int depthwise);
+int32_t sm2c_conv_pad_input_s8(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_t *p, int32_t in_zp,
+                               int depthwise);
 /* conv_pack.c: whether a float Conv2D (its residual form when `residual`)
 ** with filter f and window p takes a filter packed in panels of 16 output
 ** channels (sm2c_rt_conv2d_packed_f32), and that filter, made from f's

@@ -164,12 +164,15 @@ static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int6
 ** TensorFlow's order in groups of 4, the last padded with zeros; each
 ** block's group [16 channels][4 values], the 64 bytes one vpdpbusd (four
 ** SDOT, four vpmaddwd widened) reads, a set's blocks' groups together.  Made
-** at compile time, so no kernel interleaves filter rows per call.
+** at compile time, so no kernel interleaves filter rows per call.  The
+** filter has c_src channels; p's C may be more (a padded copy's channels
+** rounded up to 4), whose filter values are zeros.
 */
-static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64_t *p)
+static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64_t *p, int64_t c_src)
 {
     const sm2c_tensor *t = f->constant;
-    const int64_t KH = p[SM2C_RT_WIN_KH], L = p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], OC = p[SM2C_RT_WIN_OC];
+    const int64_t KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW], C = p[SM2C_RT_WIN_C];
+    const int64_t L = KW * C, OC = p[SM2C_RT_WIN_OC];
     const int64_t G = (L + 3) / 4, blocks = (OC + 15) / 16, bytes = blocks * KH * G * 64;
     sm2c_tensor *r = sm2c_arena_alloc(l->c->arena, sizeof *r);
     r->dtype = SM2C_DT_INT8;
@@ -183,8 +186,11 @@ static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64
         const int64_t set = o / 64, in_set = blocks - 4 * set < 4 ? blocks - 4 * set : 4;
         int8_t *s = dst + set * KH * G * 256 + (o % 64 / 16) * 64 + (o % 16) * 4;
         for (int64_t kh = 0; kh < KH; kh++)
-            for (int64_t k = 0; k < L; k++)
-                s[(kh * G + k / 4) * in_set * 64 + k % 4] = src[(kh * L + k) * OC + o];
+            for (int64_t kw = 0; kw < KW; kw++)
+                for (int64_t c = 0; c < c_src; c++) {
+                    const int64_t k = kw * C + c;
+                    s[(kh * G + k / 4) * in_set * 64 + k % 4] = src[((kh * KW + kw) * c_src + c) * OC + o];
+                }
     }
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/packed", f->name ? f->name : "filter"));
 }
@@ -209,16 +215,21 @@ static sm2c_value *int32_constant(sm2c_lower *l, const int64_t *v, int64_t n, co
 /* The vector cores' form of a Conv2D without groups: the filter packed and
 ** (in_zp + 128) times its column sums taken out of the bias at compile time
 ** (conv_packed_s8.c); 0 (lower as given) when the bias does not fold. */
-static int lower_conv_packed(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
+static int lower_conv_packed(sm2c_lower *l, const sm2c_node *n, int64_t *p)
 {
-    const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], oc = p[SM2C_RT_WIN_OC];
-    const int64_t zu = (int64_t)n->inputs[0]->quant->zero_point + 128;
-    const int64_t *bias = bias_less_col_sums(l, n, oc, k, 1, oc, zu);
+    const int64_t c = p[SM2C_RT_WIN_C], k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * c, oc = p[SM2C_RT_WIN_OC];
+    const int32_t in_zp = n->inputs[0]->quant->zero_point;
+    const int64_t *bias = bias_less_col_sums(l, n, oc, k, 1, oc, (int64_t)in_zp + 128);
     if (!bias)
         return 0;
+    /* The folded bias takes back in_zp + 128 times every filter value, so the
+    ** copy's padding holds in_zp; its extra channels meet zero filter values. */
+    int32_t x = sm2c_lower_buf(l, n->inputs[0]);
+    if (sm2c_conv_pads_input_s8(l->target, p, 0))
+        x = sm2c_conv_pad_input_s8(l, n, x, p, in_zp, 0);
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p));
+    s->args[0] = sm2c_arg_buf(x);
+    s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p, c));
     s->args[2] = buf_of(l, int32_constant(l, bias, oc, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
                                                                          n->name ? n->name : "conv")));
     s->args[3] = buf_of(l, n->outputs[0]);
@@ -242,8 +253,11 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     /* Not at Os/Oz: the padding of channels to 16 and of rows to groups of 4 costs bytes. */
     if (whole && !l->target->size_level && lower_conv_packed(l, n, p))
         return SM2C_OK;
+    int32_t x = sm2c_lower_buf(l, n->inputs[0]);
+    if (depthwise && p[SM2C_RT_WIN_FC] == 1 && !l->target->cortex_m && sm2c_conv_pads_input_s8(l->target, p, 1))
+        x = sm2c_conv_pad_input_s8(l, n, x, p, n->inputs[0]->quant->zero_point, 1);
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);
-    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[0] = sm2c_arg_buf(x);
     s->args[1] = buf_of(l, n->inputs[1]);
     s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);

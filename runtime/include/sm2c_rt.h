@@ -682,6 +682,10 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
 void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                               const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                               int32_t out_zp, int32_t act_min, int32_t act_max);
+/* The packed Conv2D's padded input (pad_copy_s8.c): x [N, H, W, C] into y
+** [N, HP, WP, CP], x's pixel (h, w) at (h + PT, w + PL), fill elsewhere and
+** in the channels past C; d = {N, H, W, C, HP, WP, PT, PL, CP}. */
+void sm2c_rt_pad_copy_s8(const int8_t *x, int8_t *y, const int32_t *d, int32_t fill);
 /* Conv2D without groups, the form for Cortex-M (conv_ohwi_s8.c): filter rows
 ** [OC, KH*KW*C] in TFLite's [OC, KH, KW, C] order, the middle two of each four
 ** values below (KH*KW*C) & ~3 swapped (SMLAD's order); col: scratch of

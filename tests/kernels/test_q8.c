@@ -279,6 +279,13 @@ static void test_conv_packed_s8(void **state)
     const int32_t long1[] = { 1, 1, 100, 1, 1, 80, 16, 1, 2, 1, 1, 0, 40 };
     const int32_t valid64[] = { 1, 6, 6, 64, 3, 3, 64, 1, 1, 1, 1, 0, 0 };
     const int32_t pw7[] = { 1, 4, 5, 7, 1, 1, 7, 1, 1, 1, 1, 0, 0 };
+    /* every window inside (the compiler's padded copy): c8p_inside's kernels */
+    const int32_t in16[] = { 2, 9, 10, 16, 3, 3, 16, 1, 1, 1, 1, 0, 0 };
+    const int32_t in32s2[] = { 1, 12, 11, 8, 3, 3, 32, 2, 2, 1, 1, 0, 0 };
+    const int32_t in70dh[] = { 1, 10, 7, 4, 3, 2, 70, 1, 2, 2, 1, 0, 0 };
+    const int32_t in1x1[] = { 1, 5, 5, 20, 1, 1, 24, 2, 2, 1, 1, 0, 0 };
+    const int32_t in_c1k4[] = { 1, 12, 9, 1, 3, 4, 20, 2, 1, 1, 1, 0, 0 };
+    const int32_t in_c2k2[] = { 1, 7, 8, 2, 2, 2, 33, 1, 1, 1, 1, 0, 0 };
     check_shape(odd37, -5, 21, 3);
     check_shape(odd90, 127, 22, 3);
     check_shape(c1same, -128, 23, 3);
@@ -293,6 +300,12 @@ static void test_conv_packed_s8(void **state)
     check_shape(long1, -128, 32, 3);
     check_shape(valid64, -20, 33, 3);
     check_shape(pw7, 6, 34, 3);
+    check_shape(in16, -128, 35, 3);
+    check_shape(in32s2, 9, 36, 3);
+    check_shape(in70dh, -100, 37, 3);
+    check_shape(in1x1, 126, 38, 3);
+    check_shape(in_c1k4, -7, 39, 3);
+    check_shape(in_c2k2, 55, 40, 3);
 }
 
 static void test_conv_s8_shapes(void **state)
