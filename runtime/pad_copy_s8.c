@@ -21,9 +21,15 @@ static void pixels(const int8_t *x, int8_t *y, int32_t n, int32_t c, int32_t cp,
         memcpy(y, x, (size_t)n * (size_t)c);
         return;
     }
-    if (c == 3 && cp == 4) { /* a first layer's RGB */
-        for (int32_t i = 0; i < n; i++, x += 3, y += 4)
-            y[0] = x[0], y[1] = x[1], y[2] = x[2], y[3] = fill;
+    if (c == 3 && cp == 4 && n > 0) { /* a first layer's RGB: a word per pixel */
+        int32_t i = 0;
+        for (; i + 1 < n; i++, x += 3, y += 4) { /* the word's 4th byte is the next pixel's */
+            int8_t v[4];
+            memcpy(v, x, 4);
+            v[3] = fill;
+            memcpy(y, v, 4);
+        }
+        y[0] = x[0], y[1] = x[1], y[2] = x[2], y[3] = fill;
         return;
     }
     for (int32_t i = 0; i < n; i++, x += c, y += cp) {

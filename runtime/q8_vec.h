@@ -108,8 +108,8 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->has_min = _mm512_cmpeq_epi32_mask(r->m, _mm512_set1_epi32(INT32_MIN)) != 0;
 }
 
-/* q8_out512(v, o0, n, q, y) through r = q8_prep(o0, n, q). */
-SM2C_RT_TARGET_VNNI static inline void q8_apply512(__m512i v, const q8_prep512 *r, const q8_out *q, int8_t *y)
+/* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes. */
+SM2C_RT_TARGET_VNNI static inline __m512i q8_apply512_v(__m512i v, const q8_prep512 *r, const q8_out *q)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i imax = _mm512_set1_epi32(INT32_MAX), imin = _mm512_set1_epi32(INT32_MIN);
@@ -133,8 +133,13 @@ SM2C_RT_TARGET_VNNI static inline void q8_apply512(__m512i v, const q8_prep512 *
     __m512i x = _mm512_srav_epi32(h, r->right);
     x = _mm512_mask_add_epi32(x, _mm512_cmpgt_epi32_mask(rem, thr), x, one);
     x = _mm512_add_epi32(x, _mm512_set1_epi32(q->out_zp));
-    x = _mm512_max_epi32(_mm512_min_epi32(x, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
-    _mm512_mask_cvtepi32_storeu_epi8(y, r->k, x);
+    return _mm512_max_epi32(_mm512_min_epi32(x, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+}
+
+/* q8_out512(v, o0, n, q, y) through r = q8_prep(o0, n, q). */
+SM2C_RT_TARGET_VNNI static inline void q8_apply512(__m512i v, const q8_prep512 *r, const q8_out *q, int8_t *y)
+{
+    _mm512_mask_cvtepi32_storeu_epi8(y, r->k, q8_apply512_v(v, r, q));
 }
 
 SM2C_RT_TARGET_VNNI static inline void q8_store512(const int32_t *acc, int32_t o0, int32_t n, const q8_out *q,

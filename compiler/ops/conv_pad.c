@@ -88,13 +88,14 @@ int32_t sm2c_conv_pad_input(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_
 ** pixel's pointers once when every window lies inside the input and each
 ** filter row (KW * C values) is whole groups of 4 (c8p_inside); else it checks
 ** every tap of every row for the padding and gathers rows of C not a multiple
-** of 4.  The depthwise kernels sum a pixel whose window lies inside in
-** registers, tap after tap, and check each tap of the others.  With the copy
-** (in_zp in the padding), on this machine (AVX-512 VNNI), ResNet-8's
-** 16-channel layers went from 17.4 to 10.6 us, its first layer (3 channels
-** read as 4) from 9.3 to 6.9 with the copy, DS-CNN's depthwise layers from
-** 4.05 to 3.47: the whole int8 model 0.70x (ResNet-8), 0.85x (DS-CNN) and
-** 0.90x (VWW) the time, the same bits.  The copy rounds C up to a multiple
+** of 4.  The depthwise kernels check each tap of a pixel whose window
+** crosses the padding, and on AVX-512 VNNI take four taps to a dot product
+** when no window does (runtime/dw_block_s8.h).  With the copy (in_zp in the
+** padding), on this machine, ResNet-8's 16-channel layers went from 17.4 to
+** 10.6 us, its first layer (3 channels read as 4) from 9.3 to 6.9 with the
+** copy, DS-CNN's depthwise layers from 4.05 to 1.9 with the copy: the whole
+** int8 model 0.74x (ResNet-8), 0.64x (DS-CNN) and 0.85x (VWW) the time at
+** -O3, the same bits.  The copy rounds C up to a multiple
 ** of 4 when KW * C is not one, unless that adds more than half the row's
 ** groups (1 channel, 3 taps: 3 groups for 1; the gather is cheaper).  A layer
 ** already inside needs no copy, nor does a dilated row (DW > 1), which the

@@ -350,8 +350,9 @@ static void test_conv_s8_shapes(void **state)
 }
 
 /* Depthwise of multiplier 1 (OC = C): blocks of 16 channels and their tails,
-** pixels inside and at the border, strides and dilations, and a window of
-** more than 25 taps (the 64-channel kernel). */
+** pixels inside and at the border, strides and dilations, a window of more
+** than 25 taps (the 64-channel kernel), and layers whose every window is
+** inside: blocks of 64 channels (a last one of 48 to 63) four taps at a time. */
 static void test_dw_s8_shapes(void **state)
 {
     (void)state;
@@ -360,6 +361,17 @@ static void test_dw_s8_shapes(void **state)
     const int32_t tail[] = { 2, 7, 8, 70, 3, 3, 70, 2, 2, 1, 1, 1, 1 };
     const int32_t narrow[] = { 1, 9, 6, 6, 5, 3, 6, 1, 2, 2, 1, 4, 1 };
     const int32_t big[] = { 1, 9, 9, 40, 7, 7, 40, 1, 1, 1, 1, 3, 3 };
+    /* every window inside (the compiler's padded copy): dw8_vnni_taps4 */
+    const int32_t in64[] = { 1, 27, 7, 64, 3, 3, 64, 1, 1, 1, 1, 0, 0 };
+    const int32_t in100[] = { 2, 9, 11, 100, 3, 3, 100, 2, 2, 1, 1, 0, 0 };
+    const int32_t in_dil[] = { 1, 12, 12, 24, 5, 5, 24, 1, 2, 2, 1, 0, 0 };
+    const int32_t in2x5[] = { 1, 6, 9, 136, 2, 5, 136, 1, 1, 1, 2, 0, 0 };
+    const int32_t in56[] = { 1, 5, 8, 56, 3, 3, 56, 1, 2, 1, 1, 0, 0 };
+    check_shape(in64, -128, 41, 1);
+    check_shape(in100, 30, 42, 1);
+    check_shape(in_dil, -1, 43, 1);
+    check_shape(in2x5, 127, 44, 1);
+    check_shape(in56, 0, 45, 1);
     check_shape(ds, -128, 21, 1);
     check_shape(tail, 17, 22, 1);
     check_shape(narrow, 127, 23, 1);
