@@ -329,8 +329,11 @@ static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, c
     if (o->runtime_lib && o->emit != SM2C_EMIT_SO)
         nc = model_sources(c, name, o->emit, sources, nc);
     char **argv = sm2c_cc_argv(c, o->cc, nc + 16, &k);
-    argv[k++] = "-std=c99";
-    argv[k++] = "-O2";
+    /* the defaults before $CC's own flags, so that its -O3 (say) wins */
+    memmove(argv + 3, argv + 1, (size_t)(k - 1) * sizeof *argv);
+    argv[1] = "-std=c99";
+    argv[2] = "-O2";
+    k += 2;
     if (o->profile || o->dump_dir)
         argv[k++] = SM2C_RUN_HOOK_DEFINE;
     argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
@@ -358,7 +361,7 @@ static sm2c_status build_cached(sm2c_ctx *c, const char *dir, const sm2c_run_opt
 {
     const char *cache = o->no_cache || o->emit == SM2C_EMIT_SO || o->runtime_lib ? NULL : sm2c_run_cache_dir(c);
     const char *cc = o->cc ? o->cc : getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
-    const char *how = sm2c_arena_printf(c->arena, "%s\n-std=c99 -O2 -lm%s%s\nemit %d", cc,
+    const char *how = sm2c_arena_printf(c->arena, "-std=c99 -O2 then %s\n-lm%s%s\nemit %d", cc,
                                         most_threads(o) > 1 ? " -pthread" : "",
                                         o->profile || o->dump_dir ? " " SM2C_RUN_HOOK_DEFINE : "", (int)o->emit);
     const char *driver = sm2c_arena_printf(c->arena, "%s/driver", dir);
