@@ -184,43 +184,56 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void dw8_taps4(const __m512i *t
 
 /* Channels c0 .. c0 + nr - 1 (nr <= 64) of every output pixel of image x, a
 ** layer whose every window lies inside (dw8_inside) and has at most DW8_TAPS
-** taps.  Four taps at a time go into one vpdpbusd per 16 channels: the
-** taps' bytes (x + 128) interleaved by dw8_taps4, the filter the same way
-** once per block, so a pixel costs per 4 taps 4 loads, 8 unpacks and 4 dot
+** taps; with px > 1 (all nr = C channels, C * px = 64, stride 1), px pixels
+** of a row to a vector, its lanes the px pixels' channels as they lie in the
+** input and the output.  Four taps at a time go into one vpdpbusd per 16
+** lanes: the taps' bytes (x + 128) interleaved by dw8_taps4, the filter the
+** same way once, so a vector costs per 4 taps 4 loads, 8 unpacks and 4 dot
 ** products, where dw8_vnni_16 widens and multiplies tap by tap.  The
 ** filter's sums times in_zp + 128 come off the bias once: the same exact
 ** sum, so the same bits. */
 SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int8_t *w, const int32_t *p,
-                                                      int32_t c0, int32_t nr, int32_t in_zp, const q8_out *q,
-                                                      int8_t *y)
+                                                      int32_t c0, int32_t nr, int32_t px, int32_t in_zp,
+                                                      const q8_out *q, int8_t *y)
 {
     const int32_t W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
     const int32_t T = p[SM2C_RT_WIN_KH] * KW, G = (T + 3) / 4;
     const int32_t SH = p[SM2C_RT_WIN_SH], SW = p[SM2C_RT_WIN_SW], DH = p[SM2C_RT_WIN_DH];
     const int32_t DW = p[SM2C_RT_WIN_DW], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
-    const __mmask64 m = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
     const __m512i flip = _mm512_set1_epi8((char)0x80), zero = _mm512_setzero_si512();
     __m512i wf[(DW8_TAPS + 3) / 4][4], wsum[4] = {zero, zero, zero, zero};
     ptrdiff_t xo[(DW8_TAPS + 3) / 4 * 4];
+    int8_t lane_w[64];
+    const __mmask64 m_nr = nr >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << nr) - 1);
     for (int32_t g = 0; g < G; g++) {
         __m512i t[4];
         for (int32_t b = 0; b < 4; b++) {
             const int32_t tap = 4 * g + b;
             /* a tap past the window reads tap 0's input against a zero filter */
-            t[b] = tap < T ? _mm512_maskz_loadu_epi8(m, w + (ptrdiff_t)tap * C + c0) : zero;
+            if (tap >= T) {
+                t[b] = zero;
+            } else if (px == 1) {
+                t[b] = _mm512_maskz_loadu_epi8(m_nr, w + (ptrdiff_t)tap * C + c0);
+            } else { /* the C values px times (C a power of 2 here) */
+                for (int32_t k = 0; k < 64; k += nr)
+                    memcpy(lane_w + k, w + (ptrdiff_t)tap * C, (size_t)nr);
+                t[b] = _mm512_loadu_si512((const void *)lane_w);
+            }
             xo[tap] = tap < T ? ((ptrdiff_t)(tap / KW) * DH * W + (ptrdiff_t)(tap % KW) * DW) * C : 0;
         }
         dw8_taps4(t, wf[g]);
         for (int i = 0; i < 4; i++)
             wsum[i] = _mm512_dpbusd_epi32(wsum[i], _mm512_set1_epi8(1), wf[g][i]);
     }
-    /* requantization per channel, in the lanes' order */
+    /* requantization per lane, in the interleaved order: lane 16L + 4i + m
+    ** is dword 4L + m of sum i */
     int32_t pb[64], pm[64], ps[64];
     for (int32_t k = 0; k < 64; k++) {
-        const int32_t ch = 16 * (k % 16 / 4) + 4 * (k / 16) + k % 4;
-        pb[k] = ch < nr && q->bias ? q->bias[c0 + ch] : 0;
-        pm[k] = ch < nr ? q->mult[c0 + ch] : 0;
-        ps[k] = ch < nr ? q->shift[c0 + ch] : 0;
+        const int32_t lane = 16 * (k % 16 / 4) + 4 * (k / 16) + k % 4, ch = c0 + (px > 1 ? lane & (nr - 1) : lane);
+        const int on = lane < px * nr;
+        pb[k] = on && q->bias ? q->bias[ch] : 0;
+        pm[k] = on ? q->mult[ch] : 0;
+        ps[k] = on ? q->shift[ch] : 0;
     }
     const q8_out qp = {pb, pm, ps, q->out_zp, q->act_min, q->act_max};
     q8_prep512 rq[4];
@@ -228,12 +241,14 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
         q8_prep(&rq[i], 16 * i, 16, &qp);
         rq[i].bias = _mm512_sub_epi32(rq[i].bias, _mm512_mullo_epi32(wsum[i], _mm512_set1_epi32(in_zp + 128)));
     }
-    /* output channels 16L + 4i .. + 3 (dword 4L + i) from dword 4i + L of the
+    /* output lanes 16L + 4i .. + 3 (dword 4L + i) from dword 4i + L of the
     ** four results' bytes */
     const __m512i idx = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     /* named sums and taps, not arrays: -O2 keeps them in registers too */
     for (int32_t oh = 0; oh < OH; oh++)
-        for (int32_t ow = 0; ow < OW; ow++) {
+        for (int32_t ow = 0; ow < OW; ow += px) {
+            const int32_t on = (OW - ow < px ? OW - ow : px) * nr;
+            const __mmask64 m = on >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << on) - 1);
             const int8_t *xp = x + ((ptrdiff_t)oh * SH * W + (ptrdiff_t)ow * SW) * C + c0;
             __m512i acc[4], s0 = zero, s1 = zero, s2 = zero, s3 = zero;
             for (int32_t g = 0; g < G; g++) {
@@ -315,12 +330,16 @@ static inline int sm2c_rt__dw_s8_blocked(const int8_t *x, const int8_t *w, int8_
     const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
 #if SM2C_RT_VNNI
     if (nb == 64 && p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] <= DW8_TAPS) {
-        /* blocks of 64 channels (one of 48 or more at the end) four taps at a
-        ** time when every window is inside; the rest by blocks of 16 */
-        const int32_t wide = dw8_inside(p) ? (C + 16) / 64 * 64 : 0;
+        /* when every window is inside, four taps at a time: blocks of 64
+        ** channels (one of 48 or more at the end), or with fewer channels
+        ** dividing 64 and stride 1, 64 / C pixels to a vector; the rest by
+        ** blocks of 16 */
+        const int inside = dw8_inside(p);
+        const int32_t px = inside && C >= 4 && C < 64 && 64 % C == 0 && p[SM2C_RT_WIN_SW] == 1 ? 64 / C : 1;
+        const int32_t wide = px > 1 ? C : inside ? (C + 16) / 64 * 64 : 0;
         for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
             for (int32_t c0 = 0; c0 < wide && c0 < C; c0 += 64)
-                dw8_vnni_taps4(x + (ptrdiff_t)n * H * W * C, w, p, c0, C - c0 < 64 ? C - c0 : 64, in_zp, q,
+                dw8_vnni_taps4(x + (ptrdiff_t)n * H * W * C, w, p, c0, C - c0 < 64 ? C - c0 : 64, px, in_zp, q,
                                y + (ptrdiff_t)n * OH * OW * C + c0);
         for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
             for (int32_t c0 = wide; c0 < C; c0 += 16)

@@ -352,7 +352,8 @@ static void test_conv_s8_shapes(void **state)
 /* Depthwise of multiplier 1 (OC = C): blocks of 16 channels and their tails,
 ** pixels inside and at the border, strides and dilations, a window of more
 ** than 25 taps (the 64-channel kernel), and layers whose every window is
-** inside: blocks of 64 channels (a last one of 48 to 63) four taps at a time. */
+** inside: blocks of 64 channels (a last one of 48 to 63) four taps at a time,
+** or 64 / C pixels to a vector (C 4, 8, 32; a row's last pixels fewer). */
 static void test_dw_s8_shapes(void **state)
 {
     (void)state;
@@ -367,11 +368,17 @@ static void test_dw_s8_shapes(void **state)
     const int32_t in_dil[] = { 1, 12, 12, 24, 5, 5, 24, 1, 2, 2, 1, 0, 0 };
     const int32_t in2x5[] = { 1, 6, 9, 136, 2, 5, 136, 1, 1, 1, 2, 0, 0 };
     const int32_t in56[] = { 1, 5, 8, 56, 3, 3, 56, 1, 2, 1, 1, 0, 0 };
+    const int32_t in8[] = { 2, 9, 21, 8, 3, 3, 8, 1, 1, 1, 1, 0, 0 };
+    const int32_t in32[] = { 1, 7, 13, 32, 3, 3, 32, 2, 1, 1, 2, 0, 0 };
+    const int32_t in4[] = { 1, 6, 40, 4, 2, 3, 4, 1, 1, 2, 1, 0, 0 };
     check_shape(in64, -128, 41, 1);
     check_shape(in100, 30, 42, 1);
     check_shape(in_dil, -1, 43, 1);
     check_shape(in2x5, 127, 44, 1);
     check_shape(in56, 0, 45, 1);
+    check_shape(in8, -128, 46, 1);
+    check_shape(in32, 11, 47, 1);
+    check_shape(in4, -50, 48, 1);
     check_shape(ds, -128, 21, 1);
     check_shape(tail, 17, 22, 1);
     check_shape(narrow, 127, 23, 1);
