@@ -217,12 +217,68 @@ C8P_KERNEL(c8p_vnni_32in, c8p_vnni_narrow(g, p0, rows, b0, nr, 2, 1, rq, q, y))
 C8P_KERNEL(c8p_vnni_64in, c8p_vnni_64(g, p0, rows, b0, nr, 1, rq, q, y))
 #undef C8P_KERNEL
 
+/* One pixel whose window lies inside (c8p_inside) by every channel, sets of up
+** to 64 channels: a matrix-vector product (the FullyConnected of one row,
+** lowered as this 1x1 Conv2D), where the 6-pixel kernel would compute five
+** copies of it.  Each group of 4 values is one broadcast into up to 4 dot
+** products. */
+SM2C_RT_TARGET_VNNI static void c8p_vnni_1(const c8_geom *g, int32_t p0, const q8_out *q, int8_t *y)
+{
+    const __m512i flip = _mm512_set1_epi8((char)0x80), z = _mm512_setzero_si512();
+    const int32_t G = c8p_groups(g), L = g->KW * g->C;
+    int64_t ih, iw;
+    c8_positions(g, p0, 1, 1, &ih, &iw);
+    const int8_t *x0 = g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
+    for (int32_t b0 = 0; 16 * b0 < g->OC; b0 += 4) {
+        const int32_t oc0 = 16 * b0, nr = g->OC - oc0 < 64 ? g->OC - oc0 : 64, nb = c8p_set_blocks(g, b0);
+        ptrdiff_t step;
+        const int8_t *w0 = c8p_block(g, b0, &step);
+        /* two sums per block, of alternate groups: half the chain of
+        ** dependent dot products (the latency, not the count, bounds a row) */
+        __m512i c0 = z, c1 = z, c2 = z, c3 = z, d0 = z, d1 = z, d2 = z, d3 = z;
+#define C8P_DOT1(c0, c1, c2, c3, k, wt)                                                    \
+    {                                                                                      \
+        const __m512i a = c8_bcast4(xr + (k), flip);                                       \
+        c0 = _mm512_dpbusd_epi32(c0, a, _mm512_loadu_si512((const void *)(wt)));          \
+        if (nb > 1)                                                                        \
+            c1 = _mm512_dpbusd_epi32(c1, a, _mm512_loadu_si512((const void *)((wt) + 64))); \
+        if (nb > 2)                                                                        \
+            c2 = _mm512_dpbusd_epi32(c2, a, _mm512_loadu_si512((const void *)((wt) + 128))); \
+        if (nb > 3)                                                                        \
+            c3 = _mm512_dpbusd_epi32(c3, a, _mm512_loadu_si512((const void *)((wt) + 192))); \
+    }
+        for (int32_t kh = 0; kh < g->KH; kh++) {
+            const int8_t *xr = x0 + (ptrdiff_t)kh * g->DH * g->W * g->C;
+            const int8_t *wt = w0 + (ptrdiff_t)kh * G * step;
+            int32_t k = 0;
+            for (; k + 8 <= L; k += 8, wt += 2 * step) {
+                C8P_DOT1(c0, c1, c2, c3, k, wt)
+                C8P_DOT1(d0, d1, d2, d3, k + 4, wt + step)
+            }
+            if (k < L)
+                C8P_DOT1(c0, c1, c2, c3, k, wt)
+        }
+#undef C8P_DOT1
+        const __m512i c[4] = {_mm512_add_epi32(c0, d0), _mm512_add_epi32(c1, d1), _mm512_add_epi32(c2, d2),
+                              _mm512_add_epi32(c3, d3)};
+        for (int j = 0; 16 * j < nr; j++) {
+            q8_prep512 rq;
+            q8_prep(&rq, oc0 + 16 * j, nr - 16 * j, q);
+            q8_apply512(c[j], &rq, q, y + oc0 + 16 * j);
+        }
+    }
+}
+
 /* One image on the VNNI kernels: blocks of 64 channels, 6 pixels each, and
-** a last block of at most 32 channels, 12 pixels each; `inside` is
-** c8p_inside's answer for the layer. */
+** a last block of at most 32 channels, 12 pixels each, or a single pixel on
+** c8p_vnni_1; `inside` is c8p_inside's answer for the layer. */
 SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, int inside, const q8_out *q,
                                                 int8_t *y)
 {
+    if (M == 1 && inside) {
+        c8p_vnni_1(g, 0, q, y);
+        return;
+    }
     for (int32_t oc0 = 0; oc0 < g->OC; oc0 += 64) {
         const int32_t nr = g->OC - oc0 < 64 ? g->OC - oc0 : 64;
         q8_prep512 rq[4];

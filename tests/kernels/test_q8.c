@@ -852,6 +852,21 @@ static void test_softmax_s8(void **state)
     }
     assert_int_equal(127, y[23]);
     assert_int_equal(-128, y[20]);
+
+    /* a call of 48 x 40 values (the hosts' table of exponentials) gives
+    ** each row's bits of a call of that row alone (computed per element) */
+    enum { ROWS = 48, DEPTH = 40 };
+    int8_t *bx = malloc(ROWS * DEPTH), *by = malloc(ROWS * DEPTH), row[DEPTH];
+    fill8(&r, bx, ROWS * DEPTH);
+    for (int c = 0; c < DEPTH; c++)
+        bx[c] = (int8_t)(c == 7 ? 127 : -128);
+    sm2c_rt_softmax_s8(bx, by, ROWS, DEPTH, mult, left_shift, diff_min);
+    for (int rr = 0; rr < ROWS; rr++) {
+        sm2c_rt_softmax_s8(bx + rr * DEPTH, row, 1, DEPTH, mult, left_shift, diff_min);
+        for (int c = 0; c < DEPTH; c++)
+            assert_int_equal(row[c], by[rr * DEPTH + c]);
+    }
+    free(bx), free(by);
 }
 
 /* Requantize: scale 0.05 zero point 3 to scale 0.02 zero point -10 (2.5 = 1342177280 * 2^(2-31)). */
