@@ -290,9 +290,10 @@ static const int64_t *fc_bias_at_zp(sm2c_lower *l, const sm2c_node *n, int64_t r
 ** stored in its layout, so the kernels broadcast four input values to 16
 ** outputs' sums per vpdpbusd and reduce nothing across lanes, where
 ** sm2c_rt_fully_connected_s8 sums each output's row in 16 lanes and adds
-** them up.  The FC autoencoder's int8 time went from 2.66 to 1.3 us (its
-** 128x128 layers 0.17 -> 0.07).  0 (lower as given) when k is not a multiple of
-** 4 (a row would not be whole groups) or the bias does not fold.
+** them up (one row: runtime/conv_pack_vnni_s8.h's c8p_vnni_1).  The FC
+** autoencoder's int8 time went from 2.5 to 2.3 us (bench/run_bench_int8.py,
+** same run).  0 (lower as given) when k is not a multiple of 4 (a row would
+** not be whole groups) or the bias does not fold.
 */
 static int lower_fc_packed(sm2c_lower *l, const sm2c_node *n, int64_t rows, int64_t k, int64_t nout)
 {
