@@ -46,28 +46,7 @@ static inline int8_t sm2c_rt__mul1_s8(int32_t a, int32_t b, const int32_t *q)
     return sm2c_rt__clamp_s8(sm2c_rt__requant((q[0] + a) * (q[1] + b), q[3], q[4]) + q[2], q[5], q[6]);
 }
 
-/* y[i] = f(a[.], b[.]) over the broadcast index space, last dim fastest. */
-static inline void sm2c_rt__bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank,
-                                     const int32_t *dims, const int32_t *sa, const int32_t *sb,
-                                     const int32_t *q, int mul)
-{
-    int32_t idx[SM2C_RT_MAX_RANK] = { 0 };
-    ptrdiff_t n = 1, oa = 0, ob = 0;
-    for (int32_t k = 0; k < rank; k++)
-        n *= dims[k];
-    for (ptrdiff_t i = 0; i < n; i++) {
-        y[i] = mul ? sm2c_rt__mul1_s8(a[oa], b[ob], q) : sm2c_rt__add1_s8(a[oa], b[ob], q);
-        for (int32_t k = rank - 1; k >= 0; k--) {
-            oa += sa[k], ob += sb[k];
-            if (++idx[k] < dims[k])
-                break;
-            oa -= (ptrdiff_t)sa[k] * dims[k], ob -= (ptrdiff_t)sb[k] * dims[k];
-            idx[k] = 0;
-        }
-    }
-}
-
-#if SM2C_RT_WANT(add_s8)
+#if SM2C_RT_WANT(add_s8) || SM2C_RT_WANT(add_bcast_s8)
 #if SM2C_RT_VNNI || SM2C_RT_S8_AVX2
 /* The inputs' rescaling on vectors, sm2c_rt__requant((q0 + a) * 2^L, m, s)
 ** for int8 a, takes a short exact form when 9 <= L <= 22, m >= 0, s <= 0
@@ -210,7 +189,8 @@ SM2C_RT_TARGET_S8_AVX2 static int32_t add_s8_256(const int8_t *a, const int8_t *
 }
 #endif
 
-void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
+/* n elements of a + b, on the widest path this CPU runs. */
+static void add_run_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
 {
     int32_t i = 0;
 #if SM2C_RT_VNNI
@@ -229,12 +209,77 @@ void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, cons
 }
 #endif
 
+#if SM2C_RT_WANT(add_s8)
+void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
+{
+    add_run_s8(a, b, y, n, q);
+}
+#endif
+
 #if SM2C_RT_WANT(mul_s8)
 void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
 {
     for (int32_t i = 0; i < n; i++)
         y[i] = sm2c_rt__mul1_s8(a[i], b[i], q);
 }
+#endif
+
+#if SM2C_RT_WANT(add_bcast_s8) || SM2C_RT_WANT(mul_bcast_s8)
+/* y[i] = f(a[.], b[.]) over the broadcast index space, last dim fastest. */
+static inline int8_t sm2c_rt__f1_s8(int32_t a, int32_t b, const int32_t *q, int mul)
+{
+    return mul ? sm2c_rt__mul1_s8(a, b, q) : sm2c_rt__add1_s8(a, b, q);
+}
+
+/* Elements from which a call with one operand a single value looks its
+** results up in a table of the 256 the other can give (the same values). */
+enum { BCAST_TABLE_MIN = 1024 };
+
+static inline void sm2c_rt__bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank,
+                                     const int32_t *dims, const int32_t *sa, const int32_t *sb,
+                                     const int32_t *q, int mul)
+{
+    int32_t idx[SM2C_RT_MAX_RANK] = { 0 };
+    ptrdiff_t n = 1, oa = 0, ob = 0;
+    int a_one = 1, b_one = 1;
+    for (int32_t k = 0; k < rank; k++) {
+        n *= dims[k];
+        a_one &= sa[k] == 0 || dims[k] == 1;
+        b_one &= sb[k] == 0 || dims[k] == 1;
+    }
+    int8_t table[256];
+    const int tabled = n >= BCAST_TABLE_MIN && (a_one || b_one);
+    if (tabled) /* y = table[the other operand's byte] */
+        for (int32_t v = 0; v < 256; v++)
+            table[v] = b_one ? sm2c_rt__f1_s8(v - 128, b[0], q, mul) : sm2c_rt__f1_s8(a[0], v - 128, q, mul);
+    /* runs along the last dim */
+    const int32_t last = rank - 1, run = rank > 0 ? dims[last] : 1;
+    const ptrdiff_t ra = rank > 0 ? sa[last] : 0, rb = rank > 0 ? sb[last] : 0;
+    for (ptrdiff_t i = 0; i < n; i += run) {
+        if (tabled && b_one) {
+            for (int32_t j = 0; j < run; j++)
+                y[i + j] = table[a[oa + j * ra] + 128];
+        } else if (tabled) {
+            for (int32_t j = 0; j < run; j++)
+                y[i + j] = table[b[ob + j * rb] + 128];
+#if SM2C_RT_WANT(add_bcast_s8)
+        } else if (!mul && ra == 1 && rb == 1) {
+            add_run_s8(a + oa, b + ob, y + i, run, q);
+#endif
+        } else {
+            for (int32_t j = 0; j < run; j++)
+                y[i + j] = sm2c_rt__f1_s8(a[oa + j * ra], b[ob + j * rb], q, mul);
+        }
+        for (int32_t k = last - 1; k >= 0; k--) {
+            oa += sa[k], ob += sb[k];
+            if (++idx[k] < dims[k])
+                break;
+            oa -= (ptrdiff_t)sa[k] * dims[k], ob -= (ptrdiff_t)sb[k] * dims[k];
+            idx[k] = 0;
+        }
+    }
+}
+
 #endif
 
 #if SM2C_RT_WANT(add_bcast_s8)

@@ -705,8 +705,8 @@ static void test_quantize_s8_lanes(void **state)
         }
 }
 
-/* Broadcasting Add and Mul: a [4, 1, 3] with b [1, 5, 3] gives each pair the
-** flat kernels' result. */
+/* Broadcasting Add and Mul: a [4, 1, 3] with b [1, 5, 3], and [40, 64] with a
+** row, one value b or one value a, gives each pair the flat kernels' result. */
 static void test_bcast_s8(void **state)
 {
     (void)state;
@@ -726,6 +726,26 @@ static void test_bcast_s8(void **state)
                     assert_int_equal(want[0], y[(i * 5 + j) * 3 + k]);
                 }
     }
+    /* [40, 64] with a bias row [64] (runs on the vector Add), with one value
+    ** b or one value a (a table of the 256 results): each element as above */
+    enum { R = 40, D = 64 };
+    int8_t *ba = malloc(R * D), *by = malloc(R * D), row[D];
+    fill8(&r, ba, R * D);
+    fill8(&r, row, D);
+    const int32_t bd[2] = { R, D }, s_full[2] = { D, 1 }, s_row[2] = { 0, 1 }, s_one[2] = { 0, 0 };
+    for (int form = 0; form < 6; form++) {
+        const int mul = form % 2, which = form / 2; /* 0: bias row, 1: b one value, 2: a one value */
+        const int8_t *xa = which == 2 ? row + 5 : ba, *xb = which == 0 ? row : which == 1 ? row + 9 : ba;
+        const int32_t *sa2 = which == 2 ? s_one : s_full, *sb2 = which == 0 ? s_row : which == 1 ? s_one : s_full;
+        (mul ? sm2c_rt_mul_bcast_s8 : sm2c_rt_add_bcast_s8)(xa, xb, by, 2, bd, sa2, sb2, mul ? qm : qa);
+        for (int i = 0; i < R; i++)
+            for (int k = 0; k < D; k++) {
+                const int8_t *pa = xa + i * sa2[0] + k * sa2[1], *pb = xb + i * sb2[0] + k * sb2[1];
+                (mul ? sm2c_rt_mul_s8 : sm2c_rt_add_s8)(pa, pb, want, 1, mul ? qm : qa);
+                assert_int_equal(want[0], by[i * D + k]);
+            }
+    }
+    free(ba), free(by);
 }
 
 /* Mean of [2, 6, 5] over the middle axis: the shifted sum requantized. */
