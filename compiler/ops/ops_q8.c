@@ -215,6 +215,24 @@ static sm2c_value *int32_constant(sm2c_lower *l, const int64_t *v, int64_t n, co
     return sm2c_op_constant(l, t, name);
 }
 
+/* The sm2c_rt_conv2d_packed_s8 step of node n on input buffer x, window p:
+** its filter (c_src channels; transposed: [OC, C]) packed, its folded bias
+** (oc values) a constant buffer. */
+static sm2c_step *packed_step(sm2c_lower *l, const sm2c_node *n, int32_t x, const int64_t *p, int64_t c_src,
+                              int transposed, const int64_t *bias, const char *what)
+{
+    const int64_t oc = p[SM2C_RT_WIN_OC];
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
+    s->args[0] = sm2c_arg_buf(x);
+    s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p, c_src, transposed));
+    s->args[2] = buf_of(l, int32_constant(l, bias, oc, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
+                                                                         n->name ? n->name : what)));
+    s->args[3] = buf_of(l, n->outputs[0]);
+    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    requant_args(l, n, s, 5);
+    return s;
+}
+
 /* The vector cores' form of a Conv2D without groups: the filter packed and
 ** (in_zp + 128) times its column sums taken out of the bias at compile time
 ** (conv_packed_s8.c); 0 (lower as given) when the bias does not fold. */
@@ -230,14 +248,7 @@ static int lower_conv_packed(sm2c_lower *l, const sm2c_node *n, int64_t *p)
     int32_t x = sm2c_lower_buf(l, n->inputs[0]);
     if (sm2c_conv_pads_input_s8(l->target, p, 0))
         x = sm2c_conv_pad_input_s8(l, n, x, p, in_zp, 0);
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
-    s->args[0] = sm2c_arg_buf(x);
-    s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p, c, 0));
-    s->args[2] = buf_of(l, int32_constant(l, bias, oc, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
-                                                                         n->name ? n->name : "conv")));
-    s->args[3] = buf_of(l, n->outputs[0]);
-    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    requant_args(l, n, s, 5);
+    packed_step(l, n, x, p, c, 0, bias, "conv");
     return 1;
 }
 
@@ -308,14 +319,7 @@ static int lower_fc_packed(sm2c_lower *l, const sm2c_node *n, int64_t rows, int6
     p[SM2C_RT_WIN_KH] = p[SM2C_RT_WIN_KW] = p[SM2C_RT_WIN_SH] = p[SM2C_RT_WIN_SW] = 1;
     p[SM2C_RT_WIN_DH] = p[SM2C_RT_WIN_DW] = 1;
     p[SM2C_RT_WIN_OC] = nout;
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p, k, 1));
-    s->args[2] = buf_of(l, int32_constant(l, bias, nout, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
-                                                                           n->name ? n->name : "matmul")));
-    s->args[3] = buf_of(l, n->outputs[0]);
-    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    requant_args(l, n, s, 5);
+    sm2c_step *s = packed_step(l, n, sm2c_lower_buf(l, n->inputs[0]), p, k, 1, bias, "matmul");
     if (n->q->n_channels != nout) { /* one multiplier for the whole tensor: the kernel reads one per output */
         int32_t *m = sm2c_arena_array(l->c->arena, (size_t)nout + 1, sizeof *m);
         int32_t *sh = sm2c_arena_array(l->c->arena, (size_t)nout + 1, sizeof *sh);
