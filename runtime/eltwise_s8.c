@@ -232,8 +232,14 @@ static inline int8_t sm2c_rt__f1_s8(int32_t a, int32_t b, const int32_t *q, int 
 }
 
 /* Elements from which a call with one operand a single value looks its
-** results up in a table of the 256 the other can give (the same values). */
+** results up in a table of the 256 the other can give (the same values).
+** Hosts only, as softmax_s8.c's table: a Cortex-M keeps its stack bound. */
+#if defined(__x86_64__) || defined(__aarch64__)
+#define SM2C_RT__BCAST_TABLE 1
 enum { BCAST_TABLE_MIN = 1024 };
+#else
+#define SM2C_RT__BCAST_TABLE 0
+#endif
 
 static inline void sm2c_rt__bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank,
                                      const int32_t *dims, const int32_t *sa, const int32_t *sb,
@@ -247,11 +253,17 @@ static inline void sm2c_rt__bcast_s8(const int8_t *a, const int8_t *b, int8_t *y
         a_one &= sa[k] == 0 || dims[k] == 1;
         b_one &= sb[k] == 0 || dims[k] == 1;
     }
+#if SM2C_RT__BCAST_TABLE
     int8_t table[256];
     const int tabled = n >= BCAST_TABLE_MIN && (a_one || b_one);
     if (tabled) /* y = table[the other operand's byte] */
         for (int32_t v = 0; v < 256; v++)
             table[v] = b_one ? sm2c_rt__f1_s8(v - 128, b[0], q, mul) : sm2c_rt__f1_s8(a[0], v - 128, q, mul);
+#else
+    const int8_t *table = NULL;
+    const int tabled = 0;
+    (void)a_one, (void)b_one;
+#endif
     /* runs along the last dim */
     const int32_t last = rank - 1, run = rank > 0 ? dims[last] : 1;
     const ptrdiff_t ra = rank > 0 ? sa[last] : 0, rb = rank > 0 ? sb[last] : 0;
