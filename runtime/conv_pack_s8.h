@@ -36,6 +36,7 @@
 
 #include "conv_block_s8.h" /* c8_geom, c8_word */
 #include "sm2c_rt.h"       /* SM2C_RT_WIN_* */
+#include "win_inside.h"
 
 /* Groups of 4 reduction values in a filter row. */
 static inline int32_t c8p_groups(const c8_geom *g)
@@ -67,18 +68,12 @@ static inline const int8_t *c8p_row(const c8_geom *g, int64_t ih, int64_t iw)
     return NULL;
 }
 
-/* Whether every window of the layer (window parameters p, sm2c_rt.h) lies
-** inside the input, each of its rows one run of whole groups: no padding, DW
-** 1, KW * C a multiple of 4.  The compiler's padded copy of the input makes it so
-** (ops_q8.c), and the kernels then set each pixel's pointer once. */
+/* Whether every window of the layer (window parameters p) lies inside the
+** input, each of its rows one run of whole groups: DW 1 and KW * C a multiple
+** of 4 besides.  The kernels then set each pixel's pointer once. */
 static inline int c8p_inside(const int32_t *p)
 {
-    const int64_t last_h = (int64_t)(p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] +
-                           (int64_t)(p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
-    const int64_t last_w = (int64_t)(p[SM2C_RT_WIN_OW] - 1) * p[SM2C_RT_WIN_SW] + p[SM2C_RT_WIN_KW] - 1 -
-                           p[SM2C_RT_WIN_PL];
-    return p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_DW] == 1 &&
-           !((p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C]) & 3) && last_h < p[SM2C_RT_WIN_H] && last_w < p[SM2C_RT_WIN_W];
+    return sm2c_rt__win_inside(p) && p[SM2C_RT_WIN_DW] == 1 && !((p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C]) & 3);
 }
 
 /* Row values k .. k + 3 of the pixel whose row kh starts at (ih, iw), as a

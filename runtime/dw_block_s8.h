@@ -26,6 +26,7 @@
 #include "q8_vec.h"
 #include "simd_s8.h"
 #include "sm2c_rt.h"
+#include "win_inside.h"
 
 /* Tap t (kh * KW + kw) of output pixel (oh, ow): its offset into the image
 ** (x) and the filter (w) at channel 0, or 0 when the tap lies in the padding.
@@ -156,23 +157,10 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_16(const int8_t *x, const int8_t
 }
 #endif
 
-/* Whether every window of the layer lies inside the input (no padding): the
-** compiler's padded copy makes it so (compiler/ops/conv_pad.c). */
-static inline int dw8_inside(const int32_t *p)
-{
-    const int64_t last_h = (int64_t)(p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] +
-                           (int64_t)(p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH];
-    const int64_t last_w = (int64_t)(p[SM2C_RT_WIN_OW] - 1) * p[SM2C_RT_WIN_SW] +
-                           (int64_t)(p[SM2C_RT_WIN_KW] - 1) * p[SM2C_RT_WIN_DW];
-    return p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 && last_h < p[SM2C_RT_WIN_H] &&
-           last_w < p[SM2C_RT_WIN_W];
-}
-
 #if SM2C_RT_VNNI
 /* Four taps' 64 channels t[0..3] as vpdpbusd operands: q[i] dword 4L + m
 ** holds the four taps of channel 16L + 4i + m (L the 128-bit lane), the
-** order the byte and word unpacks give (dw8_vnni_taps4's pixel loop does the
-** same, written out). */
+** order the byte and word unpacks give. */
 SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void dw8_taps4(const __m512i *t, __m512i *q)
 {
     const __m512i a = _mm512_unpacklo_epi8(t[0], t[1]), b = _mm512_unpackhi_epi8(t[0], t[1]);
@@ -184,7 +172,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void dw8_taps4(const __m512i *t
 }
 
 /* Channels c0 .. c0 + nr - 1 (nr <= 64) of every output pixel of image x, a
-** layer whose every window lies inside (dw8_inside) and has at most DW8_TAPS
+** layer whose every window lies inside (sm2c_rt__win_inside) and has at most DW8_TAPS
 ** taps; with px > 1 (all nr = C channels, C * px = 64, stride 1), px pixels
 ** of a row to a vector, its lanes the px pixels' channels as they lie in the
 ** input and the output.  Four taps at a time go into one vpdpbusd per 16
@@ -245,27 +233,26 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
     /* output lanes 16L + 4i .. + 3 (dword 4L + i) from dword 4i + L of the
     ** four results' bytes */
     const __m512i idx = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
-    /* named sums and taps, not arrays: -O2 keeps them in registers too */
+    /* no loops over the four taps or sums: -O2 then keeps them in registers */
     for (int32_t oh = 0; oh < OH; oh++)
         for (int32_t ow = 0; ow < OW; ow += px) {
             const int32_t on = (OW - ow < px ? OW - ow : px) * nr;
             const __mmask64 m = on >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << on) - 1);
             const int8_t *xp = x + ((ptrdiff_t)oh * SH * W + (ptrdiff_t)ow * SW) * C + c0;
-            __m512i acc[4], s0 = zero, s1 = zero, s2 = zero, s3 = zero;
+            __m512i acc[4] = {zero, zero, zero, zero};
             for (int32_t g = 0; g < G; g++) {
                 const ptrdiff_t *o = xo + 4 * g;
-                const __m512i t0 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[0]), flip);
-                const __m512i t1 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[1]), flip);
-                const __m512i t2 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[2]), flip);
-                const __m512i t3 = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[3]), flip);
-                const __m512i a = _mm512_unpacklo_epi8(t0, t1), b = _mm512_unpackhi_epi8(t0, t1);
-                const __m512i c = _mm512_unpacklo_epi8(t2, t3), d = _mm512_unpackhi_epi8(t2, t3);
-                s0 = _mm512_dpbusd_epi32(s0, _mm512_unpacklo_epi16(a, c), wf[g][0]);
-                s1 = _mm512_dpbusd_epi32(s1, _mm512_unpackhi_epi16(a, c), wf[g][1]);
-                s2 = _mm512_dpbusd_epi32(s2, _mm512_unpacklo_epi16(b, d), wf[g][2]);
-                s3 = _mm512_dpbusd_epi32(s3, _mm512_unpackhi_epi16(b, d), wf[g][3]);
+                __m512i t[4], v[4];
+                t[0] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[0]), flip);
+                t[1] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[1]), flip);
+                t[2] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[2]), flip);
+                t[3] = _mm512_xor_si512(_mm512_maskz_loadu_epi8(m, xp + o[3]), flip);
+                dw8_taps4(t, v);
+                acc[0] = _mm512_dpbusd_epi32(acc[0], v[0], wf[g][0]);
+                acc[1] = _mm512_dpbusd_epi32(acc[1], v[1], wf[g][1]);
+                acc[2] = _mm512_dpbusd_epi32(acc[2], v[2], wf[g][2]);
+                acc[3] = _mm512_dpbusd_epi32(acc[3], v[3], wf[g][3]);
             }
-            acc[0] = s0, acc[1] = s1, acc[2] = s2, acc[3] = s3;
             __m512i out = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(q8_apply512_v(acc[0], &rq[0], q)));
             out = _mm512_inserti32x4(out, _mm512_cvtepi32_epi8(q8_apply512_v(acc[1], &rq[1], q)), 1);
             out = _mm512_inserti32x4(out, _mm512_cvtepi32_epi8(q8_apply512_v(acc[2], &rq[2], q)), 2);
@@ -314,7 +301,7 @@ SM2C_RT_TARGET_S8_AVX2 static inline void dw8_avx2_32(const int8_t *x, const int
 
 #if SM2C_RT_S8_AVX2
 /* dw8_vnni_16 on AVX2 for a layer whose every window lies inside
-** (dw8_inside): channels c0 .. c0 + nr - 1 (nr <= 8) of every output pixel,
+** (sm2c_rt__win_inside): channels c0 .. c0 + nr - 1 (nr <= 8) of every output pixel,
 ** the block's filter widened and its sum times in_zp taken off once, each
 ** pixel one load, multiply and add per tap, and requantized with the
 ** block's multipliers loaded once (dw8_avx2_32 looks each tap up and
@@ -385,7 +372,7 @@ static inline int sm2c_rt__dw_s8_blocked(const int8_t *x, const int8_t *w, int8_
         ** channels (one of 48 or more at the end), or with fewer channels
         ** dividing 64 and stride 1, 64 / C pixels to a vector; the rest by
         ** blocks of 16 */
-        const int inside = dw8_inside(p);
+        const int inside = sm2c_rt__win_inside(p);
         const int32_t px = inside && C >= 4 && C < 64 && 64 % C == 0 && p[SM2C_RT_WIN_SW] == 1 ? 64 / C : 1;
         const int32_t wide = px > 1 ? C : inside ? (C + 16) / 64 * 64 : 0;
         for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
@@ -400,7 +387,7 @@ static inline int sm2c_rt__dw_s8_blocked(const int8_t *x, const int8_t *w, int8_
     }
 #endif
 #if SM2C_RT_S8_AVX2
-    if (nb == 32 && p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] <= DW8_TAPS && dw8_inside(p)) {
+    if (nb == 32 && p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] <= DW8_TAPS && sm2c_rt__win_inside(p)) {
         for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
             for (int32_t c0 = 0; c0 < C; c0 += 8)
                 dw8_avx2_in8(x + (ptrdiff_t)n * H * W * C, w, p, c0, C - c0 < 8 ? C - c0 : 8, in_zp, q,

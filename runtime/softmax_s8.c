@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "q8_math.h"
+#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE */
 #include "sm2c_rt.h"
 
 /* x * 2^e saturated to int32, e in [1, 30] (gemmlowp's SaturatingRoundingMultiplyByPOT). */
@@ -82,38 +83,38 @@ static int32_t sm2c_rt__softmax_exp(int32_t diff, int32_t mult, int32_t left_shi
     return sm2c_rt__exp_neg_q5(sm2c_rt__requant(diff, mult, left_shift));
 }
 
-/* The rows on a table of exp(-d) for the 256 differences d = max - x an int8
-** row can have: the same values, so the same bits, 256 exponentials a call
-** instead of two per element (a transformer's 4 x 128 x 128 attention
-** weights: 1.8 ms to under 0.1).  Hosts only: the table's kilobyte of
-** stack stays off a Cortex-M, whose code and stack bound do not change. */
-#if defined(__x86_64__) || defined(__aarch64__)
-enum { SOFTMAX_TABLE_MIN = 512 }; /* elements a call from which the table pays */
-
-static void softmax_rows_table(const int8_t *x, int8_t *y, int32_t rows, int32_t depth, int32_t mult,
-                               int32_t left_shift, int32_t diff_min)
+/* One row of depth values; e_of, when given, holds exp(-d) for each of the
+** 256 differences d = max - x an int8 row can have (the same values).
+** Inlined at each call, so the test of e_of folds away in both. */
+static SM2C_RT_ALWAYS_INLINE void softmax_row(const int8_t *x, int8_t *y, int32_t depth, const int32_t *e_of, int32_t mult,
+                        int32_t left_shift, int32_t diff_min)
 {
-    int32_t e_of[256];
-    for (int32_t d = 0; d < 256; d++)
-        e_of[d] = sm2c_rt__softmax_exp(-d, mult, left_shift, diff_min);
-    for (int32_t r = 0; r < rows; r++, x += depth, y += depth) {
-        int32_t max = -128, sum = 0;
-        for (int32_t c = 0; c < depth; c++)
-            max = x[c] > max ? x[c] : max;
-        for (int32_t c = 0; c < depth; c++) {
-            const int32_t e = e_of[max - x[c]];
-            sum += e < 0 ? 0 : sm2c_rt__rdbpot(e, 12);
-        }
-        const int32_t headroom = sm2c_rt__clz32((uint32_t)sum);
-        const int32_t frac = (int32_t)(((uint32_t)sum << headroom) - (UINT32_C(1) << 31));
-        const int32_t scale = sm2c_rt__one_over_one_plus(frac), exponent = 12 - headroom + 31 - 8;
-        for (int32_t c = 0; c < depth; c++) {
-            const int32_t e = e_of[max - x[c]];
-            const int32_t v = e < 0 ? -128 : sm2c_rt__rdbpot(sm2c_rt__rdhm(scale, e), exponent) - 128;
-            y[c] = sm2c_rt__clamp_s8(v, -128, 127);
-        }
+    int32_t max = -128, sum = 0;
+    for (int32_t c = 0; c < depth; c++)
+        max = x[c] > max ? x[c] : max;
+    for (int32_t c = 0; c < depth; c++) {
+        int32_t e = e_of ? e_of[max - x[c]] : sm2c_rt__softmax_exp(x[c] - max, mult, left_shift, diff_min);
+        sum += e < 0 ? 0 : sm2c_rt__rdbpot(e, 12);   /* Q12.19; depth < 2^12 keeps it in int32 */
+    }
+    /* 1 / sum: sum = 2^bits_over_unit * (1 + frac), frac in [0, 1). */
+    const int32_t headroom = sm2c_rt__clz32((uint32_t)sum);
+    const int32_t bits_over_unit = 12 - headroom;
+    const int32_t frac = (int32_t)(((uint32_t)sum << headroom) - (UINT32_C(1) << 31));
+    const int32_t scale = sm2c_rt__one_over_one_plus(frac);
+    const int32_t exponent = bits_over_unit + 31 - 8;
+    for (int32_t c = 0; c < depth; c++) {
+        int32_t e = e_of ? e_of[max - x[c]] : sm2c_rt__softmax_exp(x[c] - max, mult, left_shift, diff_min);
+        int32_t v = e < 0 ? -128 : sm2c_rt__rdbpot(sm2c_rt__rdhm(scale, e), exponent) - 128;
+        y[c] = sm2c_rt__clamp_s8(v, -128, 127);
     }
 }
+
+/* On hosts a call of SOFTMAX_TABLE_MIN values or more first makes the table
+** of the 256 exponentials: 256 a call instead of two per value (a
+** transformer's 4 x 128 x 128 attention weights: 1.8 ms to under 0.1).
+** Hosts only: the table's kilobyte of stack stays off a Cortex-M. */
+#if defined(__x86_64__) || defined(__aarch64__)
+enum { SOFTMAX_TABLE_MIN = 512 };
 #endif
 
 void sm2c_rt_softmax_s8(const int8_t *x, int8_t *y, int32_t rows, int32_t depth, int32_t mult,
@@ -121,28 +122,14 @@ void sm2c_rt_softmax_s8(const int8_t *x, int8_t *y, int32_t rows, int32_t depth,
 {
 #if defined(__x86_64__) || defined(__aarch64__)
     if ((int64_t)rows * depth >= SOFTMAX_TABLE_MIN) {
-        softmax_rows_table(x, y, rows, depth, mult, left_shift, diff_min);
+        int32_t table[256];
+        for (int32_t d = 0; d < 256; d++)
+            table[d] = sm2c_rt__softmax_exp(-d, mult, left_shift, diff_min);
+        for (int32_t r = 0; r < rows; r++, x += depth, y += depth)
+            softmax_row(x, y, depth, table, mult, left_shift, diff_min);
         return;
     }
 #endif
-    for (int32_t r = 0; r < rows; r++, x += depth, y += depth) {
-        int32_t max = -128, sum = 0;
-        for (int32_t c = 0; c < depth; c++)
-            max = x[c] > max ? x[c] : max;
-        for (int32_t c = 0; c < depth; c++) {
-            int32_t e = sm2c_rt__softmax_exp(x[c] - max, mult, left_shift, diff_min);
-            sum += e < 0 ? 0 : sm2c_rt__rdbpot(e, 12);   /* Q12.19; depth < 2^12 keeps it in int32 */
-        }
-        /* 1 / sum: sum = 2^bits_over_unit * (1 + frac), frac in [0, 1). */
-        const int32_t headroom = sm2c_rt__clz32((uint32_t)sum);
-        const int32_t bits_over_unit = 12 - headroom;
-        const int32_t frac = (int32_t)(((uint32_t)sum << headroom) - (UINT32_C(1) << 31));
-        const int32_t scale = sm2c_rt__one_over_one_plus(frac);
-        const int32_t exponent = bits_over_unit + 31 - 8;
-        for (int32_t c = 0; c < depth; c++) {
-            int32_t e = sm2c_rt__softmax_exp(x[c] - max, mult, left_shift, diff_min);
-            int32_t v = e < 0 ? -128 : sm2c_rt__rdbpot(sm2c_rt__rdhm(scale, e), exponent) - 128;
-            y[c] = sm2c_rt__clamp_s8(v, -128, 127);
-        }
-    }
+    for (int32_t r = 0; r < rows; r++, x += depth, y += depth)
+        softmax_row(x, y, depth, NULL, mult, left_shift, diff_min);
 }

@@ -268,7 +268,7 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     if (whole && !l->target->size_level && lower_conv_packed(l, n, p))
         return SM2C_OK;
     int32_t x = sm2c_lower_buf(l, n->inputs[0]);
-    if (depthwise && p[SM2C_RT_WIN_FC] == 1 && !l->target->cortex_m && sm2c_conv_pads_input_s8(l->target, p, 1))
+    if (depthwise && p[SM2C_RT_WIN_FC] == 1 && sm2c_conv_pads_input_s8(l->target, p, 1))
         x = sm2c_conv_pad_input_s8(l, n, x, p, n->inputs[0]->quant->zero_point, 1);
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);
     s->args[0] = sm2c_arg_buf(x);
