@@ -19,6 +19,8 @@
 ** conv2d_ohwi_s8 instead (ops_q8.c); the portable loops serve them all the
 ** same.  The compiler proves that acc fits in int32 (reliability.md 6.5),
 ** w * (x' + 128) is within its k * 127 * 255, and so is every partial sum.
+** sm2c_rt_conv2d_packed_s8_frq is the same with the float requantization
+** (q8_vec.h; --requantize float).
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -29,6 +31,7 @@
 #include "conv_pack_sdot_s8.h"
 #include "conv_pack_vnni_s8.h"
 #include "q8_vec.h"
+#include "rt_select.h"
 #include "simd_f32.h" /* SM2C_RT_VECTORISE */
 #include "sm2c_rt.h"
 
@@ -68,13 +71,11 @@ static void c8p_portable(const c8_geom *g, int32_t OH, const q8_out *q, int8_t *
             }
 }
 
-void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
-                              const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
-                              int32_t out_zp, int32_t act_min, int32_t act_max)
+static void c8p_conv(const int8_t *x, const int8_t *w, int8_t *y, const int32_t *p, int32_t in_zp,
+                     const q8_out *q)
 {
     const int32_t N = p[SM2C_RT_WIN_N], H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
     const int32_t OH = p[SM2C_RT_WIN_OH], M = OH * p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max};
     c8_geom g = {x, w, H, W, C, p[SM2C_RT_WIN_KH], p[SM2C_RT_WIN_KW], p[SM2C_RT_WIN_SH], p[SM2C_RT_WIN_SW],
                  p[SM2C_RT_WIN_DH], p[SM2C_RT_WIN_DW], p[SM2C_RT_WIN_PT], p[SM2C_RT_WIN_PL],
                  p[SM2C_RT_WIN_OW], OC, in_zp};
@@ -83,11 +84,31 @@ void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *b
         g.x = x + (ptrdiff_t)n * H * W * C;
 #if SM2C_RT_VNNI
         if (c8p_vnni_fits(&g)) {
-            c8p_vnni(&g, M, c8p_inside(p), &q, yn);
+            c8p_vnni(&g, M, c8p_inside(p), q, yn);
             continue;
         }
 #endif
-        if (!c8p_avx2(&g, M, &q, yn) && !c8p_sdot(&g, M, &q, yn))
-            c8p_portable(&g, OH, &q, yn);
+        if (!c8p_avx2(&g, M, q, yn) && !c8p_sdot(&g, M, q, yn))
+            c8p_portable(&g, OH, q, yn);
     }
 }
+
+#if SM2C_RT_WANT(conv2d_packed_s8)
+void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                              const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                              int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    c8p_conv(x, w, y, p, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_packed_s8_frq)
+void sm2c_rt_conv2d_packed_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                  const int32_t *p, const float *scale, int32_t in_zp, int32_t out_zp,
+                                  int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    c8p_conv(x, w, y, p, in_zp, &q);
+}
+#endif

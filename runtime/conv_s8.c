@@ -25,7 +25,8 @@
 ** (q8_vec.h); on AArch64 with DotProd, Conv2D runs on conv_sdot_s8.h's SDOT
 ** blocks; on a scalar core (Cortex-M) both run conv_m_s8.h's loops,
 ** sums in registers, with SMLAD where the core has the DSP extension.  All
-** give the C path's bits.
+** give the C path's bits.  The _frq forms requantize in float (q8_vec.h;
+** --requantize float); a scalar core then takes the vector-shaped C loops.
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -110,20 +111,18 @@ SM2C_RT_VECTORISE static void cs8_block(const int8_t *x, const int8_t *w, const 
     }
 }
 
-#if SM2C_RT_WANT(conv2d_s8)
-void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
-                       const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
-                       int32_t act_min, int32_t act_max)
+#if SM2C_RT_WANT(conv2d_s8) || SM2C_RT_WANT(conv2d_s8_frq)
+static void cs8_conv(const int8_t *x, const int8_t *w, int8_t *y, const int32_t *p, int32_t in_zp, const q8_out *q)
 {
     const int32_t C = p[SM2C_RT_WIN_C], OC = p[SM2C_RT_WIN_OC], FC = p[SM2C_RT_WIN_FC];
     const int32_t G = FC > 0 && C / FC > 0 ? C / FC : 1, OG = OC / G;
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max};
     int32_t acc[CS8_OB];
-    if (SM2C_RT_SCALAR_CORE) {
-        cm8_conv(x, w, y, p, in_zp, &q);
+    /* conv_m_s8.h requantizes in fixed point only */
+    if (SM2C_RT_SCALAR_CORE && !q->scale) {
+        cm8_conv(x, w, y, p, in_zp, q);
         return;
     }
-    if (sm2c_rt__conv_s8_blocked(x, w, y, p, in_zp, &q) || sm2c_rt__conv_s8_sdot(x, w, y, p, in_zp, &q))
+    if (sm2c_rt__conv_s8_blocked(x, w, y, p, in_zp, q) || sm2c_rt__conv_s8_sdot(x, w, y, p, in_zp, q))
         return;
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
@@ -134,25 +133,42 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
                     for (int32_t o0 = g * OG; o0 < (g + 1) * OG; o0 += CS8_OB) {
                         const int32_t ob = (g + 1) * OG - o0 < CS8_OB ? (g + 1) * OG - o0 : CS8_OB;
                         cs8_block(x, w, p, n, oh, ow, g * FC, FC, o0, ob, in_zp, 0, acc);
-                        q8_store(acc, o0, ob, &q, yp + o0);
+                        q8_store(acc, o0, ob, q, yp + o0);
                     }
             }
 }
 #endif
 
-#if SM2C_RT_WANT(depthwise_conv2d_s8)
-void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
-                                 const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
-                                 int32_t out_zp, int32_t act_min, int32_t act_max)
+#if SM2C_RT_WANT(conv2d_s8)
+void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                       const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
+                       int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    cs8_conv(x, w, y, p, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_s8_frq)
+void sm2c_rt_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                           const float *scale, int32_t in_zp, int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    cs8_conv(x, w, y, p, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(depthwise_conv2d_s8) || SM2C_RT_WANT(depthwise_conv2d_s8_frq)
+static void cs8_depthwise(const int8_t *x, const int8_t *w, int8_t *y, const int32_t *p, int32_t in_zp,
+                          const q8_out *q)
 {
     const int32_t OC = p[SM2C_RT_WIN_OC], M = p[SM2C_RT_WIN_FC] > 0 ? p[SM2C_RT_WIN_FC] : 1;
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max};
     int32_t acc[CS8_OB];
-    if (SM2C_RT_SCALAR_CORE && M == 1 && p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1) {
-        cm8_depthwise(x, w, y, p, in_zp, &q);
+    if (SM2C_RT_SCALAR_CORE && !q->scale && M == 1 && p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1) {
+        cm8_depthwise(x, w, y, p, in_zp, q);
         return;
     }
-    if (M == 1 && sm2c_rt__dw_s8_blocked(x, w, y, p, in_zp, &q))
+    if (M == 1 && sm2c_rt__dw_s8_blocked(x, w, y, p, in_zp, q))
         return;
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
@@ -164,8 +180,28 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
                     ** o = c*M + m reads input channel c alone: filter column o of the
                     ** [KH, KW, C*M] view, one "input channel". */
                     cs8_block(x, w, p, n, oh, ow, M == 1 ? o0 : o0 / M, 1, o0, ob, in_zp, M == 1, acc);
-                    q8_store(acc, o0, ob, &q, yp + o0);
+                    q8_store(acc, o0, ob, q, yp + o0);
                 }
             }
+}
+#endif
+
+#if SM2C_RT_WANT(depthwise_conv2d_s8)
+void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                 const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                                 int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    cs8_depthwise(x, w, y, p, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(depthwise_conv2d_s8_frq)
+void sm2c_rt_depthwise_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                     const int32_t *p, const float *scale, int32_t in_zp, int32_t out_zp,
+                                     int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    cs8_depthwise(x, w, y, p, in_zp, &q);
 }
 #endif

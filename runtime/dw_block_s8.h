@@ -217,14 +217,16 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
     /* requantization per lane, in the interleaved order: lane 16L + 4i + m
     ** is dword 4L + m of sum i */
     int32_t pb[64], pm[64], ps[64];
+    float pf[64];
     for (int32_t k = 0; k < 64; k++) {
         const int32_t lane = 16 * (k % 16 / 4) + 4 * (k / 16) + k % 4, ch = c0 + (px > 1 ? lane & (nr - 1) : lane);
         const int on = lane < px * nr;
         pb[k] = on && q->bias ? q->bias[ch] : 0;
-        pm[k] = on ? q->mult[ch] : 0;
-        ps[k] = on ? q->shift[ch] : 0;
+        pm[k] = on && !q->scale ? q->mult[ch] : 0;
+        ps[k] = on && !q->scale ? q->shift[ch] : 0;
+        pf[k] = on && q->scale ? q->scale[ch] : 0.0f;
     }
-    const q8_out qp = {pb, pm, ps, q->out_zp, q->act_min, q->act_max};
+    const q8_out qp = {pb, pm, ps, q->out_zp, q->act_min, q->act_max, q->scale ? pf : NULL};
     q8_prep512 rq[4];
     for (int i = 0; i < 4; i++) {
         q8_prep(&rq[i], 16 * i, 16, &qp);
@@ -322,9 +324,7 @@ SM2C_RT_TARGET_S8_AVX2 static inline void dw8_avx2_in8(const int8_t *x, const in
     }
     const __m256i bias = _mm256_sub_epi32(q->bias ? q8_load256(q->bias + c0, nr) : _mm256_setzero_si256(),
                                           _mm256_mullo_epi32(wsum, _mm256_set1_epi32(in_zp)));
-    const __m256i m = q8_load256(q->mult + c0, nr), shift = q8_load256(q->shift + c0, nr);
-    const __m256i zp = _mm256_set1_epi32(q->out_zp), lo = _mm256_set1_epi32(q->act_min);
-    const __m256i hi = _mm256_set1_epi32(q->act_max);
+    const q8_prep256 rq = q8_rq_prep256(c0, nr, q);
     for (int32_t oh = 0; oh < OH; oh++)
         for (int32_t ow = 0; ow < OW; ow++) {
             const int8_t *xp = x + ((ptrdiff_t)oh * SH * W + (ptrdiff_t)ow * SW) * C + c0;
@@ -336,8 +336,7 @@ SM2C_RT_TARGET_S8_AVX2 static inline void dw8_avx2_in8(const int8_t *x, const in
             }
             if (t < T)
                 a0 = _mm256_add_epi32(a0, _mm256_mullo_epi32(dw8_widen8(xp + xo[t], nr), wv[t]));
-            __m256i v = q8_requant256(_mm256_add_epi32(_mm256_add_epi32(a0, a1), bias), m, shift);
-            v = _mm256_max_epi32(_mm256_min_epi32(_mm256_add_epi32(v, zp), hi), lo);
+            const __m256i v = q8_rq256(_mm256_add_epi32(_mm256_add_epi32(a0, a1), bias), &rq, q);
             /* 8 int32 in [-128, 127] to 8 bytes */
             const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
             int8_t b[16];

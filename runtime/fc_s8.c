@@ -25,6 +25,8 @@
 ** them to one vector of 16 sums at the end, and requantize on vectors.  The
 ** compiler passes in_zp -128 with (in_zp + 128) * sum(w) taken from the bias
 ** (ops_q8.c): the same integers, and VNNI then has nothing to subtract.
+** sm2c_rt_fully_connected_s8_frq requantizes in float instead (q8_vec.h;
+** --requantize float).
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -32,7 +34,8 @@
 
 #include "dsp_s8.h"
 #include "q8_math.h"
-#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE */
+#include "q8_vec.h"
+#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE, SM2C_RT_WANT */
 #include "simd_f32.h" /* SM2C_RT_VECTORISE: gcc -O2 then vectorises the dot products */
 #include "simd_s8.h"
 #include "sm2c_rt.h"
@@ -119,24 +122,29 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m256i fc8_nearest8(__m256i x,
 
 /* Outputs o .. o + 15 of one row: the sums on 16 rows at once, less
 ** (in_zp + 128) * the rows' sums unless in_zp is -128 (the compiler folds
-** that into the bias), then bias and the single rounding on vectors. */
-SM2C_RT_TARGET_VNNI static void fc8_vnni16(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
-                                           int32_t k, int32_t o, const int32_t *mult, const int32_t *shift,
-                                           int32_t in_zp, int32_t out_zp, int32_t act_min, int32_t act_max)
+** that into the bias), then bias and the single rounding (or the float
+** scheme) on vectors. */
+SM2C_RT_TARGET_VNNI static void fc8_vnni16(const int8_t *x, const int8_t *w, int8_t *y, int32_t k, int32_t o,
+                                           int32_t in_zp, const q8_out *q)
 {
     __m512i acc = fc8_rows16(x, w, k, _mm512_setzero_si512());
     if (in_zp != -128)
         acc = _mm512_sub_epi32(acc, fc8_rows16(NULL, w, k, _mm512_set1_epi8((char)(uint8_t)(in_zp + 128))));
-    if (bias)
-        acc = _mm512_add_epi32(acc, _mm512_loadu_si512((const void *)(bias + o)));
-    const __m512i m = _mm512_loadu_si512((const void *)(mult + o));
-    const __m512i s = _mm512_loadu_si512((const void *)(shift + o));
-    const __m256i lo = fc8_nearest8(_mm512_castsi512_si256(acc), _mm512_castsi512_si256(m),
-                                    _mm512_castsi512_si256(s));
-    const __m256i hi = fc8_nearest8(_mm512_extracti64x4_epi64(acc, 1), _mm512_extracti64x4_epi64(m, 1),
-                                    _mm512_extracti64x4_epi64(s, 1));
-    __m512i v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), _mm512_set1_epi32(out_zp));
-    v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(act_min)), _mm512_set1_epi32(act_max));
+    if (q->bias)
+        acc = _mm512_add_epi32(acc, _mm512_loadu_si512((const void *)(q->bias + o)));
+    __m512i v;
+    if (q->scale) {
+        v = q8_float512(acc, _mm512_loadu_ps(q->scale + o), q);
+    } else {
+        const __m512i m = _mm512_loadu_si512((const void *)(q->mult + o));
+        const __m512i s = _mm512_loadu_si512((const void *)(q->shift + o));
+        const __m256i lo = fc8_nearest8(_mm512_castsi512_si256(acc), _mm512_castsi512_si256(m),
+                                        _mm512_castsi512_si256(s));
+        const __m256i hi = fc8_nearest8(_mm512_extracti64x4_epi64(acc, 1), _mm512_extracti64x4_epi64(m, 1),
+                                        _mm512_extracti64x4_epi64(s, 1));
+        v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), _mm512_set1_epi32(q->out_zp));
+        v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(q->act_min)), _mm512_set1_epi32(q->act_max));
+    }
     _mm_storeu_si128((__m128i *)(void *)y, _mm512_cvtepi32_epi8(v));
 }
 
@@ -322,9 +330,8 @@ static void fc8_dot(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp, 
     fc8_c(x, w, k, in_zp, J, dot);
 }
 
-void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, int32_t rows,
-                                int32_t k, int32_t n, const int32_t *mult, const int32_t *shift, int32_t in_zp,
-                                int32_t out_zp, int32_t act_min, int32_t act_max)
+static void fc8_run(const int8_t *x, const int8_t *w, int8_t *y, int32_t rows, int32_t k, int32_t n,
+                    int32_t in_zp, const q8_out *q)
 {
 #if SM2C_RT_VNNI
     const int vnni = sm2c_rt__have_vnni();
@@ -335,18 +342,41 @@ void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t 
 #if SM2C_RT_VNNI
         if (vnni)
             for (; o + 16 <= n; o += 16)
-                fc8_vnni16(xr, w + (ptrdiff_t)o * k, bias, y + (ptrdiff_t)r * n + o, k, o, mult, shift, in_zp,
-                           out_zp, act_min, act_max);
+                fc8_vnni16(xr, w + (ptrdiff_t)o * k, y + (ptrdiff_t)r * n + o, k, o, in_zp, q);
 #endif
         while (o < n) {
             const int32_t J = n - o >= 4 ? 4 : 1;
             int32_t dot[4];
             fc8_dot(xr, w + (ptrdiff_t)o * k, k, in_zp, J, dot);
             for (int32_t j = 0; j < J; j++, o++) {
-                const int32_t acc = dot[j] + (bias ? bias[o] : 0);
-                const int32_t v = sm2c_rt__requant_nearest(acc, mult[o], shift[o]) + out_zp;
-                y[(ptrdiff_t)r * n + o] = sm2c_rt__clamp_s8(v, act_min, act_max);
+                const int32_t acc = dot[j] + (q->bias ? q->bias[o] : 0);
+                if (q->scale) {
+                    y[(ptrdiff_t)r * n + o] = q8_float_c(acc, q->scale[o], q);
+                    continue;
+                }
+                const int32_t v = sm2c_rt__requant_nearest(acc, q->mult[o], q->shift[o]) + q->out_zp;
+                y[(ptrdiff_t)r * n + o] = sm2c_rt__clamp_s8(v, q->act_min, q->act_max);
             }
         }
     }
 }
+
+#if SM2C_RT_WANT(fully_connected_s8)
+void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, int32_t rows,
+                                int32_t k, int32_t n, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                                int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    fc8_run(x, w, y, rows, k, n, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(fully_connected_s8_frq)
+void sm2c_rt_fully_connected_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                    int32_t rows, int32_t k, int32_t n, const float *scale, int32_t in_zp,
+                                    int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    fc8_run(x, w, y, rows, k, n, in_zp, &q);
+}
+#endif

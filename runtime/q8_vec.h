@@ -9,6 +9,14 @@
 ** form for both signs (for a * b < 0, trunc((ab + 1 - 2^30) / 2^31) equals
 ** floor((ab + 2^30) / 2^31)), taken from the 64-bit products of the even and
 ** the odd lanes; RoundingDivideByPOT as in q8_math.h.
+**
+** The float scheme (q8_out.scale set: the _frq kernels, --requantize float)
+** is XNNPACK's "fp32" requantization: (float)sum * scale, clamped to the
+** output range less the zero point, rounded to nearest even, plus the zero
+** point.  Not TFLite's reference bits (an output may differ by one), but
+** five operations per 16 outputs where the fixed-point form takes about 18;
+** every path here gives the same bits as q8_float_c (in the default
+** rounding mode: products and conversions round to nearest).
 */
 #ifndef SM2C_RT_Q8_VEC_H
 #define SM2C_RT_Q8_VEC_H
@@ -24,7 +32,24 @@ typedef struct {
     const int32_t *bias; /* may be NULL */
     const int32_t *mult, *shift;
     int32_t out_zp, act_min, act_max;
+    const float *scale;  /* non-NULL: the float scheme (mult, shift unused) */
 } q8_out;
+
+/* The float scheme for one sum a (bias added): the rounding by the magic
+** number 1.5 * 2^23, exact for the clamped |f| <= 255, as XNNPACK's scalar
+** "fmagic" kernels; the clamp comes between the product and the add, so no
+** compiler contracts them into one fused operation. */
+static inline int8_t q8_float_c(int32_t a, float scale, const q8_out *q)
+{
+    const float lo = (float)(q->act_min - q->out_zp), hi = (float)(q->act_max - q->out_zp);
+    float f = (float)a * scale;
+    f = f < lo ? lo : f;
+    f = f > hi ? hi : f;
+    const float r = f + 12582912.0f;
+    int32_t bits;
+    memcpy(&bits, &r, sizeof bits);
+    return (int8_t)(bits - 0x4B400000 + q->out_zp);
+}
 
 /* y[j] for j < n from the sums acc[j] of output channels o0 + j, in C. */
 static inline void q8_store_c(const int32_t *acc, int32_t o0, int32_t n, const q8_out *q, int8_t *y)
@@ -32,6 +57,10 @@ static inline void q8_store_c(const int32_t *acc, int32_t o0, int32_t n, const q
     for (int32_t j = 0; j < n; j++) {
         const int32_t o = o0 + j;
         const int32_t a = acc[j] + (q->bias ? q->bias[o] : 0);
+        if (q->scale) {
+            y[j] = q8_float_c(a, q->scale[o], q);
+            continue;
+        }
         y[j] = sm2c_rt__clamp_s8(sm2c_rt__requant(a, q->mult[o], q->shift[o]) + q->out_zp, q->act_min,
                                  q->act_max);
     }
@@ -66,6 +95,15 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_requant512(__m512i x, __m512i m, __
     return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
+/* q8_float_c on 16 lanes of sums v (bias added): clamped outputs as int32. */
+SM2C_RT_TARGET_VNNI static inline __m512i q8_float512(__m512i v, __m512 scale, const q8_out *q)
+{
+    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), scale);
+    f = _mm512_max_ps(f, _mm512_set1_ps((float)(q->act_min - q->out_zp)));
+    f = _mm512_min_ps(f, _mm512_set1_ps((float)(q->act_max - q->out_zp)));
+    return _mm512_add_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(q->out_zp));
+}
+
 /* Channels o0 .. o0 + min(n, 16) - 1 of the sums v: bias, requantization,
 ** zero point, clamp and store. */
 SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t n, const q8_out *q,
@@ -74,10 +112,14 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
     const __mmask16 k = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
     if (q->bias)
         v = _mm512_add_epi32(v, _mm512_maskz_loadu_epi32(k, q->bias + o0));
-    v = q8_requant512(v, _mm512_maskz_loadu_epi32(k, q->mult + o0),
-                      _mm512_maskz_loadu_epi32(k, q->shift + o0));
-    v = _mm512_add_epi32(v, _mm512_set1_epi32(q->out_zp));
-    v = _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+    if (q->scale) {
+        v = q8_float512(v, _mm512_maskz_loadu_ps(k, q->scale + o0), q);
+    } else {
+        v = q8_requant512(v, _mm512_maskz_loadu_epi32(k, q->mult + o0),
+                          _mm512_maskz_loadu_epi32(k, q->shift + o0));
+        v = _mm512_add_epi32(v, _mm512_set1_epi32(q->out_zp));
+        v = _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+    }
     _mm512_mask_cvtepi32_storeu_epi8(y, k, v);
 }
 
@@ -88,8 +130,9 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
 ** where no lane can need them (no positive shift; no multiplier INT32_MIN). */
 typedef struct {
     __m512i bias, m, m_odd, left, right, mask, thr;
+    __m512 scale;       /* the float scheme's */
     __mmask16 k;
-    int has_left, has_min;
+    int has_left, has_min, is_float;
 } q8_prep512;
 
 SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_t n, const q8_out *q)
@@ -97,6 +140,14 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     r->k = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
     r->bias = q->bias ? _mm512_maskz_loadu_epi32(r->k, q->bias + o0) : zero;
+    r->is_float = q->scale != NULL;
+    if (r->is_float) {
+        r->scale = _mm512_maskz_loadu_ps(r->k, q->scale + o0);
+        r->m = r->m_odd = r->left = r->right = r->mask = r->thr = zero;
+        r->has_left = r->has_min = 0;
+        return;
+    }
+    r->scale = _mm512_setzero_ps();
     r->m = _mm512_maskz_loadu_epi32(r->k, q->mult + o0);
     r->m_odd = _mm512_srli_epi64(r->m, 32);
     const __m512i shift = _mm512_maskz_loadu_epi32(r->k, q->shift + o0);
@@ -114,6 +165,8 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_apply512_v(__m512i v, const q8_prep
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i imax = _mm512_set1_epi32(INT32_MAX), imin = _mm512_set1_epi32(INT32_MIN);
     __m512i a = _mm512_add_epi32(v, r->bias);
+    if (r->is_float)
+        return q8_float512(a, r->scale, q);
     if (r->has_left) {
         const __m512i sh = _mm512_sllv_epi32(a, r->left);
         const __mmask16 ovf = _mm512_cmpneq_epi32_mask(_mm512_srav_epi32(sh, r->left), a);
@@ -189,6 +242,47 @@ SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_load256(const int32_t *p, int32_
     return _mm256_loadu_si256((const __m256i *)(const void *)t);
 }
 
+SM2C_RT_TARGET_S8_AVX2 static inline __m256 q8_load256_ps(const float *p, int32_t n)
+{
+    float t[8] = {0};
+    if (n >= 8)
+        return _mm256_loadu_ps(p);
+    memcpy(t, p, (size_t)n * sizeof *t);
+    return _mm256_loadu_ps(t);
+}
+
+/* Channels o0 .. o0 + min(n, 8) - 1's requantization, loaded once for
+** many pixels: the multipliers and shifts, or the float scheme's scales. */
+typedef struct {
+    __m256i m, shift;
+    __m256 scale;
+    int is_float;
+} q8_prep256;
+
+SM2C_RT_TARGET_S8_AVX2 static inline q8_prep256 q8_rq_prep256(int32_t o0, int32_t n, const q8_out *q)
+{
+    q8_prep256 r;
+    r.is_float = q->scale != NULL;
+    r.scale = r.is_float ? q8_load256_ps(q->scale + o0, n) : _mm256_setzero_ps();
+    r.m = r.is_float ? _mm256_setzero_si256() : q8_load256(q->mult + o0, n);
+    r.shift = r.is_float ? _mm256_setzero_si256() : q8_load256(q->shift + o0, n);
+    return r;
+}
+
+/* The sums v (bias added) requantized through r: zero point added and
+** clamped, as int32 lanes. */
+SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_rq256(__m256i v, const q8_prep256 *r, const q8_out *q)
+{
+    if (r->is_float) {
+        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), r->scale);
+        f = _mm256_max_ps(f, _mm256_set1_ps((float)(q->act_min - q->out_zp)));
+        f = _mm256_min_ps(f, _mm256_set1_ps((float)(q->act_max - q->out_zp)));
+        return _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(q->out_zp));
+    }
+    v = _mm256_add_epi32(q8_requant256(v, r->m, r->shift), _mm256_set1_epi32(q->out_zp));
+    return _mm256_max_epi32(_mm256_min_epi32(v, _mm256_set1_epi32(q->act_max)), _mm256_set1_epi32(q->act_min));
+}
+
 /* q8_out512 on 8 lanes: the first min(n, 8). */
 SM2C_RT_TARGET_S8_AVX2 static inline void q8_out256(__m256i v, int32_t o0, int32_t n, const q8_out *q,
                                                     int8_t *y)
@@ -199,9 +293,8 @@ SM2C_RT_TARGET_S8_AVX2 static inline void q8_out256(__m256i v, int32_t o0, int32
     n = n < 8 ? n : 8;
     if (q->bias)
         v = _mm256_add_epi32(v, q8_load256(q->bias + o0, n));
-    v = q8_requant256(v, q8_load256(q->mult + o0, n), q8_load256(q->shift + o0, n));
-    v = _mm256_add_epi32(v, _mm256_set1_epi32(q->out_zp));
-    v = _mm256_max_epi32(_mm256_min_epi32(v, _mm256_set1_epi32(q->act_max)), _mm256_set1_epi32(q->act_min));
+    const q8_prep256 r = q8_rq_prep256(o0, n, q);
+    v = q8_rq256(v, &r, q);
     _mm256_storeu_si256((__m256i *)(void *)t, _mm256_shuffle_epi8(v, bytes));
     memcpy(y, t, (size_t)(n < 4 ? n : 4));
     if (n > 4)

@@ -682,6 +682,22 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
 void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                               const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                               int32_t out_zp, int32_t act_min, int32_t act_max);
+/* The same three (conv_s8.c, conv_packed_s8.c) and the fully connected below
+** (fc_s8.c) requantized in float (--requantize float): scale[o] = in_scale *
+** filter_scale[o] / out_scale, y = clamp(round_half_even((float)acc * scale[o]),
+** act_min - out_zp, act_max - out_zp) + out_zp, XNNPACK's "fp32" scheme, not
+** TFLite's reference bits (q8_vec.h). */
+void sm2c_rt_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                           const float *scale, int32_t in_zp, int32_t out_zp, int32_t act_min, int32_t act_max);
+void sm2c_rt_depthwise_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                     const int32_t *p, const float *scale, int32_t in_zp, int32_t out_zp,
+                                     int32_t act_min, int32_t act_max);
+void sm2c_rt_conv2d_packed_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                  const int32_t *p, const float *scale, int32_t in_zp, int32_t out_zp,
+                                  int32_t act_min, int32_t act_max);
+void sm2c_rt_fully_connected_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                    int32_t rows, int32_t k, int32_t n, const float *scale, int32_t in_zp,
+                                    int32_t out_zp, int32_t act_min, int32_t act_max);
 /* The packed Conv2D's padded input (pad_copy_s8.c): x [N, H, W, C] into y
 ** [N, HP, WP, CP], x's pixel (h, w) at (h + PT, w + PL), fill elsewhere and
 ** in the channels past C; d = {N, H, W, C, HP, WP, PT, PL, CP}. */

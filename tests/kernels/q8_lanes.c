@@ -3,9 +3,12 @@
 ** q8_math.h's sm2c_rt__requant on every combination of edge values and
 ** random ones: sums near 0 and at both int32 limits, multipliers of either
 ** sign (INT32_MIN among them), shifts from -40 to 40 (counts past 31
-** included); on AVX-512, q8_apply512 against q8_out512.  Built for one ISA (tests/CMakeLists.txt): AVX-512 with VNNI, or
+** included); on AVX-512, q8_apply512 against q8_out512.  The float scheme
+** (q8_out.scale): q8_float_c against rintf of the clamped product, and every
+** vector form (q8_out512, q8_apply512, q8_out256) against q8_float_c.  Built for one ISA (tests/CMakeLists.txt): AVX-512 with VNNI, or
 ** AVX2; exits 77 on a CPU without it.
 */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -77,7 +80,7 @@ int main(void)
                 m[i] = 1;
             s[i] = kind & 2 ? -(int32_t)((uint32_t)next() % 41) : (int32_t)((uint32_t)next() % 81) - 40;
         }
-        const q8_out q = {(round & 4) ? b : NULL, m, s, (int32_t)(next() % 50), -100, 110};
+        const q8_out q = {(round & 4) ? b : NULL, m, s, (int32_t)(next() % 50), -100, 110, NULL};
         q8_prep512 r;
         memset(got, 7, sizeof got), memset(want, 7, sizeof want);
         q8_prep(&r, 0, n, &q);
@@ -88,6 +91,54 @@ int main(void)
             printf("q8_apply512 round %d differs from q8_out512\n", round);
     }
 #endif
+    /* the float scheme: scales over 2^-20 .. 2^4, sums anywhere, halves included
+    ** (a sum of 2k + 1 at scale 0.5), tails of 1..LANES lanes, with and without bias */
+    for (int round = 0; round < 100000; round++) {
+        static int32_t b[16];
+        static float sc[16];
+        int8_t got[16], want[16];
+        const int n = 1 + (int)((uint32_t)next() % LANES), half = round % 5 == 0;
+        for (int i = 0; i < LANES; i++) {
+            x[i] = half ? (int32_t)((uint32_t)next() % 1001) - 500 : (next() & 1) ? EDGE[(uint32_t)next() % NEDGE] / 2 : next() >> (1 + (next() & 15));
+            b[i] = next() >> 8;
+            sc[i] = half ? 0.5f : ldexpf(1.0f + (float)((uint32_t)next() % 1000) / 1000.0f, -20 + (int)((uint32_t)next() % 25));
+        }
+        const int32_t zp = (int32_t)(next() % 100), lo = -128 + (int32_t)((uint32_t)next() % 3) * 20, hi = 127 - (round & 1) * 30;
+        const q8_out q = {(round & 2) ? b : NULL, NULL, NULL, zp, lo, hi, sc};
+        int32_t acc[16] = {0};
+        memcpy(acc, x, sizeof x);
+        /* q8_float_c against an independent rounding */
+        for (int i = 0; i < n; i++, checked++) {
+            const int32_t a = x[i] + (q.bias ? b[i] : 0);
+            float f = (float)a * sc[i];
+            f = fminf(fmaxf(f, (float)(lo - zp)), (float)(hi - zp));
+            want[i] = (int8_t)((int32_t)rintf(f) + zp);
+            if (q8_float_c(a, sc[i], &q) != want[i] && bad++ < 10)
+                printf("q8_float_c(%d, %g): got %d want %d\n", a, (double)sc[i], q8_float_c(a, sc[i], &q), want[i]);
+        }
+        memset(got, 7, sizeof got);
+        q8_store_c(acc, 0, n, &q, got);
+        if (memcmp(got, want, (size_t)n) != 0 && bad++ < 10)
+            printf("q8_store_c float round %d differs\n", round);
+#if SM2C_RT_VNNI
+        q8_prep512 r;
+        memset(got, 7, sizeof got);
+        q8_out512(_mm512_loadu_si512((const void *)acc), 0, n, &q, got);
+        if (memcmp(got, want, (size_t)n) != 0 && bad++ < 10)
+            printf("q8_out512 float round %d differs\n", round);
+        memset(got, 7, sizeof got);
+        q8_prep(&r, 0, n, &q);
+        q8_apply512(_mm512_loadu_si512((const void *)acc), &r, &q, got);
+        if (memcmp(got, want, (size_t)n) != 0 && bad++ < 10)
+            printf("q8_apply512 float round %d differs\n", round);
+#else
+        memset(got, 7, sizeof got);
+        q8_out256(_mm256_loadu_si256((const __m256i *)(const void *)acc), 0, n, &q, got);
+        if (memcmp(got, want, (size_t)n) != 0 && bad++ < 10)
+            printf("q8_out256 float round %d differs\n", round);
+#endif
+        checked += n;
+    }
     printf("q8_lanes: %ld values, %ld differ\n", checked, bad);
     return bad != 0;
 }

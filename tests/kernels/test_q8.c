@@ -3,7 +3,8 @@
 ** from TFLite's definitions rather than its code: SaturatingRoundingDoublingHighMul
 ** is round(a*b / 2^31) with halves toward +inf, RoundingDivideByPOT rounds
 ** halves away from zero; convolutions and pools as plain loops over the taps.
-** Everything must agree exactly.
+** Everything must agree exactly.  The _frq kernels' float requantization
+** against rintf of the float product (ref_frq).
 */
 #include "sm2c_test.h"
 
@@ -199,7 +200,16 @@ static int32_t *packed_bias(const int8_t *w, const int32_t *bias, int32_t k, int
 /* Conv2D of shape {N, H, W, C, KH, KW, OC, SH, SW, DH, DW, PT, PL} against
 ** the reference: the SIMD kernels' blocks of pixels and channels, their
 ** tails, runs of KW * C values and taps in the padding. */
-static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
+/* The float requantization (the _frq kernels): the product rounded to
+** nearest even by rintf, independently of q8_vec.h's magic number. */
+static int8_t ref_frq(int32_t acc, float scale, int32_t zp, int32_t lo, int32_t hi)
+{
+    float f = (float)acc * scale;
+    f = fminf(fmaxf(f, (float)(lo - zp)), (float)(hi - zp));
+    return (int8_t)((int32_t)rintf(f) + zp);
+}
+
+static void check_shape_rq(const int32_t *s, int32_t in_zp, uint64_t seed, int dw, int frq)
 {
     ktest_rng r = { seed };
     int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
@@ -214,6 +224,7 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
     const int nx = s[0] * s[1] * s[2] * s[3], nw = s[4] * s[5] * (dw == 1 ? 1 : s[3]) * OC, ny = N * OH * OW * OC;
     int32_t *bias = malloc((size_t)OC * sizeof *bias), *mult = malloc((size_t)OC * sizeof *mult);
     int32_t *shift = malloc((size_t)OC * sizeof *shift);
+    float *scale = malloc((size_t)OC * sizeof *scale);
     int8_t *x = malloc((size_t)nx), *w = malloc((size_t)nw), *y = malloc((size_t)ny);
     fill8(&r, x, nx);
     fill8(&r, w, nw);
@@ -222,10 +233,14 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
         mult[o] = ktest_int(&r, 1 << 30, INT32_MAX);
         /* every third seed: right shifts only, q8_m.h's short way for the whole layer */
         shift[o] = seed % 3 ? ktest_int(&r, -14, 2) : ktest_int(&r, -14, -1);
+        scale[o] = (float)ldexp((double)mult[o], shift[o] - 31);
     }
     const int32_t out_zp = -3, lo = -128, hi = 100;
     if (dw == 1) {
-        sm2c_rt_depthwise_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
+        if (frq)
+            sm2c_rt_depthwise_conv2d_s8_frq(x, w, o_bias(bias, seed), y, p, scale, in_zp, out_zp, lo, hi);
+        else
+            sm2c_rt_depthwise_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
     } else if (dw == 2) { /* the Cortex-M form: the same sums over its filter layout */
         const int32_t k = s[4] * s[5] * s[3];
         int8_t *wo = ohwi_of(w, k, OC);
@@ -236,9 +251,14 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
     } else if (dw == 3) { /* the vector cores' form: packed filter, folded bias */
         int8_t *wp = packed_of(w, s[4], s[5] * s[3], OC);
         int32_t *bp = packed_bias(w, o_bias(bias, seed), s[4] * s[5] * s[3], OC, in_zp);
-        sm2c_rt_conv2d_packed_s8(x, wp, bp, y, p, mult, shift, in_zp, out_zp, lo, hi);
+        if (frq)
+            sm2c_rt_conv2d_packed_s8_frq(x, wp, bp, y, p, scale, in_zp, out_zp, lo, hi);
+        else
+            sm2c_rt_conv2d_packed_s8(x, wp, bp, y, p, mult, shift, in_zp, out_zp, lo, hi);
         free(wp), free(bp);
         dw = 0;
+    } else if (frq) {
+        sm2c_rt_conv2d_s8_frq(x, w, o_bias(bias, seed), y, p, scale, in_zp, out_zp, lo, hi);
     } else {
         sm2c_rt_conv2d_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi);
     }
@@ -247,10 +267,19 @@ static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
             for (int32_t ow = 0; ow < OW; ow++)
                 for (int32_t o = 0; o < OC; o++) {
                     int32_t acc = ref_conv_taps(x, w, p, n, oh, ow, o, in_zp, dw) + (seed % 2 ? bias[o] : 0);
-                    int8_t want = clamp8(ref_requant(acc, mult[o], shift[o]) + out_zp, lo, hi);
+                    int8_t want = frq ? ref_frq(acc, scale[o], out_zp, lo, hi)
+                                      : clamp8(ref_requant(acc, mult[o], shift[o]) + out_zp, lo, hi);
                     assert_int_equal(want, y[((n * OH + oh) * OW + ow) * OC + o]);
                 }
-    free(bias), free(mult), free(shift), free(x), free(w), free(y);
+    free(bias), free(mult), free(shift), free(scale), free(x), free(w), free(y);
+}
+
+/* Both requantizations, but for the Cortex-M form (dw 2), fixed point only. */
+static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
+{
+    check_shape_rq(s, in_zp, seed, dw, 0);
+    if (dw != 2)
+        check_shape_rq(s, in_zp, seed, dw, 1);
 }
 
 static void check_conv_shape(const int32_t *s, int32_t in_zp, uint64_t seed)
@@ -415,6 +444,42 @@ static void test_fully_connected_s8(void **state)
     one[0] = -2;
     sm2c_rt_fully_connected_s8(one, wone, NULL, yy, 1, 1, 1, m1, s1, 0, 0, -128, 127);
     assert_int_equal(-1, yy[0]);
+}
+
+/* The float requantization of the fully connected kernel: rows of 16
+** outputs (the VNNI blocks) and the rest, scales across 2^-14 .. 2^1. */
+static void test_fully_connected_s8_frq(void **state)
+{
+    (void)state;
+    ktest_rng r = { 27 };
+    enum { R = 3, K = 45, N = 21 };
+    static int8_t x[R * K], w[N * K], y[R * N];
+    int32_t bias[N];
+    float scale[N];
+    fill8(&r, x, R * K);
+    fill8(&r, w, N * K);
+    for (int o = 0; o < N; o++)
+        bias[o] = ktest_int(&r, -5000, 5000),
+        scale[o] = (float)ldexp(1.0 + ktest_int(&r, 0, 999) / 1000.0, ktest_int(&r, -14, 1));
+    sm2c_rt_fully_connected_s8_frq(x, w, bias, y, R, K, N, scale, -128, 7, -100, 127);
+    for (int i = 0; i < R; i++)
+        for (int o = 0; o < N; o++) {
+            int32_t acc = bias[o];
+            for (int k = 0; k < K; k++)
+                acc += w[o * K + k] * (x[i * K + k] + 128);
+            assert_int_equal(ref_frq(acc, scale[o], 7, -100, 127), y[i * N + o]);
+        }
+    /* halves to even: 5 * 0.5 -> 2, 7 * 0.5 -> 4, -5 * 0.5 -> -2 */
+    int8_t one[1] = { 5 }, wone[1] = { 1 }, yy[1];
+    const float half[1] = { 0.5f };
+    sm2c_rt_fully_connected_s8_frq(one, wone, NULL, yy, 1, 1, 1, half, 0, 0, -128, 127);
+    assert_int_equal(2, yy[0]);
+    one[0] = 7;
+    sm2c_rt_fully_connected_s8_frq(one, wone, NULL, yy, 1, 1, 1, half, 0, 0, -128, 127);
+    assert_int_equal(4, yy[0]);
+    one[0] = -5;
+    sm2c_rt_fully_connected_s8_frq(one, wone, NULL, yy, 1, 1, 1, half, 0, 0, -128, 127);
+    assert_int_equal(-2, yy[0]);
 }
 
 /* Longer rows than a vector, with a tail, and output counts not a multiple
@@ -930,6 +995,7 @@ int main(void)
         cmocka_unit_test(test_pool_s8_shapes),
         cmocka_unit_test(test_fully_connected_s8),
         cmocka_unit_test(test_fully_connected_s8_long),
+        cmocka_unit_test(test_fully_connected_s8_frq),
         cmocka_unit_test(test_fully_connected_m_s8),
         cmocka_unit_test(test_fully_connected_s8_blocks),
         cmocka_unit_test(test_requant_halves),
