@@ -43,7 +43,8 @@ static const char usage[] =
     "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
-    "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
+    "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--requantize fixed|float]]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -72,7 +73,9 @@ static const char usage[] =
     "        from the model's FakeQuant ops when it has them; --io int8: int8 inputs and\n"
     "        outputs (their scale and zero point in the header's _SCALE, _ZERO_POINT);\n"
     "        with a Cortex-M --target (thumbv7em-none-eabihf, ...) or --cpu cortex-m*,\n"
-    "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too)\n"
+    "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too);\n"
+    "        --requantize float: int8 contractions requantize in float (XNNPACK's\n"
+    "        scheme, faster; an output may differ by 1 from TFLite's; default fixed)\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
     "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "        --dump-after PASS[,PASS...]|all: print each entry's IR after those passes to stderr\n"
@@ -85,8 +88,8 @@ static const char usage[] =
 static const char usage_more[] =
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
-    "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]]\n"
-    "        [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
+    "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--requantize fixed|float]] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
     "        with $CC (default cc; at -std=c99 -O2 unless $CC says otherwise), run it on\n"
@@ -135,7 +138,7 @@ typedef struct cli {
     /* What decides the program, filled as the options are read and passed
     ** whole to compile and to run (which embeds it), so both make the same
     ** program from the same flags: --name, --signature, --function, --shape,
-    ** --max-batch, --quantize, --io, --calibration, and the target (--opt,
+    ** --max-batch, --quantize, --io, --requantize, --calibration, and the target (--opt,
     ** --target, --cpu, --features). */
     sm2c_compile_opts co;
     const char *signatures[MAX_LIST];   /* co's lists point here */
@@ -231,6 +234,7 @@ static const opt_def options[] = {
     { "--quantize", { 0 }, "int8", CMD_MODEL, "int8 weights and activations, float entry points" },
     { "--calibration", { 0 }, "KEY=FILE.npy", CMD_MODEL, "samples for --quantize's activation ranges (repeatable)" },
     { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
+    { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
     { "--dump-after", { 0 }, "PASS[,PASS...]|all", CMD_MODEL, "print each entry's IR after those passes to stderr" },
     { "--task-work", { 0 }, "N", CMD_MODEL, "split a step into tasks of at least N multiply-adds (default 32768)" },
     { "--input", { 0 }, "KEY=FILE.npy", CMD_RUN, "an input's value (repeatable)" },
@@ -702,6 +706,12 @@ static int take(cli *o, const char *opt, const char *val)
         o->co.quantize_int8 = 1;
         return 0;
     }
+    if (!strcmp(opt, "--requantize")) {
+        if (strcmp(val, "fixed") && strcmp(val, "float"))
+            return usage_error("--requantize expects fixed or float, got '%s'", val);
+        o->co.requantize_float = !strcmp(val, "float");
+        return 0;
+    }
     if (!strcmp(opt, "--io")) {
         if (strcmp(val, "int8") && strcmp(val, "float"))
             return usage_error("--io expects float or int8, got '%s'", val);
@@ -865,6 +875,8 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--calibration needs --quantize int8");
     if (o->co.io_int8 && !o->co.quantize_int8)
         return usage_error("%s", "--io int8 needs --quantize int8");
+    if (o->co.requantize_float && !o->co.quantize_int8)
+        return usage_error("%s", "--requantize float needs --quantize int8");
     if (o->co.name && strcmp(sm2c_c_ident(o->arena, o->co.name), o->co.name))
         return usage_error("--name must be a C identifier, got '%s'", o->co.name);
     return 0;

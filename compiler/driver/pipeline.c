@@ -374,7 +374,8 @@ static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile
                           "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
     sm2c_quant_summary sum = { 0 };
     double *err = NULL;
-    if (PASS("quantize", sm2c_pass_quantize(c, g, ranges, n_values, o->io_int8, &sum)) ||
+    const sm2c_quant_opts qo = { o->io_int8, o->requantize_float };
+    if (PASS("quantize", sm2c_pass_quantize(c, g, ranges, n_values, &qo, &sum)) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->n_calibration && (st = measure_errors(c, g, key, &f, n_values, o, &err))))
         return st;
@@ -677,6 +678,19 @@ static const char *default_name(sm2c_ctx *c, const char *dir)
     return name;
 }
 
+/* --requantize float is a choice of --quantize int8's host kernels: a
+** Cortex-M's int8 kernels (CMSIS-NN's scheme) requantize in fixed point. */
+static sm2c_status check_requantize_float(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o)
+{
+    if (!o->quantize_int8)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, m->dir, NULL, "--requantize float needs --quantize int8");
+    if (o->target.cortex_m)
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, m->dir, NULL,
+                          "--requantize float: a Cortex-M target's int8 kernels requantize in fixed point "
+                          "only (drop the option)");
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_opts *o,
                                  sm2c_program **out)
 {
@@ -688,6 +702,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     p->command = o->command ? o->command : "";
     sm2c_varmap *vm;
     sm2c_status st = o->dump_after ? check_dump_after(c, o->dump_after) : SM2C_OK;
+    if (!st && o->requantize_float)
+        st = check_requantize_float(c, m, o);
     if (!st)
         st = sm2c_check_function_names(c, m);
     if (!st)

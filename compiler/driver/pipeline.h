@@ -27,6 +27,8 @@ typedef struct sm2c_compile_opts {
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
     int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
+    int32_t requantize_float;    /* --requantize float: int8 contractions requantize in
+                                    float (XNNPACK's scheme), not TFLite's fixed point */
     int32_t skip_failing;        /* --skip-failing: an entry that cannot be compiled is left
                                     out with a warning (when there are others); else an error */
     sm2c_target target;          /* --opt, --target, --cpu, --features: read by the passes

@@ -30,11 +30,14 @@ typedef struct sm2c_qparam {
 
 /* A node that computes in int8 (pass_quantize.c): everything its kernel needs
 ** besides buffers, computed at compile time.  Requantization is TFLite's:
-** a Q31 multiplier and a shift per output channel (one for per-tensor). */
+** a Q31 multiplier and a shift per output channel (one for per-tensor), or
+** with --requantize float the real multiplier as a float (XNNPACK's scheme). */
 typedef struct sm2c_qnode {
     int32_t n_channels;
     int32_t *multiplier;        /* [n_channels] */
     int32_t *shift;             /* [n_channels]: > 0 left, < 0 right */
+    float *scale;               /* [n_channels] or NULL: requantize in float instead
+                                   (--requantize float; contractions only) */
     int32_t act_min, act_max;   /* output clamp, quantized (fused Relu/Relu6) */
     int32_t elt[12];            /* int8 Add and Mul: TFLite's ArithmeticParams, as
                                    sm2c_rt_add_s8 and sm2c_rt_mul_s8 take them */

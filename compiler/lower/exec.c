@@ -182,6 +182,8 @@ typedef struct kernel {
 #define W_PAD_COPY_S8(fn_) fn_(a[0].p, a[1].p, a[2].ints, a[3].i)
 #define W_CONV_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].ints, a[6].ints, a[7].i, a[8].i, a[9].i, a[10].i)
 #define W_FC_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].ints, a[8].ints, a[9].i, a[10].i, a[11].i, a[12].i)
+#define W_CONV_S8_FRQ(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].p, a[6].i, a[7].i, a[8].i, a[9].i)
+#define W_FC_S8_FRQ(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].p, a[8].i, a[9].i, a[10].i, a[11].i)
 #define W_ADD_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints)
 #define W_CLAMP_S8(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
 #define W_MEAN_S8(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i)
@@ -192,6 +194,8 @@ typedef struct kernel {
     WRAP(sm2c_rt_quantize_f32_s8, W_QUANTIZE) WRAP(sm2c_rt_dequantize_s8_f32, W_QUANTIZE)         \
     WRAP(sm2c_rt_conv2d_s8, W_CONV_S8) WRAP(sm2c_rt_depthwise_conv2d_s8, W_CONV_S8)               \
     WRAP(sm2c_rt_conv2d_packed_s8, W_CONV_S8)                                                     \
+    WRAP(sm2c_rt_conv2d_s8_frq, W_CONV_S8_FRQ) WRAP(sm2c_rt_depthwise_conv2d_s8_frq, W_CONV_S8_FRQ)   \
+    WRAP(sm2c_rt_conv2d_packed_s8_frq, W_CONV_S8_FRQ) WRAP(sm2c_rt_fully_connected_s8_frq, W_FC_S8_FRQ) \
     WRAP(sm2c_rt_pad_copy_s8, W_PAD_COPY_S8)                                                      \
     WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_fully_connected_m_s8, W_FC_S8)         \
     WRAP(sm2c_rt_max_pool_s8, W_POOL)                                                            \

@@ -48,15 +48,58 @@ static sm2c_status lower_convert(sm2c_lower *l, const sm2c_node *n, int to_int8)
     return SM2C_OK;
 }
 
-/* The requantization and output clamp every int8 contraction ends with. */
-static void requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_t at)
+/* A step of int8 contraction `kernel`: `before` arguments, then
+** requant_args's; the kernel's _frq form when n requantizes in float
+** (--requantize float: one float scale per channel for a multiplier and a
+** shift). */
+static sm2c_step *contraction_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, int32_t before)
 {
-    s->args[at] = int32s(l, n->q->n_channels, n->q->multiplier);
-    s->args[at + 1] = int32s(l, n->q->n_channels, n->q->shift);
-    s->args[at + 2] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
-    s->args[at + 3] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
-    s->args[at + 4] = sm2c_arg_int(n->q->act_min);
-    s->args[at + 5] = sm2c_arg_int(n->q->act_max);
+    if (n->q->scale)
+        return sm2c_lower_step(l, n, sm2c_arena_printf(l->c->arena, "%s_frq", kernel), before + 5);
+    return sm2c_lower_step(l, n, kernel, before + 6);
+}
+
+/* The float scales as a constant buffer (a buffer: float arrays have no
+** argument form), channel o's at o, n of them (one per-tensor scale repeated). */
+static sm2c_arg scales_of(sm2c_lower *l, const sm2c_node *n, int64_t count)
+{
+    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
+    t->dtype = SM2C_DT_FLOAT;
+    t->shape = sm2c_shape_make(l->c, 1, &count);
+    t->nelem = count;
+    t->nbytes = count * (int64_t)sizeof(float);
+    float *d = sm2c_arena_array(l->c->arena, (size_t)count + 1, sizeof *d);
+    for (int64_t o = 0; o < count; o++)
+        d[o] = n->q->scale[n->q->n_channels == count ? o : 0];
+    t->data = d;
+    const char *name = sm2c_arena_printf(l->c->arena, "%s/requant_scale", n->name ? n->name : "contraction");
+    return buf_of(l, sm2c_op_constant(l, t, name));
+}
+
+/* The requantization and output clamp every int8 contraction ends with, for
+** `count` output channels (n's own per-tensor multiplier repeated where n has
+** one and count is more): from args[at] of a contraction_step.  Returns the
+** index of the input zero point's argument. */
+static int32_t requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_t at, int32_t count)
+{
+    if (n->q->scale) {
+        s->args[at++] = scales_of(l, n, count);
+    } else {
+        int32_t *m = n->q->multiplier, *sh = n->q->shift;
+        if (n->q->n_channels != count) {
+            m = sm2c_arena_array(l->c->arena, (size_t)count + 1, sizeof *m);
+            sh = sm2c_arena_array(l->c->arena, (size_t)count + 1, sizeof *sh);
+            for (int32_t o = 0; o < count; o++)
+                m[o] = n->q->multiplier[0], sh[o] = n->q->shift[0];
+        }
+        s->args[at++] = int32s(l, count, m);
+        s->args[at++] = int32s(l, count, sh);
+    }
+    s->args[at] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
+    s->args[at + 1] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
+    s->args[at + 2] = sm2c_arg_int(n->q->act_min);
+    s->args[at + 3] = sm2c_arg_int(n->q->act_max);
+    return at;
 }
 
 /*
@@ -152,7 +195,7 @@ static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int6
     s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    requant_args(l, n, s, 5);
+    requant_args(l, n, s, 5, n->q->n_channels);
     s->args[11] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, "conv windows"));
     return SM2C_OK;
 }
@@ -222,14 +265,14 @@ static sm2c_step *packed_step(sm2c_lower *l, const sm2c_node *n, int32_t x, cons
                               int transposed, const int64_t *bias, const char *what)
 {
     const int64_t oc = p[SM2C_RT_WIN_OC];
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_packed_s8", 11);
+    sm2c_step *s = contraction_step(l, n, "sm2c_rt_conv2d_packed_s8", 5);
     s->args[0] = sm2c_arg_buf(x);
     s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p, c_src, transposed));
     s->args[2] = buf_of(l, int32_constant(l, bias, oc, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
                                                                          n->name ? n->name : what)));
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    requant_args(l, n, s, 5);
+    requant_args(l, n, s, 5, (int32_t)oc);
     return s;
 }
 
@@ -262,7 +305,8 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     const sm2c_value *f = n->inputs[1];
     const int whole = !depthwise && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && f->constant &&
                       f->constant->dtype == SM2C_DT_INT8 && f->shape.rank == 4;
-    if (whole && l->target->cortex_m)
+    /* the Cortex-M form requantizes in fixed point only */
+    if (whole && l->target->cortex_m && !n->q->scale)
         return lower_conv_ohwi(l, n, p);
     /* Not at Os/Oz: the padding of channels to 16 and of rows to groups of 4 costs bytes. */
     if (whole && !l->target->size_level && lower_conv_packed(l, n, p))
@@ -270,13 +314,13 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     int32_t x = sm2c_lower_buf(l, n->inputs[0]);
     if (depthwise && p[SM2C_RT_WIN_FC] == 1 && sm2c_conv_pads_input_s8(l->target, p, 1))
         x = sm2c_conv_pad_input_s8(l, n, x, p, n->inputs[0]->quant->zero_point, 1);
-    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 11);
+    sm2c_step *s = contraction_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s8" : "sm2c_rt_conv2d_s8", 5);
     s->args[0] = sm2c_arg_buf(x);
     s->args[1] = buf_of(l, n->inputs[1]);
     s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    requant_args(l, n, s, 5);
+    requant_args(l, n, s, 5, n->q->n_channels);
     return SM2C_OK;
 }
 
@@ -319,15 +363,7 @@ static int lower_fc_packed(sm2c_lower *l, const sm2c_node *n, int64_t rows, int6
     p[SM2C_RT_WIN_KH] = p[SM2C_RT_WIN_KW] = p[SM2C_RT_WIN_SH] = p[SM2C_RT_WIN_SW] = 1;
     p[SM2C_RT_WIN_DH] = p[SM2C_RT_WIN_DW] = 1;
     p[SM2C_RT_WIN_OC] = nout;
-    sm2c_step *s = packed_step(l, n, sm2c_lower_buf(l, n->inputs[0]), p, k, 1, bias, "matmul");
-    if (n->q->n_channels != nout) { /* one multiplier for the whole tensor: the kernel reads one per output */
-        int32_t *m = sm2c_arena_array(l->c->arena, (size_t)nout + 1, sizeof *m);
-        int32_t *sh = sm2c_arena_array(l->c->arena, (size_t)nout + 1, sizeof *sh);
-        for (int64_t o = 0; o < nout; o++)
-            m[o] = n->q->multiplier[0], sh[o] = n->q->shift[0];
-        s->args[5] = int32s(l, (int32_t)nout, m);
-        s->args[6] = int32s(l, (int32_t)nout, sh);
-    }
+    packed_step(l, n, sm2c_lower_buf(l, n->inputs[0]), p, k, 1, bias, "matmul");
     return 1;
 }
 
@@ -339,15 +375,14 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_shape *x = &n->inputs[0]->shape, *y = &n->outputs[0]->shape;
     const sm2c_tensor *w = n->inputs[1]->constant;
-    const int m_form = l->target->cortex_m && w && w->dtype == SM2C_DT_INT8 &&
+    const int m_form = l->target->cortex_m && !n->q->scale && w && w->dtype == SM2C_DT_INT8 &&
                        w->nelem == y->dims[1] * x->dims[1];
     const int32_t to_zp = m_form ? 0 : -128;
     if (!l->target->cortex_m && !l->target->size_level && w && w->dtype == SM2C_DT_INT8 &&
         w->nelem == y->dims[1] * x->dims[1] && lower_fc_packed(l, n, x->dims[0], x->dims[1], y->dims[1]))
         return SM2C_OK;
     const int64_t *bias = fc_bias_at_zp(l, n, y->dims[1], x->dims[1], to_zp);
-    sm2c_step *s = sm2c_lower_step(l, n, m_form ? "sm2c_rt_fully_connected_m_s8" : "sm2c_rt_fully_connected_s8",
-                                   13);
+    sm2c_step *s = contraction_step(l, n, m_form ? "sm2c_rt_fully_connected_m_s8" : "sm2c_rt_fully_connected_s8", 7);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, m_form ? fc_m_filter(l, n->inputs[1], y->dims[1], x->dims[1]) : n->inputs[1]);
     s->args[2] = bias ? sm2c_arg_ints(l, (int32_t)y->dims[1], bias)
@@ -356,9 +391,9 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     s->args[4] = sm2c_arg_int(x->dims[0]);
     s->args[5] = sm2c_arg_int(x->dims[1]);
     s->args[6] = sm2c_arg_int(y->dims[1]);
-    requant_args(l, n, s, 7);
+    const int32_t at_zp = requant_args(l, n, s, 7, (int32_t)y->dims[1]);
     if (bias)
-        s->args[9] = sm2c_arg_int(to_zp);
+        s->args[at_zp] = sm2c_arg_int(to_zp);
     return SM2C_OK;
 }
 

@@ -39,9 +39,10 @@ typedef struct qstate {
     sm2c_quant_summary *sum;
     unsigned char *propagated;  /* [n_ranges]: range set by same_scale_ranges */
     sm2c_value *fixed_out;      /* the node just rewritten has fixed output parameters */
+    int32_t float_requant;      /* --requantize float */
 } qstate;
 
-static const sm2c_qnode convert_q = { 0, NULL, NULL, -128, 127, { 0 } };
+static const sm2c_qnode convert_q = { 0, NULL, NULL, NULL, -128, 127, { 0 } };
 
 static sm2c_qnode *new_qnode(qstate *q)
 {
@@ -220,6 +221,11 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     for (int32_t o = 0; o < ct->n_ch; o++)
         sm2c_quantize_multiplier((double)in->scale * (double)scales[o] / (double)out->scale,
                                  &qn->multiplier[o], &qn->shift[o]);
+    if (q->float_requant) { /* in float arithmetic, as XNNPACK computes it */
+        qn->scale = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->scale);
+        for (int32_t o = 0; o < ct->n_ch; o++)
+            qn->scale[o] = in->scale * scales[o] / out->scale;
+    }
     act_range(n->act, n->act_a, n->act_b, out, &qn->act_min, &qn->act_max);
     set_input(n, 0, q8_input(q, x));
     const char *wname = n->inputs[1]->name;
@@ -935,9 +941,10 @@ static void count(qstate *q)
 }
 
 sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
-                               int io_int8, sm2c_quant_summary *sum)
+                               const sm2c_quant_opts *qo, sm2c_quant_summary *sum)
 {
-    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL };
+    const int io_int8 = qo->io_int8;
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant };
     q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
     memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);

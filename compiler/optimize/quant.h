@@ -59,10 +59,17 @@ typedef struct sm2c_quant_summary {
     int32_t int8_nodes, float_nodes, fake_quant;
 } sm2c_quant_summary;
 
+/* The choices --quantize int8 leaves to the user. */
+typedef struct sm2c_quant_opts {
+    int32_t io_int8;        /* --io int8: the graph's float inputs and outputs with
+                               a range become int8, else they stay float */
+    int32_t float_requant;  /* --requantize float: Conv2D, depthwise and fully
+                               connected requantize in float (sm2c_qnode.scale) */
+} sm2c_quant_opts;
+
 /* --quantize int8 on graph g (pass_quantize.c): ranges[0..n_ranges) by value
-** id (FakeQuant nodes overwrite theirs).  io_int8: the graph's float inputs and
-** outputs with a range become int8 (--io int8), else they stay float. */
+** id (FakeQuant nodes overwrite theirs). */
 sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, int32_t n_ranges,
-                               int io_int8, sm2c_quant_summary *sum);
+                               const sm2c_quant_opts *qo, sm2c_quant_summary *sum);
 
 #endif

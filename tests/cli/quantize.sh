@@ -22,6 +22,10 @@
 #     metadata (tensor_info.scale, .zero_point), the
 #     same results as the float-I/O build on inputs quantized with them.
 #  4. the report (text and JSON): int8 tensors, their error, the float nodes.
+#  1d. --requantize float (XNNPACK's scheme, the _frq kernels): the three
+#     cases above through both backends, which agree bit for bit, within 1
+#     output quantum of TFLite's int8 outputs and their error at most TFLite's
+#     plus 25%; refused without --quantize int8 and for a Cortex-M target.
 #  5. bad input: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
@@ -40,9 +44,10 @@ d="$root/tests/data/q8/cnn" qat="$root/tests/data/e2e/qat_cnn"
 # of TFLite's int8 outputs (q8_check.py).
 run_vs_tflite() {
   local name=$1 dir=$2 emit
+  shift 2
   for emit in c obj; do
     if "$sm2c" run "$dir/model" --signature serving_default --input image="$dir/heldout.npy" \
-         --outdir "$tmp/${name}_$emit" --quantize int8 --calibration image="$dir/calib.npy" --emit $emit \
+         --outdir "$tmp/${name}_$emit" --quantize int8 --calibration image="$dir/calib.npy" --emit $emit "$@" \
          2>"$tmp/log"; then ok
     else cat "$tmp/log"; no "$name: run --emit $emit"; fi
   done
@@ -71,6 +76,25 @@ run_vs_tflite resid "$rd"
   --calibration image="$rd/calib.npy" 2>/dev/null
 if ! grep -q "sm2c_rt_relu" "$tmp/residc/model.c" && [ "$(grep -c "sm2c_rt_add_s8" "$tmp/residc/model.c")" -ge 2 ]; then ok
 else no "resid: the ReLUs after the Adds are not the Adds' clamps"; fi
+
+# 1d. The float requantization: an output may be 1 quantum off TFLite's
+# reference bits (XNNPACK's are not those either); every contraction takes
+# its _frq kernel.
+for c in cnn head resid; do
+  run_vs_tflite "frq_$c" "$root/tests/data/q8/$c" --requantize float
+done
+"$sm2c" compile "$d/model" -o "$tmp/frqc" --signature serving_default --quantize int8 --requantize float \
+  --calibration image="$d/calib.npy" 2>/dev/null
+if grep -q "sm2c_rt_conv2d_packed_s8_frq(" "$tmp/frqc/model.c" && grep -q "sm2c_rt_depthwise_conv2d_s8_frq(" "$tmp/frqc/model.c" &&
+   ! grep -q "sm2c_rt_conv2d_packed_s8(\|sm2c_rt_depthwise_conv2d_s8(" "$tmp/frqc/model.c"; then ok
+else no "--requantize float: not every contraction takes its _frq kernel"; fi
+"$sm2c" compile "$d/model" -o "$tmp/frqm" --quantize int8 --requantize float --calibration image="$d/calib.npy" \
+  --target thumbv7em-none-eabihf 2>"$tmp/frqm.log"
+if [ $? -ne 0 ] && [ ! -e "$tmp/frqm" ] && [ "$(wc -l <"$tmp/frqm.log")" -eq 1 ] && grep -q "Cortex-M" "$tmp/frqm.log"; then ok
+else cat "$tmp/frqm.log"; no "--requantize float for a Cortex-M target: not one line and no output"; fi
+"$sm2c" compile "$d/model" -o "$tmp/frqn" --requantize float 2>"$tmp/frqn.log"
+if [ $? -ne 0 ] && [ ! -e "$tmp/frqn" ] && grep -q "needs --quantize int8" "$tmp/frqn.log"; then ok
+else cat "$tmp/frqn.log"; no "--requantize float without --quantize int8 accepted"; fi
 
 # Weights: int8 filters are a quarter of the float ones.
 "$sm2c" compile "$d/model" -o "$tmp/f32" --signature serving_default 2>"$tmp/f32.log"
