@@ -15,6 +15,9 @@ Per model (the benchmark's SavedModels, random weights; and samples/digits, trai
   tflite-int8  TFLiteConverter, optimizations DEFAULT, the same calibration inputs
                as its representative dataset, TFLITE_BUILTINS_INT8 only (float IO);
                ai_edge_litert Interpreter, num_threads=1
+  sm2c-int8-frq  sm2c-int8 with --requantize float: contractions requantize in float
+               (XNNPACK's scheme, the one TFLite's XNNPACK kernels use), not TFLite's
+               reference bits
   sm2c-float   the float model, built like sm2c-int8
 
 Accuracy is against TensorFlow's float outputs on the held-out inputs: mean
@@ -89,13 +92,13 @@ def tflite_int8(sm_dir, calib, path):
         f.write(conv.convert())
 
 
-def build(sm2c, sm_dir, key, calib_npy, work, tag, quantize):
+def build(sm2c, sm_dir, key, calib_npy, work, tag, quantize, extra=()):
     out = os.path.join(work, "c-" + tag)
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sm2c, "compile", sm_dir, "-o", out, "--name", "m", "--signature", "serving_default"]
     if quantize:
         cmd += ["--quantize", "int8", "--calibration", f"{key}={calib_npy}",
-                "--report", os.path.join(work, tag + "-report.txt")]
+                "--report", os.path.join(work, tag + "-report.txt"), *extra]
     rb.sh(cmd)
     sources = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".c"))
     so = os.path.join(work, tag + ".so")
@@ -141,23 +144,27 @@ def bench_model(name, args):
     tfl = os.path.join(work, "int8.tflite")
     tflite_int8(sm_dir, calib, tfl)
     so_q, _ = build(args.sm2c, sm_dir, key, calib_npy, work, "int8", True)
+    so_r, _ = build(args.sm2c, sm_dir, key, calib_npy, work, "int8-frq", True, ["--requantize", "float"])
     so_f, _ = build(args.sm2c, sm_dir, key, calib_npy, work, "float", False)
     x0 = held[:1]
     out_shape = (1, *want.shape[1:])
     engines = {"sm2c-int8": rb.Sm2c(so_q, x0, out_shape), "tflite-int8": rb.Tflite(tfl, x0),
-               "sm2c-float": rb.Sm2c(so_f, x0, out_shape)}
-    acc = {}
+               "sm2c-int8-frq": rb.Sm2c(so_r, x0, out_shape), "sm2c-float": rb.Sm2c(so_f, x0, out_shape)}
+    acc, outs = {}, {}
     for k, e in engines.items():
-        got = run_all(e, held, set_tflite if k.startswith("tflite") else set_sm2c)
-        acc[k] = accuracy(name, got, want.reshape(len(held), -1))
+        outs[k] = run_all(e, held, set_tflite if k.startswith("tflite") else set_sm2c)
+        acc[k] = accuracy(name, outs[k], want.reshape(len(held), -1))
     set_sm2c(engines["sm2c-int8"], x0), set_tflite(engines["tflite-int8"], x0)
-    set_sm2c(engines["sm2c-float"], x0)
+    set_sm2c(engines["sm2c-int8-frq"], x0), set_sm2c(engines["sm2c-float"], x0)
     calls = {k: rb.calibrate(e) for k, e in engines.items()}
     samples = {k: [] for k in engines}
     for _ in range(args.rounds):
         for k, e in engines.items():
             samples[k].append(e.time(calls[k]) / calls[k] * 1e6)
-    row = {"name": name, "held": len(held), "engines": {}}
+    # equal to TFLite's up to its own float dequantization (an int8 quantum is far larger)
+    same = {k: int(np.sum(np.isclose(outs[k], outs["tflite-int8"], rtol=1e-5, atol=1e-6)))
+            for k in ("sm2c-int8", "sm2c-int8-frq")}
+    row = {"name": name, "held": len(held), "engines": {}, "same": same, "n_out": int(outs["tflite-int8"].size)}
     for k in engines:
         s = sorted(samples[k])
         q = statistics.quantiles(s, n=4) if len(s) > 1 else [s[0]] * 3
@@ -184,20 +191,26 @@ def write_results(path, rows, load_before, load_after, args):
         "for every engine",
         f"- calibration: {N_CALIB} inputs; accuracy on {N_HELD} held-out inputs (digits_trained: "
         "its 10 sample images) against TensorFlow's float model",
+        "- sm2c int8 frq: --requantize float (the contractions requantize in float, as "
+        "TFLite's XNNPACK kernels do; not TFLite's reference bits)",
         "",
-        "| model | MAE sm2c int8 | MAE TFLite int8 | top-1 sm2c int8 | top-1 TFLite int8 "
-        "| sm2c int8 µs | TFLite int8 µs | sm2c float µs | sm2c int8 / TFLite int8 "
-        "| sm2c float / int8 |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| model | MAE sm2c int8 | MAE sm2c int8 frq | MAE TFLite int8 | top-1 sm2c int8 / frq "
+        "| top-1 TFLite int8 | sm2c int8 µs | sm2c int8 frq µs | TFLite int8 µs | sm2c float µs "
+        "| sm2c int8 / TFLite int8 | frq / TFLite int8 | sm2c float / int8 | float / frq "
+        "| outputs equal to TFLite's (rtol 1e-5): int8 / frq |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for r in rows:
         e = r["engines"]
-        q, t, f = e["sm2c-int8"], e["tflite-int8"], e["sm2c-float"]
+        q, g, t, f = e["sm2c-int8"], e["sm2c-int8-frq"], e["tflite-int8"], e["sm2c-float"]
         top = (lambda v: "–" if v is None else f"{v}/{r['held']}")
         lines.append(
-            f"| {r['name']} | {q['mae']:.2e} | {t['mae']:.2e} | {top(q['top1'])} | {top(t['top1'])} "
-            f"| {cell(q)} | {cell(t)} | {cell(f)} | {q['median_us'] / t['median_us']:.2f}x "
-            f"| {f['median_us'] / q['median_us']:.2f}x |")
+            f"| {r['name']} | {q['mae']:.2e} | {g['mae']:.2e} | {t['mae']:.2e} "
+            f"| {top(q['top1'])} / {top(g['top1'])} | {top(t['top1'])} "
+            f"| {cell(q)} | {cell(g)} | {cell(t)} | {cell(f)} | {q['median_us'] / t['median_us']:.2f}x "
+            f"| {g['median_us'] / t['median_us']:.2f}x | {f['median_us'] / q['median_us']:.2f}x "
+            f"| {f['median_us'] / g['median_us']:.2f}x "
+            f"| {r['same']['sm2c-int8']}/{r['n_out']} / {r['same']['sm2c-int8-frq']}/{r['n_out']} |")
     text = "\n".join(lines) + "\n"
     if path:
         with open(path, "w") as fh:
