@@ -35,20 +35,25 @@ typedef struct {
     const float *scale;  /* non-NULL: the float scheme (mult, shift unused) */
 } q8_out;
 
-/* The float scheme for one sum a (bias added): the rounding by the magic
+/* The float scheme's rounding of f, clamped to the output range less the
+** zero point (q8_float_c, the float Add): the rounding by the magic
 ** number 1.5 * 2^23, exact for the clamped |f| <= 255, as XNNPACK's scalar
 ** "fmagic" kernels; the clamp comes between the product and the add, so no
 ** compiler contracts them into one fused operation. */
-static inline int8_t q8_float_c(int32_t a, float scale, const q8_out *q)
+static inline int8_t q8_round_c(float f, int32_t zp, int32_t act_min, int32_t act_max)
 {
-    const float lo = (float)(q->act_min - q->out_zp), hi = (float)(q->act_max - q->out_zp);
-    float f = (float)a * scale;
+    const float lo = (float)(act_min - zp), hi = (float)(act_max - zp);
     f = f < lo ? lo : f;
     f = f > hi ? hi : f;
     const float r = f + 12582912.0f;
     int32_t bits;
     memcpy(&bits, &r, sizeof bits);
-    return (int8_t)(bits - 0x4B400000 + q->out_zp);
+    return (int8_t)(bits - 0x4B400000 + zp);
+}
+
+static inline int8_t q8_float_c(int32_t a, float scale, const q8_out *q)
+{
+    return q8_round_c((float)a * scale, q->out_zp, q->act_min, q->act_max);
 }
 
 /* y[j] for j < n from the sums acc[j] of output channels o0 + j, in C. */

@@ -36,8 +36,9 @@ typedef struct sm2c_qnode {
     int32_t n_channels;
     int32_t *multiplier;        /* [n_channels] */
     int32_t *shift;             /* [n_channels]: > 0 left, < 0 right */
-    float *scale;               /* [n_channels] or NULL: requantize in float instead
-                                   (--requantize float; contractions only) */
+    float *scale;               /* NULL, or --requantize float: a contraction's
+                                   [n_channels] float scales (for multiplier and
+                                   shift), an Add's two input scales over the output's */
     int32_t act_min, act_max;   /* output clamp, quantized (fused Relu/Relu6) */
     int32_t elt[12];            /* int8 Add and Mul: TFLite's ArithmeticParams, as
                                    sm2c_rt_add_s8 and sm2c_rt_mul_s8 take them */

@@ -184,6 +184,7 @@ typedef struct kernel {
 #define W_FC_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].ints, a[8].ints, a[9].i, a[10].i, a[11].i, a[12].i)
 #define W_CONV_S8_FRQ(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].p, a[6].i, a[7].i, a[8].i, a[9].i)
 #define W_FC_S8_FRQ(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].p, a[8].i, a[9].i, a[10].i, a[11].i)
+#define W_ADD_S8_FRQ(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].f, a[6].f)
 #define W_ADD_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints)
 #define W_CLAMP_S8(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
 #define W_MEAN_S8(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i)
@@ -200,6 +201,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_fully_connected_m_s8, W_FC_S8)         \
     WRAP(sm2c_rt_max_pool_s8, W_POOL)                                                            \
     WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_mul_s8, W_ADD_S8)     \
+    WRAP(sm2c_rt_add_s8_frq, W_ADD_S8_FRQ)                                                       \
     WRAP(sm2c_rt_clamp_s8, W_CLAMP_S8) WRAP(sm2c_rt_mean_s8, W_MEAN_S8)                          \
     WRAP(sm2c_rt_softmax_s8, W_SOFTMAX_S8) WRAP(sm2c_rt_lut_s8, W_LUT_S8)                      \
     WRAP(sm2c_rt_add_bcast_s8, W_BCAST_S8) WRAP(sm2c_rt_mul_bcast_s8, W_BCAST_S8)                \

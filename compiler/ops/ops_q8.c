@@ -442,12 +442,18 @@ static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *
     const sm2c_shape *y = &n->outputs[0]->shape;
     if (!sm2c_shape_equal(&n->inputs[0]->shape, y) || !sm2c_shape_equal(&n->inputs[1]->shape, y))
         return lower_eltwise_bcast(l, n, strcmp(kernel, "sm2c_rt_mul_s8") == 0);
-    sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
+    /* --requantize float: an Add of two same-shaped tensors in float (scale[] its two scales) */
+    const int frq = n->q->scale && strcmp(kernel, "sm2c_rt_add_s8") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, frq ? "sm2c_rt_add_s8_frq" : kernel, frq ? 7 : 5);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
     s->args[2] = buf_of(l, n->outputs[0]);
     s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
     s->args[4] = int32s(l, 12, n->q->elt);
+    if (frq) {
+        s->args[5] = sm2c_arg_float(n->q->scale[0]);
+        s->args[6] = sm2c_arg_float(n->q->scale[1]);
+    }
     return SM2C_OK;
 }
 

@@ -375,8 +375,18 @@ static void fuse_relu(qstate *q, sm2c_node *add, sm2c_qnode *qn)
     sm2c_replace_uses(q->g, r->outputs[0], add->outputs[0]);
 }
 
+/* x rounded to 15 significant bits: the float Add's scales, whose products
+** with a 9-bit integer are then exact (sm2c_rt_add_s8_frq). */
+static float round15(double x)
+{
+    int e;
+    const double m = frexp(x, &e);
+    return (float)ldexp(nearbyint(ldexp(m, 15)), e - 15);
+}
+
 /* Add or Mul of two values, broadcasting; a constant operand is quantized
-** per tensor.  Two constants were folded. */
+** per tensor.  Two constants were folded.  With --requantize float an Add's
+** scale[] holds its two inputs' in_scale / out_scale (the float Add). */
 static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
 {
     sm2c_value *a = n->inputs[0], *b = n->inputs[1], *y = n->outputs[0];
@@ -389,6 +399,11 @@ static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
     if (!(mul ? mul_params(pa, pb, out, qn->elt) : add_params(pa, pb, out, qn->elt)))
         return 0;
+    if (!mul && q->float_requant) {
+        qn->scale = sm2c_arena_array(q->c->arena, 2, sizeof *qn->scale);
+        qn->scale[0] = round15((double)pa->scale / (double)out->scale);
+        qn->scale[1] = round15((double)pb->scale / (double)out->scale);
+    }
     q8_operand(q, n, 0, pa);
     q8_operand(q, n, 1, pb);
     y->dtype = SM2C_DT_INT8;

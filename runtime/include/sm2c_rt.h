@@ -728,6 +728,11 @@ void sm2c_rt_avg_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
 ** as a clamp (eltwise_s8.c). */
 void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
 void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
+/* Add in float (--requantize float): y = clamp(round_half_even((a + q[0]) * ka +
+** (b + q[1]) * kb), q[10] - q[2], q[11] - q[2]) + q[2], q[] as add_s8's; ka and kb
+** (in_scale / out_scale) of at most 15 significant bits, so the products are exact. */
+void sm2c_rt_add_s8_frq(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q, float ka,
+                        float kb);
 void sm2c_rt_clamp_s8(const int8_t *x, int8_t *y, int32_t n, int32_t lo, int32_t hi);
 /* Add and Mul broadcasting as the float binary kernels (rank, dims, sa, sb), q[] as above. */
 void sm2c_rt_add_bcast_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t rank, const int32_t *dims,

@@ -22,7 +22,8 @@
 #     metadata (tensor_info.scale, .zero_point), the
 #     same results as the float-I/O build on inputs quantized with them.
 #  4. the report (text and JSON): int8 tensors, their error, the float nodes.
-#  1d. --requantize float (XNNPACK's scheme, the _frq kernels): the three
+#  1d. --requantize float (XNNPACK's scheme, the _frq kernels; Add of
+#     same-shaped tensors in float too): the three
 #     cases above through both backends, which agree bit for bit, within 1
 #     output quantum of TFLite's int8 outputs and their error at most TFLite's
 #     plus 25%; refused without --quantize int8 and for a Cortex-M target.
@@ -88,6 +89,10 @@ done
 if grep -q "sm2c_rt_conv2d_packed_s8_frq(" "$tmp/frqc/model.c" && grep -q "sm2c_rt_depthwise_conv2d_s8_frq(" "$tmp/frqc/model.c" &&
    ! grep -q "sm2c_rt_conv2d_packed_s8(\|sm2c_rt_depthwise_conv2d_s8(" "$tmp/frqc/model.c"; then ok
 else no "--requantize float: not every contraction takes its _frq kernel"; fi
+"$sm2c" compile "$rd/model" -o "$tmp/frqr" --signature serving_default --quantize int8 --requantize float \
+  --calibration image="$rd/calib.npy" 2>/dev/null
+if grep -q "sm2c_rt_add_s8_frq(" "$tmp/frqr/model.c" && ! grep -q "sm2c_rt_add_s8(" "$tmp/frqr/model.c"; then ok
+else no "--requantize float: a residual Add is not the float Add"; fi
 "$sm2c" compile "$d/model" -o "$tmp/frqm" --quantize int8 --requantize float --calibration image="$d/calib.npy" \
   --target thumbv7em-none-eabihf 2>"$tmp/frqm.log"
 if [ $? -ne 0 ] && [ ! -e "$tmp/frqm" ] && [ "$(wc -l <"$tmp/frqm.log")" -eq 1 ] && grep -q "Cortex-M" "$tmp/frqm.log"; then ok

@@ -637,6 +637,32 @@ static void test_pool_s8(void **state)
     assert_int_equal(-128, y[0]);
 }
 
+/* The float Add (--requantize float): every pair of int8 values, scales of
+** 15 significant bits (the compiler's), a narrower clamp and a tail past the
+** vectors; against the sum in double rounded to float once (exact products),
+** then rintf. */
+static void test_add_s8_frq(void **state)
+{
+    (void)state;
+    enum { N = 256 * 256 + 5 };
+    static int8_t a[N], b[N], y[N];
+    for (int i = 0; i < N; i++)
+        a[i] = (int8_t)(i % 256 - 128), b[i] = (int8_t)(i / 256 % 256 - 128);
+    const float ks[][2] = { { 0.3330078125f, 0.8330078125f }, { 1.5f, 0.0009765625f }, { 3.140625f, 2.71875f } };
+    const int32_t qs[][12] = { { 3, -10, 4, 20, 0, 0, 0, 0, 0, 0, -128, 127 },
+                               { -128, 127, -20, 20, 0, 0, 0, 0, 0, 0, -100, 90 },
+                               { 0, 0, 127, 20, 0, 0, 0, 0, 0, 0, -128, 127 } };
+    for (int t = 0; t < 3; t++) {
+        const int32_t *q = qs[t];
+        sm2c_rt_add_s8_frq(a, b, y, N, q, ks[t][0], ks[t][1]);
+        for (int i = 0; i < N; i++) {
+            float f = (float)((double)(a[i] + q[0]) * ks[t][0] + (double)(b[i] + q[1]) * ks[t][1]);
+            f = fminf(fmaxf(f, (float)(q[10] - q[2])), (float)(q[11] - q[2]));
+            assert_int_equal((int8_t)((int32_t)rintf(f) + q[2]), y[i]);
+        }
+    }
+}
+
 static void test_add_and_clamp_s8(void **state)
 {
     (void)state;
@@ -1001,6 +1027,7 @@ int main(void)
         cmocka_unit_test(test_requant_halves),
         cmocka_unit_test(test_pool_s8),
         cmocka_unit_test(test_add_and_clamp_s8),
+        cmocka_unit_test(test_add_s8_frq),
         cmocka_unit_test(test_quantize_s8),
         cmocka_unit_test(test_quantize_s8_lanes),
         cmocka_unit_test(test_bcast_s8),
