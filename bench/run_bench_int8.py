@@ -15,9 +15,9 @@ Per model (the benchmark's SavedModels, random weights; and samples/digits, trai
   tflite-int8  TFLiteConverter, optimizations DEFAULT, the same calibration inputs
                as its representative dataset, TFLITE_BUILTINS_INT8 only (float IO);
                ai_edge_litert Interpreter, num_threads=1
-  sm2c-int8-frq  sm2c-int8 with --requantize float: contractions requantize in float
-               (XNNPACK's scheme, the one TFLite's XNNPACK kernels use), not TFLite's
-               reference bits
+  sm2c-int8-frq  sm2c-int8 with --requantize float: Conv2D, depthwise, Dense and Add
+               requantize in float (XNNPACK's scheme for the contractions, the one
+               TFLite's XNNPACK kernels use), not TFLite's reference bits
   sm2c-float   the float model, built like sm2c-int8
 
 Accuracy is against TensorFlow's float outputs on the held-out inputs: mean
@@ -191,7 +191,7 @@ def write_results(path, rows, load_before, load_after, args):
         "for every engine",
         f"- calibration: {N_CALIB} inputs; accuracy on {N_HELD} held-out inputs (digits_trained: "
         "its 10 sample images) against TensorFlow's float model",
-        "- sm2c int8 frq: --requantize float (the contractions requantize in float, as "
+        "- sm2c int8 frq: --requantize float (Conv2D, depthwise, Dense and same-shape Add requantize in float, as "
         "TFLite's XNNPACK kernels do; not TFLite's reference bits)",
         "",
         "| model | MAE sm2c int8 | MAE sm2c int8 frq | MAE TFLite int8 | top-1 sm2c int8 / frq "
