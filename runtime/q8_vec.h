@@ -14,7 +14,7 @@
 ** is XNNPACK's "fp32" requantization: (float)sum * scale, clamped to the
 ** output range less the zero point, rounded to nearest even, plus the zero
 ** point.  Not TFLite's reference bits (an output may differ by one), but
-** five operations per 16 outputs where the fixed-point form takes about 18;
+** six operations per 16 outputs where the fixed-point form takes about 18;
 ** every path here gives the same bits as q8_float_c (in the default
 ** rounding mode: products and conversions round to nearest).
 */
@@ -100,13 +100,18 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_requant512(__m512i x, __m512i m, __
     return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
+/* q8_round_c on 16 lanes: clamped outputs as int32. */
+SM2C_RT_TARGET_VNNI static inline __m512i q8_round512(__m512 f, int32_t zp, int32_t act_min, int32_t act_max)
+{
+    f = _mm512_max_ps(f, _mm512_set1_ps((float)(act_min - zp)));
+    f = _mm512_min_ps(f, _mm512_set1_ps((float)(act_max - zp)));
+    return _mm512_add_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(zp));
+}
+
 /* q8_float_c on 16 lanes of sums v (bias added): clamped outputs as int32. */
 SM2C_RT_TARGET_VNNI static inline __m512i q8_float512(__m512i v, __m512 scale, const q8_out *q)
 {
-    __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(v), scale);
-    f = _mm512_max_ps(f, _mm512_set1_ps((float)(q->act_min - q->out_zp)));
-    f = _mm512_min_ps(f, _mm512_set1_ps((float)(q->act_max - q->out_zp)));
-    return _mm512_add_epi32(_mm512_cvtps_epi32(f), _mm512_set1_epi32(q->out_zp));
+    return q8_round512(_mm512_mul_ps(_mm512_cvtepi32_ps(v), scale), q->out_zp, q->act_min, q->act_max);
 }
 
 /* Channels o0 .. o0 + min(n, 16) - 1 of the sums v: bias, requantization,
@@ -274,16 +279,20 @@ SM2C_RT_TARGET_S8_AVX2 static inline q8_prep256 q8_rq_prep256(int32_t o0, int32_
     return r;
 }
 
+/* q8_round_c on 8 lanes: clamped outputs as int32. */
+SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_round256(__m256 f, int32_t zp, int32_t act_min, int32_t act_max)
+{
+    f = _mm256_max_ps(f, _mm256_set1_ps((float)(act_min - zp)));
+    f = _mm256_min_ps(f, _mm256_set1_ps((float)(act_max - zp)));
+    return _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(zp));
+}
+
 /* The sums v (bias added) requantized through r: zero point added and
 ** clamped, as int32 lanes. */
 SM2C_RT_TARGET_S8_AVX2 static inline __m256i q8_rq256(__m256i v, const q8_prep256 *r, const q8_out *q)
 {
-    if (r->is_float) {
-        __m256 f = _mm256_mul_ps(_mm256_cvtepi32_ps(v), r->scale);
-        f = _mm256_max_ps(f, _mm256_set1_ps((float)(q->act_min - q->out_zp)));
-        f = _mm256_min_ps(f, _mm256_set1_ps((float)(q->act_max - q->out_zp)));
-        return _mm256_add_epi32(_mm256_cvtps_epi32(f), _mm256_set1_epi32(q->out_zp));
-    }
+    if (r->is_float)
+        return q8_round256(_mm256_mul_ps(_mm256_cvtepi32_ps(v), r->scale), q->out_zp, q->act_min, q->act_max);
     v = _mm256_add_epi32(q8_requant256(v, r->m, r->shift), _mm256_set1_epi32(q->out_zp));
     return _mm256_max_epi32(_mm256_min_epi32(v, _mm256_set1_epi32(q->act_max)), _mm256_set1_epi32(q->act_min));
 }

@@ -678,13 +678,12 @@ static const char *default_name(sm2c_ctx *c, const char *dir)
     return name;
 }
 
-/* --requantize float is a choice of --quantize int8's host kernels: a
-** Cortex-M's int8 kernels (CMSIS-NN's scheme) requantize in fixed point. */
+/* --requantize float is a choice of --quantize int8's host kernels (without
+** --quantize it changes nothing, as --io int8): a Cortex-M's int8 kernels
+** (CMSIS-NN's scheme) requantize in fixed point. */
 static sm2c_status check_requantize_float(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o)
 {
-    if (!o->quantize_int8)
-        return sm2c_error(c->diag, SM2C_ERR_USAGE, m->dir, NULL, "--requantize float needs --quantize int8");
-    if (o->target.cortex_m)
+    if (o->quantize_int8 && o->target.cortex_m)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->dir, NULL,
                           "--requantize float: a Cortex-M target's int8 kernels requantize in fixed point "
                           "only (drop the option)");
