@@ -238,13 +238,14 @@ SM2C_RT_TARGET_VNNI static int32_t add_frq512(const int8_t *a, const int8_t *b, 
 {
     const __m512i za = _mm512_set1_epi32(q[0]), zb = _mm512_set1_epi32(q[1]);
     const __m512 fa = _mm512_set1_ps(ka), fb = _mm512_set1_ps(kb);
+    const int32_t zo = q[2], lo = q[10], hi = q[11];   /* read once: a store to y may alias q, as far as C knows */
     int32_t i = 0;
     for (; i + 16 <= n; i += 16) {
         const __m512i va = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(a + i)));
         const __m512i vb = _mm512_cvtepi8_epi32(_mm_loadu_si128((const __m128i *)(const void *)(b + i)));
         const __m512 ta = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(va, za)), fa);
         const __m512 tb = _mm512_mul_ps(_mm512_cvtepi32_ps(_mm512_add_epi32(vb, zb)), fb);
-        const __m512i v = q8_round512(_mm512_add_ps(ta, tb), q[2], q[10], q[11]);
+        const __m512i v = q8_round512(_mm512_add_ps(ta, tb), zo, lo, hi);
         _mm_storeu_si128((__m128i *)(void *)(y + i), _mm512_cvtepi32_epi8(v));
     }
     return i;
@@ -257,6 +258,7 @@ SM2C_RT_TARGET_S8_AVX2 static int32_t add_frq256(const int8_t *a, const int8_t *
 {
     const __m256i za = _mm256_set1_epi32(q[0]), zb = _mm256_set1_epi32(q[1]);
     const __m256 fa = _mm256_set1_ps(ka), fb = _mm256_set1_ps(kb);
+    const int32_t zo = q[2], lo = q[10], hi = q[11];   /* read once: a store to y may alias q */
     int32_t i = 0;
     for (; i + 8 <= n; i += 8) {
         int64_t wa, wb;
@@ -265,7 +267,7 @@ SM2C_RT_TARGET_S8_AVX2 static int32_t add_frq256(const int8_t *a, const int8_t *
         const __m256i vb = _mm256_cvtepi8_epi32(_mm_cvtsi64_si128(wb));
         const __m256 ta = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(va, za)), fa);
         const __m256 tb = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_add_epi32(vb, zb)), fb);
-        const __m256i v = q8_round256(_mm256_add_ps(ta, tb), q[2], q[10], q[11]);
+        const __m256i v = q8_round256(_mm256_add_ps(ta, tb), zo, lo, hi);
         /* 8 int32 in [-128, 127] to 8 bytes */
         const __m128i w16 = _mm_packs_epi32(_mm256_castsi256_si128(v), _mm256_extracti128_si256(v, 1));
         const int64_t out = _mm_cvtsi128_si64(_mm_packs_epi16(w16, w16));
