@@ -43,7 +43,7 @@ static const char usage[] =
     "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
-    "        [--weights inline|c|obj] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--weights inline|c|obj] [--quantize float16|int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float]]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
@@ -76,6 +76,9 @@ static const char usage[] =
     "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too);\n"
     "        --requantize float: int8 contractions requantize in float (XNNPACK's\n"
     "        scheme, faster; an output may differ by 1 from TFLite's; default fixed)\n"
+    "        --quantize float16: every float weight rounded to binary16 (TFLite's float16\n"
+    "        quantization), those of 256 elements or more stored so and widened to\n"
+    "        float32 in the arena before the steps that read them; float32 compute\n"
     "        --weights c|obj (with --emit c): the weights in NAME_weights.c, packed,\n"
     "        or NAME_weights.o for --target through LLVM; inline (default): in NAME.c\n"
     "        --dump-after PASS[,PASS...]|all: print each entry's IR after those passes to stderr\n"
@@ -88,7 +91,7 @@ static const char usage[] =
 static const char usage_more[] =
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
-    "        [--shape ...] [--max-batch N] [--quantize int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--shape ...] [--max-batch N] [--quantize float16|int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float]] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
@@ -231,7 +234,7 @@ static const opt_def options[] = {
     { "--profile", { 0 }, NULL, CMD_MODEL, "compile: hooks around each step (C; NAME.h); run: time each step" },
     { "--tag_set", { "--tag-set" }, "TAGS", CMD_INSPECT | CMD_MODEL, "the MetaGraph's tags (default serve)" },
     { "--weights", { 0 }, "inline|c|obj", CMD_COMPILE, "with --emit c: the weights in NAME.c, NAME_weights.c or .o" },
-    { "--quantize", { 0 }, "int8", CMD_MODEL, "int8 weights and activations, float entry points" },
+    { "--quantize", { 0 }, "float16|int8", CMD_MODEL, "binary16 weights; or int8 weights and activations" },
     { "--calibration", { 0 }, "KEY=FILE.npy", CMD_MODEL, "samples for --quantize's activation ranges (repeatable)" },
     { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
     { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
@@ -701,9 +704,9 @@ static int take(cli *o, const char *opt, const char *val)
     if (!strcmp(opt, "--limit")) return parse_limit(o, val);
     if (!strcmp(opt, "--calibration")) return parse_calibration(o, val);
     if (!strcmp(opt, "--quantize")) {
-        if (strcmp(val, "int8"))
-            return usage_error("--quantize expects int8, got '%s'", val);
-        o->co.quantize_int8 = 1;
+        if (strcmp(val, "int8") && strcmp(val, "float16"))
+            return usage_error("--quantize expects int8 or float16, got '%s'", val);
+        o->co.quantize = !strcmp(val, "int8") ? SM2C_QUANTIZE_INT8 : SM2C_QUANTIZE_FLOAT16;
         return 0;
     }
     if (!strcmp(opt, "--requantize")) {
@@ -871,11 +874,11 @@ static int parse_args(cli *o, int argc, char **argv)
                            o->co.target.triple ? o->co.target.triple : o->co.target.cpu);
     if (o->weights && o->emit != SM2C_EMIT_C)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
-    if (o->n_calibration && !o->co.quantize_int8)
+    if (o->n_calibration && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--calibration needs --quantize int8");
-    if (o->co.io_int8 && !o->co.quantize_int8)
+    if (o->co.io_int8 && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--io int8 needs --quantize int8");
-    if (o->co.requantize_float && !o->co.quantize_int8)
+    if (o->co.requantize_float && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--requantize float needs --quantize int8");
     if (o->co.name && strcmp(sm2c_c_ident(o->arena, o->co.name), o->co.name))
         return usage_error("--name must be a C identifier, got '%s'", o->co.name);

@@ -20,6 +20,7 @@
 #include "base/sha256.h"
 #include "optimize/passes.h"
 #include "plan/plan.h"
+#include "lower/half_weights.h"
 #include "lower/split.h"
 #include "lower/program_query.h"
 
@@ -405,19 +406,19 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (st = check_inputs(c, g)) || PASS("shape", sm2c_pass_shape(c, g)) ||
         (o->max_batch && PASS("batch", sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
         (st = check_outputs(c, g, batch_chosen(g, o))) ||
-        (!o->quantize_int8 && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
+        (o->quantize != SM2C_QUANTIZE_INT8 && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
                                 (!o->target.size_level && PASS("hoist", sm2c_pass_hoist(c, g))))) ||
         PASS("bnfold", sm2c_pass_bnfold(c, g)) || PASS("affinefold", sm2c_pass_affinefold(c, g)) ||
-        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !o->quantize_int8)) ||
+        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, o->quantize != SM2C_QUANTIZE_INT8)) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
-        (o->quantize_int8 && (st = quantize_graph(c, g, o, key, &qr))))
+        (o->quantize == SM2C_QUANTIZE_INT8 && (st = quantize_graph(c, g, o, key, &qr))))
         return st;
     e->key = key;
     if (spec->fn)
         e->function = sm2c_arena_printf(c->arena, "%s traced for %s", spec->fn->owner,
                                         spec->fn->input_signature ? spec->fn->input_signature : "?");
     fill_ports(c, g, e);
-    e->quantized = o->quantize_int8;
+    e->quantized = o->quantize == SM2C_QUANTIZE_INT8;
     e->n_qtensors = qr.n_tensors, e->qtensors = qr.tensors;
     e->n_float_nodes = qr.n_float, e->float_nodes = qr.float_nodes;
     if (n_batched && e->n_outputs > g->n_outputs)
@@ -427,6 +428,8 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         return st;
     if ((st = lower_graph(c, g, p, e, o, NULL)))
         return st;
+    if (o->quantize == SM2C_QUANTIZE_FLOAT16)
+        sm2c_entry_half_weights(c, p, e);
     return sm2c_pass_plan(c, e);
 }
 
@@ -683,7 +686,7 @@ static const char *default_name(sm2c_ctx *c, const char *dir)
 ** (CMSIS-NN's scheme) requantize in fixed point. */
 static sm2c_status check_requantize_float(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o)
 {
-    if (o->quantize_int8 && o->target.cortex_m)
+    if (o->quantize == SM2C_QUANTIZE_INT8 && o->target.cortex_m)
         return sm2c_error(c->diag, SM2C_ERR_USAGE, m->dir, NULL,
                           "--requantize float: a Cortex-M target's int8 kernels requantize in fixed point "
                           "only (drop the option)");
@@ -711,7 +714,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         st = sm2c_functionalize(c, m);   /* TF1 Switch/Merge and while frames -> If and While */
     if (!st)
         st = sm2c_input_digests(c, m, &p->input_digests);
-    if (!st && o->quantize_int8)
+    if (!st && o->quantize == SM2C_QUANTIZE_INT8)
         p->input_digests = calibration_digests(c, o, p->input_digests);
     if (!st)
         st = sm2c_varmap_build(c, m, &vm);

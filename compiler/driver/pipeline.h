@@ -12,6 +12,13 @@
 #include "lower/program.h"
 #include "driver/calibrate.h"
 
+/* --quantize: what the weights (and activations) are stored and computed as. */
+typedef enum sm2c_quantize {
+    SM2C_QUANTIZE_NONE = 0,
+    SM2C_QUANTIZE_INT8,      /* full integer: int8 weights and activations (TFLite's scheme) */
+    SM2C_QUANTIZE_FLOAT16    /* binary16 weights, float32 compute (TFLite's float16) */
+} sm2c_quantize;
+
 /* Everything that decides the program: the front ends (the CLI's compile and
 ** run, the tests) fill this one struct, and nothing is derived twice. */
 typedef struct sm2c_compile_opts {
@@ -25,7 +32,8 @@ typedef struct sm2c_compile_opts {
     const char *command;         /* recorded in the generated header */
     int32_t max_batch;           /* --max-batch: > 0 makes inputs with an unknown leading
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
-    int32_t quantize_int8;       /* --quantize int8 (pass_quantize.c) */
+    sm2c_quantize quantize;      /* --quantize: int8 (pass_quantize.c), float16
+                                    (lower/half_weights.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
     int32_t requantize_float;    /* --requantize float: int8 contractions requantize in
                                     float (XNNPACK's scheme), not TFLite's fixed point */

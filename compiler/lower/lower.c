@@ -67,10 +67,9 @@ static int32_t new_buffer(sm2c_lower *l, sm2c_bufkind kind, int dtype, const sm2
     return e->n_buffers++;
 }
 
-/* The weight holding tensor t (viewed with `shape`), added when new. */
-static int32_t weight_index(sm2c_lower *l, const sm2c_tensor *t, const sm2c_shape *shape, const char *name)
+int32_t sm2c_program_weight(sm2c_arena *a, sm2c_program *p, const sm2c_tensor *t, const sm2c_shape *shape,
+                            const char *name)
 {
-    sm2c_program *p = l->prog;
     int32_t w = -1;
     /* Equal bytes are one weight, whichever signature or node they came from:
     ** each signature reads its variables itself, and constants repeat. */
@@ -82,7 +81,7 @@ static int32_t weight_index(sm2c_lower *l, const sm2c_tensor *t, const sm2c_shap
              memcmp(p->weights[i].value.data, t->data, t->nbytes) == 0))
             w = i;
     if (w < 0) {
-        sm2c_weight *ws = sm2c_arena_array(l->c->arena, (size_t)p->n_weights + 1, sizeof *ws);
+        sm2c_weight *ws = sm2c_arena_array(a, (size_t)p->n_weights + 1, sizeof *ws);
         if (p->n_weights)
             memcpy(ws, p->weights, (size_t)p->n_weights * sizeof *ws);
         ws[p->n_weights].name = name;
@@ -92,6 +91,12 @@ static int32_t weight_index(sm2c_lower *l, const sm2c_tensor *t, const sm2c_shap
         w = p->n_weights++;
     }
     return w;
+}
+
+/* The weight holding tensor t (viewed with `shape`), added when new. */
+static int32_t weight_index(sm2c_lower *l, const sm2c_tensor *t, const sm2c_shape *shape, const char *name)
+{
+    return sm2c_program_weight(l->c->arena, l->prog, t, shape, name);
 }
 
 static int32_t weight_buffer(sm2c_lower *l, const sm2c_value *v)

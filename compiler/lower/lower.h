@@ -38,6 +38,11 @@ void sm2c_lower_alias(sm2c_lower *l, const sm2c_value *v, const sm2c_value *src)
 ** other step (a constant is read anywhere, loops included; its fill must come
 ** first).  Called once the entry is lowered. */
 void sm2c_lower_finish_strings(sm2c_lower *l);
+/* The index of program p's weight holding tensor t (viewed with `shape`),
+** added when no weight has its shape, dtype and bytes: equal bytes are one
+** weight, whichever signature or node they came from. */
+int32_t sm2c_program_weight(sm2c_arena *a, sm2c_program *p, const sm2c_tensor *t, const sm2c_shape *shape,
+                            const char *name);
 /* A fresh arena buffer for temporaries. */
 int32_t sm2c_lower_scratch(sm2c_lower *l, int dtype, const sm2c_shape *shape, const char *name);
 

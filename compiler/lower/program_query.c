@@ -68,7 +68,8 @@ int64_t sm2c_program_weight_bytes(const sm2c_program *p)
 {
     int64_t n = 0;
     for (int32_t i = 0; i < p->n_weights; i++)
-        n += (int64_t)p->weights[i].value.nbytes;
+        if (sm2c_program_uses_weight(p, i))
+            n += (int64_t)p->weights[i].value.nbytes;
     return n;
 }
 

@@ -28,7 +28,8 @@ int64_t sm2c_entry_weight_bytes(const sm2c_program *p, const sm2c_entry *en);
 /* Bytes of a port at its static shape (batched ports: at max_batch rows). */
 int64_t sm2c_port_bytes(const sm2c_port *pt);
 
-/* Bytes of all weights, and of all state variables. */
+/* Bytes of the weights emitted (those read or seeding a state), and of all
+** state variables. */
 int64_t sm2c_program_weight_bytes(const sm2c_program *p);
 int64_t sm2c_program_state_bytes(const sm2c_program *p);
 

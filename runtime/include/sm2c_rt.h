@@ -230,6 +230,9 @@ void sm2c_rt_as_string_f32(const float *x, sm2c_string *y, uint8_t *buf, int32_t
 void sm2c_rt_fill(void *y, const void *value, int32_t elem_size, int32_t n);
 /* memcpy of n bytes; x == y is allowed (does nothing). */
 void sm2c_rt_copy(void *y, const void *x, int32_t n_bytes);
+/* widen_f16.c: y[i] = x[i], float16 bits widened to float32 (exact), for the
+** float16 weights of --quantize float16. */
+void sm2c_rt_widen_f16_f32(const uint16_t *x, float *y, int32_t n);
 
 /* ---- movement family: gathers, scatters, selections, sequences -------------
 ** Kernels that index with run-time data return SM2C_RT_OK or

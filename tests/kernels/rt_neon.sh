@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # rt_neon: the runtime's AArch64 NEON paths, and its portable C path for
 # comparison, run on this machine.  The kernel tests test_conv.c,
-# test_matmul.c, test_nn.c, test_unary.c, test_lstm_cell.c and test_par.c (the
+# test_matmul.c, test_nn.c, test_unary.c, test_lstm_cell.c, test_widen.c and test_par.c (the
 # split kernels, on the pthread pool) are cross-compiled for AArch64 (-static) with standalone/sm2c_test.h in place of cmocka, once with NEON and
 # once with -DSM2C_RT_PORTABLE_ONLY, and run under qemu-aarch64; so is
 # vmath_lanes.c.  test_q8.c runs on the int8 kernels built three ways: Armv8.0
@@ -20,10 +20,10 @@ if ! command -v "$cc" >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
 fi
 
 runtime="conv_f32.c matmul_f32.c matvec_f32.c pool_f32.c nn_f32.c unary_f32.c movement.c lstm_cell_f32.c
-         par_f32.c pool_pthread.c layer_norm_f32.c binary_f32.c"
+         par_f32.c pool_pthread.c layer_norm_f32.c binary_f32.c widen_f16.c cast.c"
 declare -A links=([conv]="conv_f32 matmul_f32 matvec_f32 pool_f32"
                   [matmul]="matmul_f32 matvec_f32" [nn]="nn_f32" [unary]="unary_f32 movement"
-                  [lstm_cell]="lstm_cell_f32 unary_f32"
+                  [lstm_cell]="lstm_cell_f32 unary_f32" [widen]="widen_f16 cast"
                   [par]="par_f32 pool_pthread conv_f32 matmul_f32 matvec_f32 pool_f32 nn_f32 layer_norm_f32 binary_f32
                         unary_f32 movement")
 cflags=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -pedantic -I"$src/runtime"
@@ -36,7 +36,7 @@ build() {
   for f in $runtime; do
     $cc "${cflags[@]}" -Werror $def -c "$src/runtime/$f" -o "$dir/${f%.c}.o"
   done
-  for fam in conv matmul nn unary lstm_cell par; do
+  for fam in conv matmul nn unary lstm_cell par widen; do
     objs=()
     for f in ${links[$fam]}; do objs+=("$dir/$f.o"); done
     $cc "${cflags[@]}" $def -static -I"$src/tests/kernels/standalone" -I"$src/tests/kernels" \
@@ -52,7 +52,7 @@ qemu-aarch64 "$out/vmath_lanes" || status=1
 for b in "neon:" "portable:-DSM2C_RT_PORTABLE_ONLY"; do
   tag=${b%%:*}
   build "$tag" "${b#*:}"
-  for fam in conv matmul nn unary lstm_cell par; do
+  for fam in conv matmul nn unary lstm_cell par widen; do
     echo "== $tag test_$fam"
     qemu-aarch64 "$out/$tag/test_$fam" || status=1
   done

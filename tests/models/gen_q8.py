@@ -15,7 +15,14 @@ run with TFLite's reference kernels (tflite_int8.npy; ai_edge_litert's
 interpreter, tf.lite's when it is missing).  meta.json records the TFLite
 model's output scale, to count disagreements in output quanta.
 
+Each case also holds TFLite's outputs in its other modes, tflite_float16.npy
+(float16 weights) and tflite_dynamic.npy (dynamic range: int8 weights of 1024
+elements or more, activations quantized per call by the hybrid kernels), both
+run with the reference kernels; `--modes` writes only these for the cases as
+they are.
+
 usage: .venv/bin/python tests/models/gen_q8.py [cnn|head|resid ...]   (needs the pinned TensorFlow)
+       .venv/bin/python tests/models/gen_q8.py --modes float16,dynamic [CASE ...]
 """
 import json
 import os
@@ -91,6 +98,34 @@ def tflite_int8(model_dir, calib):
     return conv.convert()
 
 
+def tflite_float16(model_dir):
+    """TFLite's float16 quantization: every float constant stored as float16."""
+    conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    conv.target_spec.supported_types = [tf.float16]
+    return conv.convert()
+
+
+def tflite_dynamic(model_dir):
+    """TFLite's dynamic-range quantization: int8 weights, no calibration."""
+    conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    return conv.convert()
+
+
+MODES = {"float16": tflite_float16, "dynamic": tflite_dynamic}
+
+
+def write_modes(name, modes):
+    """tflite_<mode>.npy for an existing case: TFLite's conversion in each of
+    `modes` run on its held-out inputs with the reference kernels."""
+    d = os.path.join(ROOT, name)
+    held = np.load(os.path.join(d, "heldout.npy"))
+    for mode in modes:
+        out, _, _ = run_tflite(MODES[mode](os.path.join(d, "model")), held)
+        np.save(os.path.join(d, f"tflite_{mode}.npy"), out.astype(np.float32))
+
+
 def interpreter(blob):
     try:
         from ai_edge_litert.interpreter import Interpreter, OpResolverType
@@ -146,8 +181,14 @@ def write_case(name, model):
 
 def main():
     cases = {"cnn": build_model, "head": build_head, "resid": build_resid}
-    for name in sys.argv[1:] or cases:
+    args = sys.argv[1:]
+    if args and args[0] == "--modes":      # --modes MODE,... [CASE ...]: TFLite's outputs only
+        for name in args[2:] or cases:
+            write_modes(name, args[1].split(","))
+        return
+    for name in args or cases:
         write_case(name, cases[name]())
+        write_modes(name, MODES)
 
 
 if __name__ == "__main__":

@@ -147,7 +147,7 @@ static void e2e_models(void **state)
 static void int8_kernels(void **state)
 {
     (void)state;
-    sm2c_compile_opts o = { .name = "m", .quantize_int8 = 1 };
+    sm2c_compile_opts o = { .name = "m", .quantize = SM2C_QUANTIZE_INT8 };
     assert_int_equal(unknown_kernels(SM2C_TEST_DATA "/data/e2e/qat_cnn/model", &o), 0);
     o.io_int8 = 1;
     assert_int_equal(unknown_kernels(SM2C_TEST_DATA "/data/e2e/qat_cnn/model", &o), 0);

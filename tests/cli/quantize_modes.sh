@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The --quantize modes besides int8 (tests/cli/quantize.sh), each against
+# TFLite's converter in the same mode on the cases of tests/data/q8
+# (tests/models/gen_q8.py: tflite_<mode>.npy, TFLite's reference kernels):
+#  1. float16 (TFLite's float16 quantization: every float constant rounded to
+#     binary16, float32 compute): cnn, head and resid through the C and LLVM
+#     backends, which agree bit for bit, within 1e-5 of TFLite's outputs and at
+#     most a tenth as far from them as TensorFlow's float outputs are (so the
+#     weights were rounded as TFLite rounds them); weights at most 0.6x the
+#     float build's, the large ones stored as binary16 and widened before use,
+#     small ones (under 256 elements) kept float32 with rounded values.
+#  2. bad combinations: one line, non-zero exit, nothing written.
+set -u
+sm2c=$(realpath "$1") root=$(realpath "$2")
+export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
+tmp=$(mktemp -d)
+trap "rm -rf $tmp" EXIT; [ -n "${KEEP:-}" ] && trap - EXIT
+fail=0 pass=0
+ok() { pass=$((pass + 1)); }
+no() { echo "FAIL: $*"; fail=$((fail + 1)); }
+q8="$root/tests/data/q8"
+
+# run_mode MODE TOL CASE [flags]: the case's held-out inputs through both
+# backends in MODE, checked by qmode_check.py.
+run_mode() {
+  local mode=$1 tol=$2 case=$3 emit
+  shift 3
+  for emit in c obj; do
+    if "$sm2c" run "$q8/$case/model" --signature serving_default --input image="$q8/$case/heldout.npy" \
+         --outdir "$tmp/${mode}_${case}_$emit" --quantize "$mode" --emit $emit "$@" 2>"$tmp/log"; then ok
+    else cat "$tmp/log"; no "$case: run --quantize $mode --emit $emit"; fi
+  done
+  if python3 "$root/tests/cli/qmode_check.py" "$q8/$case" "$mode" "$tol" "$tmp/${mode}_${case}_c/output_0.npy" \
+       "$tmp/${mode}_${case}_obj/output_0.npy"; then ok
+  else no "$case --quantize $mode outputs"; fi
+}
+
+# 1. float16
+for c in cnn head resid; do
+  run_mode float16 1e-5 "$c"
+done
+"$sm2c" compile "$q8/cnn/model" -o "$tmp/f32" --signature serving_default 2>"$tmp/f32.log"
+"$sm2c" compile "$q8/cnn/model" -o "$tmp/f16" --signature serving_default --quantize float16 2>"$tmp/f16.log"
+wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f32.log") wh=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f16.log")
+echo "weights: float $wf bytes, float16 $wh bytes"
+if [ -n "$wf" ] && [ -n "$wh" ] && [ $((wh * 10)) -le $((wf * 6)) ]; then ok; else no "weights float $wf, float16 $wh"; fi
+# The Dense of 6400 weights is binary16, widened before its step; no step reads it as float32.
+if grep -q "^static SM2C_ALIGN const uint16_t [a-z_0-9]*\[6400\]" "$tmp/f16/model.c" &&
+   grep -q "sm2c_rt_widen_f16_f32(" "$tmp/f16/model.c" && ! grep -q "\[6400\]" <(grep "float" "$tmp/f16/model.c"); then ok
+else grep -n "6400\|widen" "$tmp/f16/model.c" | head; no "float16: the large weight is not stored as binary16"; fi
+
+# 2. bad combinations
+expect() {
+  local want=$1 pattern=$2
+  shift 2
+  local out rc
+  out=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  if [ $rc -eq "$want" ] && grep -q -- "$pattern" <<<"$out" && [ "$(grep -c error <<<"$out")" -eq 1 ] &&
+     [ ! -e "$tmp/x" ]; then ok; else no "$* -> exit $rc (want $want, /$pattern/): $out"; fi
+  rm -rf "$tmp/x"
+}
+c() { "$sm2c" compile "$q8/cnn/model" -o "$tmp/x" --signature serving_default "$@"; }
+expect 2 "\-\-calibration needs --quantize int8" c --quantize float16 --calibration image="$q8/cnn/calib.npy"
+expect 2 "\-\-io int8 needs --quantize int8" c --quantize float16 --io int8
+expect 2 "\-\-requantize float needs --quantize int8" c --quantize float16 --requantize float
+expect 2 "\-\-quantize expects int8 or float16, got 'fp16'" c --quantize fp16
+
+echo "quantize_modes: $pass passed, $fail failed"
+[ $fail -eq 0 ]
