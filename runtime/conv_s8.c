@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "act_f32.h"
 #include "conv_block_s8.h"
 #include "conv_m_s8.h"
 #include "conv_sdot_s8.h"
@@ -203,5 +204,74 @@ void sm2c_rt_depthwise_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int
 {
     const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
     cs8_depthwise(x, w, y, p, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_hybrid) || SM2C_RT_WANT(depthwise_conv2d_hybrid)
+/*
+** TFLite's hybrid CONV_2D and DEPTHWISE_CONV_2D (reference kernels
+** HybridConvPerChannel, DepthwiseConvHybridPerChannel): image n quantized
+** as a whole (scale[n], zero_point[n]), acc the int32 sum over the taps
+** inside the input of w * (x - zero_point[n]) (padding adds nothing), then
+**
+**     conv:      y = act(((float)acc * w_scale[o]) * scale[n] + bias[o])
+**     depthwise: y = act((float)acc * (w_scale[o] * scale[n]) + bias[o])
+**
+** rounded as written (the two kernels multiply in different orders).  The
+** sums are cs8_block's, so any path's integers; the filter keeps
+** TensorFlow's layout.
+*/
+static void hyb_store(const int32_t *acc, int32_t o0, int32_t ob, float sn, const float *w_scale,
+                      const float *bias, int depthwise, const sm2c_rt__act *a, float *y)
+{
+    for (int32_t j = 0; j < ob; j++) {
+        const int32_t o = o0 + j;
+        float v = depthwise ? (float)acc[j] * (w_scale[o] * sn) : (float)acc[j] * w_scale[o] * sn;
+        if (bias)
+            v += bias[o];
+        y[j] = sm2c_rt__act1(v, a);
+    }
+}
+
+static void hyb_conv(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
+                     const float *w_scale, const float *bias, float *y, const int32_t *p, int depthwise,
+                     const sm2c_rt__act *a)
+{
+    const int32_t OC = p[SM2C_RT_WIN_OC];
+    const int32_t M = depthwise ? (p[SM2C_RT_WIN_FC] > 0 ? p[SM2C_RT_WIN_FC] : 1) : 0;
+    const int32_t FC = depthwise ? 1 : p[SM2C_RT_WIN_C];
+    int32_t acc[CS8_OB];
+    for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
+        for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
+            for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
+                float *yp = y + (((ptrdiff_t)n * p[SM2C_RT_WIN_OH] + oh) * p[SM2C_RT_WIN_OW] + ow) * OC;
+                for (int32_t o0 = 0; o0 < OC; o0 += M > 1 ? 1 : CS8_OB) {
+                    const int32_t ob = M > 1 ? 1 : OC - o0 < CS8_OB ? OC - o0 : CS8_OB;
+                    /* depthwise as cs8_depthwise reads it; Conv2D has no groups here */
+                    const int32_t ic0 = !depthwise ? 0 : M == 1 ? o0 : o0 / M;
+                    cs8_block(x, w, p, n, oh, ow, ic0, FC, o0, ob, zero_point[n], depthwise && M == 1, acc);
+                    hyb_store(acc, o0, ob, scale[n], w_scale, bias, depthwise, a, yp + o0);
+                }
+            }
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_hybrid)
+void sm2c_rt_conv2d_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
+                           const float *w_scale, const float *bias, float *y, const int32_t *p, int32_t act,
+                           float act_a, float act_b)
+{
+    const sm2c_rt__act a = {act, act_a, act_b};
+    hyb_conv(x, scale, zero_point, w, w_scale, bias, y, p, 0, &a);
+}
+#endif
+
+#if SM2C_RT_WANT(depthwise_conv2d_hybrid)
+void sm2c_rt_depthwise_conv2d_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                     const int8_t *w, const float *w_scale, const float *bias, float *y,
+                                     const int32_t *p, int32_t act, float act_a, float act_b)
+{
+    const sm2c_rt__act a = {act, act_a, act_b};
+    hyb_conv(x, scale, zero_point, w, w_scale, bias, y, p, 1, &a);
 }
 #endif

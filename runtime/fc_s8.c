@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "act_f32.h"
 #include "dsp_s8.h"
 #include "q8_math.h"
 #include "q8_vec.h"
@@ -108,6 +109,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i fc8_rows16(const int8_t
     return fc8_pair128(fc8_pair128(c0, c1), fc8_pair128(c2, c3));
 }
 
+#if SM2C_RT_WANT(fully_connected_s8) || SM2C_RT_WANT(fully_connected_s8_frq)
 /* TFLite's single rounding (sm2c_rt__requant_nearest) on 8 lanes of int64:
 ** x * m rounded half away from zero at bit 31 - shift, saturated to int32. */
 SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m256i fc8_nearest8(__m256i x, __m256i m, __m256i shift)
@@ -147,6 +149,8 @@ SM2C_RT_TARGET_VNNI static void fc8_vnni16(const int8_t *x, const int8_t *w, int
     }
     _mm_storeu_si128((__m128i *)(void *)y, _mm512_cvtepi32_epi8(v));
 }
+
+#endif
 
 SM2C_RT_TARGET_VNNI static void fc8_vnni4(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp,
                                           int32_t *dot)
@@ -330,6 +334,7 @@ static void fc8_dot(const int8_t *x, const int8_t *w, int32_t k, int32_t in_zp, 
     fc8_c(x, w, k, in_zp, J, dot);
 }
 
+#if SM2C_RT_WANT(fully_connected_s8) || SM2C_RT_WANT(fully_connected_s8_frq)
 static void fc8_run(const int8_t *x, const int8_t *w, int8_t *y, int32_t rows, int32_t k, int32_t n,
                     int32_t in_zp, const q8_out *q)
 {
@@ -361,6 +366,8 @@ static void fc8_run(const int8_t *x, const int8_t *w, int8_t *y, int32_t rows, i
     }
 }
 
+#endif
+
 #if SM2C_RT_WANT(fully_connected_s8)
 void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, int32_t rows,
                                 int32_t k, int32_t n, const int32_t *mult, const int32_t *shift, int32_t in_zp,
@@ -378,5 +385,60 @@ void sm2c_rt_fully_connected_s8_frq(const int8_t *x, const int8_t *w, const int3
 {
     const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
     fc8_run(x, w, y, rows, k, n, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(fully_connected_hybrid)
+#if SM2C_RT_VNNI
+/* Outputs o .. o + 15 of one row (y, w_sum, w_scale and bias at o): the
+** sums on 16 rows at once, less zu times the rows' sums, then the C
+** epilogue's two roundings on vectors. */
+SM2C_RT_TARGET_VNNI static void fch_vnni16(const int8_t *x, const int8_t *w, int32_t k, int32_t zu,
+                                           const int32_t *w_sum, float s_row, const float *w_scale,
+                                           const float *bias, float *y)
+{
+    __m512i acc = fc8_rows16(x, w, k, _mm512_setzero_si512());
+    acc = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zu), _mm512_loadu_si512((const void *)w_sum)));
+    const __m512 s = _mm512_mul_ps(_mm512_set1_ps(s_row), _mm512_loadu_ps(w_scale));
+    const __m512 b = bias ? _mm512_loadu_ps(bias) : _mm512_setzero_ps();
+    _mm512_storeu_ps(y, _mm512_add_ps(b, _mm512_mul_ps(_mm512_cvtepi32_ps(acc), s)));
+}
+#endif
+
+/* y[r, o] = act(bias[o] + (float)acc * (scale[r] * w_scale[o])), acc the
+** int32 sum of w[o, k] * (x[r, k] - zero_point[r]): TFLite's hybrid
+** FULLY_CONNECTED (EvalHybridDense), whose epilogue adds to the bias (0
+** without one) one product rounded on its own.  The dot products take
+** fc8_dot's widest path at zero point -128 (VNNI's, nothing to subtract per
+** step), and (zero_point[r] + 128) * w_sum[o] comes off after: the same
+** integers.  The compiler proves k * 127 * 255 fits int32. */
+void sm2c_rt_fully_connected_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                    const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                    const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
+                                    int32_t act, float act_a, float act_b)
+{
+    const sm2c_rt__act a = {act, act_a, act_b};
+    for (int32_t r = 0; r < rows; r++) {
+        const int8_t *xr = x + (ptrdiff_t)r * k;
+        float *yr = y + (ptrdiff_t)r * n;
+        const int32_t zu = zero_point[r] + 128;
+        int32_t o = 0;
+#if SM2C_RT_VNNI
+        if (sm2c_rt__have_vnni())
+            for (; o + 16 <= n; o += 16)
+                fch_vnni16(xr, w + (ptrdiff_t)o * k, k, zu, w_sum + o, scale[r], w_scale + o, bias ? bias + o : NULL,
+                           yr + o);
+#endif
+        while (o < n) {
+            const int32_t J = n - o >= 4 ? 4 : 1;
+            int32_t dot[4];
+            fc8_dot(xr, w + (ptrdiff_t)o * k, k, -128, J, dot);
+            for (int32_t j = 0; j < J; j++, o++) {
+                const float s = scale[r] * w_scale[o];
+                yr[o] = (bias ? bias[o] : 0.0f) + (float)(dot[j] - zu * w_sum[o]) * s;
+            }
+        }
+        sm2c_rt__act_f32(yr, n, &a);
+    }
 }
 #endif

@@ -12,13 +12,14 @@
 ** from zero when the dropped fraction (exact) is at least a half, NaN to 0,
 ** and the same saturation; so every path gives the C path's bits.
 */
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rt_select.h"
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
-#if SM2C_RT_WANT(quantize_f32_s8)
+#if SM2C_RT_WANT(quantize_f32_s8) || SM2C_RT_WANT(quantize_rows_s8)
 /* roundf(v) (halves away from zero) as an int, NaN as 0, saturated at
 ** +-10^6 (a float outside int32, or NaN, is UB to convert): the truncation,
 ** then one away from zero when the dropped fraction, exact below 2^24, is at
@@ -34,6 +35,9 @@ static inline int32_t qs8_round(float v)
     return t + (f >= 0.5f) - (f <= -0.5f);
 }
 
+#endif
+
+#if SM2C_RT_WANT(quantize_f32_s8)
 /* y[i] for i < n, in C. */
 static void qs8_c(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
 {
@@ -140,5 +144,78 @@ void sm2c_rt_dequantize_s8_f32(const int8_t *x, float *y, int32_t n, float scale
 #endif
     for (int32_t i = 0; i < n; i++)
         y[i] = scale * (float)((int32_t)x[i] - zero_point);
+}
+#endif
+
+#if SM2C_RT_WANT(quantize_rows_s8)
+/* round(v) (halves away from zero) in double for |v| < 2^31: the
+** truncation, then one away from zero when the dropped fraction, exact, is at
+** least a half. */
+static int32_t qrow_round_d(double v)
+{
+    const int32_t t = (int32_t)v;
+    const double f = v - (double)t;
+    return t + (f >= 0.5) - (f <= -0.5);
+}
+
+/* The input zero point TFLite picks for [rmin, rmax] at `scale`: from the
+** end whose error is smaller, rounded, within int8. */
+static int32_t qrow_zero_point(float rmin, float rmax, double scale)
+{
+    const double zmin = -128.0 - rmin / scale, zmax = 127.0 - rmax / scale;
+    const double emin = 128.0 + (rmin / scale < 0 ? -rmin / scale : rmin / scale);
+    const double emax = 127.0 + (rmax / scale < 0 ? -rmax / scale : rmax / scale);
+    const double zp = emin < emax ? zmin : zmax;
+    if (zp != zp)
+        return 0;
+    return zp <= -128.0 ? -128 : zp >= 127.0 ? 127 : qrow_round_d(zp);
+}
+
+/* v + 0.5 toward v's sign, in float, then truncated: TFLite's vector
+** rounding (RoundToNearest off ARM64), which differs from roundf where the
+** float sum itself rounds up (0.5 - 2^-25 gives 1).  Clamped first to
+** +-10^6, which keeps NaN and infinities out of the conversion (UB) and
+** stands between the product and the add, so no compiler contracts them. */
+static int32_t qrow_round_vec(float v)
+{
+    v = v != v ? 0.0f : v > 1e6f ? 1e6f : v < -1e6f ? -1e6f : v;
+    return (int32_t)(v + (v < 0.0f ? -0.5f : 0.5f));
+}
+
+/* One row of n values, as TFLite's NeonAsymmetricQuantizeFloats (the one its
+** x86-64 build runs): its min and max (0 included) in float, the scale their
+** float difference over 255 in double, the zero point from it, the inverse
+** scale 1 / (float)scale in double then float; the values times it in float,
+** the first n & ~7 rounded as its vector loop rounds, the rest by roundf, each
+** plus the zero point, saturated. */
+static void qrow(const float *x, int8_t *q, float *scale, int32_t *zero_point, int32_t n)
+{
+    float rmin = 0.0f, rmax = 0.0f;
+    for (int32_t i = 0; i < n; i++) {
+        rmin = x[i] < rmin ? x[i] : rmin;
+        rmax = x[i] > rmax ? x[i] : rmax;
+    }
+    if (rmin == rmax) {
+        for (int32_t i = 0; i < n; i++)
+            q[i] = 0;
+        *scale = 1.0f, *zero_point = 0;
+        return;
+    }
+    const double s = (double)(rmax - rmin) / 255.0;
+    const int32_t zp = qrow_zero_point(rmin, rmax, s);
+    const float sf = (float)s, inv = (float)(1.0 / (double)sf);
+    const int32_t nv = n & ~7;
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t r = (i < nv ? qrow_round_vec(x[i] * inv) : qs8_round(x[i] * inv)) + zp;
+        q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+    }
+    *scale = sf, *zero_point = zp;
+}
+
+void sm2c_rt_quantize_rows_s8(const float *x, int8_t *q, float *scale, int32_t *zero_point, int32_t rows,
+                              int32_t cols)
+{
+    for (int32_t r = 0; r < rows; r++)
+        qrow(x + (ptrdiff_t)r * cols, q + (ptrdiff_t)r * cols, scale + r, zero_point + r, cols);
 }
 #endif

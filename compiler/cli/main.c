@@ -43,7 +43,7 @@ static const char usage[] =
     "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
-    "        [--weights inline|c|obj] [--quantize float16|int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--weights inline|c|obj] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float]]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
@@ -75,7 +75,13 @@ static const char usage[] =
     "        with a Cortex-M --target (thumbv7em-none-eabihf, ...) or --cpu cortex-m*,\n"
     "        int8 Conv2D filters take its SMLAD kernel's layout (--emit c too);\n"
     "        --requantize float: int8 contractions requantize in float (XNNPACK's\n"
-    "        scheme, faster; an output may differ by 1 from TFLite's; default fixed)\n"
+    "        scheme, faster; an output may differ by 1 from TFLite's; default fixed)\n";
+
+/* The quantization modes besides int8 (one string would pass C99's 4,095). */
+static const char usage_modes[] =
+    "        --quantize dynamic: TFLite's dynamic range: MatMul, Conv2D and depthwise\n"
+    "        filters of 1024 weights or more int8 (per channel), their float inputs\n"
+    "        quantized per call (per row, per image) as its hybrid kernels do; no calibration\n"
     "        --quantize float16: every float weight rounded to binary16 (TFLite's float16\n"
     "        quantization), those of 256 elements or more stored so and widened to\n"
     "        float32 in the arena before the steps that read them; float32 compute\n"
@@ -91,7 +97,7 @@ static const char usage[] =
 static const char usage_more[] =
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
-    "        [--shape ...] [--max-batch N] [--quantize float16|int8 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--shape ...] [--max-batch N] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float]] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
@@ -234,7 +240,7 @@ static const opt_def options[] = {
     { "--profile", { 0 }, NULL, CMD_MODEL, "compile: hooks around each step (C; NAME.h); run: time each step" },
     { "--tag_set", { "--tag-set" }, "TAGS", CMD_INSPECT | CMD_MODEL, "the MetaGraph's tags (default serve)" },
     { "--weights", { 0 }, "inline|c|obj", CMD_COMPILE, "with --emit c: the weights in NAME.c, NAME_weights.c or .o" },
-    { "--quantize", { 0 }, "float16|int8", CMD_MODEL, "binary16 weights; or int8 weights and activations" },
+    { "--quantize", { 0 }, "int8|dynamic|float16", CMD_MODEL, "int8 weights and activations, int8 weights, or binary16 weights" },
     { "--calibration", { 0 }, "KEY=FILE.npy", CMD_MODEL, "samples for --quantize's activation ranges (repeatable)" },
     { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
     { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
@@ -704,9 +710,11 @@ static int take(cli *o, const char *opt, const char *val)
     if (!strcmp(opt, "--limit")) return parse_limit(o, val);
     if (!strcmp(opt, "--calibration")) return parse_calibration(o, val);
     if (!strcmp(opt, "--quantize")) {
-        if (strcmp(val, "int8") && strcmp(val, "float16"))
-            return usage_error("--quantize expects int8 or float16, got '%s'", val);
-        o->co.quantize = !strcmp(val, "int8") ? SM2C_QUANTIZE_INT8 : SM2C_QUANTIZE_FLOAT16;
+        if (strcmp(val, "int8") && strcmp(val, "float16") && strcmp(val, "dynamic"))
+            return usage_error("--quantize expects int8, dynamic or float16, got '%s'", val);
+        o->co.quantize = !strcmp(val, "int8")      ? SM2C_QUANTIZE_INT8
+                         : !strcmp(val, "dynamic") ? SM2C_QUANTIZE_DYNAMIC
+                                                   : SM2C_QUANTIZE_FLOAT16;
         return 0;
     }
     if (!strcmp(opt, "--requantize")) {
@@ -1192,6 +1200,7 @@ static int run_command(cli *o)
 static void global_help(FILE *f)
 {
     fputs(usage, f);
+    fputs(usage_modes, f);
     fputs(usage_more, f);
     fputs("\noptions for every command:\n", f);
     print_options(f, CMD_ALL, 1);

@@ -307,7 +307,7 @@ static sm2c_status measure_errors(sm2c_ctx *c, sm2c_graph *g, const char *key, c
 
 /* The passes by the names --dump-after takes, in pipeline order. */
 static const char *const pass_names[] = { "import", "shape", "batch", "lnorm", "lstm", "hoist", "bnfold",
-                                          "affinefold", "padfold", "fuse", "dce", "quantize" };
+                                          "affinefold", "padfold", "fuse", "dce", "quantize", "dynamic" };
 #define N_PASSES (int)(sizeof pass_names / sizeof *pass_names)
 
 /* Whether `pass` is in the comma-separated list (or the list is "all"). */
@@ -391,13 +391,20 @@ typedef struct entry_spec {
 } entry_spec;
 
 /* One signature or function through the whole middle end into entry e. */
+/* The modes whose contractions quantize their inputs, which leave a residual
+** Add an op of its own, as TFLite's converter does. */
+static int quantized_acts(const sm2c_compile_opts *o)
+{
+    return o->quantize == SM2C_QUANTIZE_INT8 || o->quantize == SM2C_QUANTIZE_DYNAMIC;
+}
+
 static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
                                  const entry_spec *spec, const sm2c_compile_opts *o, sm2c_program *p,
                                  sm2c_entry *e)
 {
     sm2c_graph *g;
     sm2c_status st;
-    int32_t n_batched = 0;
+    int32_t n_batched = 0, n_hybrid = 0;
     const char *key = spec->key;
     quant_report qr = { 0 };
     st = spec->fn ? sm2c_import_function(c, m, vm, spec->fn, key, &o->import, &g)
@@ -409,9 +416,10 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (o->quantize != SM2C_QUANTIZE_INT8 && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
                                 (!o->target.size_level && PASS("hoist", sm2c_pass_hoist(c, g))))) ||
         PASS("bnfold", sm2c_pass_bnfold(c, g)) || PASS("affinefold", sm2c_pass_affinefold(c, g)) ||
-        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, o->quantize != SM2C_QUANTIZE_INT8)) ||
+        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !quantized_acts(o))) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
-        (o->quantize == SM2C_QUANTIZE_INT8 && (st = quantize_graph(c, g, o, key, &qr))))
+        (o->quantize == SM2C_QUANTIZE_INT8 && (st = quantize_graph(c, g, o, key, &qr))) ||
+        (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &n_hybrid))))
         return st;
     e->key = key;
     if (spec->fn)

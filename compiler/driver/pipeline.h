@@ -16,7 +16,9 @@
 typedef enum sm2c_quantize {
     SM2C_QUANTIZE_NONE = 0,
     SM2C_QUANTIZE_INT8,      /* full integer: int8 weights and activations (TFLite's scheme) */
-    SM2C_QUANTIZE_FLOAT16    /* binary16 weights, float32 compute (TFLite's float16) */
+    SM2C_QUANTIZE_FLOAT16,   /* binary16 weights, float32 compute (TFLite's float16) */
+    SM2C_QUANTIZE_DYNAMIC    /* int8 weights, activations quantized per call (TFLite's
+                                dynamic range: its hybrid kernels) */
 } sm2c_quantize;
 
 /* Everything that decides the program: the front ends (the CLI's compile and
@@ -33,7 +35,7 @@ typedef struct sm2c_compile_opts {
     int32_t max_batch;           /* --max-batch: > 0 makes inputs with an unknown leading
                                     dim batched, 1..max_batch rows at run time (pass_batch.c) */
     sm2c_quantize quantize;      /* --quantize: int8 (pass_quantize.c), float16
-                                    (lower/half_weights.c) */
+                                    (lower/half_weights.c), dynamic (pass_dynamic.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
     int32_t requantize_float;    /* --requantize float: int8 contractions requantize in
                                     float (XNNPACK's scheme), not TFLite's fixed point */

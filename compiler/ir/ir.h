@@ -44,6 +44,18 @@ typedef struct sm2c_qnode {
                                    sm2c_rt_add_s8 and sm2c_rt_mul_s8 take them */
 } sm2c_qnode;
 
+/* A contraction of --quantize dynamic (pass_dynamic.c): TFLite's hybrid
+** kernels.  Its filter input is an int8 constant (symmetric, per output
+** channel), its input stays float and is quantized per call (per row of a
+** MatMul, per image of a convolution), and it computes its float output from
+** the int32 sums, these scales and the input's. */
+typedef struct sm2c_hybrid {
+    int32_t n_channels;
+    float *scale;               /* [n_channels]: the int8 filter's scales */
+    int32_t *sum;               /* MatMul: [n_channels], each output's filter row summed
+                                   (for the input's zero point); NULL for a convolution */
+} sm2c_hybrid;
+
 /* A variable that some compiled entry writes (import_state.c): its handle
 ** value carries this instead of a constant, so nothing folds its reads. */
 typedef struct sm2c_state_var {
@@ -107,6 +119,7 @@ typedef struct sm2c_node {
     struct sm2c_cflow *cflow;   /* a control-flow marker node (cflow.h), else NULL */
     struct sm2c_tlist *tlist;   /* a TensorList node's list family (tlist.c), else NULL */
     const sm2c_qnode *q;        /* computes in int8 (pass_quantize.c), else NULL */
+    const sm2c_hybrid *hybrid;  /* int8 filter, float input and output (pass_dynamic.c), else NULL */
     struct sm2c_node *absorbed; /* the first node fusion folded into this one (pass_fuse.c: a
                                    bias, residual Add or activation), the rest chained through
                                    their own `absorbed`, in graph order; else NULL.  For

@@ -353,6 +353,8 @@ static void print_node(FILE *f, const sm2c_node *n, int depth)
         fprintf(f, " widened_from=%s", dtype_short(n->widened_from));
     if (n->q)
         print_q(f, n->q);
+    if (n->hybrid)  /* --quantize dynamic: how many scales, and what a scale of the input covers */
+        fprintf(f, " hybrid{ch=%d%s}", (int)n->hybrid->n_channels, n->hybrid->sum ? " rows" : " images");
     for (int32_t k = 0; k < n->n_outputs; k++)
         if (n->outputs[k]->constant) {
             fprintf(f, n->n_outputs > 1 ? " folded%d=" : " folded=", (int)k);

@@ -4,6 +4,7 @@
 */
 #include "opdefs.h"
 #include "ops_dyn.h"
+#include "ops_hybrid.h"
 #include "ops_q8.h"
 
 #include <string.h>
@@ -55,6 +56,11 @@ static int64_t int_arg_overflow(const sm2c_entry *e, int32_t first)
 
 sm2c_status sm2c_lower_node(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->hybrid) {    /* --quantize dynamic: TFLite's hybrid kernels */
+        if (l->c->lowered && sm2c_opdef_in_table(n->op))
+            l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << SM2C_DT_FLOAT;
+        return sm2c_lower_hybrid(l, n);
+    }
     if (n->q) {     /* --quantize int8: the int8 kernels */
         if (l->c->lowered && sm2c_opdef_in_table(n->op))
             l->c->lowered[sm2c_opdef_index(n->op)] |= UINT64_C(1) << SM2C_DT_INT8;

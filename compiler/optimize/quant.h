@@ -30,6 +30,14 @@ void sm2c_quantize_multiplier(double real, int32_t *m, int32_t *shift);
 void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
                            float *scales);
 
+/* The same as TFLite's dynamic-range quantizer computes it (its MLIR pass,
+** GetUniformQuantizedPerAxisTypeForWeight and quantizeF32ToInt8): per channel
+** the scale 2 * max|w| / 254 in double (a range under 1e-6 widened to
+** +-5e-7), each weight w / scale in double rounded half away from zero and
+** clamped to [-127, 127]; scales[] gets the scales as floats, as the model
+** stores them. */
+void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                               float *scales);
 /* The quantized value of real x under p, saturated to int8. */
 int32_t sm2c_quantize_one(float x, const sm2c_qparam *p);
 

@@ -6,6 +6,9 @@
 #include "quant.h"
 
 #include <math.h>
+#include <stdlib.h>
+
+#include "base/grow.h"
 
 int sm2c_qparam_from_range(float min, float max, sm2c_qparam *out)
 {
@@ -62,6 +65,33 @@ void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_
         float r = roundf(w[i] / scales[(i / inner) % n_channels]);
         q[i] = (int8_t)(r != r ? 0 : r > 127.0f ? 127 : r < -127.0f ? -127 : (int32_t)r);
     }
+}
+
+void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                               float *scales)
+{
+    double *amax = calloc((size_t)n_channels + 1, sizeof *amax);
+    if (!amax)
+        sm2c_out_of_memory();
+    for (int64_t i = 0; i < n; i++) {
+        double a = fabs((double)w[i]);
+        int32_t ch = (int32_t)((i / inner) % n_channels);
+        if (a > amax[ch])   /* NaN fails: an empty range stays 0 */
+            amax[ch] = a;
+    }
+    for (int32_t ch = 0; ch < n_channels; ch++) {
+        if (!isfinite(amax[ch]))
+            amax[ch] = 0;
+        if (2.0 * amax[ch] < 1e-6)  /* ExpandVerySmallRange */
+            amax[ch] = 5e-7;
+        amax[ch] = 2.0 * amax[ch] / 254.0;   /* the scale, in double */
+        scales[ch] = (float)amax[ch];
+    }
+    for (int64_t i = 0; i < n; i++) {
+        double r = round((double)w[i] / amax[(i / inner) % n_channels]);
+        q[i] = (int8_t)(r != r ? 0 : r > 127.0 ? 127 : r < -127.0 ? -127 : (int32_t)r);
+    }
+    free(amax);
 }
 
 int32_t sm2c_quantize_one(float x, const sm2c_qparam *p)

@@ -669,6 +669,24 @@ void sm2c_rt_quantize_dequantize_f32(const float *x, const float *min_in, const 
 /* Float to int8 at the quantized region's inputs, int8 to float at its outputs (quantize_s8.c). */
 void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point);
 void sm2c_rt_dequantize_s8_f32(const int8_t *x, float *y, int32_t n, float scale, int32_t zero_point);
+/* --quantize dynamic (TFLite's hybrid kernels): float rows quantized per call,
+** asymmetric int8, each row its scale and zero point as TFLite's x86-64 build
+** computes them (quantize_s8.c); the contractions then sum int8 products and
+** scale them back to float (fc_s8.c, conv_s8.c).  FullyConnected's filter is
+** [N, K] with each row's sum; the convolutions' keep TensorFlow's layout and
+** quantize each image of the batch as a whole. */
+void sm2c_rt_quantize_rows_s8(const float *x, int8_t *q, float *scale, int32_t *zero_point, int32_t rows,
+                              int32_t cols);
+void sm2c_rt_fully_connected_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                    const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                    const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
+                                    int32_t act, float act_a, float act_b);
+void sm2c_rt_conv2d_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
+                           const float *w_scale, const float *bias, float *y, const int32_t *p, int32_t act,
+                           float act_a, float act_b);
+void sm2c_rt_depthwise_conv2d_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                     const int8_t *w, const float *w_scale, const float *bias, float *y,
+                                     const int32_t *p, int32_t act, float act_a, float act_b);
 /* Conv2D with filter [KH, KW, FC, OC] and DepthwiseConv2dNative with filter
 ** [KH, KW, C, M], int32 bias (may be NULL), window p[] as the float kernels'
 ** (conv_s8.c). */

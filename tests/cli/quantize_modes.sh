@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The --quantize modes besides int8 (tests/cli/quantize.sh), each against
+# The --quantize modes besides int8 (issue 34) (tests/cli/quantize.sh), each against
 # TFLite's converter in the same mode on the cases of tests/data/q8
 # (tests/models/gen_q8.py: tflite_<mode>.npy, TFLite's reference kernels):
 #  1. float16 (TFLite's float16 quantization: every float constant rounded to
@@ -9,7 +9,14 @@
 #     weights were rounded as TFLite rounds them); weights at most 0.6x the
 #     float build's, the large ones stored as binary16 and widened before use,
 #     small ones (under 256 elements) kept float32 with rounded values.
-#  2. bad combinations: one line, non-zero exit, nothing written.
+#  2. dynamic (TFLite's dynamic-range quantization: int8 weights for filters of
+#     1024 or more, inputs quantized per call by the hybrid kernels): dyn
+#     (Conv2D, 1x1 Conv2D, depthwise of multiplier 1 and 2, Dense), cnn and
+#     resid through both backends, within 1e-6 of TFLite's outputs (reference
+#     kernels; only its float layers' summation order differs) and a tenth of
+#     TF float's distance from them; every hybrid kernel taken, the small Dense
+#     left float; weights at most 0.35x float's.
+#  3. bad combinations: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
@@ -49,7 +56,22 @@ if grep -q "^static SM2C_ALIGN const uint16_t [a-z_0-9]*\[6400\]" "$tmp/f16/mode
    grep -q "sm2c_rt_widen_f16_f32(" "$tmp/f16/model.c" && ! grep -q "\[6400\]" <(grep "float" "$tmp/f16/model.c"); then ok
 else grep -n "6400\|widen" "$tmp/f16/model.c" | head; no "float16: the large weight is not stored as binary16"; fi
 
-# 2. bad combinations
+# 2. dynamic
+for c in dyn cnn resid; do
+  run_mode dynamic 1e-6 "$c"
+done
+"$sm2c" compile "$q8/dyn/model" -o "$tmp/d32" --signature serving_default 2>"$tmp/d32.log"
+"$sm2c" compile "$q8/dyn/model" -o "$tmp/dyn" --signature serving_default --quantize dynamic 2>"$tmp/dyn.log"
+wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/d32.log") wd=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/dyn.log")
+echo "weights: float $wf bytes, dynamic $wd bytes"
+if [ -n "$wf" ] && [ -n "$wd" ] && [ $((wd * 100)) -le $((wf * 35)) ]; then ok; else no "weights float $wf, dynamic $wd"; fi
+m="$tmp/dyn/model.c"   # each call twice: the static entry point and the context one
+if [ "$(grep -c "sm2c_rt_conv2d_hybrid(" "$m")" -eq 4 ] && [ "$(grep -c "sm2c_rt_depthwise_conv2d_hybrid(" "$m")" -eq 4 ] &&
+   [ "$(grep -c "sm2c_rt_fully_connected_hybrid(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_quantize_rows_s8(" "$m")" -eq 10 ] &&
+   [ "$(grep -c "sm2c_rt_matvec_f32(" "$m")" -eq 2 ]; then ok
+else grep -o "sm2c_rt_[a-z0-9_]*(" "$m" | sort | uniq -c; no "dynamic: not the contractions TFLite makes hybrid"; fi
+
+# 3. bad combinations
 expect() {
   local want=$1 pattern=$2
   shift 2
@@ -64,7 +86,9 @@ c() { "$sm2c" compile "$q8/cnn/model" -o "$tmp/x" --signature serving_default "$
 expect 2 "\-\-calibration needs --quantize int8" c --quantize float16 --calibration image="$q8/cnn/calib.npy"
 expect 2 "\-\-io int8 needs --quantize int8" c --quantize float16 --io int8
 expect 2 "\-\-requantize float needs --quantize int8" c --quantize float16 --requantize float
-expect 2 "\-\-quantize expects int8 or float16, got 'fp16'" c --quantize fp16
+expect 2 "\-\-calibration needs --quantize int8" c --quantize dynamic --calibration image="$q8/cnn/calib.npy"
+expect 2 "\-\-io int8 needs --quantize int8" c --quantize dynamic --io int8
+expect 2 "\-\-quantize expects int8, dynamic or float16, got 'fp16'" c --quantize fp16
 
 echo "quantize_modes: $pass passed, $fail failed"
 [ $fail -eq 0 ]

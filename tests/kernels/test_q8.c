@@ -482,6 +482,138 @@ static void test_fully_connected_s8_frq(void **state)
     assert_int_equal(-2, yy[0]);
 }
 
+/* --quantize dynamic's row quantization (TFLite's x86-64 arithmetic): the
+** scale, the zero point from the end with the smaller error, the first
+** cols & ~7 values rounded as v + 0.5 in float then truncated, the rest
+** half away from zero; a row of one value gives zeros and scale 1. */
+static void test_quantize_rows_s8(void **state)
+{
+    (void)state;
+    /* 16 values: 0 and 1 set the range [-0.25, 1], scale 1.25 / 255 */
+    float x[16] = { -0.25f, 1.0f, 0.5f, 0.1f, -0.1f, 0.3f, 0.7f, 0.0f,
+                    0.2f, -0.2f, 0.9f, 0.45f, 0.6f, -0.05f, 0.33f, 0.0f };
+    int8_t q[16];
+    float scale;
+    int32_t zp;
+    sm2c_rt_quantize_rows_s8(x, q, &scale, &zp, 1, 16);
+    const double s = (double)(1.0f - -0.25f) / 255.0;
+    assert_true(scale == (float)s);
+    assert_int_equal(zp, -77);    /* -128 + 0.25 / s = -77 exactly: 127 - 1 / s = -77 too */
+    const float inv = (float)(1.0 / (double)(float)s);
+    for (int i = 0; i < 16; i++) {
+        const float v = x[i] * inv;
+        const int32_t r = (int32_t)(v + (v < 0 ? -0.5f : 0.5f));   /* all 16 in the vector part */
+        assert_int_equal(q[i], r + zp < -128 ? -128 : r + zp > 127 ? 127 : r + zp);
+    }
+    /* 0.5 - 2^-25 times the inverse scale 1: the vector part rounds it to 1
+    ** (the float sum rounds up), the tail (element 8 of 9) to 0 */
+    float t[9] = { 127.0f, -128.0f, 0, 0, 0, 0, 0, 0.49999997f, 0.49999997f };
+    int8_t tq[9];
+    sm2c_rt_quantize_rows_s8(t, tq, &scale, &zp, 1, 9);
+    assert_true(scale == 1.0f);
+    assert_int_equal(zp, 0);
+    assert_int_equal(tq[7], 1);
+    assert_int_equal(tq[8], 0);
+    assert_int_equal(tq[0], 127);
+    assert_int_equal(tq[1], -128);
+    /* rows of their own: a constant row gives zeros; NaN is no UB */
+    float two[6] = { 0, 0, 0, 1.0f, NAN, -1.0f };
+    int8_t tw[6];
+    float sc[2];
+    int32_t zs[2];
+    sm2c_rt_quantize_rows_s8(two, tw, sc, zs, 2, 3);
+    assert_true(sc[0] == 1.0f && zs[0] == 0 && tw[0] == 0 && tw[1] == 0 && tw[2] == 0);
+    /* [-1, 1]: both ends' errors equal, so the zero point -0.5 from the max, -1 */
+    assert_true(sc[1] == (float)(2.0 / 255.0) && zs[1] == -1);
+    assert_int_equal(tw[3], (int32_t)roundf(1.0f * (float)(1.0 / (double)sc[1])) - 1);   /* the tail: roundf */
+    assert_int_equal(tw[5], -128);
+}
+
+/* The hybrid FullyConnected against its definition: the int32 sum less the
+** zero point times the filter row's sum, bias + (float)acc * (scale * w_scale),
+** Relu; rows longer than a vector with a tail, N one block of 16 (VNNI's),
+** one of 4 and 3 more. */
+static void test_fully_connected_hybrid(void **state)
+{
+    (void)state;
+    ktest_rng r = { 41 };
+    enum { R = 3, K = 203, N = 23 };
+    static int8_t x[R * K], w[N * K];
+    float y[R * N], bias[N], wscale[N], scale[R];
+    int32_t zp[R], wsum[N];
+    fill8(&r, x, R * K);
+    fill8(&r, w, N * K);
+    for (int o = 0; o < N; o++) {
+        bias[o] = (float)ktest_int(&r, -100, 100) / 64.0f;
+        wscale[o] = (float)ldexp(1.0 + ktest_int(&r, 0, 999) / 1000.0, -ktest_int(&r, 6, 9));
+        wsum[o] = 0;
+        for (int k = 0; k < K; k++)
+            wsum[o] += w[o * K + k];
+    }
+    for (int i = 0; i < R; i++)
+        scale[i] = 0.01f * (float)(i + 1), zp[i] = i == 0 ? -128 : i == 1 ? 127 : 3;
+    sm2c_rt_fully_connected_hybrid(x, scale, zp, w, wsum, wscale, bias, y, R, K, N, SM2C_RT_ACT_RELU, 0, 0);
+    for (int i = 0; i < R; i++)
+        for (int o = 0; o < N; o++) {
+            int32_t acc = 0;
+            for (int k = 0; k < K; k++)
+                acc += w[o * K + k] * (x[i * K + k] - zp[i]);
+            float v = bias[o] + (float)acc * (scale[i] * wscale[o]);
+            v = v <= 0 ? 0 : v;
+            assert_true(v == y[i * N + o]);
+        }
+}
+
+/* The hybrid convolutions against their definitions (sums over the taps
+** inside, less the image's zero point; the two kernels' multiply orders). */
+static void test_conv_hybrid(void **state)
+{
+    (void)state;
+    ktest_rng r = { 43 };
+    enum { B = 2, H = 5, W = 4, C = 6, OC = 12, KH = 3, KW = 3 };
+    static int8_t x[B * H * W * C], w[KH * KW * C * OC];
+    static float y[B * H * W * OC];
+    float wscale[OC], bias[OC], scale[B] = { 0.02f, 0.37f };
+    int32_t zp[B] = { -5, 100 };
+    fill8(&r, x, B * H * W * C);
+    fill8(&r, w, KH * KW * C * OC);
+    for (int o = 0; o < OC; o++)
+        wscale[o] = (float)ldexp(1.0 + ktest_int(&r, 0, 999) / 1000.0, -7), bias[o] = (float)o / 8.0f - 0.7f;
+    for (int dw = 0; dw < 2; dw++) {
+        /* SAME, stride 1: pad 1 each side; depthwise: C * M = OC with M = 2 */
+        int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
+        p[SM2C_RT_WIN_N] = B, p[SM2C_RT_WIN_H] = H, p[SM2C_RT_WIN_W] = W, p[SM2C_RT_WIN_C] = C;
+        p[SM2C_RT_WIN_KH] = KH, p[SM2C_RT_WIN_KW] = KW, p[SM2C_RT_WIN_OC] = OC;
+        p[SM2C_RT_WIN_FC] = dw ? OC / C : C;
+        p[SM2C_RT_WIN_SH] = p[SM2C_RT_WIN_SW] = p[SM2C_RT_WIN_DH] = p[SM2C_RT_WIN_DW] = 1;
+        p[SM2C_RT_WIN_PT] = p[SM2C_RT_WIN_PL] = 1;
+        p[SM2C_RT_WIN_OH] = H, p[SM2C_RT_WIN_OW] = W;
+        (dw ? sm2c_rt_depthwise_conv2d_hybrid : sm2c_rt_conv2d_hybrid)(x, scale, zp, w, wscale, dw ? NULL : bias, y,
+                                                                       p, SM2C_RT_ACT_RELU6, 0, 0);
+        for (int n = 0; n < B; n++)
+            for (int oh = 0; oh < H; oh++)
+                for (int ow = 0; ow < W; ow++)
+                    for (int o = 0; o < OC; o++) {
+                        int32_t acc = 0;
+                        for (int kh = 0; kh < KH; kh++)
+                            for (int kw = 0; kw < KW; kw++) {
+                                const int ih = oh + kh - 1, iw = ow + kw - 1;
+                                if (ih < 0 || ih >= H || iw < 0 || iw >= W)
+                                    continue;
+                                const int8_t *xp = x + ((n * H + ih) * W + iw) * C;
+                                if (dw)
+                                    acc += w[(kh * KW + kw) * OC + o] * (xp[o / (OC / C)] - zp[n]);
+                                else
+                                    for (int c = 0; c < C; c++)
+                                        acc += w[((kh * KW + kw) * C + c) * OC + o] * (xp[c] - zp[n]);
+                            }
+                        float v = dw ? (float)acc * (wscale[o] * scale[n]) : (float)acc * wscale[o] * scale[n] + bias[o];
+                        v = v <= 0 ? 0 : v > 6 ? 6 : v;
+                        assert_true(v == y[((n * H + oh) * W + ow) * OC + o]);
+                    }
+    }
+}
+
 /* Longer rows than a vector, with a tail, and output counts not a multiple
 ** of four, at both extremes of the input zero point. */
 static void test_fully_connected_s8_long(void **state)
@@ -1022,6 +1154,9 @@ int main(void)
         cmocka_unit_test(test_fully_connected_s8),
         cmocka_unit_test(test_fully_connected_s8_long),
         cmocka_unit_test(test_fully_connected_s8_frq),
+        cmocka_unit_test(test_quantize_rows_s8),
+        cmocka_unit_test(test_fully_connected_hybrid),
+        cmocka_unit_test(test_conv_hybrid),
         cmocka_unit_test(test_fully_connected_m_s8),
         cmocka_unit_test(test_fully_connected_s8_blocks),
         cmocka_unit_test(test_requant_halves),

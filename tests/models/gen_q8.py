@@ -1,12 +1,13 @@
-"""Writes tests/data/q8/cnn, tests/data/q8/head and tests/data/q8/resid for
---quantize int8 (issue 16).  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
+"""Writes tests/data/q8/cnn, tests/data/q8/head, tests/data/q8/resid and
+tests/data/q8/dyn for --quantize int8 (issue 16) and its other modes.  cnn: a small Keras CNN (Conv2D, DepthwiseConv2D, Dense, Add, zero Pad,
 MaxPool, AvgPool, Concatenate, ReLU6); head: a classifier head with the int8
 kernels of their own (Conv2D, hard-swish, global average pooling as Mean,
 Dense with Tanh and Sigmoid, a squeeze-excite Mul and an Add that broadcast,
 a Concat of inputs with different scales, Softmax); resid: ResNet blocks whose
 residual Add a ReLU or ReLU6 follows (TFLite fuses the activation into the ADD
 and gives its output the activation's range), with a 1x1 and an identity
-shortcut.  Each, fixed seed, writes
+shortcut; dyn: the contractions --quantize dynamic makes hybrid, on inputs
+in [-1, 1].  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -90,6 +91,24 @@ def build_resid():
     return keras.Model(inp, out)
 
 
+def build_dyn():
+    """For --quantize dynamic: every contraction TFLite's dynamic-range
+    quantizer makes hybrid (Conv2D, 1x1 Conv2D, depthwise of multiplier 1 and 2,
+    Dense: 1024 weights or more) and one it keeps float (the last Dense)."""
+    import keras
+    keras.utils.set_random_seed(3)
+    L = keras.layers
+    inp = keras.Input(shape=(8, 8, 16), name="image")
+    h = L.Conv2D(32, 3, padding="same", activation="relu", name="conv")(inp)
+    h = L.Conv2D(128, 1, name="expand")(h)
+    h = L.DepthwiseConv2D(3, strides=2, padding="same", activation="relu6", name="dw")(h)
+    h = L.DepthwiseConv2D(3, depth_multiplier=2, padding="valid", name="dw2")(h)
+    h = L.GlobalAveragePooling2D(name="gap")(h)
+    h = L.Dense(64, activation="relu", name="fc")(h)
+    out = L.Dense(10, name="logits")(h)
+    return keras.Model(inp, out)
+
+
 def tflite_int8(model_dir, calib):
     conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
     conv.optimizations = [tf.lite.Optimize.DEFAULT]
@@ -158,8 +177,9 @@ def write_case(name, model):
     model_dir = os.path.join(d, "model")
     model.export(model_dir, verbose=False)
     rng = np.random.default_rng(16)
-    calib = rng.uniform(0, 1, (64, 8, 8, 3)).astype(np.float32)
-    held = rng.uniform(0, 1, (16, 8, 8, 3)).astype(np.float32)
+    shape, lo = tuple(model.inputs[0].shape[1:]), -1.0 if name == "dyn" else 0.0
+    calib = rng.uniform(lo, 1, (64,) + shape).astype(np.float32)
+    held = rng.uniform(lo, 1, (16,) + shape).astype(np.float32)
     np.save(os.path.join(d, "calib.npy"), calib)
     np.save(os.path.join(d, "heldout.npy"), held)
     sig = tf.saved_model.load(model_dir).signatures["serving_default"]
@@ -180,7 +200,7 @@ def write_case(name, model):
 
 
 def main():
-    cases = {"cnn": build_model, "head": build_head, "resid": build_resid}
+    cases = {"cnn": build_model, "head": build_head, "resid": build_resid, "dyn": build_dyn}
     args = sys.argv[1:]
     if args and args[0] == "--modes":      # --modes MODE,... [CASE ...]: TFLite's outputs only
         for name in args[2:] or cases:

@@ -1,0 +1,110 @@
+/*
+** ops_hybrid.c: the steps of a hybrid contraction (ops_hybrid.h).  The input
+** is quantized per row of a MatMul and per image of a convolution (TFLite's
+** FULLY_CONNECTED and CONV_2D do so), into arena scratch the plan frees
+** after the contraction: the int8 copy, and each row's scale and zero point.
+*/
+#include "ops_hybrid.h"
+
+#include <string.h>
+
+#include "ops_common.h"
+
+static sm2c_arg buf_of(sm2c_lower *l, const sm2c_value *v)
+{
+    return sm2c_arg_buf(sm2c_lower_buf(l, v));
+}
+
+/* The filter's scales as a float constant buffer (float arrays have no argument form). */
+static sm2c_arg scales_of(sm2c_lower *l, const sm2c_node *n)
+{
+    const int64_t count = n->hybrid->n_channels;
+    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
+    t->dtype = SM2C_DT_FLOAT;
+    t->shape = sm2c_shape_make(l->c, 1, &count);
+    t->nelem = count;
+    t->nbytes = (size_t)count * sizeof(float);
+    t->data = n->hybrid->scale;
+    return buf_of(l, sm2c_op_constant(l, t, sm2c_arena_printf(l->c->arena, "%s/weight_scale", n->name)));
+}
+
+typedef struct quantized {
+    int32_t q, scale, zero_point;   /* scratch buffers */
+} quantized;
+
+/* Input x as `rows` rows of `cols` values, quantized into scratch. */
+static quantized quantize_rows(sm2c_lower *l, const sm2c_node *n, int64_t rows, int64_t cols)
+{
+    const sm2c_value *x = n->inputs[0];
+    quantized r;
+    r.q = sm2c_lower_scratch(l, SM2C_DT_INT8, &x->shape, sm2c_arena_printf(l->c->arena, "%s/quantized", x->name));
+    sm2c_shape per_row = sm2c_shape_make(l->c, 1, &rows);
+    r.scale = sm2c_lower_scratch(l, SM2C_DT_FLOAT, &per_row, "input_scale");
+    r.zero_point = sm2c_lower_scratch(l, SM2C_DT_INT32, &per_row, "input_zero_point");
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_quantize_rows_s8", 6);
+    s->args[0] = buf_of(l, x);
+    s->args[1] = sm2c_arg_buf(r.q);
+    s->args[2] = sm2c_arg_buf(r.scale);
+    s->args[3] = sm2c_arg_buf(r.zero_point);
+    s->args[4] = sm2c_arg_int(rows);
+    s->args[5] = sm2c_arg_int(cols);
+    return r;
+}
+
+static void quantized_args(sm2c_step *s, const quantized *r)
+{
+    s->args[0] = sm2c_arg_buf(r->q);
+    s->args[1] = sm2c_arg_buf(r->scale);
+    s->args[2] = sm2c_arg_buf(r->zero_point);
+}
+
+/* MatMul x[rows, k] by the int8 filter [n, k]. */
+static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
+{
+    const int64_t rows = n->inputs[0]->shape.dims[0], k = n->inputs[0]->shape.dims[1];
+    const int64_t cols = n->outputs[0]->shape.dims[1];
+    quantized r = quantize_rows(l, n, rows, k);
+    int64_t *sums = sm2c_arena_array(l->c->arena, (size_t)cols + 1, sizeof *sums);
+    for (int64_t o = 0; o < cols; o++)
+        sums[o] = n->hybrid->sum[o];
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fully_connected_hybrid", 14);
+    quantized_args(s, &r);
+    s->args[3] = buf_of(l, n->inputs[1]);
+    s->args[4] = sm2c_arg_ints(l, (int32_t)cols, sums);
+    s->args[5] = scales_of(l, n);
+    s->args[6] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[7] = buf_of(l, n->outputs[0]);
+    s->args[8] = sm2c_arg_int(rows);
+    s->args[9] = sm2c_arg_int(k);
+    s->args[10] = sm2c_arg_int(cols);
+    sm2c_lower_act(s, 11, n);
+    return SM2C_OK;
+}
+
+/* Conv2D or depthwise, each image of the batch quantized as a whole. */
+static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
+{
+    int64_t p[SM2C_RT_WIN_PARAMS];
+    sm2c_status st = sm2c_window_of(l->c, n, 0, p);
+    if (st)
+        return st;
+    const int64_t images = n->inputs[0]->shape.dims[0];
+    quantized r = quantize_rows(l, n, images, images ? sm2c_value_elements(n->inputs[0]) / images : 0);
+    int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_hybrid" : "sm2c_rt_conv2d_hybrid", 11);
+    quantized_args(s, &r);
+    s->args[3] = buf_of(l, n->inputs[1]);
+    s->args[4] = scales_of(l, n);
+    s->args[5] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[6] = buf_of(l, n->outputs[0]);
+    s->args[7] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    sm2c_lower_act(s, 8, n);
+    return SM2C_OK;
+}
+
+sm2c_status sm2c_lower_hybrid(sm2c_lower *l, const sm2c_node *n)
+{
+    if (n->hybrid->sum)
+        return lower_fully_connected(l, n);
+    return lower_conv(l, n);
+}
