@@ -189,7 +189,9 @@ void sm2c_c_emit_state(emitter *e)
 {
     const sm2c_program *p = e->p;
     sbuf *b = &e->s;
-    sm2c_text_printf(b, "static SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
+    sm2c_text_puts(b, "static ");
+    sm2c_c_section(e, b, SM2C_SECTION_STATE);
+    sm2c_text_printf(b, "SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
                      e->state_ready);
     sm2c_text_printf(b, "void %s_init(%s_state *state)\n{\n", p->name, p->name);
     for (int32_t i = 0; i < p->n_states; i++) {

@@ -205,6 +205,10 @@ void sm2c_c_emit_entry_ctx(emitter *e, int32_t k);
 void sm2c_c_emit_metadata(emitter *e);
 void sm2c_c_cstring(sbuf *b, const char *s);
 void sm2c_c_arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar);
+/* c_sections.c: --section's SM2C_SECTION macro, and the attribute that
+** starts a placed definition (nothing for a class without a section) */
+void sm2c_c_emit_section_macro(emitter *e, sbuf *b);
+void sm2c_c_section(emitter *e, sbuf *b, sm2c_section_class k);
 /* c_profile.c: --profile's hooks (nothing without it) */
 void sm2c_c_emit_profile_header(emitter *e, sbuf *b);
 void sm2c_c_emit_profile_macro(emitter *e, sbuf *b);

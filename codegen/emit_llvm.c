@@ -566,6 +566,11 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     LLVMTargetMachineRef tm = sm2c_llvm_target_machine(c, o, path, &triple);
     if (!tm)
         return SM2C_ERR_USAGE;
+    if ((st = sm2c_llvm_check_sections(c, p, triple))) {
+        LLVMDisposeTargetMachine(tm);
+        LLVMDisposeMessage(triple);
+        return st;
+    }
 
     w.ctx = LLVMContextCreate();
     w.m = LLVMModuleCreateWithNameInContext(p->name, w.ctx);
@@ -609,8 +614,10 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
         LLVMDisposeMessage(msg);
     }
     if (!st) {
-        if (sm2c_llvm_is_elf(triple))
+        if (sm2c_llvm_is_elf(triple)) {
             sm2c_llvm_own_sections(&w);
+            sm2c_llvm_user_sections(&w);
+        }
         st = sm2c_llvm_optimise_and_write(&w, tm, o, kind, path);
     }
 
@@ -645,6 +652,12 @@ sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2
     LLVMTargetMachineRef tm = sm2c_llvm_target_machine(c, o, path, &triple);
     if (!tm)
         return SM2C_ERR_USAGE;
+    sm2c_status st = sm2c_llvm_check_sections(c, p, triple);
+    if (st) {
+        LLVMDisposeTargetMachine(tm);
+        LLVMDisposeMessage(triple);
+        return st;
+    }
     lw w;
     memset(&w, 0, sizeof w);
     w.c = c;
@@ -667,7 +680,9 @@ sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2
         LLVMSetLinkage(w.weights[i], LLVMExternalLinkage);
         LLVMSetUnnamedAddress(w.weights[i], LLVMNoUnnamedAddr);
     }
-    sm2c_status st = sm2c_llvm_optimise_and_write(&w, tm, o, SM2C_LLVM_OBJ, path);
+    if (sm2c_llvm_is_elf(triple))
+        sm2c_llvm_user_sections(&w);
+    st = sm2c_llvm_optimise_and_write(&w, tm, o, SM2C_LLVM_OBJ, path);
     free(w.weights);
     LLVMDisposeModule(w.m);
     LLVMDisposeTargetData(w.td);

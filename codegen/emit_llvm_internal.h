@@ -33,6 +33,7 @@ typedef struct lw {
     unsigned signext, nounwind;             /* attribute kinds */
     LLVMValueRef *weights;                  /* per weight: its global, NULL when unused */
     LLVMValueRef arena;                     /* NULL when no step uses it */
+    LLVMValueRef fast_arena;                /* --fast-arena: the static fast arena, else NULL */
     ints_global *ints;
     size_t n_ints, cap_ints;
     LLVMValueRef *entries;                  /* per entry: its function */
@@ -69,6 +70,8 @@ sm2c_status sm2c_llvm_build_entry_ctx(lw *w, int32_t k);
 /* llvm_target.c: the target machine, optimisation and the output file */
 int sm2c_llvm_is_elf(const char *triple);
 void sm2c_llvm_own_sections(lw *w);
+void sm2c_llvm_user_sections(lw *w);
+sm2c_status sm2c_llvm_check_sections(sm2c_ctx *c, const sm2c_program *p, const char *triple);
 sm2c_status sm2c_llvm_optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
                                          sm2c_llvm_kind kind, const char *path);
 LLVMTargetMachineRef sm2c_llvm_target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o, const char *path,
