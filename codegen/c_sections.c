@@ -1,5 +1,5 @@
 /*
-** c_sections.c: --section in the C backend.  Each placed definition (the
+** c_sections.c: --section and --fast-arena in the C backend.  Each placed definition (the
 ** weights, the static arena and fast arena, the default state) starts with
 ** SM2C_SECTION("name"), which NAME.c and NAME_weights.c define, only when
 ** some class has a section (the default output is unchanged):
@@ -30,6 +30,28 @@ void sm2c_c_emit_section_macro(emitter *e, sbuf *b)
 {
     if (sm2c_placement_any_section(&e->p->placement))
         sm2c_text_puts(b, section_macro);
+}
+
+int sm2c_c_fast(const emitter *e)
+{
+    return e->p->placement.fast_arena > 0;
+}
+
+int sm2c_c_uses_pool(const sm2c_entry *en, int fast)
+{
+    for (int32_t s = 0; s < en->n_steps; s++)
+        for (int32_t a = 0; a < en->steps[s].n_args; a++) {
+            const sm2c_arg *ar = &en->steps[s].args[a];
+            if (ar->kind == SM2C_ARG_BUF && en->buffers[ar->buf].kind == SM2C_BUF_ARENA &&
+                !en->buffers[ar->buf].fast == !fast)
+                return 1;
+        }
+    return 0;
+}
+
+const char *sm2c_c_fast_split(emitter *e)
+{
+    return sm2c_arena_printf(e->c->arena, "(%s_WORKSPACE_SIZE + 63) / 64 * 64", e->NAME);
 }
 
 void sm2c_c_section(emitter *e, sbuf *b, sm2c_section_class k)

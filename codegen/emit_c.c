@@ -82,6 +82,12 @@ static void emit_source(emitter *e)
         sm2c_text_printf(b, "SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
                          e->arena, e->NAME, e->NAME);
     }
+    if (e->fast_arena) {
+        sm2c_text_puts(b, "static ");
+        sm2c_c_section(e, b, SM2C_SECTION_FAST_ARENA);
+        sm2c_text_printf(b, "SM2C_ALIGN uint8_t %s[%s_FAST_ARENA_SIZE > 0 ? %s_FAST_ARENA_SIZE : 1];\n\n",
+                         e->fast_arena, e->NAME, e->NAME);
+    }
     sm2c_c_emit_profile_macro(e, b);
     sm2c_c_emit_layers(e, b);
     if (p->n_states)

@@ -30,6 +30,7 @@ typedef struct lw {
     LLVMTypeRef i8, i32, i64, f32, ptr;     /* ptr: i8* */
     int big_endian;
     int weights_only;   /* sm2c_emit_llvm_weights: no arena */
+    int fast;           /* --fast-arena: _r and the context take a fast workspace too */
     unsigned signext, nounwind;             /* attribute kinds */
     LLVMValueRef *weights;                  /* per weight: its global, NULL when unused */
     LLVMValueRef arena;                     /* NULL when no step uses it */
@@ -48,8 +49,21 @@ typedef struct lw {
     LLVMValueRef *entries_ctx;              /* per entry: <fn>_ctx */
     LLVMValueRef ctx_init, ctx_reset;
     int ctx_body;
-    LLVMValueRef body_ws, body_state, body_par;
+    LLVMValueRef body_ws, body_fws, body_state, body_par;
+    unsigned ctx_par, ctx_state;            /* their fields in ctx_ty (after the fast workspace) */
 } lw;
+
+/* --fast-arena: where a generic caller's one workspace block holds the fast
+** workspace (the workspace's bytes rounded up to 64), and the block's size. */
+static inline int64_t sm2c_llvm_fast_split(const sm2c_program *p)
+{
+    return (p->arena_bytes + 63) / 64 * 64;
+}
+
+static inline int64_t sm2c_llvm_generic_workspace(const sm2c_program *p)
+{
+    return p->placement.fast_arena > 0 ? sm2c_llvm_fast_split(p) + p->fast_arena_bytes : p->arena_bytes;
+}
 
 /* emit_llvm.c: the module, its globals and the metadata table */
 /* An internal error (SM2C_ERR_INTERNAL) about the module being built. */

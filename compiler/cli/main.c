@@ -1017,6 +1017,9 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     int64_t weights = sm2c_program_weight_bytes(p);
     fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\nstack %d bytes (%s)\n", p->name,
             p->n_weights, (long long)weights, (long long)p->arena_bytes, (int)ro->stack_bytes, ro->stack_target);
+    if (p->placement.fast_arena > 0)
+        fprintf(f, "fast arena %lld bytes (--fast-arena %lld)\n", (long long)p->fast_arena_bytes,
+                (long long)p->placement.fast_arena);
     for (int32_t i = 0; i < p->n_states; i++)
         fprintf(f, "state %s (%s): %s %s, %lld bytes\n", p->states[i].key, p->states[i].c_name,
                 sm2c_dtype_name(p->states[i].dtype), sm2c_shape_str(c->arena, &p->states[i].shape),
@@ -1030,6 +1033,8 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     int64_t state = sm2c_program_state_bytes(p);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_footprint(f, p, &p->entries[i], state, ro);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        sm2c_report_pools_text(f, c->arena, p, &p->entries[i]);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_quantization(f, &p->entries[i]);
     for (int32_t i = 0; i < p->n_entries; i++)

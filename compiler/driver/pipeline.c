@@ -704,8 +704,6 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     char why[256];
     if (sm2c_placement_problem(&o->placement, why, sizeof why))
         return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "%s", why);
-    if (o->placement.fast_arena)   /* TEMPORARY: the backends do not write the fast arena yet */
-        return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, NULL, NULL, "--fast-arena: not written by the backends yet");
     sm2c_status st = o->dump_after ? check_dump_after(c, o->dump_after) : SM2C_OK;
     if (!st && o->requantize_float)
         st = check_requantize_float(c, m, o);
