@@ -327,9 +327,9 @@ static void state_header(emitter *e, sbuf *b)
                         " * without _r use a static default state that holds those values until the\n"
                         " * first write, so a caller that never calls %s_reset or %s_init gets\n"
                         " * TensorFlow's behaviour.  The _r variants take the state and the workspace\n"
-                        " * (scratch memory) from the caller: they are reentrant, and two states are\n"
+                        " * (scratch memory%s) from the caller: they are reentrant, and two states are\n"
                         " * independent models.  A state must be set by %s_init before its first use. */\n",
-                     nm, nm, nm);
+                     nm, nm, sm2c_c_fast(e) ? "; and the fast workspace" : "", nm);
     sm2c_text_printf(b, "typedef struct %s_state {\n", nm);
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];

@@ -12,6 +12,8 @@
 #     options, with and without a fast arena, on the C and LLVM backends, the
 #     context entry point on 1 and 3 threads included (run --threads), on an
 #     e2e case and on a model that writes variables (its state too);
+#   * a generic caller (m_ctx_table, as Python's sm2c.load) runs the context on
+#     one workspace block of workspace_size bytes, with the static entry's bits;
 #   * --report lists each pool's size and which buffer went where (text and
 #     JSON), the fast buffers fitting the fast arena.
 set -u
@@ -132,6 +134,54 @@ for emit in c obj; do
       echo "FAIL: state run --emit $emit $fast"; cat "$tmp/log"; fail=$((fail + 1))
     fi
   done
+done
+
+# ---- generic callers: one workspace block through m_ctx_table (Python's sm2c.load) ----
+cat > "$tmp/generic.c" <<'C'
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "m.h"
+/* signature 0 through its static runner and through the context table on one
+** block of workspace_size bytes: the same bits */
+int main(void)
+{
+    const m_signature_info *sig = &m_signatures[0];
+    void *in[8], *want[8], *got[8];
+    for (int32_t i = 0; i < sig->n_inputs; i++) {
+        float *x = malloc((size_t)sig->inputs[i].size_bytes);
+        for (int64_t k = 0; k < sig->inputs[i].size_bytes / 4; k++)
+            x[k] = (float)((k * 37 + 11) % 101) / 50.0f - 1.0f;
+        in[i] = x;
+    }
+    for (int32_t i = 0; i < sig->n_outputs; i++) {
+        want[i] = calloc(1, (size_t)sig->outputs[i].size_bytes);
+        got[i] = calloc(1, (size_t)sig->outputs[i].size_bytes);
+    }
+    if (sig->run(in, want))
+        return 2;
+    void *ctx = aligned_alloc(64, ((size_t)m_ctx_table.ctx_size + 63) / 64 * 64);
+    void *ws = aligned_alloc(64, ((size_t)m_ctx_table.workspace_size + 63) / 64 * 64 + 64);
+    m_ctx_table.init(ctx, ws);
+    if (m_ctx_table.run[0](ctx, in, got))
+        return 3;
+    for (int32_t i = 0; i < sig->n_outputs; i++)
+        if (memcmp(want[i], got[i], (size_t)sig->outputs[i].size_bytes))
+            return 4;
+    printf("workspace %lld\n", (long long)m_ctx_table.workspace_size);
+    return 0;
+}
+C
+for emit in c obj; do
+  "$sm2c" compile "$cnn/model" -o "$tmp/g_$emit" --name m -q --emit $emit --fast-arena 2048
+  objs=("$tmp/g_$emit"/*.c)
+  [ "$emit" = obj ] && objs+=("$tmp/g_$emit/m.o")
+  if $cc -std=c11 -O1 -Wall -Wextra -I"$tmp/g_$emit" "$tmp/generic.c" "${objs[@]}" -lm -lpthread \
+      -o "$tmp/g_$emit/generic" 2>"$tmp/log"; then
+    check "--emit $emit: the context table's one block gives the static entry's bits" "$tmp/g_$emit/generic"
+  else
+    echo "FAIL: --emit $emit: generic caller build"; cat "$tmp/log"; fail=$((fail + 1))
+  fi
 done
 
 # ---- the report ----
