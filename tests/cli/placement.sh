@@ -85,6 +85,11 @@ check "_r takes both workspaces" grep -q '_r(m_state \*state, void \*workspace, 
 $cc -std=c99 -Wall -Wextra -pedantic -Werror -c "$tmp/wc/m_weights.c" -o "$tmp/wc/mw.o"
 check "--weights c: m_w0 in .qspi_weights" sym_in "$tmp/wc/mw.o" m_w0 .qspi_weights
 
+# the same options twice, from another directory and locale: the same bytes
+(cd / && LC_ALL=C.UTF-8 TZ=Pacific/Kiritimati "$sm2c" compile "$cnn/model" -o "$tmp/c2" --name m -q "${sections[@]}" \
+  --fast-arena 4096)
+check "deterministic with the options" diff -r -q -x "*.o" "$tmp/c" "$tmp/c2"
+
 # no trace of the options without them
 "$sm2c" compile "$cnn/model" -o "$tmp/plain" --name m -q
 check "no SM2C_SECTION without --section" bash -c "! grep -q SM2C_SECTION '$tmp/plain/m.c' '$tmp/plain/m.h'"
