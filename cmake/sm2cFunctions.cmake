@@ -14,6 +14,7 @@
 #                  [NAME name] [SIGNATURES key...] [FUNCTIONS path...]
 #                  [SHAPES key=d0,d1,... sig.key=d0,d1,...] [MAX_BATCH n] [EMIT c|obj]
 #                  [WEIGHTS c|obj|inline] [TARGET triple] [CPU cpu]
+#                  [SECTIONS class=name...] [FAST_ARENA bytes]
 #                  [OUTPUT_DIR dir] [SKIP_FAILING] [OPTIONS arg...])
 #
 # makes the static library <target> holding the model's entry points, linked
@@ -31,6 +32,10 @@
 # must agree with the dims the signature declares, or the build fails.  A
 # signature that cannot be compiled fails the build too, unless SKIP_FAILING
 # leaves it out with a warning (sm2c compile --skip-failing).
+# SECTIONS puts classes of memory (weights, arena, fast-arena, state) in
+# named ELF sections for the project's linker script (sm2c compile --section
+# class=name, each class once), and FAST_ARENA a second arena of at most
+# that many bytes for the busiest buffers (--fast-arena).
 # OPTIONS go to `sm2c compile`
 # verbatim (e.g. --features +vfp4d16sp, --limit NAME=VALUE).
 #
@@ -82,7 +87,7 @@ function(_sm2c_compile_args out_var renames_var name)
   set(renames)
   foreach(pair --name:NAME --signature:SIGNATURES --function:FUNCTIONS --shape:SHAPES
                --max-batch:MAX_BATCH --skip-failing:SKIP_FAILING --emit:EMIT --weights:WEIGHTS
-               --target:TARGET --cpu:CPU)
+               --target:TARGET --cpu:CPU --section:SECTIONS --fast-arena:FAST_ARENA)
     string(REPLACE ":" ";" fk ${pair})
     list(GET fk 0 flag)
     if(NOT flag IN_LIST ARG_OPTIONS)
@@ -107,6 +112,12 @@ function(_sm2c_compile_args out_var renames_var name)
   if(ARG_SKIP_FAILING)
     list(APPEND args --skip-failing)
   endif()
+  foreach(s ${ARG_SECTIONS})
+    list(APPEND args --section ${s})
+  endforeach()
+  if(ARG_FAST_ARENA)
+    list(APPEND args --fast-arena ${ARG_FAST_ARENA})
+  endif()
   list(APPEND args --emit ${ARG_EMIT})
   if(ARG_EMIT STREQUAL "c")
     list(APPEND args --weights ${ARG_WEIGHTS})
@@ -128,8 +139,8 @@ function(_sm2c_compile_args out_var renames_var name)
 endfunction()
 
 function(sm2c_add_model target)
-  cmake_parse_arguments(ARG "SKIP_FAILING" "MODEL;NAME;MAX_BATCH;EMIT;WEIGHTS;TARGET;CPU;OUTPUT_DIR"
-                        "SIGNATURES;FUNCTIONS;SHAPES;OPTIONS" ${ARGN})
+  cmake_parse_arguments(ARG "SKIP_FAILING" "MODEL;NAME;MAX_BATCH;EMIT;WEIGHTS;TARGET;CPU;OUTPUT_DIR;FAST_ARENA"
+                        "SIGNATURES;FUNCTIONS;SHAPES;OPTIONS;SECTIONS" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "sm2c_add_model(${target}): unknown arguments: ${ARG_UNPARSED_ARGUMENTS}")
   endif()

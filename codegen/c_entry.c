@@ -169,6 +169,8 @@ static void emit_static_entry(emitter *e, int32_t k)
     sm2c_c_prototype(e, b, k);
     sm2c_text_printf(b, "\n{\n    if (!%s)\n        %s_reset();\n    return %s(&%s, %s", e->state_ready, e->p->name,
                      e->fn_r[k], e->default_state, e->arena);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, ", %s", e->fast_arena);
     for (int32_t i = 0; i < en->n_inputs; i++)
         sm2c_text_printf(b, ", %s", n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
@@ -189,7 +191,9 @@ void sm2c_c_emit_state(emitter *e)
 {
     const sm2c_program *p = e->p;
     sbuf *b = &e->s;
-    sm2c_text_printf(b, "static SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
+    sm2c_text_puts(b, "static ");
+    sm2c_c_section(e, b, SM2C_SECTION_STATE);
+    sm2c_text_printf(b, "SM2C_ALIGN %s_state %s;\nstatic uint8_t %s;\n\n", p->name, e->default_state,
                      e->state_ready);
     sm2c_text_printf(b, "void %s_init(%s_state *state)\n{\n", p->name, p->name);
     for (int32_t i = 0; i < p->n_states; i++) {
@@ -403,10 +407,12 @@ static void emit_body(emitter *e, int32_t k)
         const char *ct = sm2c_c_ctype_of(bf->dtype)->c;
         if (e->ctx_body || e->p->n_states)
             sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)((uint8_t *)%s + %lld); /* \"", ct, id, ct,
-                             e->ctx_body ? "ctx->workspace" : "workspace", (long long)bf->offset);
-        else
-            sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct, e->arena,
+                             e->ctx_body ? (bf->fast ? "ctx->fast_workspace" : "ctx->workspace")
+                                         : (bf->fast ? "fast_workspace" : "workspace"),
                              (long long)bf->offset);
+        else
+            sm2c_text_printf(b, "    %s *t%d = (%s *)(void *)(%s + %lld); /* \"", ct, id, ct,
+                             bf->fast ? e->fast_arena : e->arena, (long long)bf->offset);
         sm2c_c_comment(b, bf->name);
         sm2c_text_printf(b, "\" %s", sm2c_dtype_name(bf->dtype));
         sm2c_c_shape_text(b, &bf->shape);
@@ -431,8 +437,12 @@ static void emit_body(emitter *e, int32_t k)
         sm2c_text_puts(b, "    (void)state;\n");
         locals = 1;
     }
-    if (!e->ctx_body && e->p->n_states && !sm2c_entry_uses(en, SM2C_BUF_ARENA, -1)) {
+    if (!e->ctx_body && e->p->n_states && !sm2c_c_uses_pool(en, 0)) {
         sm2c_text_puts(b, "    (void)workspace;\n");
+        locals = 1;
+    }
+    if (!e->ctx_body && e->p->n_states && sm2c_c_fast(e) && !sm2c_c_uses_pool(en, 1)) {
+        sm2c_text_puts(b, "    (void)fast_workspace;\n");
         locals = 1;
     }
     if (locals)
@@ -477,9 +487,13 @@ void sm2c_c_emit_ctx(emitter *e)
 {
     const char *nm = e->p->name;
     sbuf *b = &e->s;
-    sm2c_text_printf(b, "void %s_ctx_init(%s_ctx *ctx, void *workspace)\n{\n    ctx->workspace = workspace;\n"
-                        "    ctx->par.parallel_for = NULL;\n    ctx->par.pool = NULL;\n    ctx->par.threads = 0;\n",
-                     nm, nm);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, "void %s_ctx_init(%s_ctx *ctx, void *workspace, void *fast_workspace)\n{\n"
+                            "    ctx->workspace = workspace;\n    ctx->fast_workspace = fast_workspace;\n", nm, nm);
+    else
+        sm2c_text_printf(b, "void %s_ctx_init(%s_ctx *ctx, void *workspace)\n{\n    ctx->workspace = workspace;\n",
+                         nm, nm);
+    sm2c_text_puts(b, "    ctx->par.parallel_for = NULL;\n    ctx->par.pool = NULL;\n    ctx->par.threads = 0;\n");
     if (e->p->n_states)
         sm2c_text_printf(b, "    %s_init(&ctx->state);\n", nm);
     sm2c_text_printf(b, "}\n\nvoid %s_ctx_reset(%s_ctx *ctx)\n{\n", nm, nm);

@@ -187,7 +187,8 @@ void sm2c_c_prototype_r(emitter *e, sbuf *b, int32_t k)
 {
     const sm2c_entry *en = &e->p->entries[k];
     const entry_names *n = &e->en[k];
-    sm2c_text_printf(b, "int32_t %s(%s_state *state, void *workspace", e->fn_r[k], e->p->name);
+    sm2c_text_printf(b, "int32_t %s(%s_state *state, void *workspace%s", e->fn_r[k], e->p->name,
+                     sm2c_c_fast(e) ? ", void *fast_workspace" : "");
     for (int32_t i = 0; i < en->n_inputs; i++)
         sm2c_text_printf(b, ", const %s *%s", sm2c_c_ctype_of(en->inputs[i].dtype)->c, n->in[i]);
     for (int32_t i = 0; i < en->n_outputs; i++)
@@ -251,6 +252,12 @@ static void ctx_header(emitter *e, sbuf *b)
                         " * the static arena, and its best alignment (8 bytes at least). */\n"
                         "#define %s_WORKSPACE_SIZE %s_ARENA_SIZE\n#define %s_WORKSPACE_ALIGN 64\n\n",
                      e->NAME, e->NAME, e->NAME);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, "/* Bytes of the fast workspace (--fast-arena) a context (or an _r entry point)\n"
+                            " * uses in place of the static fast arena: a second block, in the fast\n"
+                            " * memory, %s_WORKSPACE_ALIGN-aligned too. */\n"
+                            "#define %s_FAST_WORKSPACE_SIZE %s_FAST_ARENA_SIZE\n\n",
+                         e->NAME, e->NAME, e->NAME);
     sm2c_text_printf(b, "/* A context: everything one caller's calls need, so the _ctx entry points\n"
                         " * are reentrant.  Any number of contexts may run at once, from any threads;\n"
                         " * one context runs one call at a time.  The workspace is the caller's\n"
@@ -259,17 +266,23 @@ static void ctx_header(emitter *e, sbuf *b)
                         " * compiler chose (sm2c compile --report lists them) are split into tasks\n"
                         " * through par.parallel_for; no sum is split, so the outputs are the same,\n"
                         " * bit for bit, for every thread count.%s */\n"
-                        "typedef struct %s_ctx {\n    void *workspace;\n    sm2c_rt_par par;\n",
+                        "typedef struct %s_ctx {\n    void *workspace;\n%s    sm2c_rt_par par;\n",
                      e->NAME,
                      e->p->n_states ? "\n * `state` holds the variables: one model's worth per context, apart\n"
                                       " * from the static entry points' default state." : "",
-                     nm);
+                     nm, sm2c_c_fast(e) ? "    void *fast_workspace;\n" : "");
     if (e->p->n_states)
         sm2c_text_printf(b, "    %s_state state;\n", nm);
     sm2c_text_printf(b, "} %s_ctx;\n\n", nm);
-    sm2c_text_printf(b, "/* Sets ctx->workspace and clears ctx->par (one thread)%s. */\n"
-                        "void %s_ctx_init(%s_ctx *ctx, void *workspace);\n",
-                     e->p->n_states ? ";\n * sets ctx->state to the checkpoint values" : "", nm, nm);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, "/* Sets ctx->workspace and ctx->fast_workspace and clears ctx->par (one\n"
+                            " * thread)%s. */\n"
+                            "void %s_ctx_init(%s_ctx *ctx, void *workspace, void *fast_workspace);\n",
+                         e->p->n_states ? ";\n * sets ctx->state to the checkpoint values" : "", nm, nm);
+    else
+        sm2c_text_printf(b, "/* Sets ctx->workspace and clears ctx->par (one thread)%s. */\n"
+                            "void %s_ctx_init(%s_ctx *ctx, void *workspace);\n",
+                         e->p->n_states ? ";\n * sets ctx->state to the checkpoint values" : "", nm, nm);
     sm2c_text_printf(b, "/* %s */\nvoid %s_ctx_reset(%s_ctx *ctx);\n\n",
                      e->p->n_states ? "Puts ctx->state back to the checkpoint values."
                                     : "Does nothing: the model has no variables to put back.",
@@ -297,6 +310,11 @@ static void ctx_metadata_header(emitter *e, sbuf *b)
                      "} %s_ctx_info;\n\n"
                      "extern const %s_ctx_info %s_ctx_table;\n\n",
                      nm, nm, nm, nm, nm, nm);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, "/* --fast-arena: a generic caller's init (and %s_state_table's run_r) takes\n"
+                            " * one block of workspace_size bytes: the workspace, then at\n"
+                            " * (%s_WORKSPACE_SIZE + 63) / 64 * 64 the fast workspace. */\n\n",
+                         nm, e->NAME);
 }
 
 /* The state struct, its sizes and init/reset (stateful programs only). */
@@ -309,9 +327,9 @@ static void state_header(emitter *e, sbuf *b)
                         " * without _r use a static default state that holds those values until the\n"
                         " * first write, so a caller that never calls %s_reset or %s_init gets\n"
                         " * TensorFlow's behaviour.  The _r variants take the state and the workspace\n"
-                        " * (scratch memory) from the caller: they are reentrant, and two states are\n"
+                        " * (scratch memory%s) from the caller: they are reentrant, and two states are\n"
                         " * independent models.  A state must be set by %s_init before its first use. */\n",
-                     nm, nm, nm);
+                     nm, nm, sm2c_c_fast(e) ? "; and the fast workspace" : "", nm);
     sm2c_text_printf(b, "typedef struct %s_state {\n", nm);
     for (int32_t i = 0; i < p->n_states; i++) {
         const sm2c_state *st = &p->states[i];
@@ -454,6 +472,11 @@ void sm2c_c_emit_header(emitter *e)
                         " * are not reentrant: they use one static arena, so calls must not overlap\n"
                         " * (from threads or interrupts). */\n#define %s_ARENA_SIZE %lld\n\n",
                      e->NAME, (long long)p->arena_bytes);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, "/* The static fast arena (--fast-arena %lld): the buffers with the most\n"
+                            " * traffic per byte, bytes (sm2c compile --report lists them). */\n"
+                            "#define %s_FAST_ARENA_SIZE %lld\n\n",
+                         (long long)p->placement.fast_arena, e->NAME, (long long)p->fast_arena_bytes);
     if (p->n_states)
         state_header(e, b);
     ctx_header(e, b);

@@ -171,6 +171,15 @@ static sm2c_status assign_ctx_names(emitter *e)
     return SM2C_OK;
 }
 
+/* --fast-arena: whether the plan put some buffer of some entry there. */
+static int any_fast(const sm2c_program *p)
+{
+    for (int32_t k = 0; k < p->n_entries; k++)
+        if (sm2c_c_uses_pool(&p->entries[k], 1))
+            return 1;
+    return 0;
+}
+
 sm2c_status sm2c_c_assign_names(emitter *e)
 {
     const sm2c_program *p = e->p;
@@ -239,6 +248,11 @@ sm2c_status sm2c_c_assign_names(emitter *e)
     }
     if (any_arena || p->n_states)
         e->arena = sm2c_c_global(e, sm2c_arena_printf(a, "%s_arena", p->name));
+    if (sm2c_c_fast(e) && (any_fast(p) || p->n_states)) {
+        e->fast_arena = sm2c_c_global(e, sm2c_arena_printf(a, "%s_fast_arena", p->name));
+        sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s_FAST_ARENA_SIZE", e->NAME));
+        sm2c_nameset_add(&e->macros, sm2c_arena_printf(a, "%s_FAST_WORKSPACE_SIZE", e->NAME));
+    }
 
     for (int32_t k = 0; k < p->n_entries; k++) {
         const sm2c_entry *en = &p->entries[k];
@@ -289,6 +303,8 @@ sm2c_status sm2c_c_assign_names(emitter *e)
         if (p->n_states) {  /* the _r variant's own parameters */
             sm2c_nameset_add(&scope, "state");
             sm2c_nameset_add(&scope, "workspace");
+            if (sm2c_c_fast(e))
+                sm2c_nameset_add(&scope, "fast_workspace");
         }
         sm2c_nameset_add(&scope, "ctx");    /* the context entry's */
         if (en->max_batch) {

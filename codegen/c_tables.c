@@ -48,6 +48,15 @@ static void unused_arrays(sbuf *b, const sm2c_entry *en)
         sm2c_text_puts(b, "    (void)outputs;\n");
 }
 
+/* The workspace a generic caller gives: NAME_WORKSPACE_SIZE, or with a fast
+** arena one block holding both (sm2c_c_fast_split). */
+static const char *generic_workspace_size(emitter *e)
+{
+    if (!sm2c_c_fast(e))
+        return sm2c_arena_printf(e->c->arena, "%s_WORKSPACE_SIZE", e->NAME);
+    return sm2c_arena_printf(e->c->arena, "%s + %s_FAST_WORKSPACE_SIZE", sm2c_c_fast_split(e), e->NAME);
+}
+
 /* <name>_state_table: see state_metadata_header. */
 static void emit_state_metadata(emitter *e)
 {
@@ -80,6 +89,8 @@ static void emit_state_metadata(emitter *e)
                             "void *const *outputs)\n{\n", e->run_r[k]);
         unused_arrays(b, en);
         sm2c_text_printf(b, "    return %s((%s_state *)state, workspace", e->fn_r[k], nm);
+        if (sm2c_c_fast(e))
+            sm2c_text_printf(b, ", (uint8_t *)workspace + %s", sm2c_c_fast_split(e));
         cast_args(b, en, 1);
         sm2c_text_puts(b, ");\n}\n");
     }
@@ -92,9 +103,9 @@ static void emit_state_metadata(emitter *e)
         sm2c_text_printf(b, "%s%d", k ? ", " : "", p->entries[k].writes_state);
     sm2c_text_printf(b, "};\n\nstatic void %s_init_any(void *state)\n{\n    %s_init((%s_state *)state);\n}\n\n",
                      nm, nm, nm);
-    sm2c_text_printf(b, "const %s_state_info %s_state_table = {\n    %s_STATE_SIZE, %s_WORKSPACE_SIZE, %d, "
+    sm2c_text_printf(b, "const %s_state_info %s_state_table = {\n    %s_STATE_SIZE, %s, %d, "
                         "%s_state_variables,\n    %s_init_any, %s_reset, %s_writes_state, %s_runs_r\n};\n",
-                     nm, nm, e->NAME, e->NAME, p->n_states, nm, nm, nm, nm, nm);
+                     nm, nm, e->NAME, generic_workspace_size(e), p->n_states, nm, nm, nm, nm, nm);
 }
 
 /* The metadata's `run` (batched entries at max_batch rows), or with
@@ -139,9 +150,12 @@ static void emit_ctx_metadata(emitter *e)
         emit_runner(e, k, 1, 1);
     }
     sm2c_text_printf(b, "static void %s_ctx_init_any(void *ctx, void *workspace)\n{\n"
-                        "    %s_ctx_init((%s_ctx *)ctx, workspace);\n}\n\n"
+                        "    %s_ctx_init((%s_ctx *)ctx, workspace", nm, nm, nm);
+    if (sm2c_c_fast(e))
+        sm2c_text_printf(b, ", (uint8_t *)workspace + %s", sm2c_c_fast_split(e));
+    sm2c_text_printf(b, ");\n}\n\n"
                         "static void %s_ctx_reset_any(void *ctx)\n{\n    %s_ctx_reset((%s_ctx *)ctx);\n}\n\n",
-                     nm, nm, nm, nm, nm, nm);
+                     nm, nm, nm);
     sm2c_text_printf(b, "static int32_t (*const %s_runs_ctx[%d])(void *, void *const *, void *const *) = {\n",
                      nm, p->n_entries);
     for (int32_t k = 0; k < p->n_entries; k++)
@@ -152,10 +166,10 @@ static void emit_ctx_metadata(emitter *e)
         sm2c_text_printf(b, "    %s,\n", e->runb_ctx[k] ? e->runb_ctx[k] : "NULL");
     const char *state_offset = p->n_states ? sm2c_arena_printf(e->c->arena, "(int64_t)offsetof(%s_ctx, state)", nm)
                                            : "-1";
-    sm2c_text_printf(b, "};\n\nconst %s_ctx_info %s_ctx_table = {\n    (int64_t)sizeof(%s_ctx), %s_WORKSPACE_SIZE, "
+    sm2c_text_printf(b, "};\n\nconst %s_ctx_info %s_ctx_table = {\n    (int64_t)sizeof(%s_ctx), %s, "
                         "%s_WORKSPACE_ALIGN,\n    (int64_t)offsetof(%s_ctx, par), %s,\n    %s_ctx_init_any, "
                         "%s_ctx_reset_any, %s_runs_ctx, %s_runbs_ctx\n};\n",
-                     nm, nm, nm, e->NAME, e->NAME, nm, state_offset, nm, nm, nm, nm);
+                     nm, nm, nm, generic_workspace_size(e), e->NAME, nm, state_offset, nm, nm, nm, nm);
 }
 
 static const char *batched_flags(emitter *e, const sm2c_port *ports, int32_t n, const char *base)

@@ -178,8 +178,10 @@ static void emit_weight_packed(emitter *e, int32_t wi)
     sm2c_c_comment(b, wt->name);
     sm2c_text_printf(b, "\" %s", sm2c_dtype_name(wt->value.dtype));
     sm2c_c_shape_text(b, &wt->value.shape);
-    sm2c_text_puts(b, string ? "; its little-endian bytes, read through `f` */\nSM2C_ALIGN "
-                      : "; its elements' bit patterns, read through `f` */\nSM2C_ALIGN ");
+    sm2c_text_puts(b, string ? "; its little-endian bytes, read through `f` */\n"
+                      : "; its elements' bit patterns, read through `f` */\n");
+    sm2c_c_section(e, b, SM2C_SECTION_WEIGHTS);
+    sm2c_text_puts(b, "SM2C_ALIGN ");
     weight_type(e, b, wi);
     if (string) {
         sm2c_text_printf(b, "%s = {\n", e->wname[wi]);
@@ -218,12 +220,15 @@ void sm2c_c_emit_weight(emitter *e, int32_t wi)
         sm2c_text_puts(b, "; raw 16-bit patterns");
     sm2c_text_puts(b, " */\n");
     if (bits) {
-        sm2c_text_printf(b, "%sSM2C_ALIGN ", storage);
+        sm2c_text_puts(b, storage);
+        sm2c_c_section(e, b, SM2C_SECTION_WEIGHTS);
+        sm2c_text_puts(b, "SM2C_ALIGN ");
         weight_type(e, b, wi);
         sm2c_text_printf(b, "%s = { {\n", e->wname[wi]);
     } else {
-        sm2c_text_printf(b, "%sSM2C_ALIGN const %s %s[%lld] = {\n", storage, t->c, e->wname[wi],
-                         (long long)dim);
+        sm2c_text_puts(b, storage);
+        sm2c_c_section(e, b, SM2C_SECTION_WEIGHTS);
+        sm2c_text_printf(b, "SM2C_ALIGN const %s %s[%lld] = {\n", t->c, e->wname[wi], (long long)dim);
     }
     wrap w = { b, 0, 1 };
     if (n == 0)
@@ -273,6 +278,7 @@ void sm2c_c_emit_weights_source(emitter *e)
     sm2c_c_banner(e, b);
     sm2c_text_puts(b, "#include <stdint.h>\n\n");
     sm2c_text_puts(b, sm2c_c_align_macro);
+    sm2c_c_emit_section_macro(e, b);
     int strings = 0, wide = 0;
     for (int32_t w = 0; w < e->p->n_weights; w++)
         if (e->wname[w] && e->wbits[w] == WEIGHT_STRING) {

@@ -42,6 +42,7 @@ static void emit_source(emitter *e)
                    "#error \"sm2c: do not build generated code with -ffast-math: results would differ from TensorFlow\"\n"
                    "#endif\n\n");
     sm2c_text_puts(b, sm2c_c_align_macro);
+    sm2c_c_emit_section_macro(e, b);
     if (e->weights_tu) {
         sm2c_c_emit_weights_source(e);
         sm2c_text_printf(b, "/* The weights, defined in %s_weights.c (or its object). */\n", p->name);
@@ -75,9 +76,18 @@ static void emit_source(emitter *e)
                             "u };\n\n",
                          isnan(bits_to_float(e->floats[i].bits)) ? "NaN" : "Infinity",
                          e->floats[i].name, e->floats[i].bits);
-    if (e->arena)
-        sm2c_text_printf(b, "static SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
+    if (e->arena) {
+        sm2c_text_puts(b, "static ");
+        sm2c_c_section(e, b, SM2C_SECTION_ARENA);
+        sm2c_text_printf(b, "SM2C_ALIGN uint8_t %s[%s_ARENA_SIZE > 0 ? %s_ARENA_SIZE : 1];\n\n",
                          e->arena, e->NAME, e->NAME);
+    }
+    if (e->fast_arena) {
+        sm2c_text_puts(b, "static ");
+        sm2c_c_section(e, b, SM2C_SECTION_FAST_ARENA);
+        sm2c_text_printf(b, "SM2C_ALIGN uint8_t %s[%s_FAST_ARENA_SIZE > 0 ? %s_FAST_ARENA_SIZE : 1];\n\n",
+                         e->fast_arena, e->NAME, e->NAME);
+    }
     sm2c_c_emit_profile_macro(e, b);
     sm2c_c_emit_layers(e, b);
     if (p->n_states)

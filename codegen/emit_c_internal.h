@@ -82,6 +82,8 @@ typedef struct emitter {
     int weights_tu;             /* weights in NAME_weights.c (or an object), extern here */
     sbuf w;                     /* NAME_weights.c when weights_tu */
     const char *arena;          /* NULL when no step uses it */
+    const char *fast_arena;     /* --fast-arena: the static fast arena; NULL when no step
+                                ** uses it and no _r entry passes it */
     ints_const *ints;
     size_t n_ints, cap_ints;
     float_const *floats;
@@ -205,6 +207,17 @@ void sm2c_c_emit_entry_ctx(emitter *e, int32_t k);
 void sm2c_c_emit_metadata(emitter *e);
 void sm2c_c_cstring(sbuf *b, const char *s);
 void sm2c_c_arg_text(emitter *e, sbuf *b, int32_t k, const sm2c_arg *ar);
+/* c_sections.c: --section's SM2C_SECTION macro, and the attribute that
+** starts a placed definition (nothing for a class without a section) */
+void sm2c_c_emit_section_macro(emitter *e, sbuf *b);
+/* --fast-arena: 1 when the ABI has a fast workspace beside the workspace */
+int sm2c_c_fast(const emitter *e);
+/* 1 when a step of en passes an arena buffer of that pool (fast: the fast arena) */
+int sm2c_c_uses_pool(const sm2c_entry *en, int fast);
+/* The generic callers' one workspace block: the workspace, then at this
+** 64-aligned offset the fast workspace (c_tables.c) */
+const char *sm2c_c_fast_split(emitter *e);
+void sm2c_c_section(emitter *e, sbuf *b, sm2c_section_class k);
 /* c_profile.c: --profile's hooks (nothing without it) */
 void sm2c_c_emit_profile_header(emitter *e, sbuf *b);
 void sm2c_c_emit_profile_macro(emitter *e, sbuf *b);

@@ -89,6 +89,28 @@ static int uses_arena(const sm2c_program *p)
     return 0;
 }
 
+static int uses_fast_arena(const sm2c_program *p)
+{
+    for (int32_t k = 0; k < p->n_entries; k++) {
+        const sm2c_entry *en = &p->entries[k];
+        for (int32_t b = 0; b < en->n_buffers; b++)
+            if (en->buffers[b].kind == SM2C_BUF_ARENA && en->buffers[b].fast)
+                return 1;
+    }
+    return 0;
+}
+
+/* A zeroed, 64-byte aligned internal byte array (the arenas). */
+static LLVMValueRef zero_bytes(lw *w, int64_t bytes, const char *name)
+{
+    LLVMTypeRef t = LLVMArrayType(w->i8, (unsigned)(bytes > 0 ? bytes : 1));
+    LLVMValueRef g = LLVMAddGlobal(w->m, t, name);
+    LLVMSetInitializer(g, LLVMConstNull(t));
+    LLVMSetLinkage(g, LLVMInternalLinkage);
+    LLVMSetAlignment(g, ALIGN);
+    return g;
+}
+
 /* Weights hold their exact bytes: the tensor data is little-endian, so on a
 ** big-endian target each element is byte-swapped (as the C backend's typed
 ** initialisers would store it). */
@@ -118,14 +140,10 @@ static void add_weights(lw *w)
         w->weights[i] = private_const(w, init, sm2c_arena_printf(w->c->arena, "%s.w%d",
                                                                   p->name, i), ALIGN);
     }
-    if (!w->weights_only && (uses_arena(p) || p->n_states)) {
-        int64_t nb = p->arena_bytes > 0 ? p->arena_bytes : 1;
-        LLVMTypeRef t = LLVMArrayType(w->i8, (unsigned)nb);
-        w->arena = LLVMAddGlobal(w->m, t, sm2c_arena_printf(w->c->arena, "%s.arena", p->name));
-        LLVMSetInitializer(w->arena, LLVMConstNull(t));
-        LLVMSetLinkage(w->arena, LLVMInternalLinkage);
-        LLVMSetAlignment(w->arena, ALIGN);
-    }
+    if (!w->weights_only && (uses_arena(p) || p->n_states))
+        w->arena = zero_bytes(w, p->arena_bytes, sm2c_arena_printf(w->c->arena, "%s.arena", p->name));
+    if (!w->weights_only && w->fast && (uses_fast_arena(p) || p->n_states))
+        w->fast_arena = zero_bytes(w, p->fast_arena_bytes, sm2c_arena_printf(w->c->arena, "%s.fast_arena", p->name));
 }
 
 /* A constant int32 array, one global per distinct contents; as i8*. */
@@ -389,6 +407,28 @@ static void build_metadata(lw *w)
     LLVMSetLinkage(n, LLVMExternalLinkage);
 }
 
+/* --fast-arena: a generic caller's block -> its fast workspace part. */
+static LLVMValueRef split_workspace(lw *w, LLVMValueRef ws)
+{
+    LLVMValueRef off = LLVMConstInt(w->i64, (uint64_t)sm2c_llvm_fast_split(w->p), 0);
+    return LLVMBuildInBoundsGEP2(w->b, w->i8, ws, &off, 1, "fast_workspace");
+}
+
+/* NAME.ctx_init_any(ctx, block): ctx_init(ctx, block, block + split). */
+static LLVMValueRef build_ctx_init_any(lw *w)
+{
+    LLVMTypeRef params[2] = { w->ptr, w->ptr };
+    LLVMTypeRef t = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), params, 2, 0);
+    LLVMValueRef fn = LLVMAddFunction(w->m, sm2c_arena_printf(w->c->arena, "%s.ctx_init_any", w->p->name), t);
+    LLVMSetLinkage(fn, LLVMInternalLinkage);
+    sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
+    LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
+    LLVMValueRef args[3] = { LLVMGetParam(fn, 0), LLVMGetParam(fn, 1), split_workspace(w, LLVMGetParam(fn, 1)) };
+    LLVMBuildCall2(w->b, LLVMGlobalGetValueType(w->ctx_init), w->ctx_init, args, 3, "");
+    LLVMBuildRetVoid(w->b);
+    return fn;
+}
+
 /* static int32_t run_rK(void *state, void *workspace, void *const *in, void *const *out) */
 static LLVMValueRef build_run_r(lw *w, int32_t k, LLVMTypeRef run_ty)
 {
@@ -400,18 +440,20 @@ static LLVMValueRef build_run_r(lw *w, int32_t k, LLVMTypeRef run_ty)
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
     LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, fn, "entry"));
-    int32_t np = en->n_inputs + en->n_outputs;
-    LLVMValueRef *args = malloc(((size_t)np + 2) * sizeof *args);
+    int32_t np = en->n_inputs + en->n_outputs, lead = 2 + w->fast;
+    LLVMValueRef *args = malloc(((size_t)np + 3) * sizeof *args);
     SM2C_ASSERT(args != NULL);
     args[0] = LLVMGetParam(fn, 0);
     args[1] = LLVMGetParam(fn, 1);
+    if (w->fast)    /* the one block's fast part */
+        args[2] = split_workspace(w, LLVMGetParam(fn, 1));
     for (int32_t i = 0; i < np; i++) {
         int is_in = i < en->n_inputs;
         LLVMValueRef idx = LLVMConstInt(w->i64, (uint64_t)(is_in ? i : i - en->n_inputs), 0);
         LLVMValueRef slot = LLVMBuildInBoundsGEP2(w->b, w->ptr, LLVMGetParam(fn, is_in ? 2 : 3), &idx, 1, "");
-        args[2 + i] = LLVMBuildLoad2(w->b, w->ptr, slot, "");
+        args[lead + i] = LLVMBuildLoad2(w->b, w->ptr, slot, "");
     }
-    LLVMValueRef r = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(fn_r), fn_r, args, (unsigned)np + 2, "");
+    LLVMValueRef r = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(fn_r), fn_r, args, (unsigned)(np + lead), "");
     free(args);
     LLVMBuildRet(w->b, r);
     return fn;
@@ -470,7 +512,7 @@ static void build_state_metadata(lw *w)
     LLVMStructSetBody(si, si_fields, 8, 0);
     LLVMValueRef f[8] = {
         LLVMConstInt(w->i64, LLVMABISizeOfType(w->td, w->state_ty), 0),
-        LLVMConstInt(w->i64, (uint64_t)p->arena_bytes, 0),
+        LLVMConstInt(w->i64, (uint64_t)sm2c_llvm_generic_workspace(p), 0),
         LLVMConstInt(w->i32, (uint64_t)p->n_states, 0),
         vars, w->init, w->reset, writes_g, runs_g,
     };
@@ -508,16 +550,17 @@ static void build_ctx_metadata(lw *w)
     free(runs);
     free(runbs);
     LLVMTypeRef ci = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_ctx_info", p->name));
-    LLVMTypeRef ci_fields[9] = { w->i64, w->i64, w->i64, w->i64, w->i64, LLVMTypeOf(w->ctx_init),
+    LLVMValueRef init = w->fast ? build_ctx_init_any(w) : w->ctx_init;
+    LLVMTypeRef ci_fields[9] = { w->i64, w->i64, w->i64, w->i64, w->i64, LLVMTypeOf(init),
                                  LLVMTypeOf(w->ctx_reset), LLVMTypeOf(runs_g), LLVMTypeOf(runbs_g) };
     LLVMStructSetBody(ci, ci_fields, 9, 0);
     LLVMValueRef f[9] = {
         LLVMConstInt(w->i64, LLVMABISizeOfType(w->td, w->ctx_ty), 0),
-        LLVMConstInt(w->i64, (uint64_t)p->arena_bytes, 0),
+        LLVMConstInt(w->i64, (uint64_t)sm2c_llvm_generic_workspace(p), 0),
         LLVMConstInt(w->i64, ALIGN, 0),
-        LLVMConstInt(w->i64, LLVMOffsetOfElement(w->td, w->ctx_ty, 1), 0),
-        LLVMConstInt(w->i64, w->state_ty ? LLVMOffsetOfElement(w->td, w->ctx_ty, 2) : (uint64_t)-1, 1),
-        w->ctx_init, w->ctx_reset, runs_g, runbs_g,
+        LLVMConstInt(w->i64, LLVMOffsetOfElement(w->td, w->ctx_ty, w->ctx_par), 0),
+        LLVMConstInt(w->i64, w->state_ty ? LLVMOffsetOfElement(w->td, w->ctx_ty, w->ctx_state) : (uint64_t)-1, 1),
+        init, w->ctx_reset, runs_g, runbs_g,
     };
     LLVMValueRef g = LLVMAddGlobal(w->m, ci, sm2c_arena_printf(a, "%s_ctx_table", p->name));
     LLVMSetInitializer(g, LLVMConstNamedStruct(ci, f, 9));
@@ -548,6 +591,7 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
     memset(&w, 0, sizeof w);
     w.c = c;
     w.p = p;
+    w.fast = p->placement.fast_arena > 0;
     sm2c_status st = sm2c_program_check(c, p, "LLVM", sm2c_backend_elem_size);
     if (st)
         return st;
@@ -557,15 +601,20 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
             return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, p->name, p->weights[i].name,
                               "a constant of %zu bytes is more than the LLVM backend can emit",
                               p->weights[i].value.nbytes);
-    if (p->arena_bytes > UINT32_MAX)
+    if (p->arena_bytes > UINT32_MAX || p->fast_arena_bytes > UINT32_MAX)
         return sm2c_error(c->diag, SM2C_ERR_UNSUPPORTED, p->name, NULL,
                           "an arena of %lld bytes is more than the LLVM backend can emit",
-                          (long long)p->arena_bytes);
+                          (long long)(p->arena_bytes > p->fast_arena_bytes ? p->arena_bytes : p->fast_arena_bytes));
 
     char *triple = NULL;
     LLVMTargetMachineRef tm = sm2c_llvm_target_machine(c, o, path, &triple);
     if (!tm)
         return SM2C_ERR_USAGE;
+    if ((st = sm2c_llvm_check_sections(c, p, triple))) {
+        LLVMDisposeTargetMachine(tm);
+        LLVMDisposeMessage(triple);
+        return st;
+    }
 
     w.ctx = LLVMContextCreate();
     w.m = LLVMModuleCreateWithNameInContext(p->name, w.ctx);
@@ -609,8 +658,10 @@ sm2c_status sm2c_emit_llvm(sm2c_ctx *c, const sm2c_program *p, const sm2c_llvm_o
         LLVMDisposeMessage(msg);
     }
     if (!st) {
-        if (sm2c_llvm_is_elf(triple))
+        if (sm2c_llvm_is_elf(triple)) {
             sm2c_llvm_own_sections(&w);
+            sm2c_llvm_user_sections(&w);
+        }
         st = sm2c_llvm_optimise_and_write(&w, tm, o, kind, path);
     }
 
@@ -645,6 +696,12 @@ sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2
     LLVMTargetMachineRef tm = sm2c_llvm_target_machine(c, o, path, &triple);
     if (!tm)
         return SM2C_ERR_USAGE;
+    sm2c_status st = sm2c_llvm_check_sections(c, p, triple);
+    if (st) {
+        LLVMDisposeTargetMachine(tm);
+        LLVMDisposeMessage(triple);
+        return st;
+    }
     lw w;
     memset(&w, 0, sizeof w);
     w.c = c;
@@ -667,7 +724,9 @@ sm2c_status sm2c_emit_llvm_weights(sm2c_ctx *c, const sm2c_program *p, const sm2
         LLVMSetLinkage(w.weights[i], LLVMExternalLinkage);
         LLVMSetUnnamedAddress(w.weights[i], LLVMNoUnnamedAddr);
     }
-    sm2c_status st = sm2c_llvm_optimise_and_write(&w, tm, o, SM2C_LLVM_OBJ, path);
+    if (sm2c_llvm_is_elf(triple))
+        sm2c_llvm_user_sections(&w);
+    st = sm2c_llvm_optimise_and_write(&w, tm, o, SM2C_LLVM_OBJ, path);
     free(w.weights);
     LLVMDisposeModule(w.m);
     LLVMDisposeTargetData(w.td);

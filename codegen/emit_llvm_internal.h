@@ -30,9 +30,11 @@ typedef struct lw {
     LLVMTypeRef i8, i32, i64, f32, ptr;     /* ptr: i8* */
     int big_endian;
     int weights_only;   /* sm2c_emit_llvm_weights: no arena */
+    int fast;           /* --fast-arena: _r and the context take a fast workspace too */
     unsigned signext, nounwind;             /* attribute kinds */
     LLVMValueRef *weights;                  /* per weight: its global, NULL when unused */
     LLVMValueRef arena;                     /* NULL when no step uses it */
+    LLVMValueRef fast_arena;                /* --fast-arena: the static fast arena, else NULL */
     ints_global *ints;
     size_t n_ints, cap_ints;
     LLVMValueRef *entries;                  /* per entry: its function */
@@ -47,8 +49,21 @@ typedef struct lw {
     LLVMValueRef *entries_ctx;              /* per entry: <fn>_ctx */
     LLVMValueRef ctx_init, ctx_reset;
     int ctx_body;
-    LLVMValueRef body_ws, body_state, body_par;
+    LLVMValueRef body_ws, body_fws, body_state, body_par;
+    unsigned ctx_par, ctx_state;            /* their fields in ctx_ty (after the fast workspace) */
 } lw;
+
+/* --fast-arena: where a generic caller's one workspace block holds the fast
+** workspace (the workspace's bytes rounded up to 64), and the block's size. */
+static inline int64_t sm2c_llvm_fast_split(const sm2c_program *p)
+{
+    return (p->arena_bytes + 63) / 64 * 64;
+}
+
+static inline int64_t sm2c_llvm_generic_workspace(const sm2c_program *p)
+{
+    return p->placement.fast_arena > 0 ? sm2c_llvm_fast_split(p) + p->fast_arena_bytes : p->arena_bytes;
+}
 
 /* emit_llvm.c: the module, its globals and the metadata table */
 /* An internal error (SM2C_ERR_INTERNAL) about the module being built. */
@@ -69,6 +84,8 @@ sm2c_status sm2c_llvm_build_entry_ctx(lw *w, int32_t k);
 /* llvm_target.c: the target machine, optimisation and the output file */
 int sm2c_llvm_is_elf(const char *triple);
 void sm2c_llvm_own_sections(lw *w);
+void sm2c_llvm_user_sections(lw *w);
+sm2c_status sm2c_llvm_check_sections(sm2c_ctx *c, const sm2c_program *p, const char *triple);
 sm2c_status sm2c_llvm_optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
                                          sm2c_llvm_kind kind, const char *path);
 LLVMTargetMachineRef sm2c_llvm_target_machine(sm2c_ctx *c, const sm2c_llvm_opts *o, const char *path,

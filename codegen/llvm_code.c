@@ -71,8 +71,9 @@ static LLVMValueRef state_member(lw *w, LLVMValueRef state, int32_t k)
 static LLVMValueRef buffer_value(lw *w, LLVMValueRef fn, const sm2c_entry *en, int32_t id)
 {
     const sm2c_buffer *b = &en->buffers[id];
-    /* _r: state, workspace, then the arguments; _ctx: the context, then the arguments */
-    unsigned first = w->ctx_body ? 1 : w->state_ty ? 2 : 0;
+    /* _r: state, workspace, [fast workspace,] then the arguments; _ctx: the context, then
+    ** the arguments */
+    unsigned first = w->ctx_body ? 1 : w->state_ty ? 2 + (unsigned)w->fast : 0;
     switch (b->kind) {
     case SM2C_BUF_INPUT:
         return LLVMGetParam(fn, first + (unsigned)b->index);
@@ -81,9 +82,10 @@ static LLVMValueRef buffer_value(lw *w, LLVMValueRef fn, const sm2c_entry *en, i
     case SM2C_BUF_ARENA:
         if (w->ctx_body || w->state_ty) {
             LLVMValueRef off = LLVMConstInt(w->i64, (uint64_t)b->offset, 0);
-            return LLVMBuildInBoundsGEP2(w->b, w->i8, w->ctx_body ? w->body_ws : LLVMGetParam(fn, 1), &off, 1, "");
+            LLVMValueRef base = w->ctx_body ? (b->fast ? w->body_fws : w->body_ws) : LLVMGetParam(fn, b->fast ? 2 : 1);
+            return LLVMBuildInBoundsGEP2(w->b, w->i8, base, &off, 1, "");
         }
-        return sm2c_llvm_gep0(w, w->arena, b->offset);
+        return sm2c_llvm_gep0(w, b->fast ? w->fast_arena : w->arena, b->offset);
     case SM2C_BUF_STATE:
         return state_member(w, w->ctx_body ? w->body_state : LLVMGetParam(fn, 0), b->index);
     default:    /* SM2C_BUF_WEIGHT; validated */
@@ -266,8 +268,13 @@ static void load_ctx_parts(lw *w, LLVMValueRef ctx)
     LLVMValueRef ws = LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 0, "");
     w->body_ws = LLVMBuildLoad2(w->b, w->ptr, LLVMBuildBitCast(w->b, ws, LLVMPointerType(w->ptr, 0), ""),
                                 "workspace");
-    w->body_par = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 1, ""), w->ptr, "par");
-    w->body_state = w->state_ty ? LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 2, ""),
+    if (w->fast) {
+        LLVMValueRef fws = LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, 1, "");
+        w->body_fws = LLVMBuildLoad2(w->b, w->ptr, LLVMBuildBitCast(w->b, fws, LLVMPointerType(w->ptr, 0), ""),
+                                     "fast_workspace");
+    }
+    w->body_par = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, w->ctx_par, ""), w->ptr, "par");
+    w->body_state = w->state_ty ? LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, typed, w->ctx_state, ""),
                                                    w->ptr, "state")
                                 : NULL;
 }
@@ -279,7 +286,7 @@ static sm2c_status build_body(lw *w, int32_t k)
 {
     const sm2c_program *p = w->p;
     const sm2c_entry *en = &p->entries[k];
-    int32_t first = w->ctx_body ? 1 : w->state_ty ? 2 : 0;
+    int32_t first = w->ctx_body ? 1 : w->state_ty ? 2 + w->fast : 0;
     int32_t np = first + en->n_inputs + en->n_outputs;
     LLVMTypeRef *params = malloc(((size_t)np + 1) * sizeof *params);
     SM2C_ASSERT(params != NULL);
@@ -301,7 +308,8 @@ static sm2c_status build_body(lw *w, int32_t k)
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeFunctionIndex, w->nounwind);
     sm2c_llvm_fn_attr(w, fn, LLVMAttributeReturnIndex, w->signext);
     for (int32_t i = 0; i < np; i++) {
-        const char *key = i < first ? (w->ctx_body ? "ctx" : i ? "workspace" : "state")
+        static const char *const lead[3] = { "state", "workspace", "fast_workspace" };
+        const char *key = i < first ? (w->ctx_body ? "ctx" : lead[i])
                           : i - first < en->n_inputs ? en->inputs[i - first].key
                                                      : en->outputs[i - first - en->n_inputs].key;
         LLVMSetValueName2(LLVMGetParam(fn, (unsigned)i), key, strlen(key));
@@ -383,7 +391,7 @@ sm2c_status sm2c_llvm_build_entry_ctx(lw *w, int32_t k)
     w->ctx_body = 1;
     sm2c_status st = build_body(w, k);
     w->ctx_body = 0;
-    w->body_ws = w->body_state = w->body_par = NULL;
+    w->body_ws = w->body_fws = w->body_state = w->body_par = NULL;
     return st;
 }
 
@@ -396,22 +404,30 @@ void sm2c_llvm_build_ctx(lw *w)
     LLVMTypeRef par_fields[3] = { w->ptr, w->ptr, w->i32 };
     w->par_ty = LLVMStructCreateNamed(w->ctx, "struct.sm2c_rt_par");
     LLVMStructSetBody(w->par_ty, par_fields, 3, 0);
-    LLVMTypeRef fields[3] = { w->ptr, w->par_ty, w->state_ty };
+    /* { workspace, [fast_workspace,] par, [state] } */
+    LLVMTypeRef fields[4] = { w->ptr, w->ptr, w->par_ty, w->state_ty };
+    w->ctx_par = 1 + (unsigned)w->fast;
+    w->ctx_state = w->ctx_par + 1;
     w->ctx_ty = LLVMStructCreateNamed(w->ctx, sm2c_arena_printf(a, "struct.%s_ctx", p->name));
-    LLVMStructSetBody(w->ctx_ty, fields, w->state_ty ? 3 : 2, 0);
+    LLVMStructSetBody(w->ctx_ty, w->fast ? fields : (LLVMTypeRef[]){ w->ptr, w->par_ty, w->state_ty },
+                      w->ctx_par + (w->state_ty ? 2 : 1), 0);
 
-    LLVMTypeRef init_params[2] = { w->ptr, w->ptr };
-    LLVMTypeRef init_ty = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), init_params, 2, 0);
+    LLVMTypeRef init_params[3] = { w->ptr, w->ptr, w->ptr };
+    LLVMTypeRef init_ty = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), init_params, 2 + (unsigned)w->fast, 0);
     w->ctx_init = LLVMAddFunction(w->m, sm2c_arena_printf(a, "%s_ctx_init", p->name), init_ty);
     sm2c_llvm_fn_attr(w, w->ctx_init, LLVMAttributeFunctionIndex, w->nounwind);
     LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, w->ctx_init, "entry"));
     LLVMValueRef ctx = LLVMBuildBitCast(w->b, LLVMGetParam(w->ctx_init, 0), LLVMPointerType(w->ctx_ty, 0), "");
     LLVMValueRef ws = LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 0, "");
     LLVMBuildStore(w->b, LLVMGetParam(w->ctx_init, 1), LLVMBuildBitCast(w->b, ws, LLVMPointerType(w->ptr, 0), ""));
-    LLVMBuildStore(w->b, LLVMConstNull(w->par_ty), LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 1, ""));
+    if (w->fast) {
+        LLVMValueRef fws = LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 1, "");
+        LLVMBuildStore(w->b, LLVMGetParam(w->ctx_init, 2), LLVMBuildBitCast(w->b, fws, LLVMPointerType(w->ptr, 0), ""));
+    }
+    LLVMBuildStore(w->b, LLVMConstNull(w->par_ty), LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, w->ctx_par, ""));
     LLVMTypeRef state_init_ty = LLVMFunctionType(LLVMVoidTypeInContext(w->ctx), &w->ptr, 1, 0);
     if (w->state_ty) {
-        LLVMValueRef st = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 2, ""), w->ptr, "");
+        LLVMValueRef st = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, w->ctx_state, ""), w->ptr, "");
         LLVMBuildCall2(w->b, state_init_ty, w->init, &st, 1, "");
     }
     LLVMBuildRetVoid(w->b);
@@ -421,7 +437,7 @@ void sm2c_llvm_build_ctx(lw *w)
     LLVMPositionBuilderAtEnd(w->b, LLVMAppendBasicBlockInContext(w->ctx, w->ctx_reset, "entry"));
     if (w->state_ty) {
         ctx = LLVMBuildBitCast(w->b, LLVMGetParam(w->ctx_reset, 0), LLVMPointerType(w->ctx_ty, 0), "");
-        LLVMValueRef st = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, 2, ""), w->ptr, "");
+        LLVMValueRef st = LLVMBuildBitCast(w->b, LLVMBuildStructGEP2(w->b, w->ctx_ty, ctx, w->ctx_state, ""), w->ptr, "");
         LLVMBuildCall2(w->b, state_init_ty, w->init, &st, 1, "");
     }
     LLVMBuildRetVoid(w->b);
@@ -503,7 +519,7 @@ void sm2c_llvm_build_static_entry(lw *w, int32_t k)
     LLVMValueRef fn_r = w->entries[k];
     int32_t np = en->n_inputs + en->n_outputs;
     LLVMTypeRef *params = malloc(((size_t)np + 1) * sizeof *params);
-    LLVMValueRef *args = malloc(((size_t)np + 2) * sizeof *args);
+    LLVMValueRef *args = malloc(((size_t)np + 3) * sizeof *args);
     SM2C_ASSERT(params && args);
     for (int32_t i = 0; i < np; i++)
         params[i] = w->ptr;
@@ -523,9 +539,12 @@ void sm2c_llvm_build_static_entry(lw *w, int32_t k)
     LLVMPositionBuilderAtEnd(w->b, call);
     args[0] = LLVMBuildBitCast(w->b, w->default_state, w->ptr, "");
     args[1] = sm2c_llvm_gep0(w, w->arena, 0);
+    if (w->fast)
+        args[2] = sm2c_llvm_gep0(w, w->fast_arena, 0);
     for (int32_t i = 0; i < np; i++)
-        args[2 + i] = LLVMGetParam(fn, (unsigned)i);
-    LLVMValueRef r = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(fn_r), fn_r, args, (unsigned)np + 2, "");
+        args[2 + w->fast + i] = LLVMGetParam(fn, (unsigned)i);
+    LLVMValueRef r = LLVMBuildCall2(w->b, LLVMGlobalGetValueType(fn_r), fn_r, args,
+                                    (unsigned)(np + 2 + w->fast), "");
     LLVMBuildRet(w->b, r);
     free(params);
     free(args);

@@ -252,6 +252,34 @@ void sm2c_llvm_own_sections(lw *w)
     }
 }
 
+/* --section: the named classes' globals in their sections (after
+** sm2c_llvm_own_sections, which these override); ELF only (the caller checks). */
+void sm2c_llvm_user_sections(lw *w)
+{
+    const sm2c_placement *pl = &w->p->placement;
+    if (pl->section[SM2C_SECTION_WEIGHTS])
+        for (int32_t i = 0; i < w->p->n_weights; i++)
+            if (w->weights[i])
+                LLVMSetSection(w->weights[i], pl->section[SM2C_SECTION_WEIGHTS]);
+    if (w->arena && pl->section[SM2C_SECTION_ARENA])
+        LLVMSetSection(w->arena, pl->section[SM2C_SECTION_ARENA]);
+    if (w->fast_arena && pl->section[SM2C_SECTION_FAST_ARENA])
+        LLVMSetSection(w->fast_arena, pl->section[SM2C_SECTION_FAST_ARENA]);
+    if (w->default_state && pl->section[SM2C_SECTION_STATE])
+        LLVMSetSection(w->default_state, pl->section[SM2C_SECTION_STATE]);
+}
+
+/* --section names ELF sections: another object format is refused, not
+** given names its assembler would reject or misread. */
+sm2c_status sm2c_llvm_check_sections(sm2c_ctx *c, const sm2c_program *p, const char *triple)
+{
+    if (!sm2c_placement_any_section(&p->placement) || sm2c_llvm_is_elf(triple))
+        return SM2C_OK;
+    return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, "--section",
+                      "--section names ELF sections, and %s is not an ELF target (Mach-O wants \"segment,section\", "
+                      "COFF short names); use --emit c with SM2C_SECTION defined for it", triple);
+}
+
 sm2c_status sm2c_llvm_optimise_and_write(lw *w, LLVMTargetMachineRef tm, const sm2c_llvm_opts *o,
                                          sm2c_llvm_kind kind, const char *path)
 {

@@ -58,13 +58,17 @@ static sm2c_status check_buffer(const checker *e, const sm2c_entry *en, const sm
             return bug(e, "entry %s: buffer %d names output %d of %d", en->key, id, b->index,
                        en->n_outputs);
         break;
-    case SM2C_BUF_ARENA:
-        if (b->offset < 0 || b->nbytes < 0 || b->offset > p->arena_bytes ||
-            b->nbytes > p->arena_bytes - b->offset || b->offset % size != 0)
-            return bug(e, "entry %s: arena buffer %d [%lld, +%lld) is outside the %lld-byte arena "
+    case SM2C_BUF_ARENA: {
+        int64_t pool = b->fast ? p->fast_arena_bytes : p->arena_bytes;   /* --fast-arena's pool */
+        if (b->fast && p->placement.fast_arena <= 0)
+            return bug(e, "entry %s: arena buffer %d is in a fast arena the program has not", en->key, id);
+        if (b->offset < 0 || b->nbytes < 0 || b->offset > pool || b->nbytes > pool - b->offset ||
+            b->offset % size != 0)
+            return bug(e, "entry %s: arena buffer %d [%lld, +%lld) is outside the %lld-byte %sarena "
                        "or misaligned", en->key, id, (long long)b->offset, (long long)b->nbytes,
-                       (long long)p->arena_bytes);
+                       (long long)pool, b->fast ? "fast " : "");
         break;
+    }
     case SM2C_BUF_WEIGHT:
         if (b->index < 0 || b->index >= p->n_weights)
             return bug(e, "entry %s: buffer %d names weight %d of %d", en->key, id, b->index,

@@ -44,7 +44,7 @@ static const char usage[] =
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
     "        [--weights inline|c|obj] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
-    "        [--requantize fixed|float]]\n"
+    "        [--requantize fixed|float]] [--section CLASS=NAME]... [--fast-arena BYTES]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -95,11 +95,18 @@ static const char usage_modes[] =
 /* The rest of the text: one string would pass the 4,095 characters C99
 ** promises (-Woverlength-strings). */
 static const char usage_more[] =
+    "        --section CLASS=NAME: put a class of memory in the ELF section NAME (letters,\n"
+    "        digits, '.', '_'), for a linker script to place: CLASS weights (the constant\n"
+    "        tensors), arena, fast-arena or state (the default state); each class once\n"
+    "        --fast-arena BYTES: a second, small arena (NAME_FAST_ARENA_SIZE, at most\n"
+    "        BYTES) for the buffers with the most traffic per byte, the rest in the\n"
+    "        arena; the _ctx and _r entry points then take a fast workspace too\n"
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
     "        [--shape ...] [--max-batch N] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float]] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
+    "        [--section CLASS=NAME]... [--fast-arena BYTES]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
     "        with $CC (default cc; at -std=c99 -O2 unless $CC says otherwise), run it on\n"
     "        the inputs, print each output (key, dtype,\n"
@@ -246,6 +253,9 @@ static const opt_def options[] = {
     { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
     { "--dump-after", { 0 }, "PASS[,PASS...]|all", CMD_MODEL, "print each entry's IR after those passes to stderr" },
     { "--task-work", { 0 }, "N", CMD_MODEL, "split a step into tasks of at least N multiply-adds (default 32768)" },
+    /* memory placement (lower/placement.h) */
+    { "--section", { 0 }, "CLASS=NAME", CMD_MODEL, "put weights, arena, fast-arena or state in ELF section NAME (repeatable)" },
+    { "--fast-arena", { 0 }, "BYTES", CMD_MODEL, "a second arena of at most BYTES for the busiest buffers per byte" },
     { "--input", { 0 }, "KEY=FILE.npy", CMD_RUN, "an input's value (repeatable)" },
     { "--input_exprs", { "--input-exprs" }, "KEY=LITERAL", CMD_RUN, "an input as a Python literal, e.g. 'x=[[1,2]]' (repeatable)" },
     { "--keep", { 0 }, NULL, CMD_RUN, "keep the build directory" },
@@ -703,10 +713,39 @@ static int parse_calibration(cli *o, const char *arg)
     return 0;
 }
 
+/* --section CLASS=NAME: each class once, a name an ELF section, a C string
+** and a linker script all take as it is. */
+static int parse_section(cli *o, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    int k = eq ? sm2c_section_class_parse(arg, (size_t)(eq - arg)) : -1;
+    if (k < 0)
+        return usage_error("--section expects CLASS=NAME, CLASS weights, arena, fast-arena or state, got '%s'", arg);
+    if (o->co.placement.section[k])
+        return usage_error("--section: a second section for the same class: '%s'", arg);
+    const char *why = sm2c_section_name_problem(eq + 1);
+    if (why)
+        return usage_error("--section: %s", sm2c_arena_printf(o->arena, "%s, got '%s'", why, arg));
+    o->co.placement.section[k] = eq + 1;
+    return 0;
+}
+
+/* --fast-arena BYTES: the fast pool's capacity. */
+static int parse_fast_arena(cli *o, const char *val)
+{
+    int64_t v;
+    if (!parse_int(val, &v) || v < 1 || v > INT64_MAX / 4)
+        return usage_error("--fast-arena expects a size in bytes from 1, got '%s'", val);
+    o->co.placement.fast_arena = v;
+    return 0;
+}
+
 /* An option that takes a value. */
 static int take(cli *o, const char *opt, const char *val)
 {
     int64_t v;
+    if (!strcmp(opt, "--section")) return parse_section(o, val);
+    if (!strcmp(opt, "--fast-arena")) return parse_fast_arena(o, val);
     if (!strcmp(opt, "--limit")) return parse_limit(o, val);
     if (!strcmp(opt, "--calibration")) return parse_calibration(o, val);
     if (!strcmp(opt, "--quantize")) {
@@ -888,6 +927,9 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--io int8 needs --quantize int8");
     if (o->co.requantize_float && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--requantize float needs --quantize int8");
+    char why[256];
+    if (sm2c_placement_problem(&o->co.placement, why, sizeof why))
+        return usage_error("%s", why);
     if (o->co.name && strcmp(sm2c_c_ident(o->arena, o->co.name), o->co.name))
         return usage_error("--name must be a C identifier, got '%s'", o->co.name);
     return 0;
@@ -986,6 +1028,9 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     int64_t weights = sm2c_program_weight_bytes(p);
     fprintf(f, "model %s\nweights %d tensors, %lld bytes\narena %lld bytes\nstack %d bytes (%s)\n", p->name,
             p->n_weights, (long long)weights, (long long)p->arena_bytes, (int)ro->stack_bytes, ro->stack_target);
+    if (p->placement.fast_arena > 0)
+        fprintf(f, "fast arena %lld bytes (--fast-arena %lld)\n", (long long)p->fast_arena_bytes,
+                (long long)p->placement.fast_arena);
     for (int32_t i = 0; i < p->n_states; i++)
         fprintf(f, "state %s (%s): %s %s, %lld bytes\n", p->states[i].key, p->states[i].c_name,
                 sm2c_dtype_name(p->states[i].dtype), sm2c_shape_str(c->arena, &p->states[i].shape),
@@ -999,6 +1044,8 @@ static void text_report(FILE *f, sm2c_ctx *c, const sm2c_program *p, const sm2c_
     int64_t state = sm2c_program_state_bytes(p);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_footprint(f, p, &p->entries[i], state, ro);
+    for (int32_t i = 0; i < p->n_entries; i++)
+        sm2c_report_pools_text(f, c->arena, p, &p->entries[i]);
     for (int32_t i = 0; i < p->n_entries; i++)
         report_quantization(f, &p->entries[i]);
     for (int32_t i = 0; i < p->n_entries; i++)

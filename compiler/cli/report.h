@@ -16,6 +16,7 @@
 
 #include "base/arena.h"
 #include "base/target.h"
+#include "json.h"
 #include "lower/program.h"
 #include "lower/program_query.h"
 #include "lower/split.h"
@@ -70,6 +71,14 @@ void sm2c_report_opts_init(sm2c_report_opts *o, const sm2c_program *p, const sm2
 
 /* step_us: NULL, or the entry's n_steps measured times (sm2c_report_opts). */
 void sm2c_entry_costs_compute(sm2c_arena *a, const sm2c_entry *e, const double *step_us, sm2c_entry_costs *out);
+
+/* --fast-arena (nothing without it; report_pools.c): the text lines giving
+** each pool's size and each used arena buffer's pool, offset, bytes and
+** traffic per byte; and a JSON buffer's "pool" and "traffic_per_byte"
+** (score: sm2c_fast_pool_scores of the entry). */
+void sm2c_report_pools_text(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_entry *e);
+void sm2c_report_pools_buffer_json(sm2c_json *j, const sm2c_program *p, const sm2c_entry *e, int32_t b,
+                                   const double *score);
 
 /* --report's text lines on threads: per entry what is split and the speed-up
 ** that allows at 2, 16 and 64 threads, then each split step. */

@@ -35,16 +35,18 @@ static int64_t extent_at(const sm2c_entry *e, const sm2c_entry_costs *c, int32_t
     int64_t top = 0;
     for (int32_t b = 0; b < e->n_buffers; b++) {
         const sm2c_buffer *buf = &e->buffers[b];
-        if (buf->kind == SM2C_BUF_ARENA && c->first[b] >= 0 && c->first[b] <= s && s <= c->last[b] &&
-            buf->offset + buf->nbytes > top)
+        if (buf->kind == SM2C_BUF_ARENA && !buf->fast && c->first[b] >= 0 && c->first[b] <= s &&
+            s <= c->last[b] && buf->offset + buf->nbytes > top)
             top = buf->offset + buf->nbytes;
     }
     return top;
 }
 
+/* The picture is the arena's: --fast-arena's buffers (offsets into the fast
+** arena) are in the text and JSON reports. */
 static int in_plan(const sm2c_entry *e, const sm2c_entry_costs *c, int32_t b)
 {
-    return e->buffers[b].kind == SM2C_BUF_ARENA && c->first[b] >= 0;
+    return e->buffers[b].kind == SM2C_BUF_ARENA && !e->buffers[b].fast && c->first[b] >= 0;
 }
 
 /* The end of a buffer's name its label shows: after the second last '/'

@@ -8,6 +8,7 @@
 
 #include "base/tensor.h"
 #include "cli/json.h"
+#include "plan/fast_pool.h"
 
 #ifndef SM2C_VERSION
 #define SM2C_VERSION "0.0.0"
@@ -104,7 +105,8 @@ static void step(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e, int32_t i, co
     sm2c_json_end(j);
 }
 
-static void buffer(sm2c_json *j, const sm2c_entry *e, int32_t b, const sm2c_entry_costs *c)
+static void buffer(sm2c_json *j, const sm2c_program *p, const sm2c_entry *e, int32_t b,
+                   const sm2c_entry_costs *c, const double *score)
 {
     const sm2c_buffer *buf = &e->buffers[b];
     sm2c_json_object(j);
@@ -121,6 +123,7 @@ static void buffer(sm2c_json *j, const sm2c_entry *e, int32_t b, const sm2c_entr
         sm2c_json_null(j);
     sm2c_json_field_int(j, "first_step", c->first[b]);
     sm2c_json_field_int(j, "last_step", c->last[b]);
+    sm2c_report_pools_buffer_json(j, p, e, b, score);
     sm2c_json_end(j);
 }
 
@@ -158,8 +161,8 @@ static void int8_section(sm2c_json *j, const sm2c_entry *e)
     sm2c_json_end(j);
 }
 
-static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e, const sm2c_report_opts *o,
-                  const double *step_us)
+static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_program *p, const sm2c_entry *e,
+                  const sm2c_report_opts *o, const double *step_us)
 {
     sm2c_entry_costs c;
     sm2c_entry_costs_compute(a, e, step_us, &c);
@@ -172,6 +175,8 @@ static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e, const sm2c_r
     sm2c_json_bool(j, e->writes_state);
     sm2c_json_field_int(j, "arena_bytes", e->arena_bytes);
     sm2c_json_field_int(j, "intermediate_bytes", e->naive_bytes);
+    if (p->placement.fast_arena > 0)
+        sm2c_json_field_int(j, "fast_arena_bytes", e->fast_arena_bytes);
     sm2c_json_field_int(j, "weight_bytes", c.weight_bytes);
     sm2c_json_field_int(j, "state_bytes", c.state_bytes);
     sm2c_json_field_int(j, "stack_bytes", o->stack_bytes);
@@ -189,8 +194,10 @@ static void entry(sm2c_json *j, sm2c_arena *a, const sm2c_entry *e, const sm2c_r
     sm2c_json_end(j);
     sm2c_json_key(j, "buffers");
     sm2c_json_array(j);
+    double *score = sm2c_arena_array(a, (size_t)e->n_buffers + 1, sizeof *score);
+    sm2c_fast_pool_scores(e, score);
     for (int32_t b = 0; b < e->n_buffers; b++)
-        buffer(j, e, b, &c);
+        buffer(j, p, e, b, &c, score);
     sm2c_json_end(j);
     if (e->quantized)
         int8_section(j, e);
@@ -206,6 +213,10 @@ void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_
     sm2c_json_field_str(&j, "sm2c_version", SM2C_VERSION);
     sm2c_json_field_str(&j, "name", p->name);
     sm2c_json_field_int(&j, "arena_bytes", p->arena_bytes);
+    if (p->placement.fast_arena > 0) {
+        sm2c_json_field_int(&j, "fast_arena_bytes", p->fast_arena_bytes);
+        sm2c_json_field_int(&j, "fast_arena_limit", p->placement.fast_arena);
+    }
     sm2c_json_field_int(&j, "stack_bytes", o->stack_bytes);
     sm2c_json_field_str(&j, "stack_target", o->stack_target);
     sm2c_json_field_int(&j, "weight_bytes", sm2c_program_weight_bytes(p));
@@ -226,7 +237,7 @@ void sm2c_report_json(FILE *f, sm2c_arena *a, const sm2c_program *p, const sm2c_
     sm2c_json_key(&j, "entries");
     sm2c_json_array(&j);
     for (int32_t i = 0; i < p->n_entries; i++)
-        entry(&j, a, &p->entries[i], o, o->step_us ? o->step_us[i] : NULL);
+        entry(&j, a, p, &p->entries[i], o, o->step_us ? o->step_us[i] : NULL);
     sm2c_json_end(&j);
     sm2c_json_end(&j);
     fputc('\n', f);

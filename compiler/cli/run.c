@@ -86,6 +86,20 @@ static int32_t most_threads(const sm2c_run_opts *o)
     return m;
 }
 
+/* --fast-arena: the driver's fast workspace `var`, and the argument passing it. */
+static const char *fast_alloc(sm2c_ctx *c, const sm2c_program *p, const char *var)
+{
+    if (p->placement.fast_arena <= 0)
+        return "";
+    return sm2c_arena_printf(c->arena, "    static void *%s;\n    %s = malloc(%s_FAST_WORKSPACE_SIZE + 64);\n"
+                             "    if (!%s) return 2;\n", var, var, macro_prefix(c, p->name), var);
+}
+
+static const char *fast_arg(sm2c_ctx *c, const sm2c_program *p, const char *var)
+{
+    return p->placement.fast_arena <= 0 ? "" : sm2c_arena_printf(c->arena, ", %s", var);
+}
+
 /* The static entry into out*, `repeat` times, then the state's check: the
 ** _r entry on the driver's own state into chk*; their outputs must agree bit
 ** for bit. */
@@ -101,10 +115,11 @@ static char *static_and_r_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_e
         hooked ? "    sm2c_run_hook_done();\n" : "", SM2C_RUN_EXIT_RC,
         !p->n_states ? "" : sm2c_arena_printf(c->arena,
             "    static %s_state *st;\n    static void *ws;\n    st = malloc(sizeof *st);\n    ws = malloc(%s_WORKSPACE_SIZE + 64);\n"
-            "    if (!st || !ws) return 2;\n    %s_init(st);\n"
-            "    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s_r(st, ws%s%s);\n"
+            "%s    if (!st || !ws) return 2;\n    %s_init(st);\n"
+            "    for (long r = 0; r < %lldL && !rc; r++)\n        rc = %s_r(st, ws%s%s%s);\n"
             "    if (rc) return rc < 0 && rc > -64 ? %d - (int)rc : 3;\n",
-            p->name, macro_prefix(c, p->name), p->name, (long long)repeat, fn,
+            p->name, macro_prefix(c, p->name), fast_alloc(c, p, "fws"), p->name, (long long)repeat, fn,
+            fast_arg(c, p, "fws"),
             e->n_inputs + e->n_outputs || e->max_batch ? ", " : "", call_args(c, e, "chk", batch),
             SM2C_RUN_EXIT_RC));
 }
@@ -138,13 +153,14 @@ static char *ctx_calls(sm2c_ctx *c, const sm2c_program *p, const sm2c_entry *e, 
     for (int32_t i = 0; i < o->n_threads; i++)
         counts = sm2c_arena_printf(c->arena, "%s%s%d", counts, i ? ", " : "", (int)o->threads[i]);
     char *s = sm2c_arena_printf(c->arena,
-        "    static void *cws;\n    cws = malloc(%s_WORKSPACE_SIZE + 64);\n    static %s_ctx *ctx;\n    ctx = malloc(sizeof *ctx);\n"
+        "    static void *cws;\n    cws = malloc(%s_WORKSPACE_SIZE + 64);\n%s    static %s_ctx *ctx;\n    ctx = malloc(sizeof *ctx);\n"
         "    static const int32_t counts[%d] = { %s };\n    if (!cws || !ctx) return 2;\n"
-        "    for (int k = 0; k < %d; k++) {\n        %s_ctx_init(ctx, cws);\n%s"
+        "    for (int k = 0; k < %d; k++) {\n        %s_ctx_init(ctx, cws%s);\n%s"
         "        for (long r = 0; r < %lldL && !rc; r++)\n            rc = %s_ctx(ctx%s%s);\n"
         "        if (rc) { fprintf(stderr, \"driver: entry returned %%d on %%d threads\\n\", (int)rc, "
         "(int)counts[k]); return rc < 0 && rc > -64 ? %d - (int)rc : 3; }\n",
-        macro_prefix(c, p->name), p->name, (int)o->n_threads, counts, (int)o->n_threads, p->name,
+        macro_prefix(c, p->name), fast_alloc(c, p, "cfws"), p->name, (int)o->n_threads, counts, (int)o->n_threads,
+        p->name, fast_arg(c, p, "cfws"),
         pool ? "        static sm2c_rt_pool *pool;\n        pool = counts[k] > 1 ? sm2c_rt_pool_create(counts[k]) : NULL;\n"
                "        if (counts[k] > 1 && !pool) { fprintf(stderr, \"driver: cannot start %d threads\\n\", "
                "(int)counts[k]); return 2; }\n"

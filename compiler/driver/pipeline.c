@@ -438,7 +438,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         return st;
     if (o->quantize == SM2C_QUANTIZE_FLOAT16)
         sm2c_entry_half_weights(c, p, e);
-    return sm2c_pass_plan(c, e);
+    return sm2c_pass_plan_pools(c, e, o->placement.fast_arena);
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -711,6 +711,10 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
     p->source_name = sm2c_path_base(c->arena, m->dir);  /* no paths in the output (rule 14) */
     p->command = o->command ? o->command : "";
     sm2c_varmap *vm;
+    p->placement = o->placement;
+    char why[256];
+    if (sm2c_placement_problem(&o->placement, why, sizeof why))
+        return sm2c_error(c->diag, SM2C_ERR_USAGE, NULL, NULL, "%s", why);
     sm2c_status st = o->dump_after ? check_dump_after(c, o->dump_after) : SM2C_OK;
     if (!st && o->requantize_float)
         st = check_requantize_float(c, m, o);
@@ -765,6 +769,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         }
         if (e->arena_bytes > p->arena_bytes)
             p->arena_bytes = e->arena_bytes;
+        if (e->fast_arena_bytes > p->fast_arena_bytes)
+            p->fast_arena_bytes = e->fast_arena_bytes;
         p->n_entries++;
     }
     name_entries(c, p);

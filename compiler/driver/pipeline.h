@@ -50,6 +50,9 @@ typedef struct sm2c_compile_opts {
                                     comma-separated, or "all": each entry's graph printed
                                     after them (ir/ir_print.h) */
     FILE *dump_to;               /* where to; NULL: stderr */
+    /* Memory placement (lower/placement.h): --section CLASS=NAME, --fast-arena
+    ** BYTES; copied into the program for the backends, the capacity to the plan. */
+    sm2c_placement placement;
 } sm2c_compile_opts;
 
 /* Compile the selected entries.  A signature that cannot be compiled is

@@ -13,11 +13,13 @@
 #include <stdint.h>
 
 #include "base/tensor.h"
+#include "lower/placement.h"
 
 typedef enum sm2c_bufkind {
     SM2C_BUF_INPUT,     /* an argument of the entry point (index = position) */
     SM2C_BUF_OUTPUT,    /* an output argument (index = position among outputs) */
-    SM2C_BUF_ARENA,     /* intermediate at `offset` bytes into the arena */
+    SM2C_BUF_ARENA,     /* intermediate at `offset` bytes into the arena (the fast
+                        ** arena when `fast`) */
     SM2C_BUF_WEIGHT,    /* constant: program->weights[index] */
     SM2C_BUF_STATE      /* persistent variable: program->states[index] */
 } sm2c_bufkind;
@@ -33,6 +35,7 @@ typedef struct sm2c_buffer {
     int32_t pinned;     /* arena bytes that string elements point into (AsString's text):
                         ** live from their first step to the end of the entry, as
                         ** those strings may be read by any later step or returned */
+    int32_t fast;       /* an arena buffer the plan put in the fast arena (--fast-arena) */
 } sm2c_buffer;
 
 typedef enum sm2c_argkind {
@@ -148,6 +151,7 @@ typedef struct sm2c_entry {
     sm2c_step *steps;
     int64_t arena_bytes;    /* what this entry needs */
     int64_t naive_bytes;    /* sum of all its intermediates, for the report */
+    int64_t fast_arena_bytes; /* --fast-arena: what it needs of the fast arena */
     int32_t writes_state;   /* 1 when a step writes a state buffer */
     int32_t max_batch;      /* > 0 (--max-batch): the steps compute one row; the entry
                             ** takes the batch (1..max_batch) and runs them per row over
@@ -186,6 +190,9 @@ typedef struct sm2c_program {
     int32_t n_entries;
     sm2c_entry *entries;
     int64_t arena_bytes;    /* max over entries */
+    int64_t fast_arena_bytes; /* max over entries (--fast-arena) */
+    sm2c_placement placement; /* --section names and the --fast-arena capacity: with a
+                            ** capacity the ABI has a fast workspace beside the workspace */
     int32_t n_states;
     sm2c_state *states;     /* sorted by key; empty for a stateless program */
     int32_t profile;        /* --profile: the C backend calls NAME_PROFILE around each step

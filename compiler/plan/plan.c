@@ -4,24 +4,23 @@
 ** that input dies at the step and the output is born there (same size).  Then
 ** every arena buffer lives from the first step that touches it to the last;
 ** buffers are placed largest first at the lowest 64-byte aligned offset that
-** no overlapping-lifetime buffer occupies.  The arena is the highest end; the
-** report compares it with the naive sum of all intermediates.
+** no overlapping-lifetime buffer occupies (first_fit.c).  The arena is the
+** highest end; the report compares it with the naive sum of all
+** intermediates.  With --fast-arena, the buffers with the most traffic per
+** byte go to the fast pool first, as long as they fit (fast_pool.c).
 */
 #include "plan.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "live_index.h"
+#include "fast_pool.h"
+#include "first_fit.h"
 #include "ops/opdefs.h"
 
 #define ALIGN 64
 
-typedef struct span {
-    int32_t buf;
-    int32_t first, last;   /* step indices */
-    int64_t size;
-} span;
+typedef sm2c_span span;
 
 static int by_size_desc(const void *a, const void *b)
 {
@@ -70,34 +69,6 @@ static void lifetimes(const sm2c_entry *e, span *spans)
         if (e->buffers[b].pinned && spans[b].first >= 0)
             spans[b].last = e->n_steps;
     extend_over_loops(e, spans);
-}
-
-static int overlaps(const span *a, int64_t a_off, const span *b, int64_t b_off)
-{
-    int live = a->first <= b->last && b->first <= a->last;
-    int mem = a_off < b_off + b->size && b_off < a_off + a->size;
-    return live && mem;
-}
-
-/* Lowest offset where `sp` fits among the placed spans: only those whose
-** lifetimes overlap its own can move it, so only those (in placing order,
-** from the live index) are looked at. */
-static int64_t place(const span *sp, const span *placed, const int64_t *offs,
-                     const sm2c_live_index *live, int32_t *near)
-{
-    int32_t k = sm2c_live_index_find(live, sp->first, sp->last, near);
-    int64_t off = 0;
-    for (int moved = 1; moved;) {
-        moved = 0;
-        for (int32_t j = 0; j < k; j++) {
-            int32_t i = near[j];
-            if (overlaps(sp, off, &placed[i], offs[i])) {
-                off = offs[i] + placed[i].size;
-                moved = 1;
-            }
-        }
-    }
-    return off;
 }
 
 /* Which argument a kernel may overwrite in place with which output: the
@@ -161,29 +132,36 @@ static void merge_in_place(sm2c_ctx *c, sm2c_entry *e)
 
 sm2c_status sm2c_pass_plan(sm2c_ctx *c, sm2c_entry *e)
 {
+    return sm2c_pass_plan_pools(c, e, 0);
+}
+
+sm2c_status sm2c_pass_plan_pools(sm2c_ctx *c, sm2c_entry *e, int64_t fast_limit)
+{
     merge_in_place(c, e);
     span *spans = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *spans);
     lifetimes(e, spans);
     span *arena = sm2c_arena_array(c->arena, (size_t)e->n_buffers + 1, sizeof *arena);
-    int32_t n = 0;
+    int32_t n = 0, max_step = 0;
     for (int32_t b = 0; b < e->n_buffers; b++)
-        if (e->buffers[b].kind == SM2C_BUF_ARENA && spans[b].first >= 0)
+        if (e->buffers[b].kind == SM2C_BUF_ARENA && spans[b].first >= 0) {
             arena[n++] = spans[b];
-    qsort(arena, (size_t)n, sizeof *arena, by_size_desc);
-    int64_t *offs = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *offs);
-    int32_t max_step = 0;
+            max_step = spans[b].last > max_step ? spans[b].last : max_step;
+        }
+    e->naive_bytes = 0;
     for (int32_t i = 0; i < n; i++)
-        max_step = arena[i].last > max_step ? arena[i].last : max_step;
-    sm2c_live_index *live = sm2c_live_index_new(c->arena, max_step, n);
-    int32_t *near = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *near);
-    e->arena_bytes = e->naive_bytes = 0;
-    for (int32_t i = 0; i < n; i++) {
-        offs[i] = place(&arena[i], arena, offs, live, near);
-        sm2c_live_index_add(live, i, arena[i].first, arena[i].last);
-        e->buffers[arena[i].buf].offset = offs[i];
-        if (offs[i] + arena[i].size > e->arena_bytes)
-            e->arena_bytes = offs[i] + arena[i].size;
         e->naive_bytes += arena[i].size;
+    e->fast_arena_bytes = fast_limit > 0 ? sm2c_fast_pool_place(c, e, arena, n, max_step, fast_limit) : 0;
+    int32_t kept = 0;   /* the rest go to the arena */
+    for (int32_t i = 0; i < n; i++)
+        if (!e->buffers[arena[i].buf].fast)
+            arena[kept++] = arena[i];
+    qsort(arena, (size_t)kept, sizeof *arena, by_size_desc);
+    sm2c_first_fit *pool = sm2c_first_fit_new(c->arena, max_step, kept);
+    for (int32_t i = 0; i < kept; i++) {
+        int64_t off = sm2c_first_fit_offset(pool, arena[i].first, arena[i].last, arena[i].size);
+        sm2c_first_fit_add(pool, arena[i].first, arena[i].last, arena[i].size, off);
+        e->buffers[arena[i].buf].offset = off;
     }
+    e->arena_bytes = sm2c_first_fit_end(pool);
     return SM2C_OK;
 }

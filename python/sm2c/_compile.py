@@ -36,7 +36,8 @@ def _flags(options):
     """Keyword options to command-line flags: name='x' -> --name x; shape (a
     dict key -> dims, key an input key or 'signature.key') -> --shape key=d0,d1;
     skip_failing=True -> --skip-failing; signature/function (str or list)
-    repeat their flag; limit (dict) -> --limit NAME=VALUE; True -> a bare flag."""
+    repeat their flag; limit (dict) -> --limit NAME=VALUE; section (dict
+    class -> name) -> --section CLASS=NAME; True -> a bare flag."""
     args = []
     for key, value in options.items():
         if value is None or value is False:
@@ -50,6 +51,9 @@ def _flags(options):
         elif key == "limit":
             for k, v in value.items():
                 args += ["--limit", "%s=%s" % (k, v)]
+        elif key == "section":
+            for k, v in value.items():
+                args += ["--section", "%s=%s" % (k, v)]
         elif key in ("signature", "function"):
             for v in _listed(value):
                 args += [flag, v]

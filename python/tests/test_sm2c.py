@@ -242,6 +242,11 @@ def test_compile_flags():
                      "--max-batch", "4", "--limit", "rank=8", "--tag_set", "serve", "--skip-failing"]
 
 
+def test_compile_section_flags():
+    flags = sm2c._compile._flags({"section": {"weights": ".qspi", "arena": ".sram1"}, "fast_arena": 4096})
+    assert flags == ["--section", "weights=.qspi", "--section", "arena=.sram1", "--fast-arena", "4096"]
+
+
 def test_shape_key_must_name_an_input(tmp_path):
     with pytest.raises(sm2c.Sm2cError) as e:
         sm2c.compile(STRICT, tmp_path / "out", signature="open_batch", shape={"nosuch": (4, 1)})

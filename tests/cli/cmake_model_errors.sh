@@ -73,5 +73,18 @@ check "configure SKIP_FAILING" quiet configure "$tmp/skip" -DMODEL="$strict" \
 cmake --build "$tmp/skip" -j2 --target digits_sm2c >"$tmp/skip.log" 2>&1
 check "the generation succeeds" test $? -eq 0
 check "its warning is passed on, prefixed" grep -q "sm2c_add_model(digits): .*warning: not compiled" "$tmp/skip.log"
+# SECTIONS and FAST_ARENA reach sm2c compile, and its errors name the keywords
+check "configure SECTIONS arena=.sram1 FAST_ARENA 512" quiet configure "$tmp/sec" \
+  -DMODEL="$root/samples/digits/model" -DSHAPES=pixels=1,64 "-DEXTRA=SECTIONS;arena=.sram1;FAST_ARENA;512"
+cmake --build "$tmp/sec" -j2 --target digits_sm2c >"$tmp/sec.log" 2>&1
+check "the generation succeeds" test $? -eq 0
+check "... with the arena placed" bash -c "grep -rq 'SM2C_SECTION(\".sram1\") SM2C_ALIGN uint8_t digits_arena' '$tmp/sec'"
+check "... and a fast arena" bash -c "grep -rq '^#define DIGITS_FAST_ARENA_SIZE' '$tmp/sec'"
+check "configure SECTIONS arena=.sram-1" quiet configure "$tmp/bad_sec" \
+  -DMODEL="$root/samples/digits/model" -DSHAPES=pixels=1,64 "-DEXTRA=SECTIONS;arena=.sram-1"
+cmake --build "$tmp/bad_sec" -j2 --target digits_sm2c >"$tmp/bad_sec.log" 2>&1
+check "a bad section name fails the generation" test $? -ne 0
+check "... in the keyword's terms" grep -q "sm2c_add_model(digits): sm2c: error: compile: SECTIONS: a section name takes only" \
+  "$tmp/bad_sec.log"
 echo "$passed passed, $fail failed"
 [ "$fail" -eq 0 ]
