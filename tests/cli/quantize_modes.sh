@@ -42,30 +42,36 @@ run_mode() {
   else no "$case --quantize $mode outputs"; fi
 }
 
+# weights_at_most MODE CASE PERCENT: compiles CASE as float and in MODE (into
+# $tmp/MODE_CASE) and checks MODE's weight bytes against PERCENT of float's.
+weights_at_most() {
+  local mode=$1 case=$2 pct=$3 wf wm
+  "$sm2c" compile "$q8/$case/model" -o "$tmp/f32_$case" --signature serving_default 2>"$tmp/f32.log"
+  "$sm2c" compile "$q8/$case/model" -o "$tmp/${mode}_$case" --signature serving_default --quantize "$mode" \
+    2>"$tmp/$mode.log"
+  wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f32.log")
+  wm=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/$mode.log")
+  echo "weights: float $wf bytes, $mode $wm bytes"
+  if [ -n "$wf" ] && [ -n "$wm" ] && [ $((wm * 100)) -le $((wf * pct)) ]; then ok
+  else no "$case weights: float $wf, $mode $wm (at most $pct%)"; fi
+}
+
 # 1. float16
 for c in cnn head resid; do
   run_mode float16 1e-5 "$c"
 done
-"$sm2c" compile "$q8/cnn/model" -o "$tmp/f32" --signature serving_default 2>"$tmp/f32.log"
-"$sm2c" compile "$q8/cnn/model" -o "$tmp/f16" --signature serving_default --quantize float16 2>"$tmp/f16.log"
-wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f32.log") wh=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f16.log")
-echo "weights: float $wf bytes, float16 $wh bytes"
-if [ -n "$wf" ] && [ -n "$wh" ] && [ $((wh * 10)) -le $((wf * 6)) ]; then ok; else no "weights float $wf, float16 $wh"; fi
+weights_at_most float16 cnn 60
 # The Dense of 6400 weights is binary16, widened before its step; no step reads it as float32.
-if grep -q "^static SM2C_ALIGN const uint16_t [a-z_0-9]*\[6400\]" "$tmp/f16/model.c" &&
-   grep -q "sm2c_rt_widen_f16_f32(" "$tmp/f16/model.c" && ! grep -q "\[6400\]" <(grep "float" "$tmp/f16/model.c"); then ok
-else grep -n "6400\|widen" "$tmp/f16/model.c" | head; no "float16: the large weight is not stored as binary16"; fi
+if grep -q "^static SM2C_ALIGN const uint16_t [a-z_0-9]*\[6400\]" "$tmp/float16_cnn/model.c" &&
+   grep -q "sm2c_rt_widen_f16_f32(" "$tmp/float16_cnn/model.c" && ! grep -q "\[6400\]" <(grep "float" "$tmp/float16_cnn/model.c"); then ok
+else grep -n "6400\|widen" "$tmp/float16_cnn/model.c" | head; no "float16: the large weight is not stored as binary16"; fi
 
 # 2. dynamic
 for c in dyn cnn resid; do
   run_mode dynamic 1e-6 "$c"
 done
-"$sm2c" compile "$q8/dyn/model" -o "$tmp/d32" --signature serving_default 2>"$tmp/d32.log"
-"$sm2c" compile "$q8/dyn/model" -o "$tmp/dyn" --signature serving_default --quantize dynamic 2>"$tmp/dyn.log"
-wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/d32.log") wd=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/dyn.log")
-echo "weights: float $wf bytes, dynamic $wd bytes"
-if [ -n "$wf" ] && [ -n "$wd" ] && [ $((wd * 100)) -le $((wf * 35)) ]; then ok; else no "weights float $wf, dynamic $wd"; fi
-m="$tmp/dyn/model.c"   # each call twice: the static entry point and the context one
+weights_at_most dynamic dyn 35
+m="$tmp/dynamic_dyn/model.c"   # each call twice: the static entry point and the context one
 if [ "$(grep -c "sm2c_rt_conv2d_hybrid(" "$m")" -eq 4 ] && [ "$(grep -c "sm2c_rt_depthwise_conv2d_hybrid(" "$m")" -eq 4 ] &&
    [ "$(grep -c "sm2c_rt_fully_connected_hybrid(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_quantize_rows_s8(" "$m")" -eq 10 ] &&
    [ "$(grep -c "sm2c_rt_matvec_f32(" "$m")" -eq 2 ]; then ok
