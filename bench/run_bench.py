@@ -77,7 +77,7 @@ class Sm2c:
 
     def __init__(self, so, x, out_shape):
         self.lib = ctypes.CDLL(so)
-        self.x = np.ascontiguousarray(x)
+        self.x = np.array(x, order="C")   # a copy: callers set inputs into it (a view would write into theirs)
         self.y = np.zeros(out_shape, np.float32)
         ptrs = ctypes.c_void_p * 1
         self.ins = ptrs(self.x.ctypes.data)
@@ -115,7 +115,7 @@ class Sm2cCtx:
         self.h = lib.bench_ctx_new(threads)
         if not self.h:
             raise RuntimeError("bench_ctx_new failed")
-        self.x = np.ascontiguousarray(x)
+        self.x = np.array(x, order="C")   # a copy, as Sm2c's
         self.y = np.zeros(out_shape, np.float32)
         ptrs = ctypes.c_void_p * 1
         self.ins = ptrs(self.x.ctypes.data)
