@@ -182,6 +182,66 @@ static int32_t qrow_round_vec(float v)
     return (int32_t)(v + (v < 0.0f ? -0.5f : 0.5f));
 }
 
+/* rmin and rmax of x[0..n), 0 included; NaN skipped (it fails both tests). */
+static void qrow_range_c(const float *x, int32_t n, float *lo, float *hi)
+{
+    float rmin = 0.0f, rmax = 0.0f;
+    for (int32_t i = 0; i < n; i++) {
+        rmin = x[i] < rmin ? x[i] : rmin;
+        rmax = x[i] > rmax ? x[i] : rmax;
+    }
+    *lo = rmin, *hi = rmax;
+}
+
+/* q[i] for i < n by the vector loop's rounding (qrow_round_vec), in C. */
+static void qrow_vec_c(const float *x, int8_t *q, int32_t n, float inv, int32_t zp)
+{
+    for (int32_t i = 0; i < n; i++) {
+        const int32_t r = qrow_round_vec(x[i] * inv) + zp;
+        q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+    }
+}
+
+#if SM2C_RT_VNNI
+/* The range on 16 lanes (min and max are exact: any order gives C's; a NaN
+** lane keeps the running value, as the second operand wins). */
+SM2C_RT_TARGET_VNNI static void qrow_range512(const float *x, int32_t n, float *lo, float *hi)
+{
+    __m512 mn = _mm512_setzero_ps(), mx = _mm512_setzero_ps();
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        const __m512 v = _mm512_loadu_ps(x + i);
+        mn = _mm512_min_ps(v, mn);
+        mx = _mm512_max_ps(v, mx);
+    }
+    float rmin = _mm512_reduce_min_ps(mn), rmax = _mm512_reduce_max_ps(mx);
+    for (; i < n; i++) {
+        rmin = x[i] < rmin ? x[i] : rmin;
+        rmax = x[i] > rmax ? x[i] : rmax;
+    }
+    *lo = rmin, *hi = rmax;
+}
+
+/* qrow_vec_c on 16 lanes, the last block masked: the same product, NaN to 0,
+** clamp, +-0.5 by the sign (-0 takes +0.5, as v < 0 is false), sum, truncation,
+** zero point, and saturation. */
+SM2C_RT_TARGET_VNNI static void qrow_vec512(const float *x, int8_t *q, int32_t n, float inv, int32_t zp)
+{
+    const __m512 s = _mm512_set1_ps(inv), lo = _mm512_set1_ps(-1e6f), hi = _mm512_set1_ps(1e6f);
+    const __m512 up = _mm512_set1_ps(0.5f), down = _mm512_set1_ps(-0.5f);
+    const __m512i z = _mm512_set1_epi32(zp);
+    for (int32_t i = 0; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
+        __m512 v = _mm512_mul_ps(_mm512_maskz_loadu_ps(m, x + i), s);
+        v = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), v);
+        v = _mm512_min_ps(_mm512_max_ps(v, lo), hi);
+        const __m512 h = _mm512_mask_mov_ps(up, _mm512_cmp_ps_mask(v, _mm512_setzero_ps(), _CMP_LT_OQ), down);
+        const __m512i r = _mm512_add_epi32(_mm512_cvttps_epi32(_mm512_add_ps(v, h)), z);
+        _mm512_mask_cvtsepi32_storeu_epi8(q + i, m, r);
+    }
+}
+#endif
+
 /* One row of n values, as TFLite's NeonAsymmetricQuantizeFloats (the one its
 ** x86-64 build runs): its min and max (0 included) in float, the scale their
 ** float difference over 255 in double, the zero point from it, the inverse
@@ -190,11 +250,13 @@ static int32_t qrow_round_vec(float v)
 ** plus the zero point, saturated. */
 static void qrow(const float *x, int8_t *q, float *scale, int32_t *zero_point, int32_t n)
 {
-    float rmin = 0.0f, rmax = 0.0f;
-    for (int32_t i = 0; i < n; i++) {
-        rmin = x[i] < rmin ? x[i] : rmin;
-        rmax = x[i] > rmax ? x[i] : rmax;
-    }
+    float rmin, rmax;
+#if SM2C_RT_VNNI
+    const int vnni = sm2c_rt__have_vnni();
+    (vnni ? qrow_range512 : qrow_range_c)(x, n, &rmin, &rmax);
+#else
+    qrow_range_c(x, n, &rmin, &rmax);
+#endif
     if (rmin == rmax) {
         for (int32_t i = 0; i < n; i++)
             q[i] = 0;
@@ -205,8 +267,13 @@ static void qrow(const float *x, int8_t *q, float *scale, int32_t *zero_point, i
     const int32_t zp = qrow_zero_point(rmin, rmax, s);
     const float sf = (float)s, inv = (float)(1.0 / (double)sf);
     const int32_t nv = n & ~7;
-    for (int32_t i = 0; i < n; i++) {
-        const int32_t r = (i < nv ? qrow_round_vec(x[i] * inv) : qs8_round(x[i] * inv)) + zp;
+#if SM2C_RT_VNNI
+    (vnni ? qrow_vec512 : qrow_vec_c)(x, q, nv, inv, zp);
+#else
+    qrow_vec_c(x, q, nv, inv, zp);
+#endif
+    for (int32_t i = nv; i < n; i++) {
+        const int32_t r = qs8_round(x[i] * inv) + zp;
         q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
     }
     *scale = sf, *zero_point = zp;

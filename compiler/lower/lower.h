@@ -22,6 +22,8 @@ typedef struct sm2c_lower {
     sm2c_step *string_fills;    /* the string_const steps of the string constants read so far,
                                    kept apart until sm2c_lower_finish_strings puts them first */
     int32_t n_string_fills;
+    struct sm2c_quantized_input *quantized; /* --quantize dynamic: the values quantized per
+                                   row so far, for the next hybrid node reading one (ops_hybrid.c) */
     const sm2c_target *target;  /* what the program is for (never NULL while lowering):
                                    its size level and core pick kernels and layouts
                                    (conv_pad.c, ops_q8.c) */

@@ -32,10 +32,23 @@ typedef struct quantized {
     int32_t q, scale, zero_point;   /* scratch buffers */
 } quantized;
 
-/* Input x as `rows` rows of `cols` values, quantized into scratch. */
+/* A value quantized as `rows` rows, kept for the hybrid nodes that read it
+** next (a transformer's query, key and value projections of one input):
+** TFLite quantizes it once per FULLY_CONNECTED, to the same bytes. */
+typedef struct sm2c_quantized_input {
+    const sm2c_value *x;
+    int64_t rows;
+    quantized bufs;
+    struct sm2c_quantized_input *next;
+} sm2c_quantized_input;
+
+/* Input x as `rows` rows of `cols` values, quantized into scratch (once per entry). */
 static quantized quantize_rows(sm2c_lower *l, const sm2c_node *n, int64_t rows, int64_t cols)
 {
     const sm2c_value *x = n->inputs[0];
+    for (const sm2c_quantized_input *d = l->quantized; d; d = d->next)
+        if (d->x == x && d->rows == rows)
+            return d->bufs;
     quantized r;
     r.q = sm2c_lower_scratch(l, SM2C_DT_INT8, &x->shape, sm2c_arena_printf(l->c->arena, "%s/quantized", x->name));
     sm2c_shape per_row = sm2c_shape_make(l->c, 1, &rows);
@@ -48,6 +61,9 @@ static quantized quantize_rows(sm2c_lower *l, const sm2c_node *n, int64_t rows, 
     s->args[3] = sm2c_arg_buf(r.zero_point);
     s->args[4] = sm2c_arg_int(rows);
     s->args[5] = sm2c_arg_int(cols);
+    sm2c_quantized_input *d = sm2c_arena_alloc(l->c->arena, sizeof *d);
+    *d = (sm2c_quantized_input){ x, rows, r, l->quantized };
+    l->quantized = d;
     return r;
 }
 
@@ -58,18 +74,43 @@ static void quantized_args(sm2c_step *s, const quantized *r)
     s->args[2] = sm2c_arg_buf(r->zero_point);
 }
 
-/* MatMul x[rows, k] by the int8 filter [n, k]. */
+/* The filter [n, k] laid out for sm2c_rt_fully_connected_hybrid_packed:
+** blocks of 16 outputs, each [k/4][16][4], outputs past n zero. */
+static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, int64_t k)
+{
+    const int64_t nb = (n + 15) / 16, bytes = nb * 16 * k;
+    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
+    t->dtype = SM2C_DT_INT8;
+    t->shape = sm2c_shape_make(l->c, 1, &bytes);
+    t->nelem = bytes;
+    t->nbytes = (size_t)bytes;
+    int8_t *d = sm2c_arena_alloc(l->c->arena, (size_t)bytes + 1);
+    memset(d, 0, (size_t)bytes);
+    const int8_t *src = f->constant->data;
+    for (int64_t o = 0; o < n; o++)
+        for (int64_t i = 0; i < k; i++)
+            d[(o / 16) * k * 16 + (i / 4) * 64 + (o % 16) * 4 + i % 4] = src[o * k + i];
+    t->data = d;
+    return sm2c_op_constant(l, t, sm2c_arena_printf(l->c->arena, "%s/packed", f->name));
+}
+
+/* MatMul x[rows, k] (or BatchMatMul x[..., k], its rows all of them) by the
+** int8 filter [n, k]; on a vector core (not at Os/Oz), with k a multiple of
+** 4, the filter laid out for VNNI's 4-row tiles. */
 static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
 {
-    const int64_t rows = n->inputs[0]->shape.dims[0], k = n->inputs[0]->shape.dims[1];
-    const int64_t cols = n->outputs[0]->shape.dims[1];
+    const sm2c_shape *x = &n->inputs[0]->shape;
+    const int64_t k = x->dims[x->rank - 1], rows = k ? sm2c_value_elements(n->inputs[0]) / k : 0;
+    const int64_t cols = n->hybrid->n_channels;
     quantized r = quantize_rows(l, n, rows, k);
     int64_t *sums = sm2c_arena_array(l->c->arena, (size_t)cols + 1, sizeof *sums);
     for (int64_t o = 0; o < cols; o++)
         sums[o] = n->hybrid->sum[o];
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fully_connected_hybrid", 14);
+    const int packed = !l->target->cortex_m && !l->target->size_level && k % 4 == 0;
+    sm2c_step *s = sm2c_lower_step(l, n, packed ? "sm2c_rt_fully_connected_hybrid_packed"
+                                                : "sm2c_rt_fully_connected_hybrid", 14);
     quantized_args(s, &r);
-    s->args[3] = buf_of(l, n->inputs[1]);
+    s->args[3] = buf_of(l, packed ? packed_filter(l, n->inputs[1], cols, k) : n->inputs[1]);
     s->args[4] = sm2c_arg_ints(l, (int32_t)cols, sums);
     s->args[5] = scales_of(l, n);
     s->args[6] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();

@@ -3,7 +3,7 @@
 ** (optimizations=[DEFAULT] with no representative dataset) on the IR.
 ** requires: fuse (without residual Adds, which TFLite keeps as ADD ops), dce.
 **
-** A MatMul by a constant [K, N], a Conv2D without groups and a
+** A MatMul (or BatchMatMul) by a constant [K, N], a Conv2D without groups and a
 ** DepthwiseConv2dNative whose constant filter has at least
 ** SM2C_DYNAMIC_MIN_WEIGHTS elements (TFLite's converter keeps smaller ones
 ** float) gets an int8 filter, symmetric per output channel as the converter
@@ -75,7 +75,7 @@ static int hybrid_conv(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
         return 0;
     const int64_t *d = f->shape.dims;
     int64_t n_ch = depthwise ? d[2] * d[3] : d[3], k = d[0] * d[1] * (depthwise ? 1 : d[2]);
-    if (k > MAX_PRODUCTS || n_ch > INT32_MAX)
+    if (k > MAX_PRODUCTS || n_ch > INT32_MAX || (n->bias && sm2c_value_elements(n->bias) != n_ch))
         return 0;
     int64_t n_w = sm2c_value_elements(f);
     int8_t *w = sm2c_arena_alloc(c->arena, (size_t)n_w + 1);
@@ -85,17 +85,21 @@ static int hybrid_conv(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
     return 1;
 }
 
-/* MatMul x[rows, k] by a constant [k, n] (or [n, k] with transpose_b): the
-** int8 filter is stored [n, k], as TFLite's FULLY_CONNECTED holds it, with
-** each row's sum. */
+/* MatMul x[rows, k] by a constant [k, n] (or [n, k] with transpose_b), or a
+** BatchMatMul of x[..., rows, k] by one (TFLite's converter makes both a
+** FULLY_CONNECTED, the second keeping x's leading dims): the int8 filter is
+** stored [n, k], as FULLY_CONNECTED holds it, with each row's sum; a fused
+** bias must be one value per output. */
 static int hybrid_matmul(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
 {
     const sm2c_value *f = big_filter(n, 2);
-    if (!f || n->inputs[0]->shape.rank != 2 || sm2c_attr_flag(n, "transpose_a"))
+    int batch = !op_is(n, "MatMul");
+    if (!f || n->inputs[0]->shape.rank < 2 || (!batch && n->inputs[0]->shape.rank != 2) ||
+        sm2c_attr_flag(n, batch ? "adj_x" : "transpose_a"))
         return 0;
-    int tb = sm2c_attr_flag(n, "transpose_b");
+    int tb = sm2c_attr_flag(n, batch ? "adj_y" : "transpose_b");
     int64_t k = f->shape.dims[tb ? 1 : 0], cols = f->shape.dims[tb ? 0 : 1];
-    if (k > MAX_PRODUCTS || cols > INT32_MAX)
+    if (k > MAX_PRODUCTS || cols > INT32_MAX || (n->bias && sm2c_value_elements(n->bias) != cols))
         return 0;
     const float *src = f->constant->data;
     float *wt = sm2c_arena_array(c->arena, (size_t)(k * cols) + 1, sizeof *wt);
@@ -126,7 +130,7 @@ sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, int32_t *n_hybrid)
             continue;
         if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
             *n_hybrid += hybrid_conv(c, g, n);
-        else if (op_is(n, "MatMul"))
+        else if (op_is(n, "MatMul") || op_is(n, "BatchMatMulV2") || op_is(n, "BatchMatMul"))
             *n_hybrid += hybrid_matmul(c, g, n);
     }
     return SM2C_OK;

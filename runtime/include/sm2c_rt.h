@@ -681,6 +681,12 @@ void sm2c_rt_fully_connected_hybrid(const int8_t *x, const float *scale, const i
                                     const int8_t *w, const int32_t *w_sum, const float *w_scale,
                                     const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
                                     int32_t act, float act_a, float act_b);
+/* The same, the form for vector cores (fc_hybrid_s8.c): K a multiple of 4, the
+** filter in blocks of 16 outputs, each [K/4][16][4], outputs past N zero. */
+void sm2c_rt_fully_connected_hybrid_packed(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                           const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                           const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
+                                           int32_t act, float act_a, float act_b);
 void sm2c_rt_conv2d_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
                            const float *w_scale, const float *bias, float *y, const int32_t *p, int32_t act,
                            float act_a, float act_b);

@@ -15,7 +15,8 @@
 #     resid through both backends, within 1e-6 of TFLite's outputs (reference
 #     kernels; only its float layers' summation order differs) and a tenth of
 #     TF float's distance from them; every hybrid kernel taken, the small Dense
-#     left float; weights at most 0.35x float's.
+#     left float; weights at most 0.35x float's; the FullyConnected's two
+#     layouts (packed for VNNI, row-major at --opt Os) give the same bits.
 #  3. bad combinations: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
@@ -73,9 +74,15 @@ done
 weights_at_most dynamic dyn 35
 m="$tmp/dynamic_dyn/model.c"   # each call twice: the static entry point and the context one
 if [ "$(grep -c "sm2c_rt_conv2d_hybrid(" "$m")" -eq 4 ] && [ "$(grep -c "sm2c_rt_depthwise_conv2d_hybrid(" "$m")" -eq 4 ] &&
-   [ "$(grep -c "sm2c_rt_fully_connected_hybrid(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_quantize_rows_s8(" "$m")" -eq 10 ] &&
+   [ "$(grep -c "sm2c_rt_fully_connected_hybrid_packed(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_quantize_rows_s8(" "$m")" -eq 10 ] &&
    [ "$(grep -c "sm2c_rt_matvec_f32(" "$m")" -eq 2 ]; then ok
 else grep -o "sm2c_rt_[a-z0-9_]*(" "$m" | sort | uniq -c; no "dynamic: not the contractions TFLite makes hybrid"; fi
+
+# The row-major FullyConnected (--opt Os, a Cortex-M) gives the packed form's bits.
+if "$sm2c" run "$q8/dyn/model" --signature serving_default --input image="$q8/dyn/heldout.npy" \
+     --outdir "$tmp/dyn_os" --quantize dynamic --opt Os 2>"$tmp/log" &&
+   cmp -s "$tmp/dyn_os/output_0.npy" "$tmp/dynamic_dyn_c/output_0.npy"; then ok
+else cat "$tmp/log"; no "dynamic: --opt Os (row-major FullyConnected) differs from the packed form"; fi
 
 # 3. bad combinations
 expect() {

@@ -529,6 +529,48 @@ static void test_quantize_rows_s8(void **state)
     assert_int_equal(tw[5], -128);
 }
 
+/* The row quantization's every path against its definition written out
+** here, on rows of 0 to 70 values (vector blocks, masked ends, the n & ~7
+** split and its tail), with values at the rounding's edges: k + 0.5 and one
+** float below it times the inverse scale, and NaN. */
+static void test_quantize_rows_s8_paths(void **state)
+{
+    (void)state;
+    ktest_rng r = { 53 };
+    static float x[70];
+    int8_t q[70];
+    for (int32_t n = 0; n <= 70; n++) {
+        for (int32_t i = 0; i < n; i++)
+            x[i] = ktest_f32(&r, -3.0f, 5.0f);
+        if (n > 2) {
+            x[0] = -3.0f, x[1] = 5.0f;   /* the range: scale 8 / 255 */
+            const float inv = (float)(1.0 / (double)(float)(8.0 / 255.0));
+            for (int32_t i = 2; i < n; i += 3)   /* halves of the scaled grid, and just below */
+                x[i] = ((float)(i % 40 - 20) + 0.5f) / inv, x[i] = i % 2 ? nextafterf(x[i], 0.0f) : x[i];
+        }
+        float scale;
+        int32_t zp;
+        sm2c_rt_quantize_rows_s8(x, q, &scale, &zp, 1, n);
+        float rmin = 0, rmax = 0;
+        for (int32_t i = 0; i < n; i++)
+            rmin = x[i] < rmin ? x[i] : rmin, rmax = x[i] > rmax ? x[i] : rmax;
+        if (rmin == rmax) {
+            assert_true(scale == 1.0f && zp == 0);
+            continue;
+        }
+        const float inv = (float)(1.0 / (double)scale);
+        for (int32_t i = 0; i < n; i++) {
+            const float v = x[i] * inv;
+            const int32_t k = i < (n & ~7) ? (int32_t)(v + (v < 0 ? -0.5f : 0.5f)) : (int32_t)roundf(v);
+            const int32_t want = k + zp < -128 ? -128 : k + zp > 127 ? 127 : k + zp;
+            if (q[i] != want)
+                fail_msg("n %d, element %d (%.9g): got %d, want %d", (int)n, (int)i, (double)x[i], q[i], (int)want);
+        }
+    }
+    x[3] = NAN;   /* no UB, and the others as before */
+    sm2c_rt_quantize_rows_s8(x, q, (float[1]){ 0 }, (int32_t[1]){ 0 }, 1, 40);
+}
+
 /* The hybrid FullyConnected against its definition: the int32 sum less the
 ** zero point times the filter row's sum, bias + (float)acc * (scale * w_scale),
 ** Relu; rows longer than a vector with a tail, N one block of 16 (VNNI's),
@@ -562,6 +604,39 @@ static void test_fully_connected_hybrid(void **state)
             v = v <= 0 ? 0 : v;
             assert_true(v == y[i * N + o]);
         }
+}
+
+/* The packed hybrid FullyConnected (fc_hybrid_s8.c) gives the row-major
+** form's bits: 4-row tiles and an edge of 3 rows, 4-block tiles and edges of
+** fewer blocks, a last block of 5 outputs, no bias. */
+static void test_fully_connected_hybrid_packed(void **state)
+{
+    (void)state;
+    ktest_rng r = { 47 };
+    enum { R = 7, K = 36, N = 101 };
+    static int8_t x[R * K], w[N * K], wp[112 * K];
+    static float y[R * N], want[R * N], wscale[N], bias[N];
+    float scale[R];
+    int32_t zp[R], wsum[N];
+    fill8(&r, x, R * K);
+    fill8(&r, w, N * K);
+    memset(wp, 0, sizeof wp);
+    for (int o = 0; o < N; o++) {
+        wscale[o] = (float)ldexp(1.0 + ktest_int(&r, 0, 999) / 1000.0, -8), bias[o] = (float)o / 16.0f - 3.0f;
+        wsum[o] = 0;
+        for (int k = 0; k < K; k++) {
+            wsum[o] += w[o * K + k];
+            wp[(o / 16) * K * 16 + (k / 4) * 64 + (o % 16) * 4 + k % 4] = w[o * K + k];
+        }
+    }
+    for (int i = 0; i < R; i++)
+        scale[i] = 0.003f * (float)(i + 1), zp[i] = ktest_int(&r, -128, 127);
+    for (int with_bias = 0; with_bias < 2; with_bias++) {
+        const float *b = with_bias ? bias : NULL;
+        sm2c_rt_fully_connected_hybrid(x, scale, zp, w, wsum, wscale, b, want, R, K, N, SM2C_RT_ACT_NONE, 0, 0);
+        sm2c_rt_fully_connected_hybrid_packed(x, scale, zp, wp, wsum, wscale, b, y, R, K, N, SM2C_RT_ACT_NONE, 0, 0);
+        assert_true(memcmp(want, y, sizeof y) == 0);
+    }
 }
 
 /* The hybrid convolutions against their definitions (sums over the taps
@@ -1155,7 +1230,9 @@ int main(void)
         cmocka_unit_test(test_fully_connected_s8_long),
         cmocka_unit_test(test_fully_connected_s8_frq),
         cmocka_unit_test(test_quantize_rows_s8),
+        cmocka_unit_test(test_quantize_rows_s8_paths),
         cmocka_unit_test(test_fully_connected_hybrid),
+        cmocka_unit_test(test_fully_connected_hybrid_packed),
         cmocka_unit_test(test_conv_hybrid),
         cmocka_unit_test(test_fully_connected_m_s8),
         cmocka_unit_test(test_fully_connected_s8_blocks),

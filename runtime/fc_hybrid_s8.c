@@ -1,0 +1,168 @@
+/*
+** fc_hybrid_s8.c: the hybrid FullyConnected of --quantize dynamic for vector
+** cores, its filter laid out at compile time for VNNI (ops/ops_hybrid.c):
+** blocks of 16 outputs, each [K/4][16][4] (output o's four values of a group
+** of four inputs together, one vpdpbusd operand per group), outputs past N
+** zero.  K is a multiple of 4.  It computes what
+** sm2c_rt_fully_connected_hybrid (fc_s8.c) computes, TFLite's EvalHybridDense:
+**
+**     y[r, o] = act(bias[o] + (float)acc * (scale[r] * w_scale[o]))
+**     acc     = sum_k w[o, k] * (x[r, k] + 128) - (zero_point[r] + 128) * w_sum[o]
+**
+** With AVX-512 VNNI a tile of 4 rows x 64 outputs keeps 16 sums in
+** registers, each group's four filter vectors shared by the four rows (the
+** row-major form reads its filter once per row); the epilogue is the C
+** path's float operations on vectors.  Integer sums are exact, so every path
+** gives the C path's bits; the compiler proves k * 127 * 255 fits int32.
+*/
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "act_f32.h"
+#include "rt_select.h"
+#include "simd_f32.h" /* no contraction of the epilogue under clang */
+#include "simd_s8.h"
+#include "sm2c_rt.h"
+
+/* One output's value from its exact sum (the form's every path). */
+static inline float fch_value(int32_t acc, int32_t zu, int32_t w_sum, float s_row, float w_scale, const float *bias)
+{
+    return (bias ? *bias : 0.0f) + (float)(acc - zu * w_sum) * (s_row * w_scale);
+}
+
+/* Every row, in C. */
+static void fch_rows_c(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
+                       const int32_t *w_sum, const float *w_scale, const float *bias, float *y, int32_t rows,
+                       int32_t k, int32_t n)
+{
+    const int32_t kg = k / 4;
+    for (int32_t r = 0; r < rows; r++) {
+        const int8_t *xr = x + (ptrdiff_t)r * k;
+        for (int32_t o = 0; o < n; o++) {
+            const int8_t *wb = w + (ptrdiff_t)(o / 16) * kg * 64 + (o % 16) * 4;
+            int32_t acc = 0;
+            for (int32_t g = 0; g < kg; g++)
+                for (int32_t j = 0; j < 4; j++)
+                    acc += (int32_t)wb[(ptrdiff_t)g * 64 + j] * ((int32_t)xr[4 * g + j] + 128);
+            y[(ptrdiff_t)r * n + o] = fch_value(acc, zero_point[r] + 128, w_sum[o], scale[r], w_scale[o],
+                                                bias ? bias + o : NULL);
+        }
+    }
+}
+
+#if SM2C_RT_VNNI
+/* c[r][b] = the sums of rows xr[r] (r < R) against blocks b < B from w: the
+** edge tiles. */
+SM2C_RT_TARGET_VNNI static void fch_tile(const int8_t *const *xr, const int8_t *w,
+                                                               int32_t kg, int R, int B, __m512i c[4][4])
+{
+    const __m512i flip = _mm512_set1_epi32((int32_t)0x80808080u);
+    const ptrdiff_t bstride = (ptrdiff_t)kg * 64;
+    for (int r = 0; r < R; r++)
+        for (int b = 0; b < B; b++)
+            c[r][b] = _mm512_setzero_si512();
+    for (int32_t g = 0; g < kg; g++) {
+        __m512i wv[4];
+        for (int b = 0; b < B; b++)
+            wv[b] = _mm512_loadu_si512((const void *)(w + b * bstride + (ptrdiff_t)g * 64));
+        for (int r = 0; r < R; r++) {
+            int32_t four;
+            memcpy(&four, xr[r] + 4 * g, sizeof four);
+            const __m512i a = _mm512_xor_si512(_mm512_set1_epi32(four), flip);   /* x + 128, unsigned */
+            for (int b = 0; b < B; b++)
+                c[r][b] = _mm512_dpbusd_epi32(c[r][b], a, wv[b]);
+        }
+    }
+}
+
+/* fch_tile for R = B = 4, its 16 sums in named registers until the end (an
+** array indexed in loops stayed in memory at -O2). */
+SM2C_RT_TARGET_VNNI static void fch_tile44(const int8_t *const *xr, const int8_t *w, int32_t kg, __m512i c[4][4])
+{
+#define FCH_R4(M) M(0) M(1) M(2) M(3)
+#define FCH_ZERO(r) __m512i a##r##0 = z, a##r##1 = z, a##r##2 = z, a##r##3 = z;
+#define FCH_ROW(r)                                                                         \
+    {                                                                                      \
+        int32_t four;                                                                      \
+        memcpy(&four, x##r + 4 * g, sizeof four);                                          \
+        const __m512i u = _mm512_xor_si512(_mm512_set1_epi32(four), flip);                 \
+        a##r##0 = _mm512_dpbusd_epi32(a##r##0, u, w0);                                     \
+        a##r##1 = _mm512_dpbusd_epi32(a##r##1, u, w1);                                     \
+        a##r##2 = _mm512_dpbusd_epi32(a##r##2, u, w2);                                     \
+        a##r##3 = _mm512_dpbusd_epi32(a##r##3, u, w3);                                     \
+    }
+#define FCH_OUT(r) c[r][0] = a##r##0, c[r][1] = a##r##1, c[r][2] = a##r##2, c[r][3] = a##r##3;
+    const __m512i z = _mm512_setzero_si512(), flip = _mm512_set1_epi32((int32_t)0x80808080u);
+    const int8_t *x0 = xr[0], *x1 = xr[1], *x2 = xr[2], *x3 = xr[3];
+    const ptrdiff_t bs = (ptrdiff_t)kg * 64;
+    FCH_R4(FCH_ZERO)
+    for (int32_t g = 0; g < kg; g++) {
+        const int8_t *wg = w + (ptrdiff_t)g * 64;
+        const __m512i w0 = _mm512_loadu_si512((const void *)wg), w1 = _mm512_loadu_si512((const void *)(wg + bs));
+        const __m512i w2 = _mm512_loadu_si512((const void *)(wg + 2 * bs));
+        const __m512i w3 = _mm512_loadu_si512((const void *)(wg + 3 * bs));
+        FCH_R4(FCH_ROW)
+    }
+    FCH_R4(FCH_OUT)
+#undef FCH_R4
+#undef FCH_ZERO
+#undef FCH_ROW
+#undef FCH_OUT
+}
+
+/* fch_value on 16 outputs from o (m of them valid) of row r. */
+SM2C_RT_TARGET_VNNI static void fch_store16(__m512i acc, int32_t zu, float s_row, const int32_t *w_sum,
+                                            const float *w_scale, const float *bias, __mmask16 m, float *y)
+{
+    const __m512i a = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zu),
+                                                                _mm512_maskz_loadu_epi32(m, w_sum)));
+    const __m512 s = _mm512_mul_ps(_mm512_set1_ps(s_row), _mm512_maskz_loadu_ps(m, w_scale));
+    const __m512 b = bias ? _mm512_maskz_loadu_ps(m, bias) : _mm512_setzero_ps();
+    _mm512_mask_storeu_ps(y, m, _mm512_add_ps(b, _mm512_mul_ps(_mm512_cvtepi32_ps(a), s)));
+}
+
+SM2C_RT_TARGET_VNNI static void fch_vnni(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                         const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                         const float *bias, float *y, int32_t rows, int32_t k, int32_t n)
+{
+    const int32_t kg = k / 4, nb = (n + 15) / 16;
+    for (int32_t r0 = 0; r0 < rows; r0 += 4) {
+        const int R = rows - r0 < 4 ? (int)(rows - r0) : 4;
+        const int8_t *xr[4];
+        for (int r = 0; r < 4; r++)
+            xr[r] = x + (ptrdiff_t)(r0 + (r < R ? r : 0)) * k;
+        for (int32_t b0 = 0; b0 < nb; b0 += 4) {
+            const int B = nb - b0 < 4 ? (int)(nb - b0) : 4;
+            __m512i c[4][4];
+            const int8_t *wb = w + (ptrdiff_t)b0 * kg * 64;
+            if (R == 4 && B == 4)
+                fch_tile44(xr, wb, kg, c);
+            else
+                fch_tile(xr, wb, kg, R, B, c);
+            for (int r = 0; r < R; r++)
+                for (int b = 0; b < B; b++) {
+                    const int32_t o = (b0 + b) * 16, left = n - o;
+                    const __mmask16 m = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
+                    fch_store16(c[r][b], zero_point[r0 + r] + 128, scale[r0 + r], w_sum + o, w_scale + o,
+                                bias ? bias + o : NULL, m, y + (ptrdiff_t)(r0 + r) * n + o);
+                }
+        }
+    }
+}
+#endif
+
+void sm2c_rt_fully_connected_hybrid_packed(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                           const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                           const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
+                                           int32_t act, float act_a, float act_b)
+{
+    const sm2c_rt__act a = {act, act_a, act_b};
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni())
+        fch_vnni(x, scale, zero_point, w, w_sum, w_scale, bias, y, rows, k, n);
+    else
+#endif
+        fch_rows_c(x, scale, zero_point, w, w_sum, w_scale, bias, y, rows, k, n);
+    sm2c_rt__act_f32(y, rows * n, &a);
+}
