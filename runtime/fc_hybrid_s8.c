@@ -76,16 +76,13 @@ SM2C_RT_TARGET_VNNI static void fch_tile(const int8_t *const *xr, const int8_t *
     }
 }
 
-/* fch_tile for R = B = 4, its 16 sums in named registers until the end (an
-** array indexed in loops stayed in memory at -O2). */
-SM2C_RT_TARGET_VNNI static void fch_tile44(const int8_t *const *xr, const int8_t *w, int32_t kg, __m512i c[4][4])
-{
-#define FCH_R4(M) M(0) M(1) M(2) M(3)
+/* fch_tile for B = 4 and R rows (the macro's REP), its 4R sums in named
+** registers until the end (an array indexed in loops stayed in memory at -O2). */
 #define FCH_ZERO(r) __m512i a##r##0 = z, a##r##1 = z, a##r##2 = z, a##r##3 = z;
 #define FCH_ROW(r)                                                                         \
     {                                                                                      \
         int32_t four;                                                                      \
-        memcpy(&four, x##r + 4 * g, sizeof four);                                          \
+        memcpy(&four, xr[r] + 4 * g, sizeof four);                                         \
         const __m512i u = _mm512_xor_si512(_mm512_set1_epi32(four), flip);                 \
         a##r##0 = _mm512_dpbusd_epi32(a##r##0, u, w0);                                     \
         a##r##1 = _mm512_dpbusd_epi32(a##r##1, u, w1);                                     \
@@ -93,23 +90,31 @@ SM2C_RT_TARGET_VNNI static void fch_tile44(const int8_t *const *xr, const int8_t
         a##r##3 = _mm512_dpbusd_epi32(a##r##3, u, w3);                                     \
     }
 #define FCH_OUT(r) c[r][0] = a##r##0, c[r][1] = a##r##1, c[r][2] = a##r##2, c[r][3] = a##r##3;
-    const __m512i z = _mm512_setzero_si512(), flip = _mm512_set1_epi32((int32_t)0x80808080u);
-    const int8_t *x0 = xr[0], *x1 = xr[1], *x2 = xr[2], *x3 = xr[3];
-    const ptrdiff_t bs = (ptrdiff_t)kg * 64;
-    FCH_R4(FCH_ZERO)
-    for (int32_t g = 0; g < kg; g++) {
-        const int8_t *wg = w + (ptrdiff_t)g * 64;
-        const __m512i w0 = _mm512_loadu_si512((const void *)wg), w1 = _mm512_loadu_si512((const void *)(wg + bs));
-        const __m512i w2 = _mm512_loadu_si512((const void *)(wg + 2 * bs));
-        const __m512i w3 = _mm512_loadu_si512((const void *)(wg + 3 * bs));
-        FCH_R4(FCH_ROW)
+#define FCH_TILE(name, REP)                                                                \
+    SM2C_RT_TARGET_VNNI static void name(const int8_t *const *xr, const int8_t *w, int32_t kg,  \
+                                         __m512i c[4][4])                                  \
+    {                                                                                      \
+        const __m512i z = _mm512_setzero_si512(), flip = _mm512_set1_epi32((int32_t)0x80808080u); \
+        const ptrdiff_t bs = (ptrdiff_t)kg * 64;                                           \
+        REP(FCH_ZERO)                                                                      \
+        for (int32_t g = 0; g < kg; g++) {                                                 \
+            const int8_t *wg = w + (ptrdiff_t)g * 64;                                      \
+            const __m512i w0 = _mm512_loadu_si512((const void *)wg);                       \
+            const __m512i w1 = _mm512_loadu_si512((const void *)(wg + bs));                \
+            const __m512i w2 = _mm512_loadu_si512((const void *)(wg + 2 * bs));            \
+            const __m512i w3 = _mm512_loadu_si512((const void *)(wg + 3 * bs));            \
+            REP(FCH_ROW)                                                                   \
+        }                                                                                  \
+        REP(FCH_OUT)                                                                       \
     }
-    FCH_R4(FCH_OUT)
-#undef FCH_R4
-#undef FCH_ZERO
-#undef FCH_ROW
-#undef FCH_OUT
-}
+#define FCH_R1(M) M(0)
+#define FCH_R2(M) M(0) M(1)
+#define FCH_R3(M) M(0) M(1) M(2)
+#define FCH_R4(M) M(0) M(1) M(2) M(3)
+FCH_TILE(fch_tile14, FCH_R1)
+FCH_TILE(fch_tile24, FCH_R2)
+FCH_TILE(fch_tile34, FCH_R3)
+FCH_TILE(fch_tile44, FCH_R4)
 
 /* fch_value on 16 outputs from o (m of them valid) of row r. */
 SM2C_RT_TARGET_VNNI static void fch_store16(__m512i acc, int32_t zu, float s_row, const int32_t *w_sum,
@@ -136,8 +141,10 @@ SM2C_RT_TARGET_VNNI static void fch_vnni(const int8_t *x, const float *scale, co
             const int B = nb - b0 < 4 ? (int)(nb - b0) : 4;
             __m512i c[4][4];
             const int8_t *wb = w + (ptrdiff_t)b0 * kg * 64;
-            if (R == 4 && B == 4)
-                fch_tile44(xr, wb, kg, c);
+            static void (*const tile[4])(const int8_t *const *, const int8_t *, int32_t, __m512i[4][4]) = {
+                fch_tile14, fch_tile24, fch_tile34, fch_tile44 };
+            if (B == 4)
+                tile[R - 1](xr, wb, kg, c);
             else
                 fch_tile(xr, wb, kg, R, B, c);
             for (int r = 0; r < R; r++)
