@@ -44,7 +44,8 @@ static const char usage[] =
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
     "        [--weights inline|c|obj] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
-    "        [--requantize fixed|float]] [--section CLASS=NAME]... [--fast-arena BYTES]\n"
+    "        [--requantize fixed|float] [--quantize-skip PATTERN]...] [--section CLASS=NAME]...\n"
+    "        [--fast-arena BYTES]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
     "        with $CC, exporting only NAME_*); every signature but\n"
@@ -82,6 +83,9 @@ static const char usage_modes[] =
     "        --quantize dynamic: TFLite's dynamic range: MatMul, Conv2D and depthwise\n"
     "        filters of 1024 weights or more int8 (per channel), their float inputs\n"
     "        quantized per call (per row, per image) as its hybrid kernels do; no calibration\n"
+    "        --quantize-skip PATTERN (int8, dynamic): nodes whose TF name (or that of a\n"
+    "        node fused into them) matches stay float, quantized and dequantized at the\n"
+    "        seams as TFLite's debugger's denylisted_nodes leave them; '*' matches any run\n"
     "        --quantize float16: every float weight rounded to binary16 (TFLite's float16\n"
     "        quantization), those of 256 elements or more stored so and widened to\n"
     "        float32 in the arena before the steps that read them; float32 compute\n"
@@ -104,7 +108,7 @@ static const char usage_more[] =
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
     "        [--shape ...] [--max-batch N] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
-    "        [--requantize fixed|float]] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
+    "        [--requantize fixed|float] [--quantize-skip PATTERN]...] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        [--section CLASS=NAME]... [--fast-arena BYTES]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
@@ -161,6 +165,7 @@ typedef struct cli {
     const char *functions[MAX_LIST];
     sm2c_shape_opt shapes[MAX_LIST];
     sm2c_run_input calibration[MAX_LIST];   /* --calibration KEY=FILE.npy, read into co */
+    const char *quantize_skip[MAX_LIST];    /* --quantize-skip PATTERN: co's list */
     int n_calibration;
     const char *report;
     const char *runtime_lib;
@@ -251,6 +256,7 @@ static const opt_def options[] = {
     { "--calibration", { 0 }, "KEY=FILE.npy", CMD_MODEL, "samples for --quantize's activation ranges (repeatable)" },
     { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
     { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
+    { "--quantize-skip", { 0 }, "PATTERN", CMD_MODEL, "with --quantize int8|dynamic: keep these nodes float (repeatable)" },
     { "--dump-after", { 0 }, "PASS[,PASS...]|all", CMD_MODEL, "print each entry's IR after those passes to stderr" },
     { "--task-work", { 0 }, "N", CMD_MODEL, "split a step into tasks of at least N multiply-adds (default 32768)" },
     /* memory placement (lower/placement.h) */
@@ -803,6 +809,12 @@ static int take(cli *o, const char *opt, const char *val)
         if (o->n_kernels == MAX_LIST)
             return usage_error("at most 256 %s options", opt);
         o->kernels[o->n_kernels++] = val;
+    } else if (!strcmp(opt, "--quantize-skip")) {
+        if (!*val)
+            return usage_error("%s", "--quantize-skip expects a node name or pattern, got ''");
+        if (o->co.n_quantize_skip == MAX_LIST)
+            return usage_error("too many %s options", opt);
+        o->quantize_skip[o->co.n_quantize_skip++] = val;
     } else if (!strcmp(opt, "--signature")) {
         if (o->co.n_signatures == MAX_LIST)
             return usage_error("too many %s options", opt);
@@ -927,6 +939,8 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--io int8 needs --quantize int8");
     if (o->co.requantize_float && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--requantize float needs --quantize int8");
+    if (o->co.n_quantize_skip && o->co.quantize != SM2C_QUANTIZE_INT8 && o->co.quantize != SM2C_QUANTIZE_DYNAMIC)
+        return usage_error("%s", "--quantize-skip needs --quantize int8 or dynamic");
     char why[256];
     if (sm2c_placement_problem(&o->co.placement, why, sizeof why))
         return usage_error("%s", why);
@@ -1334,6 +1348,7 @@ int main(int argc, char **argv)
     o.co.target = sm2c_target_host();
     o.co.signatures = o.signatures;
     o.co.functions = o.functions;
+    o.co.quantize_skip = o.quantize_skip;
     o.co.import.shapes = o.shapes;
     o.co.command = command_line(o.arena, argc, argv);
     int rc = parse_args(&o, argc, argv);

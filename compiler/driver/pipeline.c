@@ -355,6 +355,12 @@ static sm2c_status after_pass(sm2c_ctx *c, const sm2c_graph *g, const sm2c_compi
 
 #define PASS(name, call) ((st = (call)) || (st = after_pass(c, g, o, name)))
 
+/* --quantize-skip's patterns, marking those that match. */
+static sm2c_quant_skip quant_skip(const sm2c_compile_opts *o)
+{
+    return (sm2c_quant_skip){ o->n_quantize_skip, o->quantize_skip, o->quantize_skip_used };
+}
+
 /* --quantize int8: ranges from running the float program on the calibration
 ** data (a scratch lowering, as the float build would run it), or from the
 ** model's FakeQuant nodes; then the int8 rewrite, and with calibration data
@@ -375,7 +381,7 @@ static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile
                           "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
     sm2c_quant_summary sum = { 0 };
     double *err = NULL;
-    const sm2c_quant_opts qo = { o->io_int8, o->requantize_float };
+    const sm2c_quant_opts qo = { o->io_int8, o->requantize_float, quant_skip(o) };
     if (PASS("quantize", sm2c_pass_quantize(c, g, ranges, n_values, &qo, &sum)) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->n_calibration && (st = measure_errors(c, g, key, &f, n_values, o, &err))))
@@ -405,6 +411,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
     sm2c_graph *g;
     sm2c_status st;
     int32_t n_batched = 0, n_hybrid = 0;
+    const sm2c_quant_skip skip = quant_skip(o);
     const char *key = spec->key;
     quant_report qr = { 0 };
     st = spec->fn ? sm2c_import_function(c, m, vm, spec->fn, key, &o->import, &g)
@@ -419,7 +426,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !quantized_acts(o))) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->quantize == SM2C_QUANTIZE_INT8 && (st = quantize_graph(c, g, o, key, &qr))) ||
-        (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &n_hybrid))))
+        (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &skip, &n_hybrid))))
         return st;
     e->key = key;
     if (spec->fn)
@@ -701,6 +708,18 @@ static sm2c_status check_requantize_float(sm2c_ctx *c, const sm2c_model *m, cons
     return SM2C_OK;
 }
 
+/* A --quantize-skip pattern that named no node is a mistake (a typo, or a
+** name the graph does not have), not a request to do nothing. */
+static sm2c_status check_quantize_skip(sm2c_ctx *c, const sm2c_model *m, const sm2c_compile_opts *o)
+{
+    for (int32_t i = 0; i < o->n_quantize_skip; i++)
+        if (!o->quantize_skip_used[i])
+            return sm2c_error(c->diag, SM2C_ERR_USAGE, m->file, NULL, "--quantize-skip '%s' matches no node the "
+                              "quantization would change (--dump-after fuse lists the nodes; '*' matches any run of "
+                              "characters)", o->quantize_skip[i]);
+    return SM2C_OK;
+}
+
 sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_opts *o,
                                  sm2c_program **out)
 {
@@ -738,6 +757,8 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         return st;
     sm2c_compile_opts with_state = *o;
     with_state.import.one_row = o->max_batch > 0;
+    with_state.quantize_skip_used = sm2c_arena_alloc(c->arena, (size_t)o->n_quantize_skip + 1);
+    memset(with_state.quantize_skip_used, 0, (size_t)o->n_quantize_skip + 1);
     with_state.import.state_keys = written_variables(c, m, vm, specs, n, &with_state);
     o = &with_state;
     p->entries = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *p->entries);
@@ -772,6 +793,10 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         if (e->fast_arena_bytes > p->fast_arena_bytes)
             p->fast_arena_bytes = e->fast_arena_bytes;
         p->n_entries++;
+    }
+    if (p->n_entries && (st = check_quantize_skip(c, m, &with_state))) {
+        p->n_entries = 0;   /* nothing to write */
+        return st;
     }
     name_entries(c, p);
     sort_states(c, p);

@@ -44,6 +44,11 @@ typedef struct sm2c_compile_opts {
     sm2c_target target;          /* --opt, --target, --cpu, --features: read by the passes
                                     (pass_hoist.c), the lowering (conv_pad.c, ops_q8.c) and
                                     the backends; sm2c_target_host() by default */
+    int32_t n_quantize_skip;     /* --quantize-skip PATTERN: nodes (by TF name, or a node
+                                    fusion folded into them) left float (int8, dynamic) */
+    const char *const *quantize_skip;
+    uint8_t *quantize_skip_used; /* set in the pipeline (never by a caller): pattern i
+                                    matched some node */
     int32_t n_calibration;       /* --calibration KEY=FILE.npy, read by the front end */
     const sm2c_calibration *calibration;
     const char *dump_after;      /* --dump-after (no effect on the program): pass names,

@@ -10,7 +10,7 @@
 ** computes it (quant_params.c), and an sm2c_hybrid: its input and output stay
 ** float, and the lowering (ops/ops_hybrid.c) quantizes the input per call and
 ** computes the output from the int32 sums as TFLite's hybrid kernels do.
-** Everything else stays float.  A node whose int32 sums could overflow
+** Everything else stays float, and so do the nodes --quantize-skip names.  A node whose int32 sums could overflow
 ** (docs/reliability.md 6.5) stays float too.
 */
 #include <string.h>
@@ -118,7 +118,7 @@ static int hybrid_matmul(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
     return 1;
 }
 
-sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, int32_t *n_hybrid)
+sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const sm2c_quant_skip *skip, int32_t *n_hybrid)
 {
     *n_hybrid = 0;
     int32_t n_nodes = g->n_nodes;   /* the new constants are not nodes */
@@ -126,7 +126,7 @@ sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, int32_t *n_hybrid)
         sm2c_node *n = g->nodes[i];
         if (n->dead || n->q || n->hybrid || n->residual || n->n_outputs != 1 ||
             n->outputs[0]->dtype != SM2C_DT_FLOAT || n->inputs[0]->dtype != SM2C_DT_FLOAT ||
-            (n->bias && n->bias->dtype != SM2C_DT_FLOAT))
+            (n->bias && n->bias->dtype != SM2C_DT_FLOAT) || sm2c_quant_skipped(skip, n))
             continue;
         if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
             *n_hybrid += hybrid_conv(c, g, n);

@@ -40,6 +40,7 @@ typedef struct qstate {
     unsigned char *propagated;  /* [n_ranges]: range set by same_scale_ranges */
     sm2c_value *fixed_out;      /* the node just rewritten has fixed output parameters */
     int32_t float_requant;      /* --requantize float */
+    const sm2c_quant_skip *skip; /* --quantize-skip */
 } qstate;
 
 static const sm2c_qnode convert_q = { 0, NULL, NULL, NULL, -128, 127, { 0 } };
@@ -720,7 +721,7 @@ static int q8_mean(qstate *q, sm2c_node *n)
 static int quantize_node(qstate *q, sm2c_node *n)
 {
     if (n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT || n->outputs[0]->constant ||
-        n->widened_from || n->outputs[0]->dyn)
+        n->widened_from || n->outputs[0]->dyn || sm2c_quant_skipped(q->skip, n))
         return 0;
     switch (n->op->q8) {
     case SM2C_Q8_CONV: return q8_conv(q, n);
@@ -959,7 +960,7 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
                                const sm2c_quant_opts *qo, sm2c_quant_summary *sum)
 {
     const int io_int8 = qo->io_int8;
-    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant };
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant, &qo->skip };
     q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
     memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);

@@ -52,10 +52,11 @@ sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
 
 /* --quantize dynamic: MatMul, Conv2D and depthwise nodes with a constant
 ** filter of SM2C_DYNAMIC_MIN_WEIGHTS elements or more get an int8 filter and
-** an sm2c_hybrid (pass_dynamic.c); *n_hybrid counts them.  Requires fuse
+** an sm2c_hybrid (pass_dynamic.c), but those `skip` names; *n_hybrid counts them.  Requires fuse
 ** (without residuals) and dce. */
 #define SM2C_DYNAMIC_MIN_WEIGHTS 1024   /* TFLite's converter: smaller filters stay float */
-sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, int32_t *n_hybrid);
+struct sm2c_quant_skip;
+sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_quant_skip *skip, int32_t *n_hybrid);
 /* For the rewriting passes (rewrite.c): how many live nodes and graph outputs
 ** read v; the one live node reading v when that is its only use (else NULL);
 ** a new constant value with one use. */

@@ -67,12 +67,25 @@ typedef struct sm2c_quant_summary {
     int32_t int8_nodes, float_nodes, fake_quant;
 } sm2c_quant_summary;
 
+/* --quantize-skip: shell patterns (base/glob.h) of the node names to keep
+** float; used[i] is set when pattern i matches a node (may be NULL). */
+typedef struct sm2c_quant_skip {
+    int32_t n;
+    const char *const *patterns;
+    uint8_t *used;
+} sm2c_quant_skip;
+
+/* 1 when a pattern of k (NULL: none) matches n's name or the name of a node
+** fusion folded into n (its BiasAdd, its Relu), marking each that does. */
+int sm2c_quant_skipped(const sm2c_quant_skip *k, const sm2c_node *n);
+
 /* The choices --quantize int8 leaves to the user. */
 typedef struct sm2c_quant_opts {
     int32_t io_int8;        /* --io int8: the graph's float inputs and outputs with
                                a range become int8, else they stay float */
     int32_t float_requant;  /* --requantize float: Conv2D, depthwise and fully
                                connected requantize in float (sm2c_qnode.scale) */
+    sm2c_quant_skip skip;   /* --quantize-skip: these stay float */
 } sm2c_quant_opts;
 
 /* --quantize int8 on graph g (pass_quantize.c): ranges[0..n_ranges) by value

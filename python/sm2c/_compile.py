@@ -35,8 +35,8 @@ def _listed(value):
 def _flags(options):
     """Keyword options to command-line flags: name='x' -> --name x; shape (a
     dict key -> dims, key an input key or 'signature.key') -> --shape key=d0,d1;
-    skip_failing=True -> --skip-failing; signature/function (str or list)
-    repeat their flag; limit (dict) -> --limit NAME=VALUE; section (dict
+    skip_failing=True -> --skip-failing; signature/function/quantize_skip (str
+    or list) repeat their flag; limit (dict) -> --limit NAME=VALUE; section (dict
     class -> name) -> --section CLASS=NAME; True -> a bare flag."""
     args = []
     for key, value in options.items():
@@ -54,7 +54,7 @@ def _flags(options):
         elif key == "section":
             for k, v in value.items():
                 args += ["--section", "%s=%s" % (k, v)]
-        elif key in ("signature", "function"):
+        elif key in ("signature", "function", "quantize_skip"):
             for v in _listed(value):
                 args += [flag, v]
         elif value is True:

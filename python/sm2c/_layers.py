@@ -21,8 +21,8 @@ FLOAT_RTOL = 1e-4
 FLOAT_ATOL = 1e-4
 
 # The options `sm2c run` takes beside its inputs (compile-only ones are dropped).
-_RUN_OPTIONS = ("shape", "max_batch", "quantize", "calibration", "io", "requantize", "opt", "tag_set", "limit",
-                "section", "fast_arena")
+_RUN_OPTIONS = ("shape", "max_batch", "quantize", "calibration", "io", "requantize", "quantize_skip", "opt",
+                "tag_set", "limit", "section", "fast_arena")
 
 
 def dump_intermediates(model_dir, inputs, signature, out_dir, options=None):

@@ -17,7 +17,12 @@
 #     TF float's distance from them; every hybrid kernel taken, the small Dense
 #     left float; weights at most 0.35x float's; the FullyConnected's two
 #     layouts (packed for VNNI, row-major at --opt Os) give the same bits.
-#  3. bad combinations: one line, non-zero exit, nothing written.
+#  3. --quantize-skip: int8 cnn with its depthwise and first Dense left float
+#     (by a pattern, and by the name of the Relu6 fused into the Dense) against
+#     TFLite's quantization debugger with those nodes denylisted, through both
+#     backends, within 1e-6 (TF float is 9e-3 away); dynamic dyn with its Dense
+#     left float; a pattern that names no node is an error.
+#  4. bad combinations: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
@@ -30,17 +35,18 @@ q8="$root/tests/data/q8"
 
 # run_mode MODE TOL CASE [flags]: the case's held-out inputs through both
 # backends in MODE, checked by qmode_check.py.
+# (REF=NAME: against tflite_NAME.npy instead of tflite_MODE.npy.)
 run_mode() {
-  local mode=$1 tol=$2 case=$3 emit
+  local mode=$1 tol=$2 case=$3 emit ref=${REF:-$1}
   shift 3
   for emit in c obj; do
     if "$sm2c" run "$q8/$case/model" --signature serving_default --input image="$q8/$case/heldout.npy" \
-         --outdir "$tmp/${mode}_${case}_$emit" --quantize "$mode" --emit $emit "$@" 2>"$tmp/log"; then ok
+         --outdir "$tmp/${ref}_${case}_$emit" --quantize "$mode" --emit $emit "$@" 2>"$tmp/log"; then ok
     else cat "$tmp/log"; no "$case: run --quantize $mode --emit $emit"; fi
   done
-  if python3 "$root/tests/cli/qmode_check.py" "$q8/$case" "$mode" "$tol" "$tmp/${mode}_${case}_c/output_0.npy" \
-       "$tmp/${mode}_${case}_obj/output_0.npy"; then ok
-  else no "$case --quantize $mode outputs"; fi
+  if python3 "$root/tests/cli/qmode_check.py" "$q8/$case" "$ref" "$tol" "$tmp/${ref}_${case}_c/output_0.npy" \
+       "$tmp/${ref}_${case}_obj/output_0.npy"; then ok
+  else no "$case --quantize $mode outputs against tflite_$ref"; fi
 }
 
 # weights_at_most MODE CASE PERCENT: compiles CASE as float and in MODE (into
@@ -84,7 +90,15 @@ if "$sm2c" run "$q8/dyn/model" --signature serving_default --input image="$q8/dy
    cmp -s "$tmp/dyn_os/output_0.npy" "$tmp/dynamic_dyn_c/output_0.npy"; then ok
 else cat "$tmp/log"; no "dynamic: --opt Os (row-major FullyConnected) differs from the packed form"; fi
 
-# 3. bad combinations
+# 3. --quantize-skip
+REF=int8_skip run_mode int8 1e-6 cnn --calibration image="$q8/cnn/calib.npy" --quantize-skip 'functional_1/dw_1/*' \
+  --quantize-skip functional_1/fc1_1/Relu6
+"$sm2c" compile "$q8/dyn/model" -o "$tmp/dskip" --signature serving_default --quantize dynamic \
+  --quantize-skip 'functional_1/fc_1/*' 2>/dev/null
+if ! grep -q "fully_connected_hybrid" "$tmp/dskip/model.c" && grep -q "sm2c_rt_conv2d_hybrid(" "$tmp/dskip/model.c"; then ok
+else no "dynamic --quantize-skip: the Dense is still hybrid"; fi
+
+# 4. bad combinations
 expect() {
   local want=$1 pattern=$2
   shift 2
@@ -102,6 +116,11 @@ expect 2 "\-\-requantize float needs --quantize int8" c --quantize float16 --req
 expect 2 "\-\-calibration needs --quantize int8" c --quantize dynamic --calibration image="$q8/cnn/calib.npy"
 expect 2 "\-\-io int8 needs --quantize int8" c --quantize dynamic --io int8
 expect 2 "\-\-quantize expects int8, dynamic or float16, got 'fp16'" c --quantize fp16
+expect 2 "\-\-quantize-skip needs --quantize int8 or dynamic" c --quantize float16 --quantize-skip 'x*'
+expect 2 "\-\-quantize-skip 'functional_1/nosuch\*' matches no node" c --quantize dynamic \
+  --quantize-skip 'functional_1/nosuch*'
+expect 2 "\-\-quantize-skip expects a node name or pattern" c --quantize dynamic --quantize-skip ''
+
 
 echo "quantize_modes: $pass passed, $fail failed"
 [ $fail -eq 0 ]

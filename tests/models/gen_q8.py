@@ -18,8 +18,10 @@ model's output scale, to count disagreements in output quanta.
 
 Each case also holds TFLite's outputs in its other modes, tflite_float16.npy
 (float16 weights) and tflite_dynamic.npy (dynamic range: int8 weights of 1024
-elements or more, activations quantized per call by the hybrid kernels), both
-run with the reference kernels; `--modes` writes only these for the cases as
+elements or more, activations quantized per call by the hybrid kernels), and
+cnn tflite_int8_skip.npy (full int8 with two layers left float by TFLite's
+quantization debugger, --quantize-skip's reference), all run with the
+reference kernels; `--modes` writes only these for the cases as
 they are.
 
 usage: .venv/bin/python tests/models/gen_q8.py [cnn|head|resid ...]   (needs the pinned TensorFlow)
@@ -132,7 +134,26 @@ def tflite_dynamic(model_dir):
     return conv.convert()
 
 
-MODES = {"float16": tflite_float16, "dynamic": tflite_dynamic}
+# --quantize-skip's reference: TFLite's quantization debugger leaves these
+# nodes (its tensor names) float, quantizing and dequantizing at the seams.
+SKIP = {"cnn": ["functional_1/dw_1/Relu6;functional_1/dw_1/depthwise",
+                "functional_1/fc1_1/MatMul;functional_1/fc1_1/Relu6"]}
+
+
+def tflite_int8_skip(model_dir):
+    """Full int8 with the case's SKIP nodes float (calib.npy beside the model)."""
+    calib = np.load(os.path.join(os.path.dirname(model_dir), "calib.npy"))
+    conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    rep = lambda: ([calib[i:i + 1]] for i in range(len(calib)))  # noqa: E731
+    conv.representative_dataset = rep
+    name = os.path.basename(os.path.dirname(model_dir))
+    opts = tf.lite.experimental.QuantizationDebugOptions(denylisted_nodes=SKIP[name])
+    dbg = tf.lite.experimental.QuantizationDebugger(converter=conv, debug_dataset=rep, debug_options=opts)
+    return dbg.get_nondebug_quantized_model()
+
+
+MODES = {"float16": tflite_float16, "dynamic": tflite_dynamic, "int8_skip": tflite_int8_skip}
 
 
 def write_modes(name, modes):
@@ -208,7 +229,7 @@ def main():
         return
     for name in args or cases:
         write_case(name, cases[name]())
-        write_modes(name, MODES)
+        write_modes(name, [m for m in MODES if m != "int8_skip" or name in SKIP])
 
 
 if __name__ == "__main__":
