@@ -14,6 +14,9 @@
 ** row-major form reads its filter once per row); the epilogue is the C
 ** path's float operations on vectors.  Integer sums are exact, so every path
 ** gives the C path's bits; the compiler proves k * 127 * 255 fits int32.
+** sm2c_rt_conv2d_1x1_hybrid_packed is a 1x1 Conv2D (stride 1, no padding)
+** as the same product over its pixels, each image quantized as a whole, with
+** HybridConvPerChannel's epilogue ((float)acc * w_scale) * s + bias.
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -25,28 +28,43 @@
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
-/* One output's value from its exact sum (the form's every path). */
-static inline float fch_value(int32_t acc, int32_t zu, int32_t w_sum, float s_row, float w_scale, const float *bias)
+/* A call's arguments.  A FullyConnected quantizes each row on its own
+** (per_scale 1); a 1x1 Conv2D is the same product over its pixels, an
+** image's per_scale pixels sharing its scale and zero point, and scales its
+** sums in its own order (TFLite's HybridConvPerChannel). */
+typedef struct fch_args {
+    const int8_t *x, *w;
+    const float *scale, *w_scale, *bias;
+    const int32_t *zero_point, *w_sum;
+    float *y;
+    int32_t rows, k, n, per_scale, conv;
+} fch_args;
+
+/* One output's value from its exact sum (the form's every path):
+** FullyConnected bias + (float)acc * (s * w_scale), Conv2D
+** ((float)acc * w_scale) * s + bias. */
+static inline float fch_value(const fch_args *f, int32_t r, int32_t o, int32_t acc)
 {
-    return (bias ? *bias : 0.0f) + (float)(acc - zu * w_sum) * (s_row * w_scale);
+    const int32_t i = r / f->per_scale;
+    const float v = (float)(acc - (f->zero_point[i] + 128) * f->w_sum[o]);
+    if (f->conv)
+        return f->bias ? v * f->w_scale[o] * f->scale[i] + f->bias[o] : v * f->w_scale[o] * f->scale[i];
+    return (f->bias ? f->bias[o] : 0.0f) + v * (f->scale[i] * f->w_scale[o]);
 }
 
 /* Every row, in C. */
-static void fch_rows_c(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
-                       const int32_t *w_sum, const float *w_scale, const float *bias, float *y, int32_t rows,
-                       int32_t k, int32_t n)
+static void fch_rows_c(const fch_args *f)
 {
-    const int32_t kg = k / 4;
-    for (int32_t r = 0; r < rows; r++) {
-        const int8_t *xr = x + (ptrdiff_t)r * k;
-        for (int32_t o = 0; o < n; o++) {
-            const int8_t *wb = w + (ptrdiff_t)(o / 16) * kg * 64 + (o % 16) * 4;
+    const int32_t kg = f->k / 4;
+    for (int32_t r = 0; r < f->rows; r++) {
+        const int8_t *xr = f->x + (ptrdiff_t)r * f->k;
+        for (int32_t o = 0; o < f->n; o++) {
+            const int8_t *wb = f->w + (ptrdiff_t)(o / 16) * kg * 64 + (o % 16) * 4;
             int32_t acc = 0;
             for (int32_t g = 0; g < kg; g++)
                 for (int32_t j = 0; j < 4; j++)
                     acc += (int32_t)wb[(ptrdiff_t)g * 64 + j] * ((int32_t)xr[4 * g + j] + 128);
-            y[(ptrdiff_t)r * n + o] = fch_value(acc, zero_point[r] + 128, w_sum[o], scale[r], w_scale[o],
-                                                bias ? bias + o : NULL);
+            f->y[(ptrdiff_t)r * f->n + o] = fch_value(f, r, o, acc);
         }
     }
 }
@@ -116,31 +134,37 @@ FCH_TILE(fch_tile24, FCH_R2)
 FCH_TILE(fch_tile34, FCH_R3)
 FCH_TILE(fch_tile44, FCH_R4)
 
-/* fch_value on 16 outputs from o (m of them valid) of row r. */
-SM2C_RT_TARGET_VNNI static void fch_store16(__m512i acc, int32_t zu, float s_row, const int32_t *w_sum,
-                                            const float *w_scale, const float *bias, __mmask16 m, float *y)
+/* fch_value on outputs o .. o + 15 (m of them valid) of row r, on vectors. */
+SM2C_RT_TARGET_VNNI static void fch_store16(const fch_args *f, __m512i acc, int32_t r, int32_t o, __mmask16 m)
 {
-    const __m512i a = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(zu),
-                                                                _mm512_maskz_loadu_epi32(m, w_sum)));
-    const __m512 s = _mm512_mul_ps(_mm512_set1_ps(s_row), _mm512_maskz_loadu_ps(m, w_scale));
-    const __m512 b = bias ? _mm512_maskz_loadu_ps(m, bias) : _mm512_setzero_ps();
-    _mm512_mask_storeu_ps(y, m, _mm512_add_ps(b, _mm512_mul_ps(_mm512_cvtepi32_ps(a), s)));
+    const int32_t i = r / f->per_scale;
+    const __m512i a = _mm512_sub_epi32(acc, _mm512_mullo_epi32(_mm512_set1_epi32(f->zero_point[i] + 128),
+                                                                _mm512_maskz_loadu_epi32(m, f->w_sum + o)));
+    const __m512 v = _mm512_cvtepi32_ps(a), ws = _mm512_maskz_loadu_ps(m, f->w_scale + o);
+    const __m512 b = f->bias ? _mm512_maskz_loadu_ps(m, f->bias + o) : _mm512_setzero_ps();
+    __m512 y;
+    if (f->conv) {
+        y = _mm512_mul_ps(_mm512_mul_ps(v, ws), _mm512_set1_ps(f->scale[i]));
+        if (f->bias)
+            y = _mm512_add_ps(y, b);
+    } else {
+        y = _mm512_add_ps(b, _mm512_mul_ps(v, _mm512_mul_ps(_mm512_set1_ps(f->scale[i]), ws)));
+    }
+    _mm512_mask_storeu_ps(f->y + (ptrdiff_t)r * f->n + o, m, y);
 }
 
-SM2C_RT_TARGET_VNNI static void fch_vnni(const int8_t *x, const float *scale, const int32_t *zero_point,
-                                         const int8_t *w, const int32_t *w_sum, const float *w_scale,
-                                         const float *bias, float *y, int32_t rows, int32_t k, int32_t n)
+SM2C_RT_TARGET_VNNI static void fch_vnni(const fch_args *f)
 {
-    const int32_t kg = k / 4, nb = (n + 15) / 16;
-    for (int32_t r0 = 0; r0 < rows; r0 += 4) {
-        const int R = rows - r0 < 4 ? (int)(rows - r0) : 4;
+    const int32_t kg = f->k / 4, nb = (f->n + 15) / 16;
+    for (int32_t r0 = 0; r0 < f->rows; r0 += 4) {
+        const int R = f->rows - r0 < 4 ? (int)(f->rows - r0) : 4;
         const int8_t *xr[4];
         for (int r = 0; r < 4; r++)
-            xr[r] = x + (ptrdiff_t)(r0 + (r < R ? r : 0)) * k;
+            xr[r] = f->x + (ptrdiff_t)(r0 + (r < R ? r : 0)) * f->k;
         for (int32_t b0 = 0; b0 < nb; b0 += 4) {
             const int B = nb - b0 < 4 ? (int)(nb - b0) : 4;
             __m512i c[4][4];
-            const int8_t *wb = w + (ptrdiff_t)b0 * kg * 64;
+            const int8_t *wb = f->w + (ptrdiff_t)b0 * kg * 64;
             static void (*const tile[4])(const int8_t *const *, const int8_t *, int32_t, __m512i[4][4]) = {
                 fch_tile14, fch_tile24, fch_tile34, fch_tile44 };
             if (B == 4)
@@ -149,27 +173,46 @@ SM2C_RT_TARGET_VNNI static void fch_vnni(const int8_t *x, const float *scale, co
                 fch_tile(xr, wb, kg, R, B, c);
             for (int r = 0; r < R; r++)
                 for (int b = 0; b < B; b++) {
-                    const int32_t o = (b0 + b) * 16, left = n - o;
-                    const __mmask16 m = left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
-                    fch_store16(c[r][b], zero_point[r0 + r] + 128, scale[r0 + r], w_sum + o, w_scale + o,
-                                bias ? bias + o : NULL, m, y + (ptrdiff_t)(r0 + r) * n + o);
+                    const int32_t o = (b0 + b) * 16, left = f->n - o;
+                    fch_store16(f, c[r][b], r0 + r, o,
+                                left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u));
                 }
         }
     }
 }
 #endif
 
+static void fch_run(const fch_args *f, int32_t act, float act_a, float act_b)
+{
+    const sm2c_rt__act a = {act, act_a, act_b};
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni())
+        fch_vnni(f);
+    else
+#endif
+        fch_rows_c(f);
+    sm2c_rt__act_f32(f->y, f->rows * f->n, &a);
+}
+
+#if SM2C_RT_WANT(fully_connected_hybrid_packed)
 void sm2c_rt_fully_connected_hybrid_packed(const int8_t *x, const float *scale, const int32_t *zero_point,
                                            const int8_t *w, const int32_t *w_sum, const float *w_scale,
                                            const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
                                            int32_t act, float act_a, float act_b)
 {
-    const sm2c_rt__act a = {act, act_a, act_b};
-#if SM2C_RT_VNNI
-    if (sm2c_rt__have_vnni())
-        fch_vnni(x, scale, zero_point, w, w_sum, w_scale, bias, y, rows, k, n);
-    else
-#endif
-        fch_rows_c(x, scale, zero_point, w, w_sum, w_scale, bias, y, rows, k, n);
-    sm2c_rt__act_f32(y, rows * n, &a);
+    const fch_args f = { x, w, scale, w_scale, bias, zero_point, w_sum, y, rows, k, n, 1, 0 };
+    fch_run(&f, act, act_a, act_b);
 }
+#endif
+
+#if SM2C_RT_WANT(conv2d_1x1_hybrid_packed)
+void sm2c_rt_conv2d_1x1_hybrid_packed(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                      const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                      const float *bias, float *y, int32_t images, int32_t pixels, int32_t k,
+                                      int32_t n, int32_t act, float act_a, float act_b)
+{
+    const fch_args f = { x, w, scale, w_scale, bias, zero_point, w_sum, y, images * pixels, k, n,
+                         pixels > 0 ? pixels : 1, 1 };
+    fch_run(&f, act, act_a, act_b);
+}
+#endif

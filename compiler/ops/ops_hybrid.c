@@ -74,6 +74,12 @@ static void quantized_args(sm2c_step *s, const quantized *r)
     s->args[2] = sm2c_arg_buf(r->zero_point);
 }
 
+/* Whether the packed forms (VNNI's layout) suit a contraction of depth k here. */
+static int packs(const sm2c_lower *l, int64_t k)
+{
+    return !l->target->cortex_m && !l->target->size_level && k % 4 == 0;
+}
+
 /* The filter [n, k] laid out for sm2c_rt_fully_connected_hybrid_packed:
 ** blocks of 16 outputs, each [k/4][16][4], outputs past n zero. */
 static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, int64_t k)
@@ -106,7 +112,7 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     int64_t *sums = sm2c_arena_array(l->c->arena, (size_t)cols + 1, sizeof *sums);
     for (int64_t o = 0; o < cols; o++)
         sums[o] = n->hybrid->sum[o];
-    const int packed = !l->target->cortex_m && !l->target->size_level && k % 4 == 0;
+    const int packed = packs(l, k);
     sm2c_step *s = sm2c_lower_step(l, n, packed ? "sm2c_rt_fully_connected_hybrid_packed"
                                                 : "sm2c_rt_fully_connected_hybrid", 14);
     quantized_args(s, &r);
@@ -122,6 +128,46 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
+/* A 1x1 Conv2D of stride 1 and no padding, [images, pixels, k] by [k, oc]:
+** the packed FullyConnected's product over the pixels, its filter [1, 1, k,
+** oc] transposed to [oc, k] and laid out so, with each row's sum. */
+static sm2c_status lower_conv_1x1(sm2c_lower *l, const sm2c_node *n, const quantized *r, int64_t images,
+                                  const int64_t *p)
+{
+    const int64_t k = p[SM2C_RT_WIN_C], oc = p[SM2C_RT_WIN_OC];
+    const int8_t *f = n->inputs[1]->constant->data;
+    int8_t *t = sm2c_arena_alloc(l->c->arena, (size_t)(k * oc) + 1);
+    int64_t *sums = sm2c_arena_array(l->c->arena, (size_t)oc + 1, sizeof *sums);
+    for (int64_t o = 0; o < oc; o++)
+        for (int64_t i = 0; i < k; i++)
+            t[o * k + i] = f[i * oc + o], sums[o] += f[i * oc + o];
+    sm2c_tensor *tt = sm2c_arena_alloc(l->c->arena, sizeof *tt);
+    *tt = *n->inputs[1]->constant;
+    tt->shape = sm2c_shape_make(l->c, 2, (int64_t[]){ oc, k });
+    tt->data = t;
+    sm2c_value *wt = sm2c_op_constant(l, tt, n->inputs[1]->name);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_1x1_hybrid_packed", 15);
+    quantized_args(s, r);
+    s->args[3] = buf_of(l, packed_filter(l, wt, oc, k));
+    s->args[4] = sm2c_arg_ints(l, (int32_t)oc, sums);
+    s->args[5] = scales_of(l, n);
+    s->args[6] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[7] = buf_of(l, n->outputs[0]);
+    s->args[8] = sm2c_arg_int(images);
+    s->args[9] = sm2c_arg_int(p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W]);
+    s->args[10] = sm2c_arg_int(k);
+    s->args[11] = sm2c_arg_int(oc);
+    sm2c_lower_act(s, 12, n);
+    return SM2C_OK;
+}
+
+static int is_1x1(const int64_t *p)
+{
+    return p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 && p[SM2C_RT_WIN_SW] == 1 &&
+           p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 && p[SM2C_RT_WIN_OH] == p[SM2C_RT_WIN_H] &&
+           p[SM2C_RT_WIN_OW] == p[SM2C_RT_WIN_W] && p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C];
+}
+
 /* Conv2D or depthwise, each image of the batch quantized as a whole. */
 static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
 {
@@ -132,6 +178,8 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     const int64_t images = n->inputs[0]->shape.dims[0];
     quantized r = quantize_rows(l, n, images, images ? sm2c_value_elements(n->inputs[0]) / images : 0);
     int depthwise = strcmp(n->op->name, "DepthwiseConv2dNative") == 0;
+    if (!depthwise && is_1x1(p) && packs(l, p[SM2C_RT_WIN_C]))
+        return lower_conv_1x1(l, n, &r, images, p);
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_hybrid" : "sm2c_rt_conv2d_hybrid", 11);
     quantized_args(s, &r);
     s->args[3] = buf_of(l, n->inputs[1]);

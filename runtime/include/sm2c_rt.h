@@ -687,6 +687,12 @@ void sm2c_rt_fully_connected_hybrid_packed(const int8_t *x, const float *scale, 
                                            const int8_t *w, const int32_t *w_sum, const float *w_scale,
                                            const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
                                            int32_t act, float act_a, float act_b);
+/* A 1x1 Conv2D (stride 1, no padding) of `images` images of `pixels` pixels
+** by the filter laid out as the packed FullyConnected's (fc_hybrid_s8.c). */
+void sm2c_rt_conv2d_1x1_hybrid_packed(const int8_t *x, const float *scale, const int32_t *zero_point,
+                                      const int8_t *w, const int32_t *w_sum, const float *w_scale,
+                                      const float *bias, float *y, int32_t images, int32_t pixels, int32_t k,
+                                      int32_t n, int32_t act, float act_a, float act_b);
 void sm2c_rt_conv2d_hybrid(const int8_t *x, const float *scale, const int32_t *zero_point, const int8_t *w,
                            const float *w_scale, const float *bias, float *y, const int32_t *p, int32_t act,
                            float act_a, float act_b);

@@ -15,8 +15,9 @@
 #     resid through both backends, within 1e-6 of TFLite's outputs (reference
 #     kernels; only its float layers' summation order differs) and a tenth of
 #     TF float's distance from them; every hybrid kernel taken, the small Dense
-#     left float; weights at most 0.35x float's; the FullyConnected's two
-#     layouts (packed for VNNI, row-major at --opt Os) give the same bits.
+#     left float; weights at most 0.35x float's; the packed layouts for VNNI
+#     (the FullyConnected, the 1x1 Conv2D) give the bits of the row-major and
+#     generic forms --opt Os takes.
 #  3. --quantize-skip: int8 cnn with its depthwise and first Dense left float
 #     (by a pattern, and by the name of the Relu6 fused into the Dense) against
 #     TFLite's quantization debugger with those nodes denylisted, through both
@@ -79,16 +80,17 @@ for c in dyn cnn resid; do
 done
 weights_at_most dynamic dyn 35
 m="$tmp/dynamic_dyn/model.c"   # each call twice: the static entry point and the context one
-if [ "$(grep -c "sm2c_rt_conv2d_hybrid(" "$m")" -eq 4 ] && [ "$(grep -c "sm2c_rt_depthwise_conv2d_hybrid(" "$m")" -eq 4 ] &&
+if [ "$(grep -c "sm2c_rt_conv2d_hybrid(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_conv2d_1x1_hybrid_packed(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_depthwise_conv2d_hybrid(" "$m")" -eq 4 ] &&
    [ "$(grep -c "sm2c_rt_fully_connected_hybrid_packed(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_quantize_rows_s8(" "$m")" -eq 10 ] &&
    [ "$(grep -c "sm2c_rt_matvec_f32(" "$m")" -eq 2 ]; then ok
 else grep -o "sm2c_rt_[a-z0-9_]*(" "$m" | sort | uniq -c; no "dynamic: not the contractions TFLite makes hybrid"; fi
 
-# The row-major FullyConnected (--opt Os, a Cortex-M) gives the packed form's bits.
+# The row-major FullyConnected and generic 1x1 Conv2D (--opt Os, a Cortex-M)
+# give the packed forms' bits.
 if "$sm2c" run "$q8/dyn/model" --signature serving_default --input image="$q8/dyn/heldout.npy" \
      --outdir "$tmp/dyn_os" --quantize dynamic --opt Os 2>"$tmp/log" &&
    cmp -s "$tmp/dyn_os/output_0.npy" "$tmp/dynamic_dyn_c/output_0.npy"; then ok
-else cat "$tmp/log"; no "dynamic: --opt Os (row-major FullyConnected) differs from the packed form"; fi
+else cat "$tmp/log"; no "dynamic: --opt Os (row-major and generic forms) differs from the packed forms"; fi
 
 # 3. --quantize-skip
 REF=int8_skip run_mode int8 1e-6 cnn --calibration image="$q8/cnn/calib.npy" --quantize-skip 'functional_1/dw_1/*' \

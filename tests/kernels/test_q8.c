@@ -639,6 +639,41 @@ static void test_fully_connected_hybrid_packed(void **state)
     }
 }
 
+/* The packed 1x1 Conv2D (fc_hybrid_s8.c) gives the generic hybrid Conv2D's
+** bits: two images of 5 pixels (a tile across the images), 20 channels. */
+static void test_conv_1x1_hybrid_packed(void **state)
+{
+    (void)state;
+    ktest_rng r = { 59 };
+    enum { B = 2, P = 5, C = 12, OC = 20 };
+    static int8_t x[B * P * C], w[C * OC], wp[32 * C];
+    static float y[B * P * OC], want[B * P * OC];
+    float wscale[OC], bias[OC], scale[B] = { 0.05f, 0.011f };
+    int32_t zp[B] = { 17, -128 }, wsum[OC];
+    fill8(&r, x, B * P * C);
+    fill8(&r, w, C * OC);
+    memset(wp, 0, sizeof wp);
+    for (int o = 0; o < OC; o++) {
+        wscale[o] = (float)ldexp(1.0 + ktest_int(&r, 0, 999) / 1000.0, -7), bias[o] = (float)o / 4.0f - 2.0f;
+        wsum[o] = 0;
+        for (int k = 0; k < C; k++) {
+            wsum[o] += w[k * OC + o];
+            wp[(o / 16) * C * 16 + (k / 4) * 64 + (o % 16) * 4 + k % 4] = w[k * OC + o];
+        }
+    }
+    int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
+    p[SM2C_RT_WIN_N] = B, p[SM2C_RT_WIN_H] = 1, p[SM2C_RT_WIN_W] = P, p[SM2C_RT_WIN_C] = C;
+    p[SM2C_RT_WIN_KH] = p[SM2C_RT_WIN_KW] = 1, p[SM2C_RT_WIN_OC] = OC, p[SM2C_RT_WIN_FC] = C;
+    p[SM2C_RT_WIN_SH] = p[SM2C_RT_WIN_SW] = p[SM2C_RT_WIN_DH] = p[SM2C_RT_WIN_DW] = 1;
+    p[SM2C_RT_WIN_OH] = 1, p[SM2C_RT_WIN_OW] = P;
+    for (int with_bias = 0; with_bias < 2; with_bias++) {
+        const float *b = with_bias ? bias : NULL;
+        sm2c_rt_conv2d_hybrid(x, scale, zp, w, wscale, b, want, p, SM2C_RT_ACT_RELU, 0, 0);
+        sm2c_rt_conv2d_1x1_hybrid_packed(x, scale, zp, wp, wsum, wscale, b, y, B, P, C, OC, SM2C_RT_ACT_RELU, 0, 0);
+        assert_true(memcmp(want, y, sizeof y) == 0);
+    }
+}
+
 /* The hybrid convolutions against their definitions (sums over the taps
 ** inside, less the image's zero point; the two kernels' multiply orders). */
 static void test_conv_hybrid(void **state)
@@ -1233,6 +1268,7 @@ int main(void)
         cmocka_unit_test(test_quantize_rows_s8_paths),
         cmocka_unit_test(test_fully_connected_hybrid),
         cmocka_unit_test(test_fully_connected_hybrid_packed),
+        cmocka_unit_test(test_conv_1x1_hybrid_packed),
         cmocka_unit_test(test_conv_hybrid),
         cmocka_unit_test(test_fully_connected_m_s8),
         cmocka_unit_test(test_fully_connected_s8_blocks),
