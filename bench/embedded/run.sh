@@ -30,7 +30,7 @@ gcc -std=c99 -O2 -Wall -Wextra -shared -fPIC -o "$tmp/insn_count.so" "$fw/insn_c
 rows=""
 declare -A text stk bnd ins dbls rodata bss data cyc cyc_lo cyc_hi
 run_one() {
-  local gen=$1 dir=$2 out=$3 host=${4:-} case
+  local gen=$1 dir=$2 out=$3 host=${4:-} how=${5:-check-q8} case
   case=$(basename "$dir")
   addr() { arm-none-eabi-nm "$out/fw.elf" | awk -v s="$1" '$3 == s { print "0x" $1 }'; }
   "$fw/run_fw.sh" "$out/fw.elf" -plugin \
@@ -38,8 +38,10 @@ run_one() {
   local ok=correct
   # Only the outputs here: the stack bound has its own column and goal.
   if [ -n "$host" ]; then
-    python3 "$fw/fw.py" check-q8 "$dir" "$out/run.log" "$host" >"$out/check" || true
+    python3 "$fw/fw.py" "$how" "$dir" "$out/run.log" "$host" >"$out/check" || true
     ok="sm2c int8's bits, $(sed -n 's/.*max abs error vs TensorFlow \([^;]*\);.*/max error \1/p' "$out/check")"
+    [ "$how" = check-mode ] &&
+      ok="$(sed -n 's/.*max abs error vs TensorFlow \([^;]*\); vs the host \([^;]*\);.*/max error \1, \2 from the host/p' "$out/check")"
   else
     python3 "$fw/fw.py" check "$dir" "$out/run.log" >"$out/check" || true
   fi
@@ -151,6 +153,30 @@ PY
   wbytes[int8.$case]=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$q/dsp.log")
 done
 
+# The other quantization modes (issue 34): the convolution models compiled
+# with --quantize float16 and dynamic at --opt Os, built and run as above;
+# their float layers sum in another order than the host's, so the outputs
+# are checked within the int8 tolerance of TensorFlow's, and their distance
+# from the host's run of the same program is reported.
+modes="float16 dynamic"
+for case in $q8_cases; do
+  dir=$root/tests/data/firmware/$case q=$tmp/q8/$case
+  read -r model input shape <<<"$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))
+print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")"
+  for mode in $modes; do
+    out=$q/$mode
+    mflags=(--signature serving_default --quantize "$mode")
+    "$build/sm2c" run "$root/$model" "${mflags[@]}" --input "$input=$q/input.npy" --outdir "$q/host_$mode" \
+      >/dev/null 2>&1
+    "$build/sm2c" compile "$root/$model" -o "$out" --name "$case" --shape "$input=$shape" "${mflags[@]}" --opt Os \
+      2>"$q/$mode.log"
+    wbytes[$mode.$case]=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$q/$mode.log")
+    python3 "$fw/fw.py" header "$dir" "$case" serving_default >"$out/fw_case.h"
+    "$fw/build_fw.sh" "$out/fw.elf" "$out" "$out"/*.c
+    run_one "sm2c $mode" "$dir" "$out" "$q/host_$mode/output_0.npy" check-mode
+  done
+done
+
 # MLPerf Tiny's other reference models (issue 30), when bench/gen_bench_models.py
 # has written them (bench/.models, not committed; MODELS= elsewhere): VWW
 # (MobileNetV1 0.25, 96x96x3), IC (ResNet-8) and AD (the FC autoencoder),
@@ -226,6 +252,13 @@ for case in $q8_cases; do
   for gen in "tflm ref" "tflm cmsis-nn"; do
     [ -n "${ins[$gen.$case]:-}" ] || continue
     tflmgoals+="| $case | $gen | $(verdict "$i8" "${ins[$gen.$case]}") | $(verdict "$(ram "sm2c int8" "$case")" "$(ram "$gen" "$case")") | ${tflm_arena[$gen.$case]} |"$'\n'
+  done
+done
+modegoals=""
+for case in $q8_cases; do
+  for mode in $modes; do
+    g="sm2c $mode"
+    modegoals+="| $case | $mode | ${wbytes[$mode.$case]} vs ${wbytes[float.$case]} ($(ratio "${wbytes[$mode.$case]}" "${wbytes[float.$case]}")x) | $(ram "$g" "$case") vs $(ram sm2c "$case") | ${ins[$g.$case]} vs ${ins[sm2c.$case]} ($(ratio "${ins[$g.$case]}" "${ins[sm2c.$case]}")x) | ${cyc[$g.$case]} vs ${cyc[sm2c.$case]} ($(ratio "${cyc[$g.$case]}" "${cyc[sm2c.$case]}")x) |"$'\n'
   done
 done
 tflmsection=""
@@ -318,6 +351,19 @@ and output) and the painted stack.
 |---|---|---|---|---|---|
 $q8goals
 $tflmsection
+## Quantization modes (issue 34), sm2c \`--quantize float16\` and \`dynamic\` against sm2c float
+
+The rows "sm2c float16" and "sm2c dynamic" above (\`--opt Os\`, the C backend).  Their
+float layers sum in another order than the host's, so the firmware's outputs are
+checked within case.json's int8 tolerance of TensorFlow's and their distance from the
+host's run of the same program is given there.  float16 widens each weight of 256
+elements or more into the arena before its step (RAM for the largest); dynamic
+quantizes each input of a hybrid layer into the arena (an int8 copy).  Weights are
+the compiler's count; RAM as above.
+
+| model | mode | weights (B) vs float | RAM (B) vs float | instructions vs float | est. cycles vs float |
+|---|---|---|---|---|---|
+$modegoals
 ## int8 cycles beside MLPerf Tiny (issue 30)
 
 sm2c's int8 build (SMLAD paths) in estimated Cortex-M4 cycles at zero wait states (P = 2; P = 1 .. 3
