@@ -16,6 +16,8 @@
 #  1c. tests/data/q8/resid (gen_q8.py): residual Adds followed by ReLU and
 #     ReLU6, which become the Adds' output clamps with the activations' ranges
 #     (TFLite's fusion); within 1 output quantum of TFLite's int8 outputs.
+#  1e. tests/data/q8/ties (gen_q8.py): weights on half steps of their scales,
+#     equal to TFLite's int8 outputs (0 quanta): its weight rounding.
 #  2. tests/data/e2e/qat_cnn: a quantization-aware model, no calibration, its
 #     FakeQuant ranges; within 0.005 of TensorFlow's (float, fake-quantized) output.
 #  3. --io int8: int8 ports, their scale and zero point in the header and the
@@ -52,7 +54,7 @@ run_vs_tflite() {
          2>"$tmp/log"; then ok
     else cat "$tmp/log"; no "$name: run --emit $emit"; fi
   done
-  if python3 "$root/tests/cli/q8_check.py" "$dir" 1 0.25 "$tmp/${name}_c/output_0.npy" \
+  if python3 "$root/tests/cli/q8_check.py" "$dir" "${QUANTA:-1}" 0.25 "$tmp/${name}_c/output_0.npy" \
        "$tmp/${name}_obj/output_0.npy"; then ok
   else no "$name outputs"; fi
 }
@@ -77,6 +79,12 @@ run_vs_tflite resid "$rd"
   --calibration image="$rd/calib.npy" 2>/dev/null
 if ! grep -q "sm2c_rt_relu" "$tmp/residc/model.c" && [ "$(grep -c "sm2c_rt_add_s8" "$tmp/residc/model.c")" -ge 2 ]; then ok
 else no "resid: the ReLUs after the Adds are not the Adds' clamps"; fi
+
+# 1e. tests/data/q8/ties: Dense weights on half steps of their scales, where
+# TFLite's weight rounding (round(w * (float)(1 / scale))) and a division by
+# the scale differ (108 of 160 outputs equal, 1 quantum off, before
+# quant_params.c rounded as TFLite does): TFLite's outputs exactly.
+QUANTA=0 run_vs_tflite ties "$root/tests/data/q8/ties"
 
 # 1d. The float requantization: an output may be 1 quantum off TFLite's
 # reference bits (XNNPACK's are not those either); every contraction takes

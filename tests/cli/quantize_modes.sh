@@ -11,8 +11,8 @@
 #     small ones (under 256 elements) kept float32 with rounded values.
 #  2. dynamic (TFLite's dynamic-range quantization: int8 weights for filters of
 #     1024 or more, inputs quantized per call by the hybrid kernels): dyn
-#     (Conv2D, 1x1 Conv2D, depthwise of multiplier 1 and 2, Dense), cnn and
-#     resid through both backends, within 1e-6 of TFLite's outputs (reference
+#     (Conv2D, 1x1 Conv2D, depthwise of multiplier 1 and 2, Dense), cnn,
+#     resid and ties (weights on half steps of their scales) through both backends, within 1e-6 of TFLite's outputs (reference
 #     kernels; only its float layers' summation order differs) and a tenth of
 #     TF float's distance from them; every hybrid kernel taken, the small Dense
 #     left float; weights at most 0.35x float's; the packed layouts for VNNI
@@ -82,6 +82,7 @@ else grep -n "6400\|widen" "$tmp/float16_cnn/model.c" | head; no "float16: the l
 for c in dyn cnn resid; do
   run_mode dynamic 1e-6 "$c"
 done
+run_mode dynamic 2e-6 ties   # weights on half steps: the converter's double rounding
 weights_at_most dynamic dyn 35
 m="$tmp/dynamic_dyn/model.c"   # each call twice: the static entry point and the context one
 if [ "$(grep -c "sm2c_rt_conv2d_hybrid(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_conv2d_1x1_hybrid_packed(" "$m")" -eq 2 ] && [ "$(grep -c "sm2c_rt_depthwise_conv2d_hybrid(" "$m")" -eq 4 ] &&

@@ -7,7 +7,8 @@ a Concat of inputs with different scales, Softmax); resid: ResNet blocks whose
 residual Add a ReLU or ReLU6 follows (TFLite fuses the activation into the ADD
 and gives its output the activation's range), with a 1x1 and an identity
 shortcut; dyn: the contractions --quantize dynamic makes hybrid, on inputs
-in [-1, 1].  Each, fixed seed, writes
+in [-1, 1]; ties: Dense weights on half steps of their scales (the weight
+quantizers' rounding).  Each, fixed seed, writes
 its SavedModel, calibration inputs (calib.npy, 64 samples stacked along the
 leading dim) and held-out inputs (heldout.npy, 16 samples), TensorFlow's float
 outputs on them (float.npy) and TFLite's full-integer quantization of the same
@@ -109,6 +110,35 @@ def build_dyn():
     h = L.Dense(64, activation="relu", name="fc")(h)
     out = L.Dense(10, name="logits")(h)
     return keras.Model(inp, out)
+
+
+def build_ties():
+    """Dense layers whose weights lie on half steps of their scale and one
+    float either side: where the quantizers' rounding formulas differ
+    (full int8: round(w * (float)(1 / scale)); dynamic: round(w / scale) in
+    double)."""
+    import keras
+    keras.utils.set_random_seed(4)
+    rng = np.random.default_rng(4)
+    inp = keras.Input(shape=(8, 8, 3), name="image")
+    h = keras.layers.Flatten(name="flatten")(inp)
+    d1 = keras.layers.Dense(32, name="fc1")
+    h = d1(h)
+    d2 = keras.layers.Dense(10, name="logits")
+    out = d2(h)
+    model = keras.Model(inp, out)
+    for layer in (d1, d2):
+        k, b = layer.get_weights()
+        amax = np.float32(0.5)
+        s = np.float32(amax / np.float32(127))
+        steps = rng.integers(-126, 126, k.shape).astype(np.float32)
+        w = ((steps + np.float32(0.5)) * s).astype(np.float32)
+        nudge = rng.integers(-1, 2, k.shape)
+        w = np.where(nudge == 1, np.nextafter(w, np.float32(10)),
+                     np.where(nudge == -1, np.nextafter(w, np.float32(-10)), w)).astype(np.float32)
+        w[0, :] = amax
+        layer.set_weights([w, b])
+    return model
 
 
 def tflite_int8(model_dir, calib):
@@ -221,7 +251,7 @@ def write_case(name, model):
 
 
 def main():
-    cases = {"cnn": build_model, "head": build_head, "resid": build_resid, "dyn": build_dyn}
+    cases = {"cnn": build_model, "head": build_head, "resid": build_resid, "dyn": build_dyn, "ties": build_ties}
     args = sys.argv[1:]
     if args and args[0] == "--modes":      # --modes MODE,... [CASE ...]: TFLite's outputs only
         for name in args[2:] or cases:
