@@ -175,6 +175,18 @@ sm2c_value *sm2c_op_constant(sm2c_lower *l, sm2c_tensor *t, const char *name)
     return v;
 }
 
+sm2c_tensor *sm2c_op_vector(sm2c_lower *l, int dtype, int64_t n)
+{
+    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
+    t->dtype = dtype;
+    t->shape = sm2c_shape_make(l->c, 1, &n);
+    t->nelem = n;
+    t->nbytes = (size_t)n * sm2c_dtype_size(dtype);
+    t->data = sm2c_arena_alloc(l->c->arena, t->nbytes + 8);
+    memset(t->data, 0, t->nbytes + 8);
+    return t;
+}
+
 /* ---- logic family ---- */
 unsigned sm2c_op_type_bit(int dtype)
 {

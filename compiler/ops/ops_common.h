@@ -64,6 +64,10 @@ sm2c_value *sm2c_op_scalar(sm2c_lower *l, int dtype, int value);
 /* A constant value made during lowering (no value id) holding t: a filter
 ** laid out for its kernel, say. */
 sm2c_value *sm2c_op_constant(sm2c_lower *l, sm2c_tensor *t, const char *name);
+/* A 1-D tensor of n zeroed values of fixed-size `dtype`, its data to be filled
+** before sm2c_op_constant makes it a constant (scales, filters laid out for
+** a kernel). */
+sm2c_tensor *sm2c_op_vector(sm2c_lower *l, int dtype, int64_t n);
 
 /* ---- logic family -------------------------------------------------------- */
 /* Dtype sets, for tables of the dtypes an op has kernels for. */

@@ -18,13 +18,8 @@ static sm2c_arg buf_of(sm2c_lower *l, const sm2c_value *v)
 /* The filter's scales as a float constant buffer (float arrays have no argument form). */
 static sm2c_arg scales_of(sm2c_lower *l, const sm2c_node *n)
 {
-    const int64_t count = n->hybrid->n_channels;
-    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
-    t->dtype = SM2C_DT_FLOAT;
-    t->shape = sm2c_shape_make(l->c, 1, &count);
-    t->nelem = count;
-    t->nbytes = (size_t)count * sizeof(float);
-    t->data = n->hybrid->scale;
+    sm2c_tensor *t = sm2c_op_vector(l, SM2C_DT_FLOAT, n->hybrid->n_channels);
+    memcpy(t->data, n->hybrid->scale, t->nbytes);
     return buf_of(l, sm2c_op_constant(l, t, sm2c_arena_printf(l->c->arena, "%s/weight_scale", n->name)));
 }
 
@@ -80,23 +75,18 @@ static int packs(const sm2c_lower *l, int64_t k)
     return !l->target->cortex_m && !l->target->size_level && k % 4 == 0;
 }
 
-/* The filter [n, k] laid out for sm2c_rt_fully_connected_hybrid_packed:
-** blocks of 16 outputs, each [k/4][16][4], outputs past n zero. */
-static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, int64_t k)
+/* Int8 filter f, output o's value i at o * o_step + i * i_step, laid out for
+** the packed hybrid kernels: blocks of 16 outputs, each [k/4][16][4],
+** outputs past n zero. */
+static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, int64_t k, int64_t o_step,
+                                 int64_t i_step)
 {
-    const int64_t nb = (n + 15) / 16, bytes = nb * 16 * k;
-    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
-    t->dtype = SM2C_DT_INT8;
-    t->shape = sm2c_shape_make(l->c, 1, &bytes);
-    t->nelem = bytes;
-    t->nbytes = (size_t)bytes;
-    int8_t *d = sm2c_arena_alloc(l->c->arena, (size_t)bytes + 1);
-    memset(d, 0, (size_t)bytes);
+    sm2c_tensor *t = sm2c_op_vector(l, SM2C_DT_INT8, (n + 15) / 16 * 16 * k);
+    int8_t *d = t->data;
     const int8_t *src = f->constant->data;
     for (int64_t o = 0; o < n; o++)
         for (int64_t i = 0; i < k; i++)
-            d[(o / 16) * k * 16 + (i / 4) * 64 + (o % 16) * 4 + i % 4] = src[o * k + i];
-    t->data = d;
+            d[(o / 16) * k * 16 + (i / 4) * 64 + (o % 16) * 4 + i % 4] = src[o * o_step + i * i_step];
     return sm2c_op_constant(l, t, sm2c_arena_printf(l->c->arena, "%s/packed", f->name));
 }
 
@@ -116,7 +106,7 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     sm2c_step *s = sm2c_lower_step(l, n, packed ? "sm2c_rt_fully_connected_hybrid_packed"
                                                 : "sm2c_rt_fully_connected_hybrid", 14);
     quantized_args(s, &r);
-    s->args[3] = buf_of(l, packed ? packed_filter(l, n->inputs[1], cols, k) : n->inputs[1]);
+    s->args[3] = buf_of(l, packed ? packed_filter(l, n->inputs[1], cols, k, k, 1) : n->inputs[1]);
     s->args[4] = sm2c_arg_ints(l, (int32_t)cols, sums);
     s->args[5] = scales_of(l, n);
     s->args[6] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
@@ -130,25 +120,19 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
 
 /* A 1x1 Conv2D of stride 1 and no padding, [images, pixels, k] by [k, oc]:
 ** the packed FullyConnected's product over the pixels, its filter [1, 1, k,
-** oc] transposed to [oc, k] and laid out so, with each row's sum. */
+** oc] laid out as that kernel's, with each output's sum. */
 static sm2c_status lower_conv_1x1(sm2c_lower *l, const sm2c_node *n, const quantized *r, int64_t images,
                                   const int64_t *p)
 {
     const int64_t k = p[SM2C_RT_WIN_C], oc = p[SM2C_RT_WIN_OC];
     const int8_t *f = n->inputs[1]->constant->data;
-    int8_t *t = sm2c_arena_alloc(l->c->arena, (size_t)(k * oc) + 1);
     int64_t *sums = sm2c_arena_array(l->c->arena, (size_t)oc + 1, sizeof *sums);
-    for (int64_t o = 0; o < oc; o++)
-        for (int64_t i = 0; i < k; i++)
-            t[o * k + i] = f[i * oc + o], sums[o] += f[i * oc + o];
-    sm2c_tensor *tt = sm2c_arena_alloc(l->c->arena, sizeof *tt);
-    *tt = *n->inputs[1]->constant;
-    tt->shape = sm2c_shape_make(l->c, 2, (int64_t[]){ oc, k });
-    tt->data = t;
-    sm2c_value *wt = sm2c_op_constant(l, tt, n->inputs[1]->name);
+    for (int64_t i = 0; i < k; i++)
+        for (int64_t o = 0; o < oc; o++)
+            sums[o] += f[i * oc + o];
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_1x1_hybrid_packed", 15);
     quantized_args(s, r);
-    s->args[3] = buf_of(l, packed_filter(l, wt, oc, k));
+    s->args[3] = buf_of(l, packed_filter(l, n->inputs[1], oc, k, 1, oc));
     s->args[4] = sm2c_arg_ints(l, (int32_t)oc, sums);
     s->args[5] = scales_of(l, n);
     s->args[6] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();

@@ -59,23 +59,11 @@ static sm2c_step *contraction_step(sm2c_lower *l, const sm2c_node *n, const char
     return sm2c_lower_step(l, n, kernel, before + 6);
 }
 
-/* A 1-D constant of n values of `dtype` (4 bytes each), its data to be filled. */
-static sm2c_tensor *vector_constant(sm2c_lower *l, int dtype, int64_t n)
-{
-    sm2c_tensor *t = sm2c_arena_alloc(l->c->arena, sizeof *t);
-    t->dtype = dtype;
-    t->shape = sm2c_shape_make(l->c, 1, &n);
-    t->nelem = n;
-    t->nbytes = n * 4;
-    t->data = sm2c_arena_alloc(l->c->arena, (size_t)t->nbytes + 4);
-    return t;
-}
-
 /* The float scales as a constant buffer (a buffer: float arrays have no
 ** argument form), channel o's at o, n of them (one per-tensor scale repeated). */
 static sm2c_arg scales_of(sm2c_lower *l, const sm2c_node *n, int64_t count)
 {
-    sm2c_tensor *t = vector_constant(l, SM2C_DT_FLOAT, count);
+    sm2c_tensor *t = sm2c_op_vector(l, SM2C_DT_FLOAT, count);
     float *d = t->data;
     for (int64_t o = 0; o < count; o++)
         d[o] = n->q->scale[n->q->n_channels == count ? o : 0];
@@ -253,7 +241,7 @@ static sm2c_value *packed_filter(sm2c_lower *l, const sm2c_value *f, const int64
 ** the step's first ints argument (split.c reads the MACs from them). */
 static sm2c_value *int32_constant(sm2c_lower *l, const int64_t *v, int64_t n, const char *name)
 {
-    sm2c_tensor *t = vector_constant(l, SM2C_DT_INT32, n);
+    sm2c_tensor *t = sm2c_op_vector(l, SM2C_DT_INT32, n);
     int32_t *d = t->data;
     for (int64_t i = 0; i < n; i++)
         d[i] = (int32_t)v[i];
