@@ -61,6 +61,21 @@ static inline int32_t sm2c_rt__requant_nearest(int32_t x, int32_t m, int32_t shi
     return q > INT32_MAX ? INT32_MAX : q < INT32_MIN ? INT32_MIN : (int32_t)q;
 }
 
+/* roundf(v) (halves away from zero) as an int, NaN as 0, saturated at
+** +-10^6 (a float outside int32, or NaN, is UB to convert): the truncation,
+** then one away from zero when the dropped fraction, exact below 2^24, is at
+** least a half.  No libm call: on a Cortex-M4F roundf is a library routine. */
+static inline int32_t sm2c_rt__round_q(float v)
+{
+    if (v != v)
+        return 0;
+    if (v > 1e6f || v < -1e6f)
+        return v > 0 ? 1000000 : -1000000;
+    const int32_t t = (int32_t)v;
+    const float f = v - (float)t;
+    return t + (f >= 0.5f) - (f <= -0.5f);
+}
+
 static inline int8_t sm2c_rt__clamp_s8(int32_t v, int32_t lo, int32_t hi)
 {
     return (int8_t)(v < lo ? lo : v > hi ? hi : v);

@@ -15,34 +15,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "q8_math.h"
 #include "rt_select.h"
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
-#if SM2C_RT_WANT(quantize_f32_s8) || SM2C_RT_WANT(quantize_rows_s8)
-/* roundf(v) (halves away from zero) as an int, NaN as 0, saturated at
-** +-10^6 (a float outside int32, or NaN, is UB to convert): the truncation,
-** then one away from zero when the dropped fraction, exact below 2^24, is at
-** least a half.  No libm call: on a Cortex-M4F roundf is a library routine. */
-static inline int32_t qs8_round(float v)
-{
-    if (v != v)
-        return 0;
-    if (v > 1e6f || v < -1e6f)
-        return v > 0 ? 1000000 : -1000000;
-    const int32_t t = (int32_t)v;
-    const float f = v - (float)t;
-    return t + (f >= 0.5f) - (f <= -0.5f);
-}
-
-#endif
 
 #if SM2C_RT_WANT(quantize_f32_s8)
 /* y[i] for i < n, in C. */
 static void qs8_c(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
 {
     for (int32_t i = 0; i < n; i++) {
-        const int32_t q = qs8_round(x[i] / scale) + zero_point;
+        const int32_t q = sm2c_rt__round_q(x[i] / scale) + zero_point;
         y[i] = (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
     }
 }
@@ -273,7 +257,7 @@ static void qrow(const float *x, int8_t *q, float *scale, int32_t *zero_point, i
     qrow_vec_c(x, q, nv, inv, zp);
 #endif
     for (int32_t i = nv; i < n; i++) {
-        const int32_t r = qs8_round(x[i] * inv) + zp;
+        const int32_t r = sm2c_rt__round_q(x[i] * inv) + zp;
         q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
     }
     *scale = sf, *zero_point = zp;

@@ -785,6 +785,34 @@ void sm2c_rt_requantize_s8(const int8_t *x, int8_t *y, int32_t n, int32_t in_zp,
                            int32_t shift);
 /* y = table[x + 128]: Logistic, Tanh (lut_s8.c). */
 void sm2c_rt_lut_s8(const int8_t *x, const int8_t *table, int8_t *y, int32_t n);
+/* ---- TFLite's 16x8 scheme (--quantize int16x8): int16 activations with zero
+** point 0, int8 filters per output channel, int64 biases.  The contractions
+** take the int8 forms' arguments without zero points (conv_s16.c); the
+** elementwise steps (eltwise_s16.c), pools and Mean (pool_s16.c) and Softmax
+** (softmax_s16.c) the int8 forms' too. */
+void sm2c_rt_conv2d_s16(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y, const int32_t *p,
+                        const int32_t *mult, const int32_t *shift, int32_t act_min, int32_t act_max);
+void sm2c_rt_depthwise_conv2d_s16(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y,
+                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t act_min,
+                                  int32_t act_max);
+/* FullyConnected scales in double: scale[o] = in_scale * w_scale[o] / out_scale. */
+void sm2c_rt_fully_connected_s16(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y,
+                                 int32_t rows, int32_t k, int32_t n, const double *scale, int32_t act_min,
+                                 int32_t act_max);
+void sm2c_rt_quantize_f32_s16(const float *x, int16_t *y, int32_t n, float scale, int32_t zero_point);
+void sm2c_rt_dequantize_s16_f32(const int16_t *x, float *y, int32_t n, float scale, int32_t zero_point);
+void sm2c_rt_add_s16(const int16_t *a, const int16_t *b, int16_t *y, int32_t n, const int32_t *q);
+void sm2c_rt_add_bcast_s16(const int16_t *a, const int16_t *b, int16_t *y, int32_t rank, const int32_t *dims,
+                           const int32_t *sa, const int32_t *sb, const int32_t *q);
+void sm2c_rt_requantize_s16(const int16_t *x, int16_t *y, int32_t n, int32_t mult, int32_t shift);
+void sm2c_rt_clamp_s16(const int16_t *x, int16_t *y, int32_t n, int32_t lo, int32_t hi);
+void sm2c_rt_max_pool_s16(const int16_t *x, int16_t *y, const int32_t *p);
+void sm2c_rt_avg_pool_s16(const int16_t *x, int16_t *y, const int32_t *p);
+void sm2c_rt_mean_s16(const int16_t *x, int16_t *y, int32_t outer, int32_t r, int32_t inner, int32_t mult,
+                      int32_t shift);
+/* Rows of depth values; exp_lut and recip_lut 513 values each (TFLite's Prepare). */
+void sm2c_rt_softmax_s16(const int16_t *x, int16_t *y, int32_t rows, int32_t depth, int32_t mult, int32_t shift,
+                         const int16_t *exp_lut, const int16_t *recip_lut);
 /* Image resizing, NHWC, p = [N, H, W, C, OH, OW, align_corners, half_pixel_centers]. */
 void sm2c_rt_resize_bilinear_f32(const float *x, float *y, const int32_t *p);
 void sm2c_rt_resize_nearest_f32(const float *x, float *y, const int32_t *p);
