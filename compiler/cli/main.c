@@ -43,7 +43,7 @@ static const char usage[] =
     "        [--shape [SIG.]KEY=D0,D1,...]... [--max-batch N] [--skip-failing]\n"
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
-    "        [--weights inline|c|obj] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--weights inline|c|obj] [--quantize int8|int16x8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float] [--quantize-skip PATTERN]...] [--section CLASS=NAME]...\n"
     "        [--fast-arena BYTES]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
@@ -80,10 +80,12 @@ static const char usage[] =
 
 /* The quantization modes besides int8 (one string would pass C99's 4,095). */
 static const char usage_modes[] =
+    "        --quantize int16x8: TFLite's 16x8 scheme: as int8, activations int16 (zero\n"
+    "        point 0, scale max|range| / 32767), biases int64; --calibration as int8's\n"
     "        --quantize dynamic: TFLite's dynamic range: MatMul, Conv2D and depthwise\n"
     "        filters of 1024 weights or more int8 (per channel), their float inputs\n"
     "        quantized per call (per row, per image) as its hybrid kernels do; no calibration\n"
-    "        --quantize-skip PATTERN (int8, dynamic): nodes whose TF name (or that of a\n"
+    "        --quantize-skip PATTERN (int8, int16x8, dynamic): nodes whose TF name (or that of a\n"
     "        node fused into them) matches stay float, quantized and dequantized at the\n"
     "        seams as TFLite's debugger's denylisted_nodes leave them; '*' matches any run\n"
     "        --quantize float16: every float weight rounded to binary16 (TFLite's float16\n"
@@ -107,7 +109,7 @@ static const char usage_more[] =
     "        arena; the _ctx and _r entry points then take a fast workspace too\n"
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
-    "        [--shape ...] [--max-batch N] [--quantize int8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
+    "        [--shape ...] [--max-batch N] [--quantize int8|int16x8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
     "        [--requantize fixed|float] [--quantize-skip PATTERN]...] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        [--section CLASS=NAME]... [--fast-arena BYTES]\n"
@@ -755,9 +757,10 @@ static int take(cli *o, const char *opt, const char *val)
     if (!strcmp(opt, "--limit")) return parse_limit(o, val);
     if (!strcmp(opt, "--calibration")) return parse_calibration(o, val);
     if (!strcmp(opt, "--quantize")) {
-        if (strcmp(val, "int8") && strcmp(val, "float16") && strcmp(val, "dynamic"))
-            return usage_error("--quantize expects int8, dynamic or float16, got '%s'", val);
+        if (strcmp(val, "int8") && strcmp(val, "int16x8") && strcmp(val, "float16") && strcmp(val, "dynamic"))
+            return usage_error("--quantize expects int8, int16x8, dynamic or float16, got '%s'", val);
         o->co.quantize = !strcmp(val, "int8")      ? SM2C_QUANTIZE_INT8
+                         : !strcmp(val, "int16x8") ? SM2C_QUANTIZE_INT16X8
                          : !strcmp(val, "dynamic") ? SM2C_QUANTIZE_DYNAMIC
                                                    : SM2C_QUANTIZE_FLOAT16;
         return 0;
@@ -933,14 +936,15 @@ static int parse_args(cli *o, int argc, char **argv)
                            o->co.target.triple ? o->co.target.triple : o->co.target.cpu);
     if (o->weights && o->emit != SM2C_EMIT_C)
         return usage_error("%s", "--weights c|obj is an option of compile --emit c");
-    if (o->n_calibration && o->co.quantize != SM2C_QUANTIZE_INT8)
-        return usage_error("%s", "--calibration needs --quantize int8");
+    const int full_integer = o->co.quantize == SM2C_QUANTIZE_INT8 || o->co.quantize == SM2C_QUANTIZE_INT16X8;
+    if (o->n_calibration && !full_integer)
+        return usage_error("%s", "--calibration needs --quantize int8 or int16x8");
     if (o->co.io_int8 && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--io int8 needs --quantize int8");
     if (o->co.requantize_float && o->co.quantize != SM2C_QUANTIZE_INT8)
         return usage_error("%s", "--requantize float needs --quantize int8");
-    if (o->co.n_quantize_skip && o->co.quantize != SM2C_QUANTIZE_INT8 && o->co.quantize != SM2C_QUANTIZE_DYNAMIC)
-        return usage_error("%s", "--quantize-skip needs --quantize int8 or dynamic");
+    if (o->co.n_quantize_skip && !full_integer && o->co.quantize != SM2C_QUANTIZE_DYNAMIC)
+        return usage_error("%s", "--quantize-skip needs --quantize int8, int16x8 or dynamic");
     char why[256];
     if (sm2c_placement_problem(&o->co.placement, why, sizeof why))
         return usage_error("%s", why);

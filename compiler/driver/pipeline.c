@@ -361,7 +361,13 @@ static sm2c_quant_skip quant_skip(const sm2c_compile_opts *o)
     return (sm2c_quant_skip){ o->n_quantize_skip, o->quantize_skip, o->quantize_skip_used };
 }
 
-/* --quantize int8: ranges from running the float program on the calibration
+/* The full-integer modes, whose activations are calibrated (int8, int16x8). */
+static int full_integer(const sm2c_compile_opts *o)
+{
+    return o->quantize == SM2C_QUANTIZE_INT8 || o->quantize == SM2C_QUANTIZE_INT16X8;
+}
+
+/* --quantize int8 (and int16x8): ranges from running the float program on the calibration
 ** data (a scratch lowering, as the float build would run it), or from the
 ** model's FakeQuant nodes; then the int8 rewrite, and with calibration data
 ** each int8 value's error against the float program's. */
@@ -378,10 +384,12 @@ static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile
             return st;
     } else if (!has_fake_quant(g))
         return sm2c_error(c->diag, SM2C_ERR_USAGE, g->file, sm2c_arena_printf(c->arena, "signature '%s'", key),
-                          "--quantize int8 needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)");
+                          "--quantize %s needs --calibration KEY=FILE.npy (the model has no FakeQuant ranges)",
+                          o->quantize == SM2C_QUANTIZE_INT16X8 ? "int16x8" : "int8");
     sm2c_quant_summary sum = { 0 };
     double *err = NULL;
-    const sm2c_quant_opts qo = { o->io_int8, o->requantize_float, quant_skip(o) };
+    const sm2c_quant_opts qo = { o->io_int8, o->requantize_float, quant_skip(o),
+                                 o->quantize == SM2C_QUANTIZE_INT16X8 };
     if (PASS("quantize", sm2c_pass_quantize(c, g, ranges, n_values, &qo, &sum)) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->n_calibration && (st = measure_errors(c, g, key, &f, n_values, o, &err))))
@@ -401,7 +409,7 @@ typedef struct entry_spec {
 ** Add an op of its own, as TFLite's converter does. */
 static int quantized_acts(const sm2c_compile_opts *o)
 {
-    return o->quantize == SM2C_QUANTIZE_INT8 || o->quantize == SM2C_QUANTIZE_DYNAMIC;
+    return full_integer(o) || o->quantize == SM2C_QUANTIZE_DYNAMIC;
 }
 
 static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_varmap *vm,
@@ -420,12 +428,12 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (st = check_inputs(c, g)) || PASS("shape", sm2c_pass_shape(c, g)) ||
         (o->max_batch && PASS("batch", sm2c_pass_batch(c, g, &o->import, &n_batched))) ||
         (st = check_outputs(c, g, batch_chosen(g, o))) ||
-        (o->quantize != SM2C_QUANTIZE_INT8 && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
+        (!full_integer(o) && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
                                 (!o->target.size_level && PASS("hoist", sm2c_pass_hoist(c, g))))) ||
         PASS("bnfold", sm2c_pass_bnfold(c, g)) || PASS("affinefold", sm2c_pass_affinefold(c, g)) ||
         PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !quantized_acts(o))) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
-        (o->quantize == SM2C_QUANTIZE_INT8 && (st = quantize_graph(c, g, o, key, &qr))) ||
+        (full_integer(o) && (st = quantize_graph(c, g, o, key, &qr))) ||
         (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &skip, &n_hybrid))))
         return st;
     e->key = key;
@@ -433,7 +441,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         e->function = sm2c_arena_printf(c->arena, "%s traced for %s", spec->fn->owner,
                                         spec->fn->input_signature ? spec->fn->input_signature : "?");
     fill_ports(c, g, e);
-    e->quantized = o->quantize == SM2C_QUANTIZE_INT8;
+    e->quantized = full_integer(o);
     e->n_qtensors = qr.n_tensors, e->qtensors = qr.tensors;
     e->n_float_nodes = qr.n_float, e->float_nodes = qr.float_nodes;
     if (n_batched && e->n_outputs > g->n_outputs)
@@ -745,7 +753,7 @@ sm2c_status sm2c_compile_program(sm2c_ctx *c, sm2c_model *m, const sm2c_compile_
         st = sm2c_functionalize(c, m);   /* TF1 Switch/Merge and while frames -> If and While */
     if (!st)
         st = sm2c_input_digests(c, m, &p->input_digests);
-    if (!st && o->quantize == SM2C_QUANTIZE_INT8)
+    if (!st && full_integer(o))
         p->input_digests = calibration_digests(c, o, p->input_digests);
     if (!st)
         st = sm2c_varmap_build(c, m, &vm);

@@ -17,6 +17,7 @@ typedef enum sm2c_quantize {
     SM2C_QUANTIZE_NONE = 0,
     SM2C_QUANTIZE_INT8,      /* full integer: int8 weights and activations (TFLite's scheme) */
     SM2C_QUANTIZE_FLOAT16,   /* binary16 weights, float32 compute (TFLite's float16) */
+    SM2C_QUANTIZE_INT16X8,   /* full integer: int8 weights, int16 activations (TFLite's 16x8) */
     SM2C_QUANTIZE_DYNAMIC    /* int8 weights, activations quantized per call (TFLite's
                                 dynamic range: its hybrid kernels) */
 } sm2c_quantize;

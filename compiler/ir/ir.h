@@ -39,6 +39,9 @@ typedef struct sm2c_qnode {
     float *scale;               /* NULL, or --requantize float: a contraction's
                                    [n_channels] float scales (for multiplier and
                                    shift), an Add's two input scales over the output's */
+    double *real;               /* NULL, or --quantize int16x8: a contraction's
+                                   [n_channels] in_scale * w_scale / out_scale, in
+                                   double (TFLite's int16 FullyConnected scales so) */
     int32_t act_min, act_max;   /* output clamp, quantized (fused Relu/Relu6) */
     int32_t elt[12];            /* int8 Add and Mul: TFLite's ArithmeticParams, as
                                    sm2c_rt_add_s8 and sm2c_rt_mul_s8 take them */

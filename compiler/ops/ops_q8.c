@@ -6,6 +6,7 @@
 #include "ops_q8.h"
 
 #include "ops_common.h"
+#include "ops_q16.h"
 
 static sm2c_status lower_none(sm2c_lower *l, const sm2c_node *n)
 {
@@ -517,6 +518,8 @@ static sm2c_status lower_requantize(sm2c_lower *l, const sm2c_node *n)
 
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
 {
+    if (sm2c_node_is_s16(n))
+        return sm2c_lower_q16(l, n);
     if (n->op == &sm2c_op_requantize_s8)
         return lower_requantize(l, n);
     if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)

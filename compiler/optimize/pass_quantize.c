@@ -41,9 +41,12 @@ typedef struct qstate {
     sm2c_value *fixed_out;      /* the node just rewritten has fixed output parameters */
     int32_t float_requant;      /* --requantize float */
     const sm2c_quant_skip *skip; /* --quantize-skip */
+    int32_t s16;                /* --quantize int16x8: activations int16, zero point 0 */
+    int32_t qmin, qmax;         /* the activations' integer range */
+    int act_dtype;              /* SM2C_DT_INT8 or SM2C_DT_INT16 */
 } qstate;
 
-static const sm2c_qnode convert_q = { 0, NULL, NULL, NULL, -128, 127, { 0 } };
+static const sm2c_qnode convert_q = { 0, NULL, NULL, NULL, NULL, -128, 127, { 0 } };
 
 static sm2c_qnode *new_qnode(qstate *q)
 {
@@ -64,7 +67,7 @@ static const sm2c_qparam *qparam_of(qstate *q, const sm2c_value *v)
 {
     const sm2c_range *r = range_of(q, v);
     sm2c_qparam p;
-    if (!r || !sm2c_qparam_from_range(r->min, r->max, &p))
+    if (!r || !(q->s16 ? sm2c_qparam16_from_range(r->min, r->max, &p) : sm2c_qparam_from_range(r->min, r->max, &p)))
         return NULL;
     sm2c_qparam *out = sm2c_arena_alloc(q->c->arena, sizeof *out);
     *out = p;
@@ -116,7 +119,7 @@ static sm2c_value *q8_input(qstate *q, sm2c_value *v)
     if (v->quant)
         return v;
     if (!q->as_q8[v->id])
-        q->as_q8[v->id] = convert(q, v, &sm2c_op_quantize_s8, SM2C_DT_INT8, qparam_of(q, v));
+        q->as_q8[v->id] = convert(q, v, &sm2c_op_quantize_s8, q->act_dtype, qparam_of(q, v));
     return q->as_q8[v->id];
 }
 
@@ -160,24 +163,49 @@ static int32_t *quantize_bias(qstate *q, const sm2c_value *bias, float in_scale,
     return out;
 }
 
+/* The int64 bias of the 16x8 scheme, as TFLite's quantizer computes it
+** (SymmetricPerChannelBiasQuantize<int64_t>): in float, b times the float
+** inverse of in_scale * w_scale[o], rounded half away from zero. */
+static int64_t *quantize_bias64(qstate *q, const sm2c_value *bias, float in_scale, const float *w_scales,
+                                int32_t n_ch, int64_t *max_abs)
+{
+    *max_abs = 0;
+    if (!bias)
+        return NULL;
+    const float *b = bias->constant->data;
+    int64_t *out = sm2c_arena_array(q->c->arena, (size_t)n_ch, sizeof *out);
+    for (int32_t o = 0; o < n_ch; o++) {
+        const float scale = in_scale * w_scales[o];
+        const float inv = scale == 0.0f ? 0.0f : (float)(1.0 / (double)scale);
+        const float r = roundf(b[o] * inv);
+        out[o] = r != r ? 0 : r > 9e18f ? INT64_C(9000000000000000000) : r < -9e18f ? -INT64_C(9000000000000000000)
+                                                                                   : (int64_t)r;
+        int64_t a = out[o] < 0 ? -out[o] : out[o];
+        if (a > *max_abs)
+            *max_abs = a;
+    }
+    return out;
+}
+
 /* ---- int8 nodes ---------------------------------------------------------------- */
 
 /* The output clamp of a fused activation, TFLite's CalculateActivationRangeQuantized;
 ** a clip is a clamp to its bounds. */
-static void act_range(int32_t act, float act_lo, float act_hi, const sm2c_qparam *out,
+static void act_range(const qstate *q, int32_t act, float act_lo, float act_hi, const sm2c_qparam *out,
                       int32_t *lo, int32_t *hi)
 {
-    *lo = -128, *hi = 127;
+    const int32_t qmin = q->qmin, qmax = q->qmax;
+    *lo = qmin, *hi = qmax;
     if (act == SM2C_RT_ACT_RELU || act == SM2C_RT_ACT_RELU6)
-        *lo = out->zero_point > -128 ? out->zero_point : -128;
+        *lo = out->zero_point > qmin ? out->zero_point : qmin;
     if (act == SM2C_RT_ACT_RELU6) {
-        int32_t six = sm2c_quantize_one(6.0f, out);
-        *hi = six < 127 ? six : 127;
+        int32_t six = sm2c_quantize_one_in(6.0f, out, qmin, qmax);
+        *hi = six < qmax ? six : qmax;
     }
     if (act == SM2C_RT_ACT_CLIP) {
-        int32_t l = sm2c_quantize_one(act_lo, out), h = sm2c_quantize_one(act_hi, out);
-        *lo = l > -128 ? l : -128;
-        *hi = h < 127 ? h : 127;
+        int32_t l = sm2c_quantize_one_in(act_lo, out, qmin, qmax), h = sm2c_quantize_one_in(act_hi, out, qmin, qmax);
+        *lo = l > qmin ? l : qmin;
+        *hi = h < qmax ? h : qmax;
     }
 }
 
@@ -212,31 +240,43 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     float *scales = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *scales);
     sm2c_quantize_weights(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
     int64_t bias_max;
-    int32_t *bq = quantize_bias(q, n->bias, in->scale, scales, ct->n_ch, &bias_max);
-    if (ct->k > (INT32_MAX - bias_max) / (127 * 255))
-        return 0;   /* |acc| <= k * 127 * 255 + |bias| must fit int32 */
+    void *bq;
+    if (q->s16) {   /* |acc| <= k * 127 * 32768 + |bias| must stay below 2^47 (requant64) */
+        bq = quantize_bias64(q, n->bias, in->scale, scales, ct->n_ch, &bias_max);
+        if (bias_max >= (INT64_C(1) << 46) || ct->k > ((INT64_C(1) << 46) - bias_max) / (127 * 32768))
+            return 0;
+    } else {        /* |acc| <= k * 127 * 255 + |bias| must fit int32 */
+        bq = quantize_bias(q, n->bias, in->scale, scales, ct->n_ch, &bias_max);
+        if (ct->k > (INT32_MAX - bias_max) / (127 * 255))
+            return 0;
+    }
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
     qn->n_channels = ct->n_ch;
     qn->multiplier = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->multiplier);
     qn->shift = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->shift);
-    for (int32_t o = 0; o < ct->n_ch; o++)
-        sm2c_quantize_multiplier((double)in->scale * (double)scales[o] / (double)out->scale,
-                                 &qn->multiplier[o], &qn->shift[o]);
+    if (q->s16)
+        qn->real = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->real);
+    for (int32_t o = 0; o < ct->n_ch; o++) {
+        const double real = (double)in->scale * (double)scales[o] / (double)out->scale;
+        sm2c_quantize_multiplier(real, &qn->multiplier[o], &qn->shift[o]);
+        if (qn->real)
+            qn->real[o] = real;
+    }
     if (q->float_requant) { /* in float arithmetic, as XNNPACK computes it */
         qn->scale = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *qn->scale);
         for (int32_t o = 0; o < ct->n_ch; o++)
             qn->scale[o] = in->scale * scales[o] / out->scale;
     }
-    act_range(n->act, n->act_a, n->act_b, out, &qn->act_min, &qn->act_max);
+    act_range(q, n->act, n->act_a, n->act_b, out, &qn->act_min, &qn->act_max);
     set_input(n, 0, q8_input(q, x));
     const char *wname = n->inputs[1]->name;
     set_input(n, 1, new_const(q, SM2C_DT_INT8, ct->w_shape, wq, wname));
     n->inputs[1]->uses--;   /* new_const counted the use set_input counts */
     if (bq) {
         sm2c_shape bs = { 1, (int64_t[]){ ct->n_ch } };
-        n->bias = new_const(q, SM2C_DT_INT32, &bs, bq, n->bias->name);
+        n->bias = new_const(q, q->s16 ? SM2C_DT_INT64 : SM2C_DT_INT32, &bs, bq, n->bias->name);
     }
-    y->dtype = SM2C_DT_INT8;
+    y->dtype = q->act_dtype;
     y->quant = out;
     n->q = qn;
     return 1;
@@ -290,9 +330,10 @@ static sm2c_node *fused_relu_of(const qstate *q, const sm2c_node *add)
 }
 
 /* TFLite's int8 Add parameters (add.cc, Prepare), its float and double steps kept. */
-static int add_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qparam *y, int32_t *p)
+static int add_params(const qstate *q, const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qparam *y,
+                      int32_t *p)
 {
-    const int left_shift = 20;
+    const int left_shift = q->s16 ? 15 : 20;   /* TFLite's general int16 Add lifts by 2^15 */
     const double twice_max = (double)(2.0f * (a->scale > b->scale ? a->scale : b->scale));
     const double real_out = twice_max / (double)((float)(1 << left_shift) * y->scale);
     if (!(real_out < 1.0))
@@ -301,7 +342,7 @@ static int add_params(const sm2c_qparam *a, const sm2c_qparam *b, const sm2c_qpa
     sm2c_quantize_multiplier((double)a->scale / twice_max, &p[4], &p[5]);
     sm2c_quantize_multiplier((double)b->scale / twice_max, &p[6], &p[7]);
     sm2c_quantize_multiplier(real_out, &p[8], &p[9]);
-    p[10] = -128, p[11] = 127;
+    p[10] = q->qmin, p[11] = q->qmax;
     return 1;
 }
 
@@ -369,7 +410,7 @@ static void fuse_relu(qstate *q, sm2c_node *add, sm2c_qnode *qn)
     sm2c_node *r = q->sum->fake_quant ? NULL : fused_relu_of(q, add);
     if (!r)
         return;
-    act_range(op_is(r, "Relu6") ? SM2C_RT_ACT_RELU6 : SM2C_RT_ACT_RELU, 0.0f, 0.0f, add->outputs[0]->quant,
+    act_range(q, op_is(r, "Relu6") ? SM2C_RT_ACT_RELU6 : SM2C_RT_ACT_RELU, 0.0f, 0.0f, add->outputs[0]->quant,
               &qn->elt[10], &qn->elt[11]);
     r->dead = 1;
     add->outputs[0]->uses--;
@@ -394,11 +435,15 @@ static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
     const sm2c_qparam *out = qparam_of(q, y);
     if (n->n_inputs != 2 || !out || n->act || n->bias || (a->constant && b->constant))
         return 0;
+    /* 16x8: Add of two computed values (TFLite's int16 Mul and constant
+    ** operands are not done: they stay float) */
+    if (q->s16 && (mul || a->constant || b->constant))
+        return 0;
     const sm2c_qparam *pa = operand_qparam(q, a), *pb = operand_qparam(q, b);
     if (!pa || !pb)
         return 0;
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
-    if (!(mul ? mul_params(pa, pb, out, qn->elt) : add_params(pa, pb, out, qn->elt)))
+    if (!(mul ? mul_params(pa, pb, out, qn->elt) : add_params(q, pa, pb, out, qn->elt)))
         return 0;
     if (!mul && q->float_requant) {
         qn->scale = sm2c_arena_array(q->c->arena, 2, sizeof *qn->scale);
@@ -407,7 +452,7 @@ static int q8_eltwise(qstate *q, sm2c_node *n, int mul)
     }
     q8_operand(q, n, 0, pa);
     q8_operand(q, n, 1, pb);
-    y->dtype = SM2C_DT_INT8;
+    y->dtype = q->act_dtype;
     y->quant = out;
     n->q = qn;
     fuse_relu(q, n, qn);
@@ -440,7 +485,7 @@ static sm2c_value *requantize(qstate *q, sm2c_value *v, const sm2c_qparam *out)
     sm2c_quantize_multiplier((double)v->quant->scale / (double)out->scale, &qn->elt[0], &qn->elt[1]);
     r->q = qn;
     sm2c_value *y = r->outputs[0];
-    y->dtype = SM2C_DT_INT8;
+    y->dtype = q->act_dtype;
     y->shape = v->shape;
     y->quant = out;
     y->name = r->name;
@@ -474,7 +519,7 @@ static int q8_concat_requantized(qstate *q, sm2c_node *n)
         sm2c_value *v = q8_input(q, n->inputs[k]);
         set_input(n, k, same_qparam(v->quant, out) ? v : requantize(q, v, out));
     }
-    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->dtype = q->act_dtype;
     n->outputs[0]->quant = out;
     n->q = &convert_q;
     return 1;
@@ -496,17 +541,21 @@ static int q8_movement(qstate *q, sm2c_node *n)
             return 0;
         if (n->n_inputs > 2)
             pad = *(const float *)n->inputs[2]->constant->data;
-        int8_t *v = sm2c_arena_alloc(q->c->arena, 1);
-        *v = (int8_t)sm2c_quantize_one(pad, qp);
+        const int32_t pq = sm2c_quantize_one_in(pad, qp, q->qmin, q->qmax);
+        void *v = sm2c_arena_alloc(q->c->arena, 2);
+        if (q->s16)
+            *(int16_t *)v = (int16_t)pq;
+        else
+            *(int8_t *)v = (int8_t)pq;
         sm2c_shape scalar = { 0, NULL };
         sm2c_value **in = sm2c_arena_array(q->c->arena, 3, sizeof *in);
         in[0] = n->inputs[0], in[1] = n->inputs[1];
-        in[2] = new_const(q, SM2C_DT_INT8, &scalar, v, "pad_value");
+        in[2] = new_const(q, q->act_dtype, &scalar, v, "pad_value");
         if (n->n_inputs > 2)
             n->inputs[2]->uses--;
         n->inputs = in, n->n_inputs = 3;
     }
-    n->outputs[0]->dtype = SM2C_DT_INT8;
+    n->outputs[0]->dtype = q->act_dtype;
     n->outputs[0]->quant = qp;
     n->q = &convert_q;
     return 1;
@@ -525,8 +574,8 @@ static int q8_same_scale(qstate *q, sm2c_node *n)
     sm2c_qnode *qn = sm2c_arena_alloc(q->c->arena, sizeof *qn);
     const sm2c_qparam *in = n->inputs[0]->quant;
     int32_t act = op_is(n, "Relu") ? SM2C_RT_ACT_RELU : op_is(n, "Relu6") ? SM2C_RT_ACT_RELU6 : SM2C_RT_ACT_NONE;
-    act_range(act, 0.0f, 0.0f, in, &qn->act_min, &qn->act_max);
-    y->dtype = SM2C_DT_INT8;
+    act_range(q, act, 0.0f, 0.0f, in, &qn->act_min, &qn->act_max);
+    y->dtype = q->act_dtype;
     y->quant = in;
     n->q = qn;
     return 1;
@@ -540,17 +589,50 @@ static const sm2c_qparam *fixed_qparam(qstate *q, float scale, int32_t zero_poin
     sm2c_qparam *p = sm2c_arena_alloc(q->c->arena, sizeof *p);
     p->scale = scale;
     p->zero_point = zero_point;
-    p->min = scale * (float)(-128 - zero_point);
-    p->max = scale * (float)(127 - zero_point);
+    p->min = scale * (float)(q->qmin - zero_point);
+    p->max = scale * (float)(q->qmax - zero_point);
     return p;
 }
 
 /* Softmax along the last axis: TFLite's reference int8 Softmax, output 1/256
 ** zero point -128.  Rows of 512 or more would overflow its Q12.19 sum's
 ** reciprocal, so they stay float. */
+/* Softmax of the 16x8 scheme: TFLite's reference SoftmaxInt16, output 1/32768
+** zero point 0, its two interpolated tables (exp on [-10, 0], 1 / (1 + x)
+** on [0, 1]) int16 constants appended as the node's inputs 1 and 2. */
+static int q16_softmax(qstate *q, sm2c_node *n)
+{
+    sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (!can_q8(q, x) || y->shape.rank < 1)
+        return 0;
+    const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
+    sm2c_qnode *qn = new_qnode(q);
+    sm2c_quantize_multiplier((double)in->scale / (10.0 / 65535.0), &qn->elt[0], &qn->elt[1]);
+    if (qn->elt[0] == 0 || qn->elt[1] > 15)
+        return 0;
+    set_input(n, 0, q8_input(q, x));
+    sm2c_shape ts = { 1, (int64_t[]){ SM2C_LUT16_SIZE } };
+    sm2c_value **inputs = sm2c_arena_array(q->c->arena, 3, sizeof *inputs);
+    inputs[0] = n->inputs[0];
+    for (int32_t k = 0; k < 2; k++) {
+        int16_t *t = sm2c_arena_array(q->c->arena, SM2C_LUT16_SIZE, sizeof *t);
+        sm2c_lut16_table(k ? SM2C_LUT16_RECIP : SM2C_LUT16_EXP, t);
+        inputs[1 + k] = new_const(q, SM2C_DT_INT16, &ts, t,
+                                  sm2c_arena_printf(q->c->arena, "%s/%s", n->name, k ? "recip_lut" : "exp_lut"));
+    }
+    n->inputs = inputs, n->n_inputs = 3;
+    y->dtype = SM2C_DT_INT16;
+    y->quant = fixed_qparam(q, 1.0f / 32768.0f, 0);
+    n->q = qn;
+    q->fixed_out = y;
+    return 1;
+}
+
 static int q8_softmax(qstate *q, sm2c_node *n)
 {
     sm2c_value *x = n->inputs[0], *y = n->outputs[0];
+    if (q->s16)
+        return q16_softmax(q, n);
     if (!can_q8(q, x) || y->shape.rank < 1 || y->shape.dims[y->shape.rank - 1] >= 512)
         return 0;
     const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
@@ -585,7 +667,7 @@ static void attach_table(qstate *q, sm2c_node *n, int8_t *table, const sm2c_qpar
 static int q8_lut(qstate *q, sm2c_node *n, int fn)
 {
     sm2c_value *x = n->inputs[0];
-    if (!can_q8(q, x))
+    if (q->s16 || !can_q8(q, x))   /* TFLite's int16 Logistic and Tanh are not done: float */
         return 0;
     const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
     const sm2c_qparam *out = fn == SM2C_LUT_TANH ? fixed_qparam(q, 1.0f / 128.0f, 0)
@@ -649,7 +731,7 @@ static sm2c_value *hard_swish_of(const qstate *q, const sm2c_node *mul, sm2c_nod
 ** x (before the int8 rewrite, which visits it like any other node). */
 static void find_hard_swish(qstate *q)
 {
-    for (int32_t i = 0; i < q->g->n_nodes; i++) {
+    for (int32_t i = 0; !q->s16 && i < q->g->n_nodes; i++) {   /* TFLite's 16x8 has no HardSwish */
         sm2c_node *n = q->g->nodes[i], *chain[3];
         int8_t table[256];
         if (n->dead || !op_is(n, "Mul") || n->n_outputs != 1 || n->outputs[0]->dtype != SM2C_DT_FLOAT)
@@ -707,12 +789,14 @@ static int q8_mean(qstate *q, sm2c_node *n)
     }
     if (part[1] < 1 || part[1] >= (1 << 23) || part[0] * part[2] > INT32_MAX)
         return 0;
+    if (q->s16 && part[1] >= (1 << 16))
+        return 0;   /* the int32 sum of r int16 values */
     const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
     sm2c_qnode *qn = new_qnode(q);
     sm2c_mean_params(in->scale, out->scale, part[1], &qn->elt[0], &qn->elt[1]);
     qn->elt[2] = (int32_t)part[0], qn->elt[3] = (int32_t)part[1], qn->elt[4] = (int32_t)part[2];
     set_input(n, 0, q8_input(q, x));
-    y->dtype = SM2C_DT_INT8;
+    y->dtype = q->act_dtype;
     y->quant = out;
     n->q = qn;
     return 1;
@@ -960,7 +1044,9 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
                                const sm2c_quant_opts *qo, sm2c_quant_summary *sum)
 {
     const int io_int8 = qo->io_int8;
-    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant, &qo->skip };
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant, &qo->skip,
+                 qo->int16, qo->int16 ? -32768 : -128, qo->int16 ? 32767 : 127,
+                 qo->int16 ? SM2C_DT_INT16 : SM2C_DT_INT8 };
     q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
     memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);

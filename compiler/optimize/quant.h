@@ -20,6 +20,11 @@ typedef struct sm2c_range {
 ** (non-finite bounds): the catalog's N6 rule, checked here. */
 int sm2c_qparam_from_range(float min, float max, sm2c_qparam *out);
 
+/* The 16x8 scheme's symmetric int16 parameters for [min, max] widened to hold
+** 0, as TFLite's quantizer computes them (GetSymmetricQuantizationParams):
+** zero point 0, scale max(|min|, |max|) / 32767 in float.  0 as above. */
+int sm2c_qparam16_from_range(float min, float max, sm2c_qparam *out);
+
 /* TFLite's QuantizeMultiplier: real = m * 2^shift with m a Q31 value in
 ** [2^30, 2^31) (0 for real 0). */
 void sm2c_quantize_multiplier(double real, int32_t *m, int32_t *shift);
@@ -38,8 +43,9 @@ void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_
 ** stores them. */
 void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
                                float *scales);
-/* The quantized value of real x under p, saturated to int8. */
+/* The quantized value of real x under p, saturated to int8 ([lo, hi]). */
 int32_t sm2c_quantize_one(float x, const sm2c_qparam *p);
+int32_t sm2c_quantize_one_in(float x, const sm2c_qparam *p, int32_t lo, int32_t hi);
 
 /* TFLite's int8 Mean over r values (reduce.cc Prepare, reduce.h): in_scale /
 ** out_scale as a multiplier, 1 / r folded in. */
@@ -55,6 +61,12 @@ int sm2c_softmax_params(float in_scale, int32_t *m, int32_t *left_shift, int32_t
 ** input's real value of q), all in float as TFLite computes it. */
 enum { SM2C_LUT_LOGISTIC, SM2C_LUT_TANH };
 void sm2c_lut_table(int fn, const sm2c_qparam *in, const sm2c_qparam *out, int8_t *table);
+
+/* The two tables of TFLite's int16 Softmax (activations.cc Prepare,
+** LUTPopulate<int16_t>): exp on [-10, 0] and 1 / (1 + x) on [0, 1], each 512
+** intervals of a symmetric int16 input, outputs on [-1, 1], 513 values. */
+enum { SM2C_LUT16_SIZE = 513, SM2C_LUT16_EXP = 0, SM2C_LUT16_RECIP = 1 };
+void sm2c_lut16_table(int fn, int16_t *table);
 
 /* TFLite's reference int8 HardSwish (hard_swish.h, with activations.cc's
 ** Prepare) evaluated at compile time on every input value into a table as
@@ -86,6 +98,8 @@ typedef struct sm2c_quant_opts {
     int32_t float_requant;  /* --requantize float: Conv2D, depthwise and fully
                                connected requantize in float (sm2c_qnode.scale) */
     sm2c_quant_skip skip;   /* --quantize-skip: these stay float */
+    int32_t int16;          /* --quantize int16x8: TFLite's 16x8 scheme (int16
+                               activations, zero point 0; int64 biases) */
 } sm2c_quant_opts;
 
 /* --quantize int8 on graph g (pass_quantize.c): ranges[0..n_ranges) by value

@@ -98,12 +98,63 @@ void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, in
     free(amax);
 }
 
-int32_t sm2c_quantize_one(float x, const sm2c_qparam *p)
+int32_t sm2c_quantize_one_in(float x, const sm2c_qparam *p, int32_t lo, int32_t hi)
 {
     float r = roundf(x / p->scale);
     int32_t v = r != r ? 0 : r > 1e6f ? 1000000 : r < -1e6f ? -1000000 : (int32_t)r;
     v += p->zero_point;
-    return v < -128 ? -128 : v > 127 ? 127 : v;
+    return v < lo ? lo : v > hi ? hi : v;
+}
+
+int32_t sm2c_quantize_one(float x, const sm2c_qparam *p)
+{
+    return sm2c_quantize_one_in(x, p, -128, 127);
+}
+
+int sm2c_qparam16_from_range(float min, float max, sm2c_qparam *out)
+{
+    if (!isfinite(min) || !isfinite(max) || min > max)
+        return 0;
+    const float lo = min < 0.0f ? min : 0.0f, hi = max > 0.0f ? max : 0.0f;
+    float scale = (fabsf(hi) > fabsf(lo) ? fabsf(hi) : fabsf(lo)) / 32767.0f;
+    if (!(scale > 0.0f))
+        scale = 1.0f / 32767.0f;   /* an all-zero value: any scale represents it */
+    out->scale = scale;
+    out->zero_point = 0;
+    out->min = min;
+    out->max = max;
+    return isfinite(out->scale) && out->scale > 0;
+}
+
+/* LUTPopulate<int16_t>'s input and output ranges: input_scale * (int16
+** bounds - input_zero_point), output_scale * int16 bounds, in double. */
+static double lut16_fn(int fn, double v)
+{
+    return fn == SM2C_LUT16_EXP ? exp(v) : 1.0 / (1.0 + v);
+}
+
+void sm2c_lut16_table(int fn, int16_t *table)
+{
+    const double range = 65535.0;
+    const double in_scale = fn == SM2C_LUT16_EXP ? 10.0 / range : 1.0 / range;
+    const double in_zp = fn == SM2C_LUT16_EXP ? 32767.0 : -32768.0, out_scale = 2.0 / range;
+    const double in_min = in_scale * (-32768.0 - in_zp), in_max = in_scale * (32767.0 - in_zp);
+    const double out_min = out_scale * -32768.0, out_max = out_scale * 32767.0;
+    const int steps = 512;
+    const double step = (in_max - in_min) / steps, half = step / 2;
+    const double inv = 65536.0 / (out_max - out_min);
+    for (int i = 0; i < steps; i++) {
+        const double val = lut16_fn(fn, in_min + i * step);
+        const double mid = lut16_fn(fn, in_min + i * step + half);
+        const double next = lut16_fn(fn, in_min + (i + 1) * step);
+        const double sample = round(val * inv);
+        const double interp = round((next * inv + round(val * inv)) / 2);
+        const double bias = round((interp - round(mid * inv)) / 2);
+        const double v = sample - bias;
+        table[i] = (int16_t)(v < -32768.0 ? -32768.0 : v > 32767.0 ? 32767.0 : v);
+    }
+    const double last = round(lut16_fn(fn, in_max) * inv);
+    table[steps] = (int16_t)(last < -32768.0 ? -32768.0 : last > 32767.0 ? 32767.0 : last);
 }
 
 void sm2c_mean_params(float in_scale, float out_scale, int64_t r, int32_t *m, int32_t *shift)

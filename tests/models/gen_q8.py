@@ -17,16 +17,20 @@ run with TFLite's reference kernels (tflite_int8.npy; ai_edge_litert's
 interpreter, tf.lite's when it is missing).  meta.json records the TFLite
 model's output scale, to count disagreements in output quanta.
 
+s16: the 16x8 scheme's kernels with non-zero int64 biases, a residual Add,
+Mean and Softmax.
 Each case also holds TFLite's outputs in its other modes, tflite_float16.npy
 (float16 weights) and tflite_dynamic.npy (dynamic range: int8 weights of 1024
 elements or more, activations quantized per call by the hybrid kernels), and
 cnn tflite_int8_skip.npy (full int8 with two layers left float by TFLite's
-quantization debugger, --quantize-skip's reference), all run with the
+quantization debugger, --quantize-skip's reference) and, but for head,
+tflite_int16x8.npy (16x8: int16 activations calibrated on calib.npy, int8
+weights, int64 biases), all run with the
 reference kernels; `--modes` writes only these for the cases as
 they are.
 
 usage: .venv/bin/python tests/models/gen_q8.py [cnn|head|resid ...]   (needs the pinned TensorFlow)
-       .venv/bin/python tests/models/gen_q8.py --modes float16,dynamic [CASE ...]
+       .venv/bin/python tests/models/gen_q8.py --modes float16,dynamic,int16x8 [CASE ...]
 """
 import json
 import os
@@ -112,6 +116,37 @@ def build_dyn():
     return keras.Model(inp, out)
 
 
+def build_s16():
+    """For --quantize int16x8: TFLite's 16x8 kernels with their int64 biases
+    non-zero (a Conv2D with batch norm folded, a depthwise of multiplier 2, a
+    Dense), a residual Add, global average pooling (Mean) and a Softmax."""
+    import keras
+    keras.utils.set_random_seed(5)
+    L = keras.layers
+    inp = keras.Input(shape=(8, 8, 4), name="image")
+    c = L.Conv2D(8, 3, padding="same", name="conv")(inp)
+    c = L.BatchNormalization(name="bn")(c)
+    c = L.ReLU(name="relu")(c)
+    d = L.DepthwiseConv2D(3, depth_multiplier=2, padding="same", name="dw")(c)
+    d = L.Conv2D(8, 1, name="project")(d)
+    h = L.Add(name="residual")([c, d])
+    h = L.GlobalAveragePooling2D(name="gap")(h)
+    h = L.Dense(16, activation="relu", name="fc")(h)
+    h = L.Dense(10, name="logits")(h)
+    out = L.Softmax(name="softmax")(h)
+    model = keras.Model(inp, out)
+    rng = np.random.default_rng(5)
+    for layer in model.layers:
+        ws = layer.get_weights()
+        if layer.name == "bn":   # a batch norm that moves the values
+            ws = [rng.uniform(0.5, 1.5, w.shape).astype(np.float32) if i in (0, 3) else
+                  rng.normal(0, 0.3, w.shape).astype(np.float32) for i, w in enumerate(ws)]
+        elif len(ws) == 2:       # biases as trained layers have them
+            ws[1] = rng.normal(0, 0.2, ws[1].shape).astype(np.float32)
+        layer.set_weights(ws)
+    return model
+
+
 def build_ties():
     """Dense layers whose weights lie on half steps of their scale and one
     float either side: where the quantizers' rounding formulas differ
@@ -183,7 +218,21 @@ def tflite_int8_skip(model_dir):
     return dbg.get_nondebug_quantized_model()
 
 
-MODES = {"float16": tflite_float16, "dynamic": tflite_dynamic, "int8_skip": tflite_int8_skip}
+def tflite_int16x8(model_dir):
+    """TFLite's 16x8 quantization: int16 activations, int8 weights, int64
+    biases (calib.npy beside the model as representative dataset)."""
+    calib = np.load(os.path.join(os.path.dirname(model_dir), "calib.npy"))
+    conv = tf.lite.TFLiteConverter.from_saved_model(model_dir)
+    conv.optimizations = [tf.lite.Optimize.DEFAULT]
+    conv.representative_dataset = lambda: ([calib[i:i + 1]] for i in range(len(calib)))
+    conv.target_spec.supported_ops = [tf.lite.OpsSet.EXPERIMENTAL_TFLITE_BUILTINS_ACTIVATIONS_INT16_WEIGHTS_INT8]
+    return conv.convert()
+
+
+MODES = {"float16": tflite_float16, "dynamic": tflite_dynamic, "int8_skip": tflite_int8_skip,
+         "int16x8": tflite_int16x8}
+# head's hard-swish has no 16x8 kernel in TFLite's converter
+NO_16X8 = {"head"}
 
 
 def write_modes(name, modes):
@@ -251,7 +300,8 @@ def write_case(name, model):
 
 
 def main():
-    cases = {"cnn": build_model, "head": build_head, "resid": build_resid, "dyn": build_dyn, "ties": build_ties}
+    cases = {"cnn": build_model, "head": build_head, "resid": build_resid, "dyn": build_dyn, "ties": build_ties,
+             "s16": build_s16}
     args = sys.argv[1:]
     if args and args[0] == "--modes":      # --modes MODE,... [CASE ...]: TFLite's outputs only
         for name in args[2:] or cases:
@@ -259,7 +309,8 @@ def main():
         return
     for name in args or cases:
         write_case(name, cases[name]())
-        write_modes(name, [m for m in MODES if m != "int8_skip" or name in SKIP])
+        write_modes(name, [m for m in MODES if (m != "int8_skip" or name in SKIP) and
+                           (m != "int16x8" or name not in NO_16X8)])
 
 
 if __name__ == "__main__":
