@@ -152,8 +152,8 @@ def compare(steps, reference, rtol=FLOAT_RTOL, atol=FLOAT_ATOL):
         match = _match(s["node"], names)
         ref = reference[match] if match else None
         row = {"step": s["step"], "node": s["node"], "max_abs_error": None, "ok": None}
-        quantized = s["array"] is not None and s["array"].dtype == np.int8 and ref is not None and \
-            np.asarray(ref).dtype.kind == "f"   # an int8 step: its scale is not in the dump
+        quantized = s["array"] is not None and s["array"].dtype in (np.int8, np.int16) and ref is not None and \
+            np.asarray(ref).dtype.kind == "f"   # an int8 (int16x8) step: its scale is not in the dump
         if ref is not None and s["array"] is not None and not quantized:
             row["max_abs_error"], row["ok"] = _error(s["array"], ref, rtol, atol)
             if not row["ok"] and first is None:

@@ -23,7 +23,15 @@
 #     TFLite's quantization debugger with those nodes denylisted, through both
 #     backends, within 1e-6 (TF float is 9e-3 away); dynamic dyn with its Dense
 #     left float; a pattern that names no node is an error.
-#  4. bad combinations: one line, non-zero exit, nothing written.
+#  4. int16x8 (TFLite's 16x8: int16 activations calibrated on calib.npy, int8
+#     weights, int64 biases): cnn, resid, dyn, ties and s16 (non-zero biases,
+#     batch norm, depthwise multiplier 2, Mean, Softmax) through both backends,
+#     within one output quantum of TFLite's reference kernels (the calibrated
+#     ranges come from sm2c's float kernels, TFLite's from its own: a scale may
+#     differ in its last bits, and a value then by one quantum; with equal
+#     scales every layer gives TFLite's integers) and a tenth of TF float's
+#     distance; every contraction, the Add, Mean and Softmax on int16 kernels.
+#  5. bad combinations: one line, non-zero exit, nothing written.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
@@ -105,7 +113,19 @@ REF=int8_skip run_mode int8 1e-6 cnn --calibration image="$q8/cnn/calib.npy" --q
 if ! grep -q "fully_connected_hybrid" "$tmp/dskip/model.c" && grep -q "sm2c_rt_conv2d_hybrid(" "$tmp/dskip/model.c"; then ok
 else no "dynamic --quantize-skip: the Dense is still hybrid"; fi
 
-# 4. bad combinations
+# 4. int16x8: the tolerance is one quantum of each case's output scale
+for ct in cnn:2e-5 resid:1.2e-5 dyn:2e-7 ties:2.5e-4 s16:3.1e-5; do
+  run_mode int16x8 "${ct#*:}" "${ct%%:*}" --calibration image="$q8/${ct%%:*}/calib.npy"
+done
+"$sm2c" compile "$q8/s16/model" -o "$tmp/s16_16x8" --signature serving_default --quantize int16x8 \
+  --calibration image="$q8/s16/calib.npy" 2>/dev/null
+m="$tmp/s16_16x8/model.c"
+if [ -f "$m" ] && grep -q "sm2c_rt_conv2d_s16(" "$m" && grep -q "sm2c_rt_depthwise_conv2d_s16(" "$m" &&
+   grep -q "sm2c_rt_fully_connected_s16(" "$m" && grep -q "sm2c_rt_add_s16(" "$m" &&
+   grep -q "sm2c_rt_mean_s16(" "$m" && grep -q "sm2c_rt_softmax_s16(" "$m" && ! grep -q "_f32(" <(grep -v "quantize_f32_s16\|dequantize_s16_f32" "$m" | grep "sm2c_rt_"); then ok
+else grep -o "sm2c_rt_[a-z0-9_]*(" "$m" | sort | uniq -c; no "int16x8: s16 is not all on int16 kernels"; fi
+
+# 5. bad combinations
 expect() {
   local want=$1 pattern=$2
   shift 2
@@ -122,11 +142,15 @@ expect 2 "\-\-io int8 needs --quantize int8" c --quantize float16 --io int8
 expect 2 "\-\-requantize float needs --quantize int8" c --quantize float16 --requantize float
 expect 2 "\-\-calibration needs --quantize int8" c --quantize dynamic --calibration image="$q8/cnn/calib.npy"
 expect 2 "\-\-io int8 needs --quantize int8" c --quantize dynamic --io int8
-expect 2 "\-\-quantize expects int8, dynamic or float16, got 'fp16'" c --quantize fp16
-expect 2 "\-\-quantize-skip needs --quantize int8 or dynamic" c --quantize float16 --quantize-skip 'x*'
+expect 2 "\-\-quantize expects int8, int16x8, dynamic or float16, got 'fp16'" c --quantize fp16
+expect 2 "\-\-quantize-skip needs --quantize int8, int16x8 or dynamic" c --quantize float16 --quantize-skip 'x*'
 expect 2 "\-\-quantize-skip 'functional_1/nosuch\*' matches no node" c --quantize dynamic \
   --quantize-skip 'functional_1/nosuch*'
 expect 2 "\-\-quantize-skip expects a node name or pattern" c --quantize dynamic --quantize-skip ''
+expect 2 "\-\-io int8 needs --quantize int8" c --quantize int16x8 --io int8 --calibration image="$q8/cnn/calib.npy"
+expect 2 "\-\-requantize float needs --quantize int8" c --quantize int16x8 --requantize float \
+  --calibration image="$q8/cnn/calib.npy"
+expect 2 "\-\-quantize int16x8 needs --calibration" c --quantize int16x8
 
 
 echo "quantize_modes: $pass passed, $fail failed"
