@@ -1,24 +1,28 @@
 #!/usr/bin/env python3
-"""sm2c's --quantize dynamic and float16 against TFLite's converter in the same
-modes, in one run (issue 34's benchmark rows).
+"""sm2c's --quantize dynamic, float16 and int16x8 against TFLite's converter in
+the same modes, in one run (issue 34's benchmark rows).
 
 Run with the project venv, after bench/gen_bench_models.py:
     /work/venv/bin/python bench/run_bench_modes.py [--sm2c build/sm2c] [--rounds 5]
-        [--modes dynamic,float16] [--results FILE.md] [NAME...]
+        [--modes dynamic,float16,int16x8] [--results FILE.md] [NAME...]
 
 Per model and mode (the benchmark's SavedModels, random weights; held-out
 inputs uniform in [-1, 1), seed 3, as bench/run_bench_int8.py's):
   sm2c-MODE     sm2c compile --quantize MODE, float IO, cc -O3 -march=native,
                 timed inside C (bench/harness.c)
   tflite-MODE   TFLiteConverter, optimizations DEFAULT (float16: supported_types
-                float16; dynamic: no representative dataset); ai_edge_litert
+                float16; dynamic: no representative dataset; int16x8: the 16x8 ops
+                set with run_bench_int8.py's calibration inputs, which sm2c gets
+                as --calibration); ai_edge_litert
                 Interpreter with its default XNNPACK delegate, num_threads=1: what a
                 TFLite user runs
   sm2c-float    the float model, built like sm2c-MODE
 Weights: sm2c's count (the compile's "weights N bytes") against the float
 build's; TFLite's .tflite file against its float conversion's.  Accuracy: mean
 absolute error against TensorFlow's float outputs; "equal": outputs within
-rtol 1e-5 of TFLite's reference kernels (BUILTIN_REF, the bits sm2c follows).
+rtol 1e-5 of TFLite's reference kernels (BUILTIN_REF, the bits sm2c follows);
+for int16x8, within one quantum of TFLite's output scale (the calibrated
+ranges come from different float kernels: ARCHITECTURE.md).
 Timing is run_bench.py's: thread CPU time, round robin, medians and
 interquartile ranges.
 """
@@ -60,7 +64,7 @@ def keras_converter(name, sm_dir):
     return tf.lite.TFLiteConverter.from_keras_model(keras.Model(inp, model(inp)))
 
 
-def tflite_mode(sm_dir, mode, path, name):
+def tflite_mode(sm_dir, mode, path, name, calib=None):
     import tensorflow as tf
     conv = tf.lite.TFLiteConverter.from_saved_model(sm_dir) if name not in KERAS_ONLY else \
         keras_converter(name, sm_dir)
@@ -68,9 +72,24 @@ def tflite_mode(sm_dir, mode, path, name):
         conv.optimizations = [tf.lite.Optimize.DEFAULT]
     if mode == "float16":
         conv.target_spec.supported_types = [tf.float16]
+    if mode == "int16x8":
+        conv.representative_dataset = lambda: ([x[None]] for x in calib)
+        conv.target_spec.supported_ops = [tf.lite.OpsSet.EXPERIMENTAL_TFLITE_BUILTINS_ACTIVATIONS_INT16_WEIGHTS_INT8]
     with open(path, "wb") as f:
         f.write(conv.convert())
     return os.path.getsize(path)
+
+
+def output_scale(path):
+    """The scale of the integer tensor the output DEQUANTIZE reads (None: float)."""
+    from ai_edge_litert.interpreter import Interpreter
+    it = Interpreter(model_path=path)
+    out = it.get_output_details()[0]["index"]
+    details = {d["index"]: d for d in it.get_tensor_details()}
+    for op in it._get_ops_details():
+        if op["op_name"] == "DEQUANTIZE" and list(op["outputs"]) == [out]:
+            return float(details[op["inputs"][0]]["quantization"][0])
+    return None
 
 
 def reference_outputs(path, xs):
@@ -88,12 +107,14 @@ def reference_outputs(path, xs):
     return np.stack(outs)
 
 
-def build(sm2c, sm_dir, work, mode):
+def build(sm2c, sm_dir, work, mode, calib_arg=None):
     out = os.path.join(work, "c-" + mode)
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sm2c, "compile", sm_dir, "-o", out, "--name", "m", "--signature", "serving_default"]
     if mode != "float":
         cmd += ["--quantize", mode]
+    if mode == "int16x8":
+        cmd += ["--calibration", calib_arg]
     log = subprocess.run(cmd, check=True, capture_output=True, text=True).stderr
     weights = int(re.search(r"weights (\d+) bytes", log).group(1))
     sources = sorted(os.path.join(out, f) for f in os.listdir(out) if f.endswith(".c"))
@@ -108,7 +129,9 @@ def bench_model(name, modes, args):
     key, shape = r8.input_key_shape(args, name)
     work = os.path.join(args.work, name)
     os.makedirs(work, exist_ok=True)
-    _, held = r8.datasets(name, shape)
+    calib, held = r8.datasets(name, shape)
+    calib_npy = os.path.join(work, "calib.npy")
+    np.save(calib_npy, calib)
     want = r8.tf_outputs(sm_dir, key, held).reshape(len(held), -1)
     x0 = held[:1]
     out_shape = (1, *r8.tf_outputs(sm_dir, key, held[:1]).shape[1:])
@@ -116,10 +139,12 @@ def bench_model(name, modes, args):
     tfl_f = os.path.join(work, "float.tflite")
     engines, weights, ref = {"sm2c-float": rb.Sm2c(so_f, x0, out_shape)}, {"sm2c-float": w_f}, {}
     weights["tflite-float"] = tflite_mode(sm_dir, "float", tfl_f, name)
+    quantum = {}
     for mode in modes:
-        so, w = build(args.sm2c, sm_dir, work, mode)
+        so, w = build(args.sm2c, sm_dir, work, mode, f"{key}={calib_npy}")
         tfl = os.path.join(work, mode + ".tflite")
-        weights["tflite-" + mode] = tflite_mode(sm_dir, mode, tfl, name)
+        weights["tflite-" + mode] = tflite_mode(sm_dir, mode, tfl, name, calib)
+        quantum[mode] = output_scale(tfl) if mode == "int16x8" else None
         weights["sm2c-" + mode] = w
         engines["sm2c-" + mode] = rb.Sm2c(so, x0, out_shape)
         engines["tflite-" + mode] = rb.Tflite(tfl, x0)
@@ -138,7 +163,10 @@ def bench_model(name, modes, args):
     row = {"name": name, "modes": modes, "engines": {}, "n_out": int(want.size), "weights": weights, "equal": {},
            "ref_mae": {m: float(np.mean(np.abs(ref[m] - want))) for m in modes}}
     for m in modes:
-        row["equal"][m] = int(np.sum(np.isclose(outs["sm2c-" + m], ref[m], rtol=1e-5, atol=1e-7)))
+        if quantum[m]:
+            row["equal"][m] = int(np.sum(np.abs(outs["sm2c-" + m] - ref[m]) <= 1.01 * quantum[m]))
+        else:
+            row["equal"][m] = int(np.sum(np.isclose(outs["sm2c-" + m], ref[m], rtol=1e-5, atol=1e-7)))
     for k in engines:
         s = sorted(samples[k])
         q = statistics.quantiles(s, n=4) if len(s) > 1 else [s[0]] * 3
@@ -159,7 +187,7 @@ def write_results(path, rows, load_before, load_after, args, modes):
         f"- {args.rounds} rounds, round robin; one thread, batch 1; float inputs and outputs; "
         f"{r8.N_HELD} held-out inputs",
         "- TFLite timed with its default XNNPACK delegate; 'equal' counts sm2c's outputs within "
-        "rtol 1e-5 of TFLite's reference kernels in the same mode",
+        "rtol 1e-5 of TFLite's reference kernels in the same mode (int16x8: within one output quantum)",
         "",
     ]
     for mode in modes:
