@@ -24,6 +24,7 @@
 
 #include "q16_math.h"
 #include "rt_select.h"
+#include "rt_target.h" /* SM2C_RT_SCALAR_CORE */
 #include "sm2c_rt.h"
 
 /* Output channels summed together; products summed in int32 before int64. */
@@ -85,11 +86,51 @@ static void cs16_block(const int16_t *x, const int8_t *w, const int32_t *p, int3
     }
 }
 
+/* Depthwise on a scalar core: per output channel its taps in an int32 sum
+** that stays in a register (at most 256 taps: 2^22 each), then int64. */
+static int cs16_depthwise_scalar(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y,
+                                 const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t act_min,
+                                 int32_t act_max)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW], OC = p[SM2C_RT_WIN_OC];
+    const int32_t M = p[SM2C_RT_WIN_FC] > 0 ? p[SM2C_RT_WIN_FC] : 1;
+    if (!SM2C_RT_SCALAR_CORE || KH * KW > 256)
+        return 0;
+    for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
+        for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
+            for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
+                int16_t *yp = y + (((ptrdiff_t)n * p[SM2C_RT_WIN_OH] + oh) * p[SM2C_RT_WIN_OW] + ow) * OC;
+                const int32_t ih0 = oh * p[SM2C_RT_WIN_SH] - p[SM2C_RT_WIN_PT];
+                const int32_t iw0 = ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
+                for (int32_t o = 0; o < OC; o++) {
+                    int32_t acc = 0;
+                    for (int32_t kh = 0; kh < KH; kh++) {
+                        const int32_t ih = ih0 + kh * p[SM2C_RT_WIN_DH];
+                        if ((uint32_t)ih >= (uint32_t)H)
+                            continue;
+                        const int16_t *xr = x + ((ptrdiff_t)n * H + ih) * W * C + o / M;
+                        const int8_t *wr = w + (ptrdiff_t)kh * KW * OC + o;
+                        for (int32_t kw = 0; kw < KW; kw++) {
+                            const int32_t iw = iw0 + kw * p[SM2C_RT_WIN_DW];
+                            if ((uint32_t)iw < (uint32_t)W)
+                                acc += (int32_t)wr[(ptrdiff_t)kw * OC] * xr[(ptrdiff_t)iw * C];
+                        }
+                    }
+                    const int64_t a = (int64_t)acc + (bias ? bias[o] : 0);
+                    yp[o] = sm2c_rt__clamp_s16(sm2c_rt__requant64(a, mult[o], shift[o]), act_min, act_max);
+                }
+            }
+    return 1;
+}
+
 static void cs16_conv(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y, const int32_t *p,
                       const int32_t *mult, const int32_t *shift, int32_t act_min, int32_t act_max, int depthwise)
 {
     const int32_t OC = p[SM2C_RT_WIN_OC];
     int64_t acc[CS16_OB];
+    if (depthwise && cs16_depthwise_scalar(x, w, bias, y, p, mult, shift, act_min, act_max))
+        return;
     for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
         for (int32_t oh = 0; oh < p[SM2C_RT_WIN_OH]; oh++)
             for (int32_t ow = 0; ow < p[SM2C_RT_WIN_OW]; ow++) {
@@ -122,18 +163,6 @@ void sm2c_rt_depthwise_conv2d_s16(const int16_t *x, const int8_t *w, const int64
 
 #if SM2C_RT_WANT(fully_connected_s16)
 
-/* round(v) halves away from zero, saturated to int32 (v is finite). */
-static int32_t fc16_round(double v)
-{
-    if (v >= 2147483647.0)
-        return INT32_MAX;
-    if (v <= -2147483648.0)
-        return INT32_MIN;
-    const int32_t t = (int32_t)v;
-    const double f = v - (double)t;
-    return t + (f >= 0.5) - (f <= -0.5);
-}
-
 void sm2c_rt_fully_connected_s16(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y,
                                  int32_t rows, int32_t k, int32_t n, const double *scale, int32_t act_min,
                                  int32_t act_max)
@@ -150,7 +179,7 @@ void sm2c_rt_fully_connected_s16(const int16_t *x, const int8_t *w, const int64_
                     part += (int32_t)wo[i] * xr[i];
                 acc += part;
             }
-            y[(ptrdiff_t)r * n + o] = sm2c_rt__clamp_s16(fc16_round((double)acc * scale[o]), act_min, act_max);
+            y[(ptrdiff_t)r * n + o] = sm2c_rt__clamp_s16(sm2c_rt__round_d((double)acc * scale[o]), act_min, act_max);
         }
     }
 }

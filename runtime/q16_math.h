@@ -22,6 +22,19 @@ static inline int32_t sm2c_rt__requant64(int64_t x, int32_t m, int32_t shift)
     return r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : (int32_t)r;
 }
 
+/* round(v) halves away from zero, saturated to int32 (v finite): the
+** FullyConnected's scaling in double, as TFLite's reference kernel rounds. */
+static inline int32_t sm2c_rt__round_d(double v)
+{
+    if (v >= 2147483647.0)
+        return INT32_MAX;
+    if (v <= -2147483648.0)
+        return INT32_MIN;
+    const int32_t t = (int32_t)v;
+    const double f = v - (double)t;
+    return t + (f >= 0.5) - (f <= -0.5);
+}
+
 static inline int16_t sm2c_rt__clamp_s16(int32_t v, int32_t lo, int32_t hi)
 {
     return (int16_t)(v < lo ? lo : v > hi ? hi : v);

@@ -213,6 +213,7 @@ typedef struct kernel {
 #define W_REQUANT_S16(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i)
 #define W_MEAN_S16(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].i)
 #define W_SOFTMAX_S16(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i, a[4].i, a[5].i, a[6].p, a[7].p)
+#define W_CONV_OHWI_S16(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].ints, a[6].ints, a[7].i, a[8].i, a[9].p)
 #define Q16_KERNELS                                                                              \
     WRAP(sm2c_rt_quantize_f32_s16, W_QUANTIZE) WRAP(sm2c_rt_dequantize_s16_f32, W_QUANTIZE)       \
     WRAP(sm2c_rt_conv2d_s16, W_CONV_S16) WRAP(sm2c_rt_depthwise_conv2d_s16, W_CONV_S16)           \
@@ -220,7 +221,8 @@ typedef struct kernel {
     WRAP(sm2c_rt_add_bcast_s16, W_BCAST_S8) WRAP(sm2c_rt_requantize_s16, W_REQUANT_S16)           \
     WRAP(sm2c_rt_clamp_s16, W_CLAMP_S8) WRAP(sm2c_rt_max_pool_s16, W_POOL)                        \
     WRAP(sm2c_rt_avg_pool_s16, W_POOL) WRAP(sm2c_rt_mean_s16, W_MEAN_S16)                         \
-    WRAP(sm2c_rt_softmax_s16, W_SOFTMAX_S16)
+    WRAP(sm2c_rt_softmax_s16, W_SOFTMAX_S16) WRAP(sm2c_rt_fully_connected_m_s16, W_FC_S16)         \
+    WRAP(sm2c_rt_conv2d_ohwi_s16, W_CONV_OHWI_S16)
 
 /* logic family: comparison, logic, selection, integer arithmetic, reductions, scans. */
 #define W_APPROX(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].f)

@@ -4,7 +4,8 @@
 ** DequantizeS8 and RequantizeS8 at the edges and seams, the same sm2c_qnode
 ** parameters) with int16 values; this picks the _s16 kernels, which take
 ** no zero points (they are 0) and int64 biases.  The filters keep
-** TensorFlow's layout.
+** TensorFlow's layout, except for a Cortex-M, whose Conv2D and
+** FullyConnected read them as the int8 SMLAD kernels do (conv_ohwi_s16.c).
 */
 #include "ops_q16.h"
 
@@ -66,6 +67,19 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     const int depthwise = op_is(n, "DepthwiseConv2dNative");
     if (!depthwise && p[SM2C_RT_WIN_FC] != p[SM2C_RT_WIN_C])
         return sm2c_lower_unsupported(l, n, "grouped Conv2D has no int16 kernel");
+    if (!depthwise && l->target->cortex_m && n->inputs[1]->constant) {
+        const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], dims[1] = { k + 2 };
+        sm2c_shape cs = sm2c_shape_make(l->c, 1, dims);
+        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_ohwi_s16", 10);
+        s->args[0] = buf_of(l, n->inputs[0]);
+        s->args[1] = buf_of(l, sm2c_q8_ohwi_filter(l, n->inputs[1], 0));
+        s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+        s->args[3] = buf_of(l, n->outputs[0]);
+        s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+        requant_args(l, n, s, 5);
+        s->args[9] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, "conv window"));
+        return SM2C_OK;
+    }
     sm2c_step *s = sm2c_lower_step(l, n, depthwise ? "sm2c_rt_depthwise_conv2d_s16" : "sm2c_rt_conv2d_s16", 9);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
@@ -84,9 +98,10 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     sm2c_tensor *t = sm2c_op_vector(l, SM2C_DT_DOUBLE, n->q->n_channels);
     memcpy(t->data, n->q->real, (size_t)n->q->n_channels * sizeof *n->q->real);
     const sm2c_value *scale = sm2c_op_constant(l, t, sm2c_arena_printf(l->c->arena, "%s/requant_scale", n->name));
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fully_connected_s16", 10);
+    const int m_form = l->target->cortex_m && n->inputs[1]->constant;
+    sm2c_step *s = sm2c_lower_step(l, n, m_form ? "sm2c_rt_fully_connected_m_s16" : "sm2c_rt_fully_connected_s16", 10);
     s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[1] = buf_of(l, m_form ? sm2c_q8_ohwi_filter(l, n->inputs[1], 1) : n->inputs[1]);
     s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_int(x->dims[0]);

@@ -125,15 +125,16 @@ static const int64_t *bias_less_col_sums(sm2c_lower *l, const sm2c_node *n, int6
     return nb;
 }
 
-/* A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_ohwi_s8 reads it: rows
+/* A Conv2D filter [KH, KW, C, OC] (rows_first: a FullyConnected's [OC, K])
+** as sm2c_rt_conv2d_ohwi_s8 reads it: rows
 ** [OC, K], K = KH*KW*C, in [OC, KH, KW, C] order with the middle two of each
 ** four values below K & ~3 swapped, so that SXTB16 makes the int16 pairs
 ** (k, k+1) and (k+2, k+3) of a word.  Made at compile time, so the kernel
 ** repacks nothing; the same bytes as the filter, in another order. */
-static sm2c_value *ohwi_filter(sm2c_lower *l, const sm2c_value *f)
+sm2c_value *sm2c_q8_ohwi_filter(sm2c_lower *l, const sm2c_value *f, int rows_first)
 {
     const sm2c_tensor *t = f->constant;
-    const int64_t oc = t->shape.dims[t->shape.rank - 1], k = oc > 0 ? t->nelem / oc : 0;
+    const int64_t oc = t->shape.dims[rows_first ? 0 : t->shape.rank - 1], k = oc > 0 ? t->nelem / oc : 0;
     const int64_t quads = k & ~(int64_t)3, dims[2] = { oc, k };
     sm2c_tensor *r = sm2c_arena_alloc(l->c->arena, sizeof *r);
     r->dtype = SM2C_DT_INT8;
@@ -146,7 +147,7 @@ static sm2c_value *ohwi_filter(sm2c_lower *l, const sm2c_value *f)
     for (int64_t o = 0; o < oc; o++)
         for (int64_t i = 0; i < k; i++) {
             const int64_t at = i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i;
-            dst[o * k + at] = src[i * oc + o];
+            dst[o * k + at] = src[rows_first ? o * k + i : i * oc + o];
         }
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter"));
 }
@@ -187,7 +188,7 @@ static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int6
     sm2c_shape cs = sm2c_shape_make(l->c, 1, dims);
     sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_ohwi_s8", 12);
     s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, ohwi_filter(l, n->inputs[1]));
+    s->args[1] = buf_of(l, sm2c_q8_ohwi_filter(l, n->inputs[1], 0));
     s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);

@@ -17,6 +17,11 @@ extern const sm2c_opdef sm2c_op_hard_swish_s8;
 /* int8 to int8 under the output's parameters (before a Concat input). */
 extern const sm2c_opdef sm2c_op_requantize_s8;
 
+/* An int8 filter (constant) in the rows SMLAD's kernels read (conv_ohwi_s8.c):
+** [OC, K] with the middle two of each four values swapped; the source is a
+** Conv2D's [KH, KW, C, OC], or with rows_first a FullyConnected's [OC, K]. */
+sm2c_value *sm2c_q8_ohwi_filter(sm2c_lower *l, const sm2c_value *f, int rows_first);
+
 /* Lower a node with n->q set to the int8 kernels. */
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n);
 

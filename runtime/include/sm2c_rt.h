@@ -810,6 +810,14 @@ void sm2c_rt_max_pool_s16(const int16_t *x, int16_t *y, const int32_t *p);
 void sm2c_rt_avg_pool_s16(const int16_t *x, int16_t *y, const int32_t *p);
 void sm2c_rt_mean_s16(const int16_t *x, int16_t *y, int32_t outer, int32_t r, int32_t inner, int32_t mult,
                       int32_t shift);
+/* The Cortex-M forms (conv_ohwi_s16.c): filters as sm2c_rt_conv2d_ohwi_s8's rows
+** (a FullyConnected's [N, K] likewise), col arena scratch of KH*KW*C + 2 int16. */
+void sm2c_rt_conv2d_ohwi_s16(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y, const int32_t *p,
+                             const int32_t *mult, const int32_t *shift, int32_t act_min, int32_t act_max,
+                             int16_t *col);
+void sm2c_rt_fully_connected_m_s16(const int16_t *x, const int8_t *w, const int64_t *bias, int16_t *y,
+                                   int32_t rows, int32_t k, int32_t n, const double *scale, int32_t act_min,
+                                   int32_t act_max);
 /* Rows of depth values; exp_lut and recip_lut 513 values each (TFLite's Prepare). */
 void sm2c_rt_softmax_s16(const int16_t *x, int16_t *y, int32_t rows, int32_t depth, int32_t mult, int32_t shift,
                          const int16_t *exp_lut, const int16_t *recip_lut);
