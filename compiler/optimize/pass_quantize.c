@@ -41,6 +41,7 @@ typedef struct qstate {
     sm2c_value *fixed_out;      /* the node just rewritten has fixed output parameters */
     int32_t float_requant;      /* --requantize float */
     const sm2c_quant_skip *skip; /* --quantize-skip */
+    int32_t weights_bits;       /* --weights-bits */
 } qstate;
 
 static const sm2c_qnode convert_q = { 0, NULL, NULL, NULL, -128, 127, { 0 } };
@@ -210,7 +211,10 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
     int8_t *wq = sm2c_arena_alloc(q->c->arena, (size_t)ct->n + 1);
     float *scales = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *scales);
-    sm2c_quantize_weights(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
+    if (q->weights_bits == 4)
+        sm2c_quantize_weights_s4(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
+    else
+        sm2c_quantize_weights(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
     int64_t bias_max;
     int32_t *bq = quantize_bias(q, n->bias, in->scale, scales, ct->n_ch, &bias_max);
     if (ct->k > (INT32_MAX - bias_max) / (127 * 255))
@@ -960,7 +964,8 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
                                const sm2c_quant_opts *qo, sm2c_quant_summary *sum)
 {
     const int io_int8 = qo->io_int8;
-    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant, &qo->skip };
+    qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant, &qo->skip,
+                 qo->weights_bits };
     q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
     memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);
