@@ -11,33 +11,33 @@
 #include "simd_f32.h"
 #include "sm2c_rt.h"
 
-/* AVX-512 needs BW for bytes: its own feature bit, asked for by name. */
+/* AVX-512 needs BW for bytes, its own feature bit, asked for by name.  As
+** in simd_f32.h: a build for AVX2 (and not AVX-512) takes that path alone;
+** a build for AVX-512F without BW asks the CPU for BW; a portable build
+** (x86-64 ELF, GCC or clang) asks for either. */
 #if defined(SM2C_RT_PORTABLE_ONLY) || !defined(__x86_64__)
 #define WIDEN_512 0
 #define WIDEN_256 0
-#else
-#if defined(__AVX512BW__)
+#elif defined(__AVX512BW__)
 #define WIDEN_512 1
+#define WIDEN_256 0
 #define WIDEN_TARGET_512
 #define have_512() 1
-#elif SM2C_RT_X86_DISPATCH
-#define WIDEN_512 1
-#define WIDEN_TARGET_512 __attribute__((target("avx512f,avx512bw,avx2")))
-#define have_512() __builtin_cpu_supports("avx512bw")
-#else
+#elif defined(__AVX2__) && !defined(__AVX512F__)
 #define WIDEN_512 0
-#endif
-#if defined(__AVX2__)
 #define WIDEN_256 1
 #define WIDEN_TARGET_256
 #define have_256() 1
 #elif SM2C_RT_X86_DISPATCH
+#define WIDEN_512 1
 #define WIDEN_256 1
+#define WIDEN_TARGET_512 __attribute__((target("avx512f,avx512bw,avx2")))
+#define have_512() __builtin_cpu_supports("avx512bw")
 #define WIDEN_TARGET_256 __attribute__((target("avx2")))
 #define have_256() __builtin_cpu_supports("avx2")
 #else
+#define WIDEN_512 0
 #define WIDEN_256 0
-#endif
 #endif
 
 #if WIDEN_512 || WIDEN_256
