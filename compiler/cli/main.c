@@ -44,7 +44,8 @@ static const char usage[] =
     "        [--emit c|llvm-ir|llvm-bc|obj|so] [--target TRIPLE] [--cpu CPU]\n"
     "        [--features F] [--opt O0|O1|O2|O3|Os|Oz] [--report FILE] [--profile] [--tag_set TAGS]\n"
     "        [--weights inline|c|obj] [--quantize int8|int16x8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
-    "        [--requantize fixed|float] [--quantize-skip PATTERN]...] [--section CLASS=NAME]...\n"
+    "        [--requantize fixed|float] [--quantize-skip PATTERN]... [--weights-bits 8|4]]\n"
+    "        [--section CLASS=NAME]...\n"
     "        [--fast-arena BYTES]\n"
     "        write OUT/NAME.h and, by --emit: NAME.c (default), NAME.ll, NAME.bc or\n"
     "        NAME.o (each with the runtime sources they need), or NAME.so (linked\n"
@@ -88,6 +89,9 @@ static const char usage_modes[] =
     "        --quantize-skip PATTERN (int8, int16x8, dynamic): nodes whose TF name (or that of a\n"
     "        node fused into them) matches stay float, quantized and dequantized at the\n"
     "        seams as TFLite's debugger's denylisted_nodes leave them; '*' matches any run\n"
+    "        --weights-bits 4 (int8, dynamic): int4 weights for Conv2D, depthwise (int8\n"
+    "        only) and MatMul, per channel max|w| / 7 (ai-edge-quantizer's INT4 scheme),\n"
+    "        stored two to a byte and widened to int8 in the arena before use\n"
     "        --quantize float16: every float weight rounded to binary16 (TFLite's float16\n"
     "        quantization), those of 256 elements or more stored so and widened to\n"
     "        float32 in the arena before the steps that read them; float32 compute\n"
@@ -110,7 +114,8 @@ static const char usage_more[] =
     "  run DIR [--signature KEY|--function KEY] [--input KEY=FILE.npy]...\n"
     "        [--input_exprs 'KEY=[[1,2],[3,4]]']... [--outdir OUT] [-q]\n"
     "        [--shape ...] [--max-batch N] [--quantize int8|int16x8|dynamic|float16 [--calibration KEY=FILE.npy]... [--io int8]\n"
-    "        [--requantize fixed|float] [--quantize-skip PATTERN]...] [--emit c|obj|so] [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
+    "        [--requantize fixed|float] [--quantize-skip PATTERN]... [--weights-bits 8|4]] [--emit c|obj|so]\n"
+    "        [--target TRIPLE] [--cpu CPU] [--features F] [--opt O]\n"
     "        [--tag_set TAGS] [--threads N] [--task-work N] [--dump-after PASS] [--keep]\n"
     "        [--section CLASS=NAME]... [--fast-arena BYTES]\n"
     "        compile one signature (default: the model's only one) or function, build it\n"
@@ -259,6 +264,7 @@ static const opt_def options[] = {
     { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
     { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
     { "--quantize-skip", { 0 }, "PATTERN", CMD_MODEL, "with --quantize int8|dynamic: keep these nodes float (repeatable)" },
+    { "--weights-bits", { 0 }, "8|4", CMD_MODEL, "with --quantize int8|dynamic: int4 weights, two to a byte (default 8)" },
     { "--dump-after", { 0 }, "PASS[,PASS...]|all", CMD_MODEL, "print each entry's IR after those passes to stderr" },
     { "--task-work", { 0 }, "N", CMD_MODEL, "split a step into tasks of at least N multiply-adds (default 32768)" },
     /* memory placement (lower/placement.h) */
@@ -771,6 +777,12 @@ static int take(cli *o, const char *opt, const char *val)
         o->co.requantize_float = !strcmp(val, "float");
         return 0;
     }
+    if (!strcmp(opt, "--weights-bits")) {
+        if (strcmp(val, "8") && strcmp(val, "4"))
+            return usage_error("--weights-bits expects 8 or 4, got '%s'", val);
+        o->co.weights_bits = val[0] - '0';
+        return 0;
+    }
     if (!strcmp(opt, "--io")) {
         if (strcmp(val, "int8") && strcmp(val, "float"))
             return usage_error("--io expects float or int8, got '%s'", val);
@@ -945,6 +957,8 @@ static int parse_args(cli *o, int argc, char **argv)
         return usage_error("%s", "--requantize float needs --quantize int8");
     if (o->co.n_quantize_skip && !full_integer && o->co.quantize != SM2C_QUANTIZE_DYNAMIC)
         return usage_error("%s", "--quantize-skip needs --quantize int8, int16x8 or dynamic");
+    if (o->co.weights_bits == 4 && o->co.quantize != SM2C_QUANTIZE_INT8 && o->co.quantize != SM2C_QUANTIZE_DYNAMIC)
+        return usage_error("%s", "--weights-bits 4 needs --quantize int8 or dynamic");
     char why[256];
     if (sm2c_placement_problem(&o->co.placement, why, sizeof why))
         return usage_error("%s", why);

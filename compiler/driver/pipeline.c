@@ -389,7 +389,7 @@ static sm2c_status quantize_graph(sm2c_ctx *c, sm2c_graph *g, const sm2c_compile
     sm2c_quant_summary sum = { 0 };
     double *err = NULL;
     const sm2c_quant_opts qo = { o->io_int8, o->requantize_float, quant_skip(o),
-                                 o->quantize == SM2C_QUANTIZE_INT16X8 };
+                                 o->quantize == SM2C_QUANTIZE_INT16X8, o->weights_bits };
     if (PASS("quantize", sm2c_pass_quantize(c, g, ranges, n_values, &qo, &sum)) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (o->n_calibration && (st = measure_errors(c, g, key, &f, n_values, o, &err))))
@@ -434,7 +434,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !quantized_acts(o))) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (full_integer(o) && (st = quantize_graph(c, g, o, key, &qr))) ||
-        (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &skip, &n_hybrid))))
+        (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &skip, o->weights_bits, &n_hybrid))))
         return st;
     e->key = key;
     if (spec->fn)
@@ -453,6 +453,8 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         return st;
     if (o->quantize == SM2C_QUANTIZE_FLOAT16)
         sm2c_entry_half_weights(c, p, e);
+    if (o->weights_bits == 4 && quantized_acts(o))
+        sm2c_entry_int4_weights(c, p, e);
     return sm2c_pass_plan_pools(c, e, o->placement.fast_arena);
 }
 

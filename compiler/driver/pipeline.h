@@ -38,6 +38,10 @@ typedef struct sm2c_compile_opts {
     sm2c_quantize quantize;      /* --quantize: int8 (pass_quantize.c), float16
                                     (lower/half_weights.c), dynamic (pass_dynamic.c) */
     int32_t io_int8;             /* --io int8: int8 entry inputs and outputs */
+    int32_t weights_bits;        /* --weights-bits: 0 or 8 (int8 weights), or 4 with
+                                    int8 or dynamic: int4 values (quant_params.c), int8
+                                    buffers of them stored two to a byte
+                                    (lower/int4_weights.c) */
     int32_t requantize_float;    /* --requantize float: int8 contractions requantize in
                                     float (XNNPACK's scheme), not TFLite's fixed point */
     int32_t skip_failing;        /* --skip-failing: an entry that cannot be compiled is left

@@ -27,4 +27,17 @@
 ** lowering to find by their bytes. */
 void sm2c_entry_half_weights(sm2c_ctx *c, sm2c_program *p, sm2c_entry *e);
 
+/* --weights-bits 4: int8 weights of at least this many elements whose values
+** fit int4 are stored packed; smaller ones (a step costs more than the bytes
+** it saves) stay int8. */
+#define SM2C_INT4_STORE_MIN 64
+
+/* Rewrites entry e of p (lowered, not yet planned): each int8 weight its steps
+** read (but one an output is a copy of) with SM2C_INT4_STORE_MIN elements or
+** more, all in [-8, 7], becomes a uint8 weight of its values two to a byte
+** (TFLite's INT4 order, the low nibble first), with a step
+** sm2c_rt_widen_s4_s8 into an int8 arena buffer before the steps that read it
+** (before the outermost loop or branch holding them). */
+void sm2c_entry_int4_weights(sm2c_ctx *c, sm2c_program *p, sm2c_entry *e);
+
 #endif

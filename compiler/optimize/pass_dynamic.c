@@ -67,7 +67,7 @@ static void make_hybrid(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n, const sm2c_sha
 /* Conv2D [KH, KW, C, OC] (no groups) or depthwise [KH, KW, C, M]: the int8
 ** filter keeps TensorFlow's layout, channel o = the last index (depthwise:
 ** c * M + m over the last two). */
-static int hybrid_conv(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
+static int hybrid_conv(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n, int32_t bits)
 {
     const sm2c_value *f = big_filter(n, 4);
     int depthwise = op_is(n, "DepthwiseConv2dNative");
@@ -80,7 +80,10 @@ static int hybrid_conv(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
     int64_t n_w = sm2c_value_elements(f);
     int8_t *w = sm2c_arena_alloc(c->arena, (size_t)n_w + 1);
     float *scales = sm2c_arena_array(c->arena, (size_t)n_ch + 1, sizeof *scales);
-    sm2c_quantize_weights_drq(f->constant->data, n_w, (int32_t)n_ch, 1, w, scales);
+    if (bits == 4 && !depthwise)
+        sm2c_quantize_weights_s4(f->constant->data, n_w, (int32_t)n_ch, 1, w, scales);
+    else
+        sm2c_quantize_weights_drq(f->constant->data, n_w, (int32_t)n_ch, 1, w, scales);
     make_hybrid(c, g, n, &f->shape, w, scales, (int32_t)n_ch, NULL);
     return 1;
 }
@@ -90,7 +93,7 @@ static int hybrid_conv(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
 ** FULLY_CONNECTED, the second keeping x's leading dims): the int8 filter is
 ** stored [n, k], as FULLY_CONNECTED holds it, with each row's sum; a fused
 ** bias must be one value per output. */
-static int hybrid_matmul(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
+static int hybrid_matmul(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n, int32_t bits)
 {
     const sm2c_value *f = big_filter(n, 2);
     int batch = !op_is(n, "MatMul");
@@ -108,7 +111,10 @@ static int hybrid_matmul(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
             wt[o * k + i] = tb ? src[o * k + i] : src[i * cols + o];
     int8_t *w = sm2c_arena_alloc(c->arena, (size_t)(k * cols) + 1);
     float *scales = sm2c_arena_array(c->arena, (size_t)cols + 1, sizeof *scales);
-    sm2c_quantize_weights_drq(wt, k * cols, (int32_t)cols, k, w, scales);
+    if (bits == 4)
+        sm2c_quantize_weights_s4(wt, k * cols, (int32_t)cols, k, w, scales);
+    else
+        sm2c_quantize_weights_drq(wt, k * cols, (int32_t)cols, k, w, scales);
     int32_t *sums = sm2c_arena_array(c->arena, (size_t)cols + 1, sizeof *sums);
     for (int64_t o = 0; o < cols; o++)
         for (int64_t i = 0; i < k; i++)
@@ -118,7 +124,8 @@ static int hybrid_matmul(sm2c_ctx *c, sm2c_graph *g, sm2c_node *n)
     return 1;
 }
 
-sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const sm2c_quant_skip *skip, int32_t *n_hybrid)
+sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const sm2c_quant_skip *skip, int32_t weights_bits,
+                              int32_t *n_hybrid)
 {
     *n_hybrid = 0;
     int32_t n_nodes = g->n_nodes;   /* the new constants are not nodes */
@@ -129,9 +136,9 @@ sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const sm2c_quant_skip 
             (n->bias && n->bias->dtype != SM2C_DT_FLOAT) || sm2c_quant_skipped(skip, n))
             continue;
         if (op_is(n, "Conv2D") || op_is(n, "DepthwiseConv2dNative"))
-            *n_hybrid += hybrid_conv(c, g, n);
+            *n_hybrid += hybrid_conv(c, g, n, weights_bits);
         else if (op_is(n, "MatMul") || op_is(n, "BatchMatMulV2") || op_is(n, "BatchMatMul"))
-            *n_hybrid += hybrid_matmul(c, g, n);
+            *n_hybrid += hybrid_matmul(c, g, n, weights_bits);
     }
     return SM2C_OK;
 }

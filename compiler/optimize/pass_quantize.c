@@ -44,6 +44,7 @@ typedef struct qstate {
     int32_t s16;                /* --quantize int16x8: activations int16, zero point 0 */
     int32_t qmin, qmax;         /* the activations' integer range */
     int act_dtype;              /* SM2C_DT_INT8 or SM2C_DT_INT16 */
+    int32_t weights_bits;       /* --weights-bits */
 } qstate;
 
 static const sm2c_qnode convert_q = { 0, NULL, NULL, NULL, NULL, -128, 127, { 0 } };
@@ -238,7 +239,10 @@ static int q8_contraction(qstate *q, sm2c_node *n, const contraction *ct)
     const sm2c_qparam *in = x->quant ? x->quant : qparam_of(q, x);
     int8_t *wq = sm2c_arena_alloc(q->c->arena, (size_t)ct->n + 1);
     float *scales = sm2c_arena_array(q->c->arena, (size_t)ct->n_ch, sizeof *scales);
-    sm2c_quantize_weights(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
+    if (q->weights_bits == 4)
+        sm2c_quantize_weights_s4(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
+    else
+        sm2c_quantize_weights(ct->w, ct->n, ct->n_ch, ct->inner, wq, scales);
     int64_t bias_max;
     void *bq;
     if (q->s16) {   /* |acc| <= k * 127 * 32768 + |bias| must stay below 2^47 (requant64) */
@@ -1046,7 +1050,8 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
     const int io_int8 = qo->io_int8;
     qstate q = { c, g, ranges, n_ranges, NULL, NULL, NULL, 0, sum, NULL, NULL, qo->float_requant, &qo->skip,
                  qo->int16, qo->int16 ? -32768 : -128, qo->int16 ? 32767 : 127,
-                 qo->int16 ? SM2C_DT_INT16 : SM2C_DT_INT8 };
+                 qo->int16 ? SM2C_DT_INT16 : SM2C_DT_INT8,
+                 qo->weights_bits };
     q.propagated = sm2c_arena_alloc(c->arena, (size_t)n_ranges + 1);
     memset(q.propagated, 0, (size_t)n_ranges + 1);
     take_fake_quant_ranges(&q);

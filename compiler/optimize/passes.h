@@ -53,10 +53,13 @@ sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
 /* --quantize dynamic: MatMul, Conv2D and depthwise nodes with a constant
 ** filter of SM2C_DYNAMIC_MIN_WEIGHTS elements or more get an int8 filter and
 ** an sm2c_hybrid (pass_dynamic.c), but those `skip` names; *n_hybrid counts them.  Requires fuse
-** (without residuals) and dce. */
+** (without residuals) and dce.  weights_bits 4 (--weights-bits 4) gives the
+** MatMul and Conv2D filters int4 values (sm2c_quantize_weights_s4); a
+** depthwise keeps int8 ones, as TFLite's hybrid depthwise takes no INT4 filter. */
 #define SM2C_DYNAMIC_MIN_WEIGHTS 1024   /* TFLite's converter: smaller filters stay float */
 struct sm2c_quant_skip;
-sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_quant_skip *skip, int32_t *n_hybrid);
+sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_quant_skip *skip, int32_t weights_bits,
+                              int32_t *n_hybrid);
 /* For the rewriting passes (rewrite.c): how many live nodes and graph outputs
 ** read v; the one live node reading v when that is its only use (else NULL);
 ** a new constant value with one use. */

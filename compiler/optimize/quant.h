@@ -43,6 +43,14 @@ void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_
 ** stores them. */
 void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
                                float *scales);
+/* int4 weights (--weights-bits 4), as Google's ai-edge-quantizer computes them
+** for TFLite's INT4 tensors (uniform_quantize_tensor.py: symmetric, not narrow
+** below 8 bits): per channel the scale max(max|w|, 1e-9) / 7 in float, each
+** weight w / scale in float rounded to nearest even (np.rint) and clamped to
+** [-8, 7] (a max|w| weight gives 7, so -8 only by rounding, never in practice);
+** the values are stored in int8 q[]. */
+void sm2c_quantize_weights_s4(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                              float *scales);
 /* The quantized value of real x under p, saturated to int8 ([lo, hi]). */
 int32_t sm2c_quantize_one(float x, const sm2c_qparam *p);
 int32_t sm2c_quantize_one_in(float x, const sm2c_qparam *p, int32_t lo, int32_t hi);
@@ -100,6 +108,8 @@ typedef struct sm2c_quant_opts {
     sm2c_quant_skip skip;   /* --quantize-skip: these stay float */
     int32_t int16;          /* --quantize int16x8: TFLite's 16x8 scheme (int16
                                activations, zero point 0; int64 biases) */
+    int32_t weights_bits;   /* --weights-bits: 4 gives Conv2D, depthwise and MatMul
+                               int4 weights (sm2c_quantize_weights_s4); else 8 */
 } sm2c_quant_opts;
 
 /* --quantize int8 on graph g (pass_quantize.c): ranges[0..n_ranges) by value

@@ -98,6 +98,27 @@ void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, in
     free(amax);
 }
 
+void sm2c_quantize_weights_s4(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                              float *scales)
+{
+    for (int32_t ch = 0; ch < n_channels; ch++)
+        scales[ch] = 0.0f;
+    for (int64_t i = 0; i < n; i++) {
+        float a = fabsf(w[i]);
+        int32_t ch = (int32_t)((i / inner) % n_channels);
+        if (a > scales[ch])   /* NaN fails */
+            scales[ch] = a;
+    }
+    for (int32_t ch = 0; ch < n_channels; ch++) {
+        float a = isfinite(scales[ch]) ? scales[ch] : 0.0f;
+        scales[ch] = (a > 1e-9f ? a : 1e-9f) / 7.0f;   /* np.maximum(bound, 1e-9) / qmax, float32 */
+    }
+    for (int64_t i = 0; i < n; i++) {
+        float r = nearbyintf(w[i] / scales[(i / inner) % n_channels]);  /* np.rint: ties to even */
+        q[i] = (int8_t)(r != r ? 0 : r > 7.0f ? 7 : r < -8.0f ? -8 : (int32_t)r);
+    }
+}
+
 int32_t sm2c_quantize_one_in(float x, const sm2c_qparam *p, int32_t lo, int32_t hi)
 {
     float r = roundf(x / p->scale);

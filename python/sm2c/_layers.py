@@ -21,7 +21,7 @@ FLOAT_RTOL = 1e-4
 FLOAT_ATOL = 1e-4
 
 # The options `sm2c run` takes beside its inputs (compile-only ones are dropped).
-_RUN_OPTIONS = ("shape", "max_batch", "quantize", "calibration", "io", "requantize", "quantize_skip", "opt",
+_RUN_OPTIONS = ("shape", "max_batch", "quantize", "calibration", "io", "requantize", "quantize_skip", "weights_bits", "opt",
                 "tag_set", "limit", "section", "fast_arena")
 
 

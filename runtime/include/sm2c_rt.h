@@ -233,6 +233,11 @@ void sm2c_rt_copy(void *y, const void *x, int32_t n_bytes);
 /* widen_f16.c: y[i] = x[i], float16 bits widened to float32 (exact), for the
 ** float16 weights of --quantize float16. */
 void sm2c_rt_widen_f16_f32(const uint16_t *x, float *y, int32_t n);
+/* widen_s4.c: int4 values packed two to a byte as TFLite's INT4 tensors are
+** (element 2i in the low nibble of x[i], 2i+1 in the high one, two's
+** complement; an odd n leaves the last high nibble unread) widened to int8
+** y[0..n), for the int4 weights of --weights-bits 4. */
+void sm2c_rt_widen_s4_s8(const uint8_t *x, int8_t *y, int32_t n);
 
 /* ---- movement family: gathers, scatters, selections, sequences -------------
 ** Kernels that index with run-time data return SM2C_RT_OK or

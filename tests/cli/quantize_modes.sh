@@ -32,6 +32,22 @@
 #     scales every layer gives TFLite's integers) and a tenth of TF float's
 #     distance; every contraction, the Add, Mean and Softmax on int16 kernels.
 #  5. bad combinations: one line, non-zero exit, nothing written.
+#  6. --weights-bits 4 (int4 weights, ai-edge-quantizer's scheme) against
+#     tflite_int4.npy (TFLite's full-integer model with INT4 Conv2D, depthwise
+#     and FC filters) and tflite_dynamic_int4.npy (dynamic range, INT4 Conv2D
+#     and FC filters), gen_q8.py's int4 modes, reference kernels: cnn, dyn and
+#     resid through both backends.  int8 at --opt Os: TFLite's int8 outputs
+#     exactly (the float outputs within 1e-6, the Dequantize's last bit); at
+#     the default opt within one output quantum, because the MatMul then takes
+#     the packed Conv2D's 1x1 kernel (ops_q8.c lower_fc_packed), which rounds
+#     twice as TFLite's convolutions do where TFLite's FullyConnected rounds
+#     once: int4's larger multipliers make the double rounding's ties common
+#     (7, 10 and 5 of 160 outputs); int8 weights meet them too, more rarely.
+#     Dynamic within 1e-6 as section 2.  Weights at most 0.15x float's in int8
+#     mode (the int4 filters are 1/8 of float's; per-channel biases,
+#     multipliers and shifts make the rest) and 0.2x in dynamic mode (small
+#     layers, the depthwise and float biases stay); the large Dense stored
+#     packed and widened before use.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
 export CC="${SM2C_TEST_CC:-cc -Wall -Wextra -pedantic -Werror}"
@@ -64,11 +80,13 @@ run_mode() {
 
 # weights_at_most MODE CASE PERCENT: compiles CASE as float and in MODE (into
 # $tmp/MODE_CASE) and checks MODE's weight bytes against PERCENT of float's.
+# Flags after PERCENT go to MODE's compile; TAG=NAME: into $tmp/NAME_CASE.
 weights_at_most() {
-  local mode=$1 case=$2 pct=$3 wf wm
+  local mode=$1 case=$2 pct=$3 wf wm tag=${TAG:-$1}
+  shift 3
   "$sm2c" compile "$q8/$case/model" -o "$tmp/f32_$case" --signature serving_default 2>"$tmp/f32.log"
-  "$sm2c" compile "$q8/$case/model" -o "$tmp/${mode}_$case" --signature serving_default --quantize "$mode" \
-    2>"$tmp/$mode.log"
+  "$sm2c" compile "$q8/$case/model" -o "$tmp/${tag}_$case" --signature serving_default --quantize "$mode" \
+    "$@" 2>"$tmp/$mode.log"
   wf=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/f32.log")
   wm=$(sed -n 's/.*weights \([0-9]*\) bytes.*/\1/p' "$tmp/$mode.log")
   echo "weights: float $wf bytes, $mode $wm bytes"
@@ -151,6 +169,26 @@ expect 2 "\-\-io int8 needs --quantize int8" c --quantize int16x8 --io int8 --ca
 expect 2 "\-\-requantize float needs --quantize int8" c --quantize int16x8 --requantize float \
   --calibration image="$q8/cnn/calib.npy"
 expect 2 "\-\-quantize int16x8 needs --calibration" c --quantize int16x8
+expect 2 "\-\-weights-bits 4 needs --quantize int8 or dynamic" c --weights-bits 4
+expect 2 "\-\-weights-bits 4 needs --quantize int8 or dynamic" c --quantize float16 --weights-bits 4
+expect 2 "\-\-weights-bits expects 8 or 4, got '2'" c --quantize dynamic --weights-bits 2
+
+# 6. --weights-bits 4
+for c in cnn dyn resid; do
+  cal=(--calibration image="$q8/$c/calib.npy")
+  REF=int4 run_mode int8 1e-6 "$c" "${cal[@]}" --weights-bits 4 --opt Os
+  quantum=$(python3 -c "import json, sys; print(json.load(open(sys.argv[1]))['output_scale'] * 1.001)" "$q8/$c/meta.json")
+  REF=int4 run_mode int8 "$quantum" "$c" "${cal[@]}" --weights-bits 4
+  REF=dynamic_int4 run_mode dynamic 1e-6 "$c" --weights-bits 4
+done
+for c in cnn dyn; do
+  TAG=int4 weights_at_most int8 "$c" 15 --calibration image="$q8/$c/calib.npy" --weights-bits 4
+  TAG=dynamic_int4 weights_at_most dynamic "$c" 20 --weights-bits 4
+done
+# cnn's Dense of 6400 weights: 3200 bytes, widened before its step.
+if grep -q "^static SM2C_ALIGN const uint8_t [a-z_0-9]*\[3200\]" "$tmp/int4_cnn/model.c" &&
+   grep -q "sm2c_rt_widen_s4_s8([a-z_0-9]*, [a-z_0-9]*, 6400);" "$tmp/int4_cnn/model.c"; then ok
+else grep -n "3200\|widen" "$tmp/int4_cnn/model.c" | head; no "int4: the Dense is not stored packed"; fi
 
 
 echo "quantize_modes: $pass passed, $fail failed"

@@ -29,8 +29,27 @@ weights, int64 biases), all run with the
 reference kernels; `--modes` writes only these for the cases as
 they are.
 
+int4 modes (--weights-bits 4; `--modes int4,dynamic_int4 CASE`, not run by
+default): tflite_int4.npy is TFLite's full-integer model above (its activation
+parameters, which sm2c computes as the converter does) with every CONV_2D,
+DEPTHWISE_CONV_2D and FULLY_CONNECTED filter replaced by an INT4 tensor (type
+17, two to a byte, low nibble first) of the float filter quantized per channel
+by Google's ai-edge-quantizer (its uniform_quantize_tensor: scale
+max|w| / 7 in float32, np.rint, clamped to [-8, 7]; the same values its
+static_wi4_ai8 recipe writes for CONV_2D and FULLY_CONNECTED) and each int32
+bias requantized to the new scales as the converter quantizes biases;
+tflite_dynamic_int4.npy is the dynamic-range model with its CONV_2D and
+FULLY_CONNECTED filters so replaced (TFLite's hybrid depthwise takes no INT4
+filter).  Both run with the reference kernels.  ai-edge-quantizer's own
+calibration picks other activation ranges than the converter, so its static
+model is not the reference.  It needs ai-edge-quantizer
+(tests/models/requirements-int4.txt), installed beside the pinned
+TensorFlow without its dependencies (pip install --no-deps --target DIR, then
+PYTHONPATH=DIR), so that the pinned packages stay as they are.
+
 usage: .venv/bin/python tests/models/gen_q8.py [cnn|head|resid ...]   (needs the pinned TensorFlow)
        .venv/bin/python tests/models/gen_q8.py --modes float16,dynamic,int16x8 [CASE ...]
+       PYTHONPATH=DIR .venv/bin/python tests/models/gen_q8.py --modes int4,dynamic_int4 cnn dyn
 """
 import json
 import os
@@ -229,6 +248,80 @@ def tflite_int16x8(model_dir):
     return conv.convert()
 
 
+
+def int4_filters(blob, float_blob, ops):
+    """blob (a converted .tflite) with the int8 filters of the ops whose
+    builtin codes are in `ops` replaced by INT4 ones quantized from the float
+    model's filters (same tensor names) by ai-edge-quantizer, and their int32
+    biases requantized: round(b / (in_scale * w_scale)), halves away from zero,
+    in double (the converter's)."""
+    import flatbuffers
+    from ai_edge_litert import schema_py_generated as fb
+    from ai_edge_quantizer import qtyping
+    from ai_edge_quantizer.algorithms.uniform_quantize import uniform_quantize_tensor as uq
+
+    def model(b):
+        return fb.ModelT.InitFromObj(fb.Model.GetRootAsModel(b, 0))
+
+    def data(m, t):
+        d = m.buffers[t.buffer].data
+        return None if d is None or not len(d) else np.asarray(d, np.uint8)
+
+    fm, qm = model(float_blob), model(blob)
+    fg, g = fm.subgraphs[0], qm.subgraphs[0]
+    ftensor = {t.name: t for t in fg.tensors}
+    fop = {fg.tensors[op.outputs[0]].name: op for op in fg.operators}
+    for op in g.operators:
+        code = qm.operatorCodes[op.opcodeIndex]
+        if max(code.builtinCode, code.deprecatedBuiltinCode) not in ops:
+            continue
+        wt = g.tensors[op.inputs[1]]
+        if wt.type != fb.TensorType.INT8 or data(qm, wt) is None:
+            continue
+        w = data(fm, ftensor[wt.name]).view(np.float32).reshape(wt.shape)
+        axis = wt.quantization.quantizedDimension
+        others = tuple(i for i in range(w.ndim) if i != axis)
+        zp, scale = uq.tensor_zp_scale_from_min_max(w.min(others, keepdims=True), w.max(others, keepdims=True), 4, True,
+                                                    qtyping.QuantGranularity.CHANNELWISE)
+        params = qtyping.UniformQuantParams(num_bits=4, quantized_dimension=axis, scale=scale, zero_point=zp)
+        q = uq.uniform_quantize(w, params).astype(np.int8).reshape(-1)
+        q = np.append(q, np.int8(0)) if q.size % 2 else q
+        qm.buffers[wt.buffer].data = ((q[0::2].astype(np.uint8) & 15) | ((q[1::2].astype(np.uint8) & 15) << 4))
+        wt.type = fb.TensorType.INT4
+        scale = scale.reshape(-1).astype(np.float32)
+        wt.quantization.scale, wt.quantization.zeroPoint = [float(v) for v in scale], [0] * scale.size
+        if len(op.inputs) > 2 and op.inputs[2] >= 0 and g.tensors[op.inputs[2]].type == fb.TensorType.INT32:
+            bt = g.tensors[op.inputs[2]]
+            bf = data(fm, fg.tensors[fop[g.tensors[op.outputs[0]].name].inputs[2]]).view(np.float32).astype(np.float64)
+            bs = np.float64(np.float32(g.tensors[op.inputs[0]].quantization.scale[0])) * scale.astype(np.float64)
+            r = bf / bs
+            bq = np.trunc(r + np.where(r < 0, -0.5, 0.5))            # C's round()
+            qm.buffers[bt.buffer].data = bq.astype(np.int32).view(np.uint8)
+            bt.quantization.scale = [float(v) for v in (np.float32(g.tensors[op.inputs[0]].quantization.scale[0]) * scale)]
+            bt.quantization.zeroPoint = [0] * scale.size
+    b = flatbuffers.Builder(1024)
+    b.Finish(qm.Pack(b), file_identifier=b"TFL3")
+    return bytes(b.Output())
+
+
+def tflite_float(model_dir):
+    return tf.lite.TFLiteConverter.from_saved_model(model_dir).convert()
+
+
+def tflite_int4(model_dir):
+    """Full int8 (calib.npy beside the model) with int4 Conv2D, depthwise and FC filters."""
+    calib = np.load(os.path.join(os.path.dirname(model_dir), "calib.npy"))
+    return int4_filters(tflite_int8(model_dir, calib), tflite_float(model_dir), (3, 4, 9))
+
+
+def tflite_dynamic_int4(model_dir):
+    """Dynamic range with int4 Conv2D and FC filters (depthwise: int8)."""
+    return int4_filters(tflite_dynamic(model_dir), tflite_float(model_dir), (3, 9))
+
+
+INT4_MODES = {"int4": tflite_int4, "dynamic_int4": tflite_dynamic_int4}   # only by --modes
+
+
 MODES = {"float16": tflite_float16, "dynamic": tflite_dynamic, "int8_skip": tflite_int8_skip,
          "int16x8": tflite_int16x8}
 # head's hard-swish has no 16x8 kernel in TFLite's converter
@@ -241,7 +334,7 @@ def write_modes(name, modes):
     d = os.path.join(ROOT, name)
     held = np.load(os.path.join(d, "heldout.npy"))
     for mode in modes:
-        out, _, _ = run_tflite(MODES[mode](os.path.join(d, "model")), held)
+        out, _, _ = run_tflite({**MODES, **INT4_MODES}[mode](os.path.join(d, "model")), held)
         np.save(os.path.join(d, f"tflite_{mode}.npy"), out.astype(np.float32))
 
 
