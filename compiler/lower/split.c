@@ -42,7 +42,7 @@ static int64_t conv_macs(const sm2c_step *s, int volume, int depthwise)
 }
 
 /* The product of the kernel's first `count` integer arguments: m * k * n
-** (times the batch) for matmul, k * n for matvec. */
+** (times the batch) for matmul and fully connected, k * n for matvec. */
 static int64_t int_product(const sm2c_step *s, int count)
 {
     int64_t r = 1;
@@ -66,6 +66,8 @@ int64_t sm2c_step_macs(const sm2c_step *s)
         return int_product(s, 3);
     if (strstr(k, "matvec"))
         return int_product(s, 2);
+    if (strstr(k, "fully_connected_"))   /* the quantized forms: rows, k, n */
+        return int_product(s, 3);
     if (strstr(k, "depthwise_conv2d_"))
         return conv_macs(s, 0, 1);
     if (strstr(k, "conv2d_"))

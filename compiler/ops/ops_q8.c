@@ -339,8 +339,11 @@ static const int64_t *fc_bias_at_zp(sm2c_lower *l, const sm2c_node *n, int64_t r
 ** sm2c_rt_fully_connected_s8 sums each output's row in 16 lanes and adds
 ** them up (one row: runtime/conv_pack_vnni_s8.h's c8p_vnni_1).  The FC
 ** autoencoder's int8 time went from 2.5 to 2.3 us (bench/run_bench_int8.py,
-** same run).  0 (lower as given) when k is not a multiple of 4 (a row would
-** not be whole groups) or the bias does not fold.
+** same run).  Only with --requantize float: the packed Conv2D requantizes in
+** fixed point with two roundings, as TFLite's convolutions do, where TFLite's
+** FullyConnected rounds once (fc_s8.c); the float requantization is the same
+** in both kernels.  0 (lower as given) when k is not a multiple of 4 (a row
+** would not be whole groups) or the bias does not fold.
 */
 static int lower_fc_packed(sm2c_lower *l, const sm2c_node *n, int64_t rows, int64_t k, int64_t nout)
 {
@@ -370,7 +373,7 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     const int m_form = l->target->cortex_m && !n->q->scale && w && w->dtype == SM2C_DT_INT8 &&
                        w->nelem == y->dims[1] * x->dims[1];
     const int32_t to_zp = m_form ? 0 : -128;
-    if (!l->target->cortex_m && !l->target->size_level && w && w->dtype == SM2C_DT_INT8 &&
+    if (n->q->scale && !l->target->cortex_m && !l->target->size_level && w && w->dtype == SM2C_DT_INT8 &&
         w->nelem == y->dims[1] * x->dims[1] && lower_fc_packed(l, n, x->dims[0], x->dims[1], y->dims[1]))
         return SM2C_OK;
     const int64_t *bias = fc_bias_at_zp(l, n, y->dims[1], x->dims[1], to_zp);

@@ -216,7 +216,7 @@ PY
 then ok; else no "JSON report of qat_cnn"; fi
 # The report's MACs: an int8 convolution (the packed form's filter and folded
 # bias are buffers, its window parameters the step's first ints) counts what
-# the float one does, and so does a Dense lowered as the packed 1x1 form.
+# the float one does, and so does a Dense (a fully connected step: rows * k * n).
 "$sm2c" compile "$d/model" -o "$tmp/macq" --signature serving_default --quantize int8 \
   --calibration image="$d/calib.npy" --report "$tmp/macq.json" 2>/dev/null
 "$sm2c" compile "$d/model" -o "$tmp/macf" --signature serving_default --report "$tmp/macf.json" 2>/dev/null
