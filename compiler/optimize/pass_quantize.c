@@ -1058,7 +1058,8 @@ sm2c_status sm2c_pass_quantize(sm2c_ctx *c, sm2c_graph *g, sm2c_range *ranges, i
     if (!sum->fake_quant) {
         fused_relu_ranges(&q);
         inplace_ranges(&q);
-        same_scale_ranges(&q);
+        if (!q.s16)   /* the 16x8 quantizer gives those ops their input's parameters */
+            same_scale_ranges(&q);
     }
     find_hard_swish(&q);
     int32_t n_old = g->n_nodes;

@@ -18,7 +18,7 @@ interpreter, tf.lite's when it is missing).  meta.json records the TFLite
 model's output scale, to count disagreements in output quanta.
 
 s16: the 16x8 scheme's kernels with non-zero int64 biases, a residual Add,
-Mean and Softmax.
+an average pool, Mean and Softmax.
 Each case also holds TFLite's outputs in its other modes, tflite_float16.npy
 (float16 weights) and tflite_dynamic.npy (dynamic range: int8 weights of 1024
 elements or more, activations quantized per call by the hybrid kernels), and
@@ -138,7 +138,9 @@ def build_dyn():
 def build_s16():
     """For --quantize int16x8: TFLite's 16x8 kernels with their int64 biases
     non-zero (a Conv2D with batch norm folded, a depthwise of multiplier 2, a
-    Dense), a residual Add, global average pooling (Mean) and a Softmax."""
+    Dense), a residual Add, an average pool (whose scale TFLite's 16x8
+    quantizer takes from its input, where int8's goes the other way), global
+    average pooling (Mean) and a Softmax."""
     import keras
     keras.utils.set_random_seed(5)
     L = keras.layers
@@ -149,6 +151,7 @@ def build_s16():
     d = L.DepthwiseConv2D(3, depth_multiplier=2, padding="same", name="dw")(c)
     d = L.Conv2D(8, 1, name="project")(d)
     h = L.Add(name="residual")([c, d])
+    h = L.AveragePooling2D(2, name="avgpool")(h)   # 16x8 keeps the Add's scale (int8 takes the pool's)
     h = L.GlobalAveragePooling2D(name="gap")(h)
     h = L.Dense(16, activation="relu", name="fc")(h)
     h = L.Dense(10, name="logits")(h)
