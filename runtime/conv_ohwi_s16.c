@@ -29,47 +29,75 @@
 
 enum { CO16_RUN = 512 };   /* products summed in int32 before int64 */
 
-/* Where value k of a row lies (the middle two of each four swapped below quads). */
-static inline int32_t co16_at(int32_t k, int32_t quads)
+/* a += row w0 . x, b += row w1 . x over the n4 groups of four values that
+** start at w0, w1 and x (the rows in the swapped order), in int32: pointers
+** walk the rows, so that the loop keeps its dozen values in registers. */
+static SM2C_RT_ALWAYS_INLINE void co16_quads(const int8_t *w0, const int8_t *w1, const int16_t *x, int32_t n4,
+                                             int32_t *a, int32_t *b)
 {
-    return k < quads ? (k & ~3) | ((k & 1) << 1) | ((k >> 1) & 1) : k;
-}
-
-/* s[0] += row w0 . x, s[1] += row w1 . x over k in [k0, k1), k0 a multiple of 4, in int32. */
-static inline void co16_dot2(const int8_t *w0, const int8_t *w1, const int16_t *x, int32_t k0, int32_t k1,
-                             int32_t quads, int32_t *s)
-{
-    int32_t a = 0, b = 0, k = k0;
-#if SM2C_RT_DSP_S8
-    for (; k + 4 <= k1 && k + 4 <= quads; k += 4) {
+    int32_t sa = *a, sb = *b;
+    const int16_t *const xe = x + 4 * (ptrdiff_t)n4;
+#if SM2C_RT_DSP_ASM
+    /* The loop as gcc -Os would not keep it: every value in a register, one
+    ** branch, 14 instructions per 8 products. */
+    if (n4 > 0) {
+        uint32_t u, v, x01, x23, t;
+        __asm__ volatile("1:\n\t"
+                         "ldr %[u], [%[w0]], #4\n\t"
+                         "ldr %[v], [%[w1]], #4\n\t"
+                         "ldr %[x01], [%[x]], #4\n\t"
+                         "ldr %[x23], [%[x]], #4\n\t"
+                         "sxtb16 %[t], %[u]\n\t"
+                         "smlad %[sa], %[t], %[x01], %[sa]\n\t"
+                         "sxtb16 %[t], %[u], ror #8\n\t"
+                         "smlad %[sa], %[t], %[x23], %[sa]\n\t"
+                         "sxtb16 %[t], %[v]\n\t"
+                         "smlad %[sb], %[t], %[x01], %[sb]\n\t"
+                         "sxtb16 %[t], %[v], ror #8\n\t"
+                         "smlad %[sb], %[t], %[x23], %[sb]\n\t"
+                         "cmp %[x], %[xe]\n\t"
+                         "blo 1b"
+                         : [sa] "+r"(sa), [sb] "+r"(sb), [w0] "+r"(w0), [w1] "+r"(w1), [x] "+r"(x), [u] "=&r"(u),
+                           [v] "=&r"(v), [x01] "=&r"(x01), [x23] "=&r"(x23), [t] "=&r"(t)
+                         : [xe] "r"(xe)
+                         : "cc", "memory");
+    }
+#elif SM2C_RT_DSP_S8
+    for (; x < xe; x += 4, w0 += 4, w1 += 4) {
         int16x2_t x01, x23;
-        memcpy(&x01, x + k, sizeof x01);
-        memcpy(&x23, x + k + 2, sizeof x23);
-        const uint32_t u = dsp8_load(w0 + k), v = dsp8_load(w1 + k);
-        a = __smlad(dsp8_even(u), x01, a);   /* the swap makes the even bytes (k, k+1) */
-        a = __smlad(dsp8_odd(u), x23, a);
-        b = __smlad(dsp8_even(v), x01, b);
-        b = __smlad(dsp8_odd(v), x23, b);
+        memcpy(&x01, x, sizeof x01);
+        memcpy(&x23, x + 2, sizeof x23);
+        const uint32_t u = dsp8_load(w0), v = dsp8_load(w1);
+        sa = __smlad(dsp8_even(u), x01, sa);   /* the swap makes the even bytes (k, k+1) */
+        sa = __smlad(dsp8_odd(u), x23, sa);
+        sb = __smlad(dsp8_even(v), x01, sb);
+        sb = __smlad(dsp8_odd(v), x23, sb);
+    }
+#else
+    for (; x < xe; x += 4, w0 += 4, w1 += 4) {   /* bytes (k, k+2, k+1, k+3) */
+        sa += w0[0] * x[0] + w0[2] * x[1] + w0[1] * x[2] + w0[3] * x[3];
+        sb += w1[0] * x[0] + w1[2] * x[1] + w1[1] * x[2] + w1[3] * x[3];
     }
 #endif
-    for (; k < k1; k++) {
-        const int32_t at = co16_at(k, quads);
-        a += (int32_t)w0[at] * x[k];
-        b += (int32_t)w1[at] * x[k];
-    }
-    s[0] = a, s[1] = b;
+    *a = sa, *b = sb;
 }
 
-/* The int64 dot products of rows o and o + 1 (o + 1 < n, else row o twice) with x. */
+/* The int64 dot products of rows o and o + 1 (o + 1 < n, else row o twice)
+** with x: runs of 512 products in int32, the K % 4 tail in order. */
 static void co16_pair(const int8_t *w, int32_t K, int32_t o, int32_t n, const int16_t *x, int64_t *d)
 {
     const int8_t *w0 = w + (ptrdiff_t)o * K, *w1 = o + 1 < n ? w0 + K : w0;
     const int32_t quads = K & ~3;
     d[0] = d[1] = 0;
-    for (int32_t k0 = 0; k0 < K; k0 += CO16_RUN) {
-        int32_t s[2];
-        co16_dot2(w0, w1, x, k0, K - k0 < CO16_RUN ? K : k0 + CO16_RUN, quads, s);
-        d[0] += s[0], d[1] += s[1];
+    for (int32_t k0 = 0; k0 < quads; k0 += CO16_RUN) {
+        int32_t a = 0, b = 0;
+        const int32_t k1 = quads - k0 < CO16_RUN ? quads : k0 + CO16_RUN;
+        co16_quads(w0 + k0, w1 + k0, x + k0, (k1 - k0) / 4, &a, &b);
+        d[0] += a, d[1] += b;
+    }
+    for (int32_t k = quads; k < K; k++) {   /* fewer than four: int32 is plenty */
+        d[0] += (int32_t)w0[k] * x[k];
+        d[1] += (int32_t)w1[k] * x[k];
     }
 }
 

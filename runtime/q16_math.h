@@ -10,9 +10,11 @@
 
 #include <stdint.h>
 
+#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE: a call per output costs a Cortex-M more than the multiply */
+
 /* x * m * 2^shift with m a Q31 value, for |x| < 2^47 (the compiler proves
 ** it) and shift in [-31, 7] (clamped here, where TFLite only asserts). */
-static inline int32_t sm2c_rt__requant64(int64_t x, int32_t m, int32_t shift)
+static SM2C_RT_ALWAYS_INLINE int32_t sm2c_rt__requant64(int64_t x, int32_t m, int32_t shift)
 {
     const int64_t reduced = m < 0x7FFF0000 ? ((int64_t)m + (1 << 15)) >> 16 : 0x7FFF;
     const int32_t s = shift < -31 ? -31 : shift > 7 ? 7 : shift;
