@@ -135,6 +135,12 @@ else no "dynamic --quantize-skip: the Dense is still hybrid"; fi
 for ct in cnn:2e-5 resid:1.2e-5 dyn:2e-7 ties:2.5e-4 s16:1e-7; do
   run_mode int16x8 "${ct#*:}" "${ct%%:*}" --calibration image="$q8/${ct%%:*}/calib.npy"
 done
+# The Cortex-M forms (--cpu cortex-m4: conv_ohwi_s16.c's filter rows and its
+# C paths, on this machine and under the sanitizers) give TFLite's outputs too
+# (quant_modes_m4.sh runs them on the Cortex-M4's own paths).
+all_emits=$emits emits=c
+run_mode int16x8 1e-7 s16 --calibration image="$q8/s16/calib.npy" --cpu cortex-m4
+emits=$all_emits
 "$sm2c" compile "$q8/s16/model" -o "$tmp/s16_16x8" --signature serving_default --quantize int16x8 \
   --calibration image="$q8/s16/calib.npy" 2>/dev/null
 m="$tmp/s16_16x8/model.c"
