@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
-"""sm2c's --quantize dynamic, float16 and int16x8 against TFLite's converter in
-the same modes, in one run (issue 34's benchmark rows).
+"""sm2c's --quantize dynamic, float16, int16x8 and int4 (--quantize int8
+--weights-bits 4) against TFLite in the same modes, in one run (issue 34's
+benchmark rows).
 
 Run with the project venv, after bench/gen_bench_models.py:
     /work/venv/bin/python bench/run_bench_modes.py [--sm2c build/sm2c] [--rounds 5]
-        [--modes dynamic,float16,int16x8] [--results FILE.md] [NAME...]
+        [--modes dynamic,float16,int16x8,int4] [--results FILE.md] [NAME...]
+    (int4 needs ai-edge-quantizer on PYTHONPATH: tests/models/requirements-int4.txt)
 
 Per model and mode (the benchmark's SavedModels, random weights; held-out
 inputs uniform in [-1, 1), seed 3, as bench/run_bench_int8.py's):
@@ -13,7 +15,9 @@ inputs uniform in [-1, 1), seed 3, as bench/run_bench_int8.py's):
   tflite-MODE   TFLiteConverter, optimizations DEFAULT (float16: supported_types
                 float16; dynamic: no representative dataset; int16x8: the 16x8 ops
                 set with run_bench_int8.py's calibration inputs, which sm2c gets
-                as --calibration); ai_edge_litert
+                as --calibration; int4: the full-integer int8 conversion with the
+                same inputs, its filters INT4 from ai-edge-quantizer, as
+                tests/models/gen_q8.py makes its references); ai_edge_litert
                 Interpreter with its default XNNPACK delegate, num_threads=1: what a
                 TFLite user runs
   sm2c-float    the float model, built like sm2c-MODE
@@ -64,8 +68,19 @@ def keras_converter(name, sm_dir):
     return tf.lite.TFLiteConverter.from_keras_model(keras.Model(inp, model(inp)))
 
 
+def tflite_int4(sm_dir, calib):
+    """TFLite's int8 model with INT4 Conv2D, depthwise and FC filters (gen_q8.py's)."""
+    sys.path.insert(0, os.path.join(rb.ROOT, "tests", "models"))
+    import gen_q8
+    return gen_q8.int4_filters(gen_q8.tflite_int8(sm_dir, calib), gen_q8.tflite_float(sm_dir), (3, 4, 9))
+
+
 def tflite_mode(sm_dir, mode, path, name, calib=None):
     import tensorflow as tf
+    if mode == "int4":
+        with open(path, "wb") as f:
+            f.write(tflite_int4(sm_dir, calib))
+        return os.path.getsize(path)
     conv = tf.lite.TFLiteConverter.from_saved_model(sm_dir) if name not in KERAS_ONLY else \
         keras_converter(name, sm_dir)
     if mode != "float":
@@ -112,8 +127,8 @@ def build(sm2c, sm_dir, work, mode, calib_arg=None):
     shutil.rmtree(out, ignore_errors=True)
     cmd = [sm2c, "compile", sm_dir, "-o", out, "--name", "m", "--signature", "serving_default"]
     if mode != "float":
-        cmd += ["--quantize", mode]
-    if mode == "int16x8":
+        cmd += ["--quantize", mode] if mode != "int4" else ["--quantize", "int8", "--weights-bits", "4"]
+    if mode in ("int16x8", "int4"):
         cmd += ["--calibration", calib_arg]
     log = subprocess.run(cmd, check=True, capture_output=True, text=True).stderr
     weights = int(re.search(r"weights (\d+) bytes", log).group(1))
@@ -144,7 +159,7 @@ def bench_model(name, modes, args):
         so, w = build(args.sm2c, sm_dir, work, mode, f"{key}={calib_npy}")
         tfl = os.path.join(work, mode + ".tflite")
         weights["tflite-" + mode] = tflite_mode(sm_dir, mode, tfl, name, calib)
-        quantum[mode] = output_scale(tfl) if mode == "int16x8" else None
+        quantum[mode] = output_scale(tfl) if mode in ("int16x8", "int4") else None
         weights["sm2c-" + mode] = w
         engines["sm2c-" + mode] = rb.Sm2c(so, x0, out_shape)
         engines["tflite-" + mode] = rb.Tflite(tfl, x0)
@@ -187,7 +202,7 @@ def write_results(path, rows, load_before, load_after, args, modes):
         f"- {args.rounds} rounds, round robin; one thread, batch 1; float inputs and outputs; "
         f"{r8.N_HELD} held-out inputs",
         "- TFLite timed with its default XNNPACK delegate; 'equal' counts sm2c's outputs within "
-        "rtol 1e-5 of TFLite's reference kernels in the same mode (int16x8: within one output quantum)",
+        "rtol 1e-5 of TFLite's reference kernels in the same mode (int16x8, int4: within one output quantum)",
         "",
     ]
     for mode in modes:

@@ -157,10 +157,11 @@ done
 # with --quantize float16 and dynamic at --opt Os, built and run as above;
 # their float layers sum in another order than the host's, so the outputs
 # are checked within the int8 tolerance of TensorFlow's, and their distance
-# from the host's run of the same program is reported.  int16x8, calibrated
-# as int8 and compiled for the same target, is integer arithmetic (and its
-# FullyConnected's double scaling IEEE's): bit-identical to the host's run.
-modes="float16 dynamic int16x8"
+# from the host's run of the same program is reported.  int16x8 and int4
+# (--quantize int8 --weights-bits 4), calibrated as int8 and compiled for the
+# same target, are integer arithmetic (and int16x8's FullyConnected's double
+# scaling IEEE's): bit-identical to the host's run.
+modes="float16 dynamic int16x8 int4"
 for case in $q8_cases; do
   dir=$root/tests/data/firmware/$case q=$tmp/q8/$case
   read -r model input shape <<<"$(python3 -c "import json,sys; c=json.load(open(sys.argv[1]))
@@ -168,7 +169,8 @@ print(c['model'], c['input'], ','.join(map(str, c['shape'])))" "$dir/case.json")
   for mode in $modes; do
     out=$q/$mode
     mflags=(--signature serving_default --quantize "$mode") target=(--opt Os) how=check-mode
-    if [ "$mode" = int16x8 ]; then
+    [ "$mode" = int4 ] && mflags=(--signature serving_default --quantize int8 --weights-bits 4)
+    if [ "$mode" = int16x8 ] || [ "$mode" = int4 ]; then
       mflags+=(--calibration "$input=$q/calib.npy") target=(--target thumbv7em-none-eabihf) how=
     fi
     "$build/sm2c" run "$root/$model" "${mflags[@]}" --input "$input=$q/input.npy" --outdir "$q/host_$mode" \
@@ -262,8 +264,8 @@ done
 modegoals=""
 for case in $q8_cases; do
   for mode in $modes; do
-    g="sm2c $mode" b=sm2c bw=float   # int16x8's goal is against int8
-    [ "$mode" = int16x8 ] && b="sm2c int8" bw=int8
+    g="sm2c $mode" b=sm2c bw=float   # int16x8's goal is against int8, int4 is int8's with smaller weights
+    [ "$mode" = int16x8 ] || [ "$mode" = int4 ] && b="sm2c int8" bw=int8
     modegoals+="| $case | $mode vs $bw | ${wbytes[$mode.$case]} vs ${wbytes[$bw.$case]} ($(ratio "${wbytes[$mode.$case]}" "${wbytes[$bw.$case]}")x) | $(ram "$g" "$case") vs $(ram "$b" "$case") | ${ins[$g.$case]} vs ${ins[$b.$case]} ($(ratio "${ins[$g.$case]}" "${ins[$b.$case]}")x) | ${cyc[$g.$case]} vs ${cyc[$b.$case]} ($(ratio "${cyc[$g.$case]}" "${cyc[$b.$case]}")x) |"$'\n'
   done
 done
@@ -359,8 +361,10 @@ $q8goals
 $tflmsection
 ## Quantization modes (issue 34), sm2c \`--quantize float16\` and \`dynamic\` against sm2c float, \`int16x8\` against int8
 
-The rows "sm2c int16x8" above (\`--target thumbv7em-none-eabihf\`, as int8; portable C
-kernels, int64 sums) give the bits of the host's run of the same program.
+The rows "sm2c int16x8" and "sm2c int4" (\`--quantize int8 --weights-bits 4\`) above
+(\`--target thumbv7em-none-eabihf\`, as int8) give the bits of the host's run of the
+same program; both are compared with int8 (int4's weights also with float's in
+bench/RESULTS.md).
 The rows "sm2c float16" and "sm2c dynamic" above (\`--opt Os\`, the C backend).  Their
 float layers sum in another order than the host's, so the firmware's outputs are
 checked within case.json's int8 tolerance of TensorFlow's and their distance from the
