@@ -80,7 +80,8 @@ void sm2c_target_set_machine(sm2c_target *t, const char *triple, const char *cpu
 
 int sm2c_target_is_host(const sm2c_target *t)
 {
-    return !t->triple || !t->triple[0] || (!t->cortex_m && t->isa == host_isa() && t->isa != SM2C_ISA_OTHER);
+    /* --cpu cortex-m4 with no --target names no host either */
+    return !t->cortex_m && (!t->triple || !t->triple[0] || (t->isa == host_isa() && t->isa != SM2C_ISA_OTHER));
 }
 
 /* An OS to load a shared object: not a Cortex-M, and no triple component

@@ -259,7 +259,8 @@ static const opt_def options[] = {
     { "--profile", { 0 }, NULL, CMD_MODEL, "compile: hooks around each step (C; NAME.h); run: time each step" },
     { "--tag_set", { "--tag-set" }, "TAGS", CMD_INSPECT | CMD_MODEL, "the MetaGraph's tags (default serve)" },
     { "--weights", { 0 }, "inline|c|obj", CMD_COMPILE, "with --emit c: the weights in NAME.c, NAME_weights.c or .o" },
-    { "--quantize", { 0 }, "int8|dynamic|float16", CMD_MODEL, "int8 weights and activations, int8 weights, or binary16 weights" },
+    { "--quantize", { 0 }, "int8|int16x8|dynamic|float16", CMD_MODEL,
+      "int8 weights and int8 (int16) activations, int8 weights, or binary16 weights" },
     { "--calibration", { 0 }, "KEY=FILE.npy", CMD_MODEL, "samples for --quantize's activation ranges (repeatable)" },
     { "--io", { 0 }, "float|int8", CMD_MODEL, "with --quantize int8: int8 inputs and outputs" },
     { "--requantize", { 0 }, "fixed|float", CMD_MODEL, "with --quantize int8: TFLite's fixed point (default) or float" },
@@ -1035,17 +1036,18 @@ static void report_footprint(FILE *f, const sm2c_program *p, const sm2c_entry *e
 }
 
 /* The plain-text form of --report. */
-/* --quantize int8: each int8 tensor's parameters, range and error against
-** float on the calibration data, and what stayed float. */
+/* --quantize int8 (int16x8): each integer tensor's parameters, range and
+** error against float on the calibration data, and what stayed float. */
 static void report_quantization(FILE *f, const sm2c_entry *e)
 {
     if (!e->quantized)
         return;
-    fprintf(f, "int8 %s: %d tensors, %d nodes in float\n", e->key, e->n_qtensors, e->n_float_nodes);
+    fprintf(f, "int%d %s: %d tensors, %d nodes in float\n", (int)e->act_bits, e->key, e->n_qtensors,
+            e->n_float_nodes);
     for (int32_t i = 0; i < e->n_qtensors; i++) {
         const sm2c_qtensor *t = &e->qtensors[i];
-        fprintf(f, "int8 tensor %s: scale %.9g zero_point %d range [%.9g, %.9g]", t->name, (double)t->scale,
-                (int)t->zero_point, (double)t->min, (double)t->max);
+        fprintf(f, "int%d tensor %s: scale %.9g zero_point %d range [%.9g, %.9g]", (int)e->act_bits, t->name,
+                (double)t->scale, (int)t->zero_point, (double)t->min, (double)t->max);
         if (t->error >= 0)
             fprintf(f, " mean_abs_error %.6g", t->error);
         fputc('\n', f);

@@ -130,8 +130,9 @@ static void buffer(sm2c_json *j, const sm2c_program *p, const sm2c_entry *e, int
 /* --quantize int8: the int8 tensors and the nodes left in float. */
 static void int8_section(sm2c_json *j, const sm2c_entry *e)
 {
-    sm2c_json_key(j, "int8");
+    sm2c_json_key(j, "int8");   /* the full-integer modes' section (its name from int8's) */
     sm2c_json_object(j);
+    sm2c_json_field_int(j, "activation_bits", e->act_bits);
     sm2c_json_key(j, "tensors");
     sm2c_json_array(j);
     for (int32_t i = 0; i < e->n_qtensors; i++) {

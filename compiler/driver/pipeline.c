@@ -442,6 +442,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
                                         spec->fn->input_signature ? spec->fn->input_signature : "?");
     fill_ports(c, g, e);
     e->quantized = full_integer(o);
+    e->act_bits = o->quantize == SM2C_QUANTIZE_INT16X8 ? 16 : 8;
     e->n_qtensors = qr.n_tensors, e->qtensors = qr.tensors;
     e->n_float_nodes = qr.n_float, e->float_nodes = qr.float_nodes;
     if (n_batched && e->n_outputs > g->n_outputs)

@@ -156,7 +156,8 @@ typedef struct sm2c_entry {
     int32_t max_batch;      /* > 0 (--max-batch): the steps compute one row; the entry
                             ** takes the batch (1..max_batch) and runs them per row over
                             ** the batched ports (pass_batch.c proved rows independent) */
-    int32_t quantized;      /* --quantize int8: the report's lists below */
+    int32_t quantized;      /* --quantize int8 (int16x8): the report's lists below */
+    int32_t act_bits;       /* ... whose activations have 8 (int8) or 16 (int16x8) bits */
     int32_t n_qtensors;
     sm2c_qtensor *qtensors; /* in node order */
     int32_t n_float_nodes;

@@ -22,14 +22,6 @@ static sm2c_arg buf_of(sm2c_lower *l, const sm2c_value *v)
     return sm2c_arg_buf(sm2c_lower_buf(l, v));
 }
 
-static sm2c_arg int32s(sm2c_lower *l, int32_t n, const int32_t *v)
-{
-    int64_t *wide = sm2c_arena_array(l->c->arena, (size_t)n + 1, sizeof *wide);
-    for (int32_t i = 0; i < n; i++)
-        wide[i] = v[i];
-    return sm2c_arg_ints(l, n, wide);
-}
-
 int sm2c_node_is_s16(const sm2c_node *n)
 {
     if (n->op == &sm2c_op_dequantize_s8)
@@ -52,8 +44,8 @@ static sm2c_status lower_convert(sm2c_lower *l, const sm2c_node *n, int to_int16
 /* The requantization and clamp a contraction ends with, from args[at]. */
 static void requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int32_t at)
 {
-    s->args[at] = int32s(l, n->q->n_channels, n->q->multiplier);
-    s->args[at + 1] = int32s(l, n->q->n_channels, n->q->shift);
+    s->args[at] = sm2c_q8_int32s(l, n->q->n_channels, n->q->multiplier);
+    s->args[at + 1] = sm2c_q8_int32s(l, n->q->n_channels, n->q->shift);
     s->args[at + 2] = sm2c_arg_int(n->q->act_min);
     s->args[at + 3] = sm2c_arg_int(n->q->act_max);
 }
@@ -113,19 +105,6 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
-static sm2c_status lower_pool_s16(sm2c_lower *l, const sm2c_node *n)
-{
-    int64_t p[SM2C_RT_WIN_PARAMS];
-    sm2c_status st = sm2c_window_of(l->c, n, 1, p);
-    if (st)
-        return st;
-    sm2c_step *s = sm2c_lower_step(l, n, op_is(n, "AvgPool") ? "sm2c_rt_avg_pool_s16" : "sm2c_rt_max_pool_s16", 3);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->outputs[0]);
-    s->args[2] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    return SM2C_OK;
-}
-
 /* Add of two computed values, broadcasting as the float binary kernels. */
 static sm2c_status lower_add(sm2c_lower *l, const sm2c_node *n)
 {
@@ -136,41 +115,10 @@ static sm2c_status lower_add(sm2c_lower *l, const sm2c_node *n)
         s->args[1] = buf_of(l, n->inputs[1]);
         s->args[2] = buf_of(l, n->outputs[0]);
         s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
-        s->args[4] = int32s(l, 12, n->q->elt);
+        s->args[4] = sm2c_q8_int32s(l, 12, n->q->elt);
         return SM2C_OK;
     }
-    const int32_t rank = y->rank > 0 ? y->rank : 1;
-    int64_t *dims = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *dims);
-    int64_t *sa = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *sa);
-    int64_t *sb = sm2c_arena_array(l->c->arena, (size_t)rank, sizeof *sb);
-    dims[0] = 1, sa[0] = sb[0] = 0;
-    for (int32_t i = 0; i < y->rank; i++)
-        dims[i] = y->dims[i];
-    if (y->rank > 0) {
-        sm2c_op_broadcast_strides(&n->inputs[0]->shape, y, sa);
-        sm2c_op_broadcast_strides(&n->inputs[1]->shape, y, sb);
-    }
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_add_bcast_s16", 8);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->inputs[1]);
-    s->args[2] = buf_of(l, n->outputs[0]);
-    s->args[3] = sm2c_arg_int(rank);
-    s->args[4] = sm2c_arg_ints(l, rank, dims);
-    s->args[5] = sm2c_arg_ints(l, rank, sa);
-    s->args[6] = sm2c_arg_ints(l, rank, sb);
-    s->args[7] = int32s(l, 12, n->q->elt);
-    return SM2C_OK;
-}
-
-static sm2c_status lower_clamp(sm2c_lower *l, const sm2c_node *n)
-{
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_clamp_s16", 5);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->outputs[0]);
-    s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
-    s->args[3] = sm2c_arg_int(n->q->act_min);
-    s->args[4] = sm2c_arg_int(n->q->act_max);
-    return SM2C_OK;
+    return sm2c_q8_lower_bcast(l, n, "sm2c_rt_add_bcast_s16");
 }
 
 /* Mean over [outer, reduced, inner]: elt[] = { mult, shift, outer, reduced, inner }. */
@@ -225,9 +173,9 @@ sm2c_status sm2c_lower_q16(sm2c_lower *l, const sm2c_node *n)
     switch (n->op->q8) {
     case SM2C_Q8_CONV: return lower_conv(l, n);
     case SM2C_Q8_MATMUL: return lower_fully_connected(l, n);
-    case SM2C_Q8_POOL: return lower_pool_s16(l, n);
+    case SM2C_Q8_POOL: return sm2c_q8_lower_pool(l, n, "sm2c_rt_max_pool_s16", "sm2c_rt_avg_pool_s16");
     case SM2C_Q8_ADD: return lower_add(l, n);
-    case SM2C_Q8_CLAMP: return lower_clamp(l, n);
+    case SM2C_Q8_CLAMP: return sm2c_q8_lower_clamp(l, n, "sm2c_rt_clamp_s16");
     case SM2C_Q8_MEAN: return lower_mean(l, n);
     case SM2C_Q8_SOFTMAX: return lower_softmax_s16(l, n);
     default: break;

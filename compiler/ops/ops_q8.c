@@ -28,7 +28,7 @@ static sm2c_arg buf_of(sm2c_lower *l, const sm2c_value *v)
     return sm2c_arg_buf(sm2c_lower_buf(l, v));
 }
 
-static sm2c_arg int32s(sm2c_lower *l, int32_t n, const int32_t *v)
+sm2c_arg sm2c_q8_int32s(sm2c_lower *l, int32_t n, const int32_t *v)
 {
     int64_t *wide = sm2c_arena_array(l->c->arena, (size_t)n + 1, sizeof *wide);
     for (int32_t i = 0; i < n; i++)
@@ -88,8 +88,8 @@ static int32_t requant_args(sm2c_lower *l, const sm2c_node *n, sm2c_step *s, int
             for (int32_t o = 0; o < count; o++)
                 m[o] = n->q->multiplier[0], sh[o] = n->q->shift[0];
         }
-        s->args[at++] = int32s(l, count, m);
-        s->args[at++] = int32s(l, count, sh);
+        s->args[at++] = sm2c_q8_int32s(l, count, m);
+        s->args[at++] = sm2c_q8_int32s(l, count, sh);
     }
     s->args[at] = sm2c_arg_int(n->inputs[0]->quant->zero_point);
     s->args[at + 1] = sm2c_arg_int(n->outputs[0]->quant->zero_point);
@@ -392,13 +392,13 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     return SM2C_OK;
 }
 
-static sm2c_status lower_pool_s8(sm2c_lower *l, const sm2c_node *n)
+sm2c_status sm2c_q8_lower_pool(sm2c_lower *l, const sm2c_node *n, const char *max_kernel, const char *avg_kernel)
 {
     int64_t p[SM2C_RT_WIN_PARAMS];
     sm2c_status st = sm2c_window_of(l->c, n, 1, p);
     if (st)
         return st;
-    sm2c_step *s = sm2c_lower_step(l, n, op_is(n, "AvgPool") ? "sm2c_rt_avg_pool_s8" : "sm2c_rt_max_pool_s8", 3);
+    sm2c_step *s = sm2c_lower_step(l, n, op_is(n, "AvgPool") ? avg_kernel : max_kernel, 3);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->outputs[0]);
     s->args[2] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
@@ -406,7 +406,7 @@ static sm2c_status lower_pool_s8(sm2c_lower *l, const sm2c_node *n)
 }
 
 /* Add or Mul with broadcasting: the float binary kernels' strides. */
-static sm2c_status lower_eltwise_bcast(sm2c_lower *l, const sm2c_node *n, int mul)
+sm2c_status sm2c_q8_lower_bcast(sm2c_lower *l, const sm2c_node *n, const char *kernel)
 {
     const sm2c_shape *y = &n->outputs[0]->shape;
     int32_t rank = y->rank > 0 ? y->rank : 1;
@@ -420,7 +420,7 @@ static sm2c_status lower_eltwise_bcast(sm2c_lower *l, const sm2c_node *n, int mu
         sm2c_op_broadcast_strides(&n->inputs[0]->shape, y, sa);
         sm2c_op_broadcast_strides(&n->inputs[1]->shape, y, sb);
     }
-    sm2c_step *s = sm2c_lower_step(l, n, mul ? "sm2c_rt_mul_bcast_s8" : "sm2c_rt_add_bcast_s8", 8);
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 8);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->inputs[1]);
     s->args[2] = buf_of(l, n->outputs[0]);
@@ -428,7 +428,7 @@ static sm2c_status lower_eltwise_bcast(sm2c_lower *l, const sm2c_node *n, int mu
     s->args[4] = sm2c_arg_ints(l, rank, dims);
     s->args[5] = sm2c_arg_ints(l, rank, sa);
     s->args[6] = sm2c_arg_ints(l, rank, sb);
-    s->args[7] = int32s(l, 12, n->q->elt);
+    s->args[7] = sm2c_q8_int32s(l, 12, n->q->elt);
     return SM2C_OK;
 }
 
@@ -436,7 +436,8 @@ static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *
 {
     const sm2c_shape *y = &n->outputs[0]->shape;
     if (!sm2c_shape_equal(&n->inputs[0]->shape, y) || !sm2c_shape_equal(&n->inputs[1]->shape, y))
-        return lower_eltwise_bcast(l, n, strcmp(kernel, "sm2c_rt_mul_s8") == 0);
+        return sm2c_q8_lower_bcast(l, n, strcmp(kernel, "sm2c_rt_mul_s8") ? "sm2c_rt_add_bcast_s8"
+                                                                          : "sm2c_rt_mul_bcast_s8");
     /* --requantize float: an Add of two same-shaped tensors in float (scale[] its two scales) */
     const int frq = n->q->scale && strcmp(kernel, "sm2c_rt_add_s8") == 0;
     sm2c_step *s = sm2c_lower_step(l, n, frq ? "sm2c_rt_add_s8_frq" : kernel, frq ? 7 : 5);
@@ -444,7 +445,7 @@ static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *
     s->args[1] = buf_of(l, n->inputs[1]);
     s->args[2] = buf_of(l, n->outputs[0]);
     s->args[3] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
-    s->args[4] = int32s(l, 12, n->q->elt);
+    s->args[4] = sm2c_q8_int32s(l, 12, n->q->elt);
     if (frq) {
         s->args[5] = sm2c_arg_float(n->q->scale[0]);
         s->args[6] = sm2c_arg_float(n->q->scale[1]);
@@ -452,9 +453,9 @@ static sm2c_status lower_eltwise(sm2c_lower *l, const sm2c_node *n, const char *
     return SM2C_OK;
 }
 
-static sm2c_status lower_clamp(sm2c_lower *l, const sm2c_node *n)
+sm2c_status sm2c_q8_lower_clamp(sm2c_lower *l, const sm2c_node *n, const char *kernel)
 {
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_clamp_s8", 5);
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->outputs[0]);
     s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
@@ -531,10 +532,10 @@ sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
     switch (n->op->q8) {
     case SM2C_Q8_CONV: return lower_conv(l, n);
     case SM2C_Q8_MATMUL: return lower_fully_connected(l, n);
-    case SM2C_Q8_POOL: return lower_pool_s8(l, n);
+    case SM2C_Q8_POOL: return sm2c_q8_lower_pool(l, n, "sm2c_rt_max_pool_s8", "sm2c_rt_avg_pool_s8");
     case SM2C_Q8_ADD: return lower_eltwise(l, n, "sm2c_rt_add_s8");
     case SM2C_Q8_MUL: return lower_eltwise(l, n, "sm2c_rt_mul_s8");
-    case SM2C_Q8_CLAMP: return lower_clamp(l, n);
+    case SM2C_Q8_CLAMP: return sm2c_q8_lower_clamp(l, n, "sm2c_rt_clamp_s8");
     case SM2C_Q8_MEAN: return lower_mean(l, n);
     case SM2C_Q8_SOFTMAX: return lower_softmax_s8(l, n);
     case SM2C_Q8_LOGISTIC:

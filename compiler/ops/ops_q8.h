@@ -22,6 +22,15 @@ extern const sm2c_opdef sm2c_op_requantize_s8;
 ** Conv2D's [KH, KW, C, OC], or with rows_first a FullyConnected's [OC, K]. */
 sm2c_value *sm2c_q8_ohwi_filter(sm2c_lower *l, const sm2c_value *f, int rows_first);
 
+/* The steps the int8 and int16 lowerings share, of the given kernels: n's
+** qnode integers as an ints argument; a MaxPool/AvgPool (window parameters);
+** an Add or Mul broadcasting as the float binary kernels (rank, dims,
+** strides, then elt[12]); a clamp to act_min..act_max. */
+sm2c_arg sm2c_q8_int32s(sm2c_lower *l, int32_t n, const int32_t *v);
+sm2c_status sm2c_q8_lower_pool(sm2c_lower *l, const sm2c_node *n, const char *max_kernel, const char *avg_kernel);
+sm2c_status sm2c_q8_lower_bcast(sm2c_lower *l, const sm2c_node *n, const char *kernel);
+sm2c_status sm2c_q8_lower_clamp(sm2c_lower *l, const sm2c_node *n, const char *kernel);
+
 /* Lower a node with n->q set to the int8 kernels. */
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n);
 
