@@ -10,6 +10,7 @@
 
 #include <stdint.h>
 
+#include "q8_math.h"   /* sm2c_rt__round_d, and the int32 requantization the 16x8 Add and Mean use */
 #include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE: a call per output costs a Cortex-M more than the multiply */
 
 /* x * m * 2^shift with m a Q31 value, for |x| < 2^47 (the compiler proves
@@ -22,19 +23,6 @@ static SM2C_RT_ALWAYS_INLINE int32_t sm2c_rt__requant64(int64_t x, int32_t m, in
     /* >> of a negative int64 is arithmetic on every compiler sm2c supports. */
     const int64_t r = (x * reduced + (INT64_C(1) << (total - 1))) >> total;
     return r > INT32_MAX ? INT32_MAX : r < INT32_MIN ? INT32_MIN : (int32_t)r;
-}
-
-/* round(v) halves away from zero, saturated to int32 (v finite): the
-** FullyConnected's scaling in double, as TFLite's reference kernel rounds. */
-static inline int32_t sm2c_rt__round_d(double v)
-{
-    if (v >= 2147483647.0)
-        return INT32_MAX;
-    if (v <= -2147483648.0)
-        return INT32_MIN;
-    const int32_t t = (int32_t)v;
-    const double f = v - (double)t;
-    return t + (f >= 0.5) - (f <= -0.5);
 }
 
 static inline int16_t sm2c_rt__clamp_s16(int32_t v, int32_t lo, int32_t hi)

@@ -76,6 +76,20 @@ static inline int32_t sm2c_rt__round_q(float v)
     return t + (f >= 0.5f) - (f <= -0.5f);
 }
 
+/* round(v) halves away from zero in double, saturated to int32 (v finite):
+** the truncation, then one away from zero when the dropped fraction, exact,
+** is at least a half (the 16x8 FullyConnected's scaling, a zero point). */
+static inline int32_t sm2c_rt__round_d(double v)
+{
+    if (v >= 2147483647.0)
+        return INT32_MAX;
+    if (v <= -2147483648.0)
+        return INT32_MIN;
+    const int32_t t = (int32_t)v;
+    const double f = v - (double)t;
+    return t + (f >= 0.5) - (f <= -0.5);
+}
+
 static inline int8_t sm2c_rt__clamp_s8(int32_t v, int32_t lo, int32_t hi)
 {
     return (int8_t)(v < lo ? lo : v > hi ? hi : v);

@@ -132,16 +132,6 @@ void sm2c_rt_dequantize_s8_f32(const int8_t *x, float *y, int32_t n, float scale
 #endif
 
 #if SM2C_RT_WANT(quantize_rows_s8)
-/* round(v) (halves away from zero) in double for |v| < 2^31: the
-** truncation, then one away from zero when the dropped fraction, exact, is at
-** least a half. */
-static int32_t qrow_round_d(double v)
-{
-    const int32_t t = (int32_t)v;
-    const double f = v - (double)t;
-    return t + (f >= 0.5) - (f <= -0.5);
-}
-
 /* The input zero point TFLite picks for [rmin, rmax] at `scale`: from the
 ** end whose error is smaller, rounded, within int8. */
 static int32_t qrow_zero_point(float rmin, float rmax, double scale)
@@ -152,7 +142,7 @@ static int32_t qrow_zero_point(float rmin, float rmax, double scale)
     const double zp = emin < emax ? zmin : zmax;
     if (zp != zp)
         return 0;
-    return zp <= -128.0 ? -128 : zp >= 127.0 ? 127 : qrow_round_d(zp);
+    return zp <= -128.0 ? -128 : zp >= 127.0 ? 127 : sm2c_rt__round_d(zp);
 }
 
 /* v + 0.5 toward v's sign, in float, then truncated: TFLite's vector

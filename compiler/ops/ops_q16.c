@@ -1,9 +1,9 @@
 /*
 ** ops_q16.c: lowering of the nodes pass_quantize.c made int16 (--quantize
-** int16x8, TFLite's 16x8 scheme).  The nodes are the int8 ones (QuantizeS8,
-** DequantizeS8 and RequantizeS8 at the edges and seams, the same sm2c_qnode
-** parameters) with int16 values; this picks the _s16 kernels, which take
-** no zero points (they are 0) and int64 biases.  The filters keep
+** int16x8, TFLite's 16x8 scheme).  The nodes are the int8 ones (RequantizeS8
+** at the seams, the same sm2c_qnode parameters; ops_q8.c lowers QuantizeS8
+** and DequantizeS8 for both widths) with int16 values; this picks the _s16
+** kernels, which take no zero points (they are 0) and int64 biases.  The filters keep
 ** TensorFlow's layout, except for a Cortex-M, whose Conv2D and
 ** FullyConnected read them as the int8 SMLAD kernels do (conv_ohwi_s16.c).
 */
@@ -24,21 +24,7 @@ static sm2c_arg buf_of(sm2c_lower *l, const sm2c_value *v)
 
 int sm2c_node_is_s16(const sm2c_node *n)
 {
-    if (n->op == &sm2c_op_dequantize_s8)
-        return n->inputs[0]->dtype == SM2C_DT_INT16;
     return n->n_outputs == 1 && n->outputs[0]->dtype == SM2C_DT_INT16;
-}
-
-static sm2c_status lower_convert(sm2c_lower *l, const sm2c_node *n, int to_int16)
-{
-    const sm2c_qparam *qp = to_int16 ? n->outputs[0]->quant : n->inputs[0]->quant;
-    sm2c_step *s = sm2c_lower_step(l, n, to_int16 ? "sm2c_rt_quantize_f32_s16" : "sm2c_rt_dequantize_s16_f32", 5);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->outputs[0]);
-    s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
-    s->args[3] = sm2c_arg_float(qp->scale);
-    s->args[4] = sm2c_arg_int(qp->zero_point);
-    return SM2C_OK;
 }
 
 /* The requantization and clamp a contraction ends with, from args[at]. */
@@ -168,8 +154,6 @@ sm2c_status sm2c_lower_q16(sm2c_lower *l, const sm2c_node *n)
 {
     if (n->op == &sm2c_op_requantize_s8)
         return lower_requantize(l, n);
-    if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
-        return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
     switch (n->op->q8) {
     case SM2C_Q8_CONV: return lower_conv(l, n);
     case SM2C_Q8_MATMUL: return lower_fully_connected(l, n);

@@ -36,11 +36,15 @@ sm2c_arg sm2c_q8_int32s(sm2c_lower *l, int32_t n, const int32_t *v)
     return sm2c_arg_ints(l, n, wide);
 }
 
-/* Quantize (to the output's parameters) or dequantize (from the input's). */
-static sm2c_status lower_convert(sm2c_lower *l, const sm2c_node *n, int to_int8)
+/* Quantize (to the output's parameters) or dequantize (from the input's),
+** int8 or (--quantize int16x8) int16. */
+static sm2c_status lower_convert(sm2c_lower *l, const sm2c_node *n, int to_int)
 {
-    const sm2c_qparam *qp = to_int8 ? n->outputs[0]->quant : n->inputs[0]->quant;
-    sm2c_step *s = sm2c_lower_step(l, n, to_int8 ? "sm2c_rt_quantize_f32_s8" : "sm2c_rt_dequantize_s8_f32", 5);
+    const sm2c_value *q = to_int ? n->outputs[0] : n->inputs[0];
+    const sm2c_qparam *qp = q->quant;
+    const char *kernel = q->dtype == SM2C_DT_INT16 ? (to_int ? "sm2c_rt_quantize_f32_s16" : "sm2c_rt_dequantize_s16_f32")
+                                                   : (to_int ? "sm2c_rt_quantize_f32_s8" : "sm2c_rt_dequantize_s8_f32");
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 5);
     s->args[0] = buf_of(l, n->inputs[0]);
     s->args[1] = buf_of(l, n->outputs[0]);
     s->args[2] = sm2c_arg_int(sm2c_value_elements(n->outputs[0]));
@@ -523,12 +527,12 @@ static sm2c_status lower_requantize(sm2c_lower *l, const sm2c_node *n)
 
 sm2c_status sm2c_lower_q8(sm2c_lower *l, const sm2c_node *n)
 {
+    if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
+        return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
     if (sm2c_node_is_s16(n))
         return sm2c_lower_q16(l, n);
     if (n->op == &sm2c_op_requantize_s8)
         return lower_requantize(l, n);
-    if (n->op == &sm2c_op_quantize_s8 || n->op == &sm2c_op_dequantize_s8)
-        return lower_convert(l, n, n->op == &sm2c_op_quantize_s8);
     switch (n->op->q8) {
     case SM2C_Q8_CONV: return lower_conv(l, n);
     case SM2C_Q8_MATMUL: return lower_fully_connected(l, n);

@@ -48,17 +48,24 @@ void sm2c_quantize_multiplier(double real, int32_t *m, int32_t *shift)
     *shift = e;
 }
 
-void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
-                           float *scales)
+/* amax[ch] = max |w| over channel ch (the channel of flat index i being
+** (i / inner) % n_channels), in float; NaN is skipped, an empty range 0. */
+static void channel_amax(const float *w, int64_t n, int32_t n_channels, int64_t inner, float *amax)
 {
     for (int32_t ch = 0; ch < n_channels; ch++)
-        scales[ch] = 0.0f;
+        amax[ch] = 0.0f;
     for (int64_t i = 0; i < n; i++) {
         float a = fabsf(w[i]);
         int32_t ch = (int32_t)((i / inner) % n_channels);
-        if (a > scales[ch])
-            scales[ch] = a;
+        if (a > amax[ch])   /* NaN fails */
+            amax[ch] = a;
     }
+}
+
+void sm2c_quantize_weights(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
+                           float *scales)
+{
+    channel_amax(w, n, n_channels, inner, scales);
     for (int32_t ch = 0; ch < n_channels; ch++)
         scales[ch] = scales[ch] > 0 && isfinite(scales[ch]) ? scales[ch] / 127.0f : 1.0f;
     /* TFLite's SymmetricPerChannelQuantizeValues: the inverse scale in double
@@ -101,14 +108,7 @@ void sm2c_quantize_weights_drq(const float *w, int64_t n, int32_t n_channels, in
 void sm2c_quantize_weights_s4(const float *w, int64_t n, int32_t n_channels, int64_t inner, int8_t *q,
                               float *scales)
 {
-    for (int32_t ch = 0; ch < n_channels; ch++)
-        scales[ch] = 0.0f;
-    for (int64_t i = 0; i < n; i++) {
-        float a = fabsf(w[i]);
-        int32_t ch = (int32_t)((i / inner) % n_channels);
-        if (a > scales[ch])   /* NaN fails */
-            scales[ch] = a;
-    }
+    channel_amax(w, n, n_channels, inner, scales);
     for (int32_t ch = 0; ch < n_channels; ch++) {
         float a = isfinite(scales[ch]) ? scales[ch] : 0.0f;
         scales[ch] = (a > 1e-9f ? a : 1e-9f) / 7.0f;   /* np.maximum(bound, 1e-9) / qmax, float32 */
