@@ -12,6 +12,7 @@
 ** from zero when the dropped fraction (exact) is at least a half, NaN to 0,
 ** and the same saturation; so every path gives the C path's bits.
 */
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -214,6 +215,8 @@ SM2C_RT_TARGET_VNNI static void qrow_vec512(const float *x, int8_t *q, int32_t n
         _mm512_mask_cvtsepi32_storeu_epi8(q + i, m, r);
     }
 }
+
+#include "quantize_rows_512.h"
 #endif
 
 /* One row of n values, as TFLite's NeonAsymmetricQuantizeFloats (the one its
@@ -256,6 +259,12 @@ static void qrow(const float *x, int8_t *q, float *scale, int32_t *zero_point, i
 void sm2c_rt_quantize_rows_s8(const float *x, int8_t *q, float *scale, int32_t *zero_point, int32_t rows,
                               int32_t cols)
 {
+#if SM2C_RT_VNNI
+    if (sm2c_rt__have_vnni()) {
+        qrows512(x, q, scale, zero_point, rows, cols);
+        return;
+    }
+#endif
     for (int32_t r = 0; r < rows; r++)
         qrow(x + (ptrdiff_t)r * cols, q + (ptrdiff_t)r * cols, scale + r, zero_point + r, cols);
 }

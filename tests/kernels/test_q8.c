@@ -571,6 +571,54 @@ static void test_quantize_rows_s8_paths(void **state)
     sm2c_rt_quantize_rows_s8(x, q, (float[1]){ 0 }, (int32_t[1]){ 0 }, 1, 40);
 }
 
+/* The row quantization's parameters written out here (TFLite's formulas,
+** one row at a time in double), on blocks of rows as the vector path groups
+** them (8) and a part block, with rows that are constant, tiny (the inverse
+** scale overflows), wide (the float range overflows), or hold an Inf or a
+** NaN; the values of finite rows against the definition too. */
+static void test_quantize_rows_s8_blocks(void **state)
+{
+    (void)state;
+    enum { ROWS = 67, COLS = 37 };
+    ktest_rng r = { 71 };
+    static float x[ROWS * COLS];
+    int8_t q[ROWS * COLS];
+    float scale[ROWS];
+    int32_t zp[ROWS];
+    for (int32_t i = 0; i < ROWS * COLS; i++)
+        x[i] = ktest_f32(&r, -2.0f, 3.0f) * (float)(i / COLS % 2 ? -1 - i / COLS % 7 : 1 + i / COLS % 7);
+    for (int32_t i = 0; i < COLS; i++)
+        x[2 * COLS + i] = 0.25f, x[5 * COLS + i] = 1e-40f * (float)(i % 3), x[11 * COLS + i] = i % 2 ? 3e38f : -3e38f;
+    x[3 * COLS + 4] = INFINITY, x[9 * COLS + 30] = NAN, x[17 * COLS + 1] = -INFINITY;
+    sm2c_rt_quantize_rows_s8(x, q, scale, zp, ROWS, COLS);
+    for (int32_t row = 0; row < ROWS; row++) {
+        const float *xr = x + row * COLS;
+        float rmin = 0, rmax = 0;
+        for (int32_t i = 0; i < COLS; i++)
+            rmin = xr[i] < rmin ? xr[i] : rmin, rmax = xr[i] > rmax ? xr[i] : rmax;
+        if (rmin == rmax) {
+            assert_true(scale[row] == 1.0f && zp[row] == 0);
+            continue;
+        }
+        const double s = (double)(rmax - rmin) / 255.0, a = rmin / s, b = rmax / s;
+        const double z = 128.0 + fabs(a) < 127.0 + fabs(b) ? -128.0 - a : 127.0 - b;
+        const int32_t want_zp = z != z ? 0 : z <= -128.0 ? -128 : z >= 127.0 ? 127 : (int32_t)round(z);
+        if (!(scale[row] == (float)s) || zp[row] != want_zp)
+            fail_msg("row %d: scale %.9g zp %d, want %.9g %d", (int)row, (double)scale[row], (int)zp[row],
+                     (double)(float)s, (int)want_zp);
+        const float inv = (float)(1.0 / (double)scale[row]);
+        if (row == 3 || row == 9 || row == 17 || isinf(inv))
+            continue;   /* their values: test_quantize_rows_s8_paths's NaN and no UB */
+        for (int32_t i = 0; i < COLS; i++) {
+            const float v = xr[i] * inv;
+            const int32_t k = i < (COLS & ~7) ? (int32_t)(v + (v < 0 ? -0.5f : 0.5f)) : (int32_t)roundf(v);
+            const int32_t want = k + zp[row] < -128 ? -128 : k + zp[row] > 127 ? 127 : k + zp[row];
+            if (q[row * COLS + i] != want)
+                fail_msg("row %d, element %d: got %d, want %d", (int)row, (int)i, q[row * COLS + i], (int)want);
+        }
+    }
+}
+
 /* The hybrid FullyConnected against its definition: the int32 sum less the
 ** zero point times the filter row's sum, bias + (float)acc * (scale * w_scale),
 ** Relu; rows longer than a vector with a tail, N one block of 16 (VNNI's),
@@ -1266,6 +1314,7 @@ int main(void)
         cmocka_unit_test(test_fully_connected_s8_frq),
         cmocka_unit_test(test_quantize_rows_s8),
         cmocka_unit_test(test_quantize_rows_s8_paths),
+        cmocka_unit_test(test_quantize_rows_s8_blocks),
         cmocka_unit_test(test_fully_connected_hybrid),
         cmocka_unit_test(test_fully_connected_hybrid_packed),
         cmocka_unit_test(test_conv_1x1_hybrid_packed),
