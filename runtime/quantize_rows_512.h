@@ -21,6 +21,8 @@
 #ifndef SM2C_RT_QUANTIZE_ROWS_512_H
 #define SM2C_RT_QUANTIZE_ROWS_512_H
 
+#if SM2C_RT_VNNI
+
 enum { QR_ROWS = 8 }; /* rows per block: the lanes of a double vector */
 
 /* rmin and rmax of x[0..n) as qrow_range512, and whether a NaN is among them. */
@@ -145,5 +147,7 @@ SM2C_RT_TARGET_VNNI static void qrows512(const float *x, int8_t *q, float *scale
         }
     }
 }
+
+#endif
 
 #endif

@@ -215,9 +215,9 @@ SM2C_RT_TARGET_VNNI static void qrow_vec512(const float *x, int8_t *q, int32_t n
         _mm512_mask_cvtsepi32_storeu_epi8(q + i, m, r);
     }
 }
-
-#include "quantize_rows_512.h"
 #endif
+
+#include "quantize_rows_512.h" /* the AVX-512 rows (empty without SM2C_RT_VNNI) */
 
 /* One row of n values, as TFLite's NeonAsymmetricQuantizeFloats (the one its
 ** x86-64 build runs): its min and max (0 included) in float, the scale their

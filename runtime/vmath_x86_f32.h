@@ -22,21 +22,12 @@ SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__mul_add512(V16 a, V16 b, float 
     return _mm512_add_ps(_mm512_mul_ps(a, b), S16(c));
 }
 
-/* 2^k from exponent bits, k in [-126, 127]. */
-SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__pow2i512(__m512i k)
-{
-    return _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(k, _mm512_set1_epi32(127)), 23));
-}
-
 SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__exp512(V16 x)
 {
     const V16 hi = S16(88.72283935546875f), lo = S16(-104.0f), magic = S16(12582912.0f);
     const __mmask16 in = _mm512_cmp_ps_mask(x, lo, _CMP_GT_OQ) & _mm512_cmp_ps_mask(x, hi, _CMP_LE_OQ);
     const V16 xc = _mm512_maskz_mov_ps(in, x);
     const V16 fn = _mm512_sub_ps(_mm512_add_ps(_mm512_mul_ps(xc, S16(1.44269504088896341f)), magic), magic);
-    const __m512i n = _mm512_cvttps_epi32(fn);
-    /* n / 2 rounded toward zero, as C's division */
-    const __m512i n1 = _mm512_srai_epi32(_mm512_add_epi32(n, _mm512_srli_epi32(n, 31)), 1);
     const V16 r = _mm512_sub_ps(_mm512_sub_ps(xc, _mm512_mul_ps(fn, S16(0.693359375f))),
                                 _mm512_mul_ps(fn, S16(-2.12194440e-4f)));
     V16 p = S16(1.9875691500e-4f);
@@ -46,7 +37,9 @@ SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__exp512(V16 x)
     p = sm2c_rt__mul_add512(p, r, 1.6666665459e-1f);
     p = sm2c_rt__mul_add512(p, r, 5.0000001201e-1f);
     p = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p, _mm512_mul_ps(r, r)), r), S16(1.0f));
-    p = _mm512_mul_ps(_mm512_mul_ps(p, sm2c_rt__pow2i512(n1)), sm2c_rt__pow2i512(_mm512_sub_epi32(n, n1)));
+    /* p * 2^n in one rounding: what the scalar form's two products give,
+    ** the first exact (n / 2 keeps it normal), the second rounding once */
+    p = _mm512_scalef_ps(p, fn);
     p = _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(x, lo, _CMP_LE_OQ), _mm512_setzero_ps());
     p = _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(x, hi, _CMP_GT_OQ), S16(INFINITY));
     return _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x); /* NaN stays NaN */
