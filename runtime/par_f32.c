@@ -29,7 +29,9 @@
 **    slice is sm2c_rt_depthwise_conv2d_f32_channels on a band, which makes
 **    the whole kernel's block calls for those channels (dw_block_f32.h).
 **  - MatMul with an untransposed A splits the rows of A and y.  BatchMatMul
-**    splits its entries and, with an untransposed A, their rows likewise.
+**    splits its entries and, with an untransposed A, their rows likewise;
+**    its strided form (Einsum) its entries and their rows, A's rows being
+**    a_rs apart whatever its layout.
 **    A pack scratch is one task's, so a step given one runs as one task (a
 **    transposed B read in place sums in another order on SIMD paths).
 **  - Softmax, LogSoftmax and LayerNorm split rows; elementwise ops split
@@ -480,6 +482,55 @@ void sm2c_rt_batch_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, con
         return;
     }
     sm2c_rt__run_tasks(par, s.n_tasks, bmm_task_fn, &s);
+}
+#endif
+
+/* ---- strided BatchMatMul (Einsum): batch entries x rows -------------------- */
+
+/* A's rows are a_rs apart and y's y_rs, so a band of rows is the same
+** product on a + r0*a_rs and y + r0*y_rs, whatever the layout. */
+
+#if SM2C_RT_WANT(batch_matmul_strided_f32_par)
+typedef struct bmms_task {
+    const float *a, *b;
+    float *y;
+    const int32_t *a_off, *b_off, *y_off;
+    int32_t batch, m, k, n, a_rs, a_cs, b_rs, b_cs, y_rs, n_tasks;
+} bmms_task;
+
+static void bmms_task_fn(void *arg, int32_t t)
+{
+    const bmms_task *s = arg;
+    int64_t r, end;
+
+    sm2c_rt__task_range(t, s->n_tasks, (int64_t)s->batch * s->m, &r, &end);
+    while (r < end) {
+        const int64_t j = r / s->m, r0 = r % s->m;
+        const int64_t r1 = end - j * s->m < s->m ? end - j * s->m : s->m;
+        const int32_t a_off = (int32_t)(s->a_off[j] + r0 * s->a_rs);
+        const int32_t y_off = (int32_t)(s->y_off[j] + r0 * s->y_rs);
+        sm2c_rt_batch_matmul_strided_f32(s->a, s->b, s->y, 1, &a_off, s->b_off + j, &y_off,
+                                         (int32_t)(r1 - r0), s->k, s->n, s->a_rs, s->a_cs, s->b_rs,
+                                         s->b_cs, s->y_rs, NULL);
+        r = j * s->m + r1;
+    }
+}
+
+void sm2c_rt_batch_matmul_strided_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a,
+                                          const float *b, float *y, int32_t batch, const int32_t *a_off,
+                                          const int32_t *b_off, const int32_t *y_off, int32_t m, int32_t k,
+                                          int32_t n, int32_t a_rs, int32_t a_cs, int32_t b_rs, int32_t b_cs,
+                                          int32_t y_rs, float *pack)
+{
+    bmms_task s = { a, b, y, a_off, b_off, y_off, batch, m, k, n, a_rs, a_cs, b_rs, b_cs, y_rs, 0 };
+
+    s.n_tasks = pack ? 1 : sm2c_rt__task_count(par, max_tasks, (int64_t)batch * m);
+    if (s.n_tasks == 1) {
+        sm2c_rt_batch_matmul_strided_f32(a, b, y, batch, a_off, b_off, y_off, m, k, n, a_rs, a_cs, b_rs,
+                                         b_cs, y_rs, pack);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, bmms_task_fn, &s);
 }
 #endif
 

@@ -33,6 +33,7 @@ typedef struct kernel {
 #define W_MATMUL_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].i, a[8].i, a[9].i, a[10].f, a[11].f, a[12].p)
 #define W_MATVEC(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].f, a[8].f)
 #define W_BATCH_MATMUL_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i, a[11].p)
+#define W_BATCH_MATMUL_STRIDED_F32(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].ints, a[7].i, a[8].i, a[9].i, a[10].i, a[11].i, a[12].i, a[13].i, a[14].i, a[15].p)
 #define W_BATCH_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i)
 #define W_BIAS_ADD(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].f, a[8].f)
 #define W_SOFTMAX(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i)
@@ -167,6 +168,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_matvec_t_f32, W_MATVEC)                                                          \
     WRAP(sm2c_rt_matvec_small_f32, W_MATVEC) WRAP(sm2c_rt_matvec_t_small_f32, W_MATVEC)            \
     WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL_F32)                                            \
+    WRAP(sm2c_rt_batch_matmul_strided_f32, W_BATCH_MATMUL_STRIDED_F32)                            \
     WRAP(sm2c_rt_bias_add_f32, W_BIAS_ADD) WRAP(sm2c_rt_softmax_f32, W_SOFTMAX)                   \
     WRAP(sm2c_rt_log_softmax_f32, W_SOFTMAX) WRAP(sm2c_rt_batch_norm_f32, W_BATCH_NORM)           \
     WRAP(sm2c_rt_layer_norm_f32, W_LAYER_NORM)                                                   \

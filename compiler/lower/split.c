@@ -154,6 +154,17 @@ static int64_t batch_matmul_rows(const sm2c_step *s, int64_t *work)
     return int_arg(s, 4) ? int_arg(s, 0) : int_arg(s, 0) * int_arg(s, 1);
 }
 
+/* Its strided form (a, b, y, batch, a_off, b_off, y_off, m, k, n, a_rs,
+** a_cs, b_rs, b_cs, y_rs, pack): its entries times their rows; none with
+** pack scratch. */
+static int64_t batch_matmul_strided_rows(const sm2c_step *s, int64_t *work)
+{
+    if (s->n_args != 16 || s->args[15].kind != SM2C_ARG_NULL)
+        return 0;
+    *work = sm2c_step_macs(s);
+    return int_arg(s, 0) * int_arg(s, 1);
+}
+
 /* MatVec (x, w, bias, y, k, n, ...): blocks of 16 output columns; the
 ** transposed form (w is [n, k]) one column each. */
 static int64_t matvec_rows(const sm2c_step *s, int64_t *work)
@@ -236,6 +247,7 @@ static const split_kernel split_kernels[] = {
     { "sm2c_rt_add_f32", binary_rows },
     { "sm2c_rt_avg_pool_f32", window_rows },
     { "sm2c_rt_batch_matmul_f32", batch_matmul_rows },
+    { "sm2c_rt_batch_matmul_strided_f32", batch_matmul_strided_rows },
     { "sm2c_rt_bias_add_f32", bias_add_rows },
     { "sm2c_rt_conv2d_add_f32", window_rows },
     { "sm2c_rt_conv2d_add_packed_f32", window_rows },

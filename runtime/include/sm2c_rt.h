@@ -531,6 +531,18 @@ void sm2c_rt_matmul_f32(const float *a, const float *b, const float *bias, float
 void sm2c_rt_batch_matmul_f32(const float *a, const float *b, float *y, int32_t batch,
                               const int32_t *a_off, const int32_t *b_off, int32_t m, int32_t k,
                               int32_t n, int32_t adj_a, int32_t adj_b, float *pack);
+/* Batched with strides, no copies (an Einsum's operands where they are): for
+** each batch index j, y(i, c) = sum over kk < k (in increasing kk) of
+** A(i, kk) * B(kk, c), where A(i, kk) = a[a_off[j] + i*a_rs + kk*a_cs],
+** B(kk, c) = b[b_off[j] + kk*b_rs + c*b_cs] and y(i, c) = y[y_off[j] + i*y_rs
+** + c].  The same sums, bit for bit, as sm2c_rt_batch_matmul_f32 on copies.
+** B is read in place when b_cs == 1; else pack (as for sm2c_rt_matmul_f32)
+** holds one tile of it at a time, or, NULL, B is read as dot products. */
+void sm2c_rt_batch_matmul_strided_f32(const float *a, const float *b, float *y, int32_t batch,
+                                      const int32_t *a_off, const int32_t *b_off,
+                                      const int32_t *y_off, int32_t m, int32_t k, int32_t n,
+                                      int32_t a_rs, int32_t a_cs, int32_t b_rs, int32_t b_cs,
+                                      int32_t y_rs, float *pack);
 /* One row: y[n] = act(x[k] . W + bias[n]), W is w[k*n] (matvec) or, transposed,
 ** w[n*k] (matvec_t); bias may be NULL.  Same sums as sm2c_rt_matmul_f32, m = 1. */
 void sm2c_rt_matvec_f32(const float *x, const float *w, const float *bias, float *y, int32_t k,
@@ -1251,6 +1263,7 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **    channels), slice-major, when row bands would cut its column tiles.
 **  - matmul: rows of A and y (A untransposed only).
 **  - batch_matmul: batch entries x rows of A (A untransposed; else entries).
+**  - batch_matmul_strided: batch entries x rows of A.
 **  - matvec: blocks of 16 output columns (each task reads a band of W's
 **    columns at W's full row stride); matvec_t: rows of W, one per column.
 **  - softmax, log_softmax, layer_norm: rows.
@@ -1261,7 +1274,7 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **  - relu, sigmoid, tanh, erf, exp: blocks of 16 elements.
 **  - bias_add: outer rows, or channels when outer is 1 (in blocks that hold
 **    16 elements of y).
-** matmul_f32_par and batch_matmul_f32_par run as one task when given pack
+** matmul_f32_par and the batch_matmul_f32_par forms run as one task when given pack
 ** (one task's scratch; the compiler splits only steps without it). */
 #ifndef SM2C_RT_PAR_DEFINED   /* a generated header declares it too, under this guard */
 #define SM2C_RT_PAR_DEFINED
@@ -1313,6 +1326,11 @@ void sm2c_rt_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const flo
 void sm2c_rt_batch_matmul_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a, const float *b,
                                   float *y, int32_t batch, const int32_t *a_off, const int32_t *b_off,
                                   int32_t m, int32_t k, int32_t n, int32_t adj_a, int32_t adj_b, float *pack);
+void sm2c_rt_batch_matmul_strided_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *a,
+                                          const float *b, float *y, int32_t batch, const int32_t *a_off,
+                                          const int32_t *b_off, const int32_t *y_off, int32_t m, int32_t k,
+                                          int32_t n, int32_t a_rs, int32_t a_cs, int32_t b_rs, int32_t b_cs,
+                                          int32_t y_rs, float *pack);
 void sm2c_rt_matvec_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, const float *w,
                             const float *bias, float *y, int32_t k, int32_t n, int32_t act, float act_a,
                             float act_b);

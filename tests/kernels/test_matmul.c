@@ -1,6 +1,7 @@
 /*
-** test_matmul.c: sm2c_rt_matmul_f32, sm2c_rt_matvec(_t)_f32 and
-** sm2c_rt_batch_matmul_f32 against a
+** test_matmul.c: sm2c_rt_matmul_f32, sm2c_rt_matvec(_t)_f32,
+** sm2c_rt_batch_matmul_f32 and its strided form (against the plain one, bit
+** for bit) against a
 ** naive double-precision reference (docs/reliability.md section 9: contractions,
 ** rtol = atol = max(1e-5, 2*K*eps)), plus TensorFlow's Relu/Relu6 NaN rules.
 */
@@ -284,6 +285,81 @@ static void test_batch_matmul(void **state)
     }
 }
 
+/*
+** The strided batch matmul (an Einsum's operands where they are) against the
+** plain one on contiguous copies: the same bits.  The batch index sits
+** between the rows and the columns, as in attention's [B, T, N, H]: A is
+** a[i][j][kk], B is b[kk][j][c] or, transposed, b[c][j][kk] (packed), and y
+** is y[i][j][c] with rows padded past n (y_rs > batch * n), the padding left
+** as it was.
+*/
+static void check_batch_strided(int32_t batch, int32_t m, int32_t k, int32_t n, uint64_t seed)
+{
+    const int32_t pad = 3, ldy = n + pad;
+    const size_t sa = (size_t)batch * m * k, sb = (size_t)batch * k * n;
+    const size_t sy = (size_t)m * batch * ldy, sp = (size_t)batch * m * n;
+    float *a = calloc(sa + 1, sizeof *a), *b = calloc(sb + 1, sizeof *b), *bt = calloc(sb + 1, sizeof *bt);
+    float *ac = calloc(sa + 1, sizeof *ac), *bc = calloc(sb + 1, sizeof *bc);
+    float *y = calloc(sy + 1, sizeof *y), *want = calloc(sp + 1, sizeof *want);
+    int32_t *a_off = calloc((size_t)batch, sizeof *a_off), *b_off = calloc((size_t)batch, sizeof *b_off);
+    int32_t *bt_off = calloc((size_t)batch, sizeof *bt_off), *y_off = calloc((size_t)batch, sizeof *y_off);
+    int32_t *ca = calloc((size_t)batch, sizeof *ca), *cb = calloc((size_t)batch, sizeof *cb);
+    krng r = krng_new(seed);
+    int32_t i, j, kk, c, tb;
+    float fill;
+    char what[96];
+
+    memset(&fill, 0x7f, sizeof fill);
+    krng_fill(&r, a, sa, -1.0f, 1.0f);
+    krng_fill(&r, b, sb, -1.0f, 1.0f);
+    for (j = 0; j < batch; j++) {
+        a_off[j] = j * k, b_off[j] = j * n, bt_off[j] = j * k, y_off[j] = j * ldy;
+        ca[j] = j * m * k, cb[j] = j * k * n;
+        for (i = 0; i < m; i++)
+            for (kk = 0; kk < k; kk++)
+                ac[ca[j] + i * k + kk] = a[((size_t)i * batch + j) * k + kk];
+        for (kk = 0; kk < k; kk++)
+            for (c = 0; c < n; c++) {
+                const float v = b[((size_t)kk * batch + j) * n + c];
+                bc[cb[j] + kk * n + c] = v;
+                bt[((size_t)c * batch + j) * k + kk] = v;
+            }
+    }
+    sm2c_rt_batch_matmul_f32(ac, bc, want, batch, ca, cb, m, k, n, 0, 0, NULL);
+    for (tb = 0; tb < 2; tb++) {
+        memset(y, 0x7f, sy * sizeof *y);
+        if (tb)
+            sm2c_rt_batch_matmul_strided_f32(a, bt, y, batch, a_off, bt_off, y_off, m, k, n, batch * k, 1,
+                                             1, batch * k, batch * ldy, pack);
+        else
+            sm2c_rt_batch_matmul_strided_f32(a, b, y, batch, a_off, b_off, y_off, m, k, n, batch * k, 1,
+                                             batch * n, 1, batch * ldy, NULL);
+        snprintf(what, sizeof what, "batch_matmul_strided %dx%dx%dx%d tb=%d", (int)batch, (int)m, (int)k,
+                 (int)n, (int)tb);
+        for (j = 0; j < batch; j++)
+            for (i = 0; i < m; i++) {
+                const float *row = y + ((size_t)i * batch + j) * ldy;
+                kassert_same(want + ((size_t)j * m + i) * n, row, (size_t)n, what);
+                for (c = n; c < ldy; c++)
+                    assert_true(memcmp(&row[c], &fill, sizeof fill) == 0);   /* not written */
+            }
+    }
+    free(a), free(b), free(bt), free(ac), free(bc), free(y), free(want);
+    free(a_off), free(b_off), free(bt_off), free(y_off), free(ca), free(cb);
+}
+
+static void test_batch_matmul_strided(void **state)
+{
+    static const int32_t cases[][4] = {
+        {4, 128, 32, 128}, {3, 5, 37, 70}, {2, 17, 33, 65}, {1, 1, 1, 1}, {2, 9, 64, 130}, {5, 3, 7, 1},
+    };
+    size_t t;
+    (void)state;
+
+    for (t = 0; t < sizeof cases / sizeof cases[0]; t++)
+        check_batch_strided(cases[t][0], cases[t][1], cases[t][2], cases[t][3], 100 + t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +369,7 @@ int main(void)
         cmocka_unit_test(test_matmul_new_act_special),
         cmocka_unit_test(test_matmul_nan_inf),
         cmocka_unit_test(test_batch_matmul),
+        cmocka_unit_test(test_batch_matmul_strided),
     };
     return cmocka_run_group_tests_name("matmul", tests, NULL, NULL);
 }

@@ -466,6 +466,60 @@ static void batch_matmul_splits_exactly(void **state)
     free(pack);
 }
 
+typedef struct bmms_case {
+    const float *a, *b;
+    const int32_t *a_off, *b_off, *y_off;
+    float *pack;
+    int32_t batch, m, k, n, a_rs, a_cs, b_rs, b_cs, y_rs;
+} bmms_case;
+
+static void bmms_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const bmms_case *t = c;
+    sm2c_rt_batch_matmul_strided_f32_par(par, max_tasks, t->a, t->b, y, t->batch, t->a_off, t->b_off,
+                                         t->y_off, t->m, t->k, t->n, t->a_rs, t->a_cs, t->b_rs, t->b_cs,
+                                         t->y_rs, t->pack);
+}
+
+/* The strided BatchMatMul (Einsum) split over entries and rows, in
+** attention's layout: the batch index between the rows and the columns of
+** A [m][batch][k], B [k][batch][n] (or transposed [n][batch][k], packed) and
+** y [m][batch][n]. */
+static void batch_matmul_strided_splits_exactly(void **state)
+{
+    static const int32_t shapes[][4] = { { 4, 16, 32, 16 }, { 3, 5, 17, 9 }, { 1, 33, 20, 19 },
+                                         { 2, 64, 32, 70 } };
+    float *pack = malloc((size_t)SM2C_RT_MATMUL_PACK_F32 * 4);
+    size_t i;
+    int tb;
+    (void)state;
+    for (i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int32_t batch = shapes[i][0], m = shapes[i][1], k = shapes[i][2], n = shapes[i][3];
+        const size_t na = (size_t)batch * m * k, nb = (size_t)batch * k * n, ny = (size_t)batch * m * n;
+        float *a = malloc(na * 4), *b = malloc(nb * 4), *want = malloc(ny * 4);
+        int32_t *a_off = malloc((size_t)batch * 4), *b_off = malloc((size_t)batch * 4);
+        int32_t *bt_off = malloc((size_t)batch * 4), *y_off = malloc((size_t)batch * 4);
+        krng g = krng_new(900 + i);
+        char what[96];
+        int32_t j;
+        krng_fill(&g, a, na, -1.0f, 1.0f);
+        krng_fill(&g, b, nb, -1.0f, 1.0f);
+        for (j = 0; j < batch; j++)
+            a_off[j] = j * k, b_off[j] = j * n, bt_off[j] = j * k, y_off[j] = j * n;
+        for (tb = 0; tb < 2; tb++) {
+            bmms_case c = { a, b, a_off, tb ? bt_off : b_off, y_off, tb ? pack : NULL, batch, m, k, n,
+                            batch * k, 1, tb ? 1 : batch * n, tb ? batch * k : 1, batch * n };
+            sm2c_rt_batch_matmul_strided_f32(a, b, want, batch, a_off, c.b_off, y_off, m, k, n, c.a_rs, c.a_cs,
+                                             c.b_rs, c.b_cs, c.y_rs, c.pack);
+            snprintf(what, sizeof what, "batch_matmul_strided %dx%dx%dx%d%s", batch, m, k, n,
+                     tb ? " transposed b" : "");
+            check_splits(what, bmms_split, &c, want, NULL, ny);
+        }
+        free(a), free(b), free(want), free(a_off), free(b_off), free(bt_off), free(y_off);
+    }
+    free(pack);
+}
+
 typedef struct row_case {
     const float *x, *gamma, *beta;
     int32_t rows, cols, kind, in_place;
@@ -768,6 +822,7 @@ int main(void)
         cmocka_unit_test(matmul_splits_exactly),
         cmocka_unit_test(matvec_splits_exactly),
         cmocka_unit_test(batch_matmul_splits_exactly),
+        cmocka_unit_test(batch_matmul_strided_splits_exactly),
         cmocka_unit_test(rows_split_exactly),
         cmocka_unit_test(binary_splits_exactly),
         cmocka_unit_test(copy_splits_exactly),

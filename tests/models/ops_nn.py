@@ -302,6 +302,13 @@ def einsum_cases():
         "Einsum_acbe_aecd": ("acbe,aecd->abcd", (2, 2, 3, 5), (2, 5, 2, 4)),
         "Einsum_batch_matmul": ("bij,bjk->bik", (3, 2, 4), (3, 4, 5)),
         "Einsum_matmul_transposed": ("ij,kj->ik", (3, 4), (5, 4)),
+        # no strided view (ops_einsum.c): A's free labels a, c are not
+        # adjacent, so A is copied; Y's free labels of A (a, b) are split by
+        # d in either order, so the product goes to scratch and is copied
+        "Einsum_abc_bd_acd": ("abc,bd->acd", (2, 3, 4), (3, 5)),
+        "Einsum_abc_cd_adb": ("abc,cd->adb", (2, 3, 4), (4, 5)),
+        # size-1 labels inside a merged group, batch labels apart in A
+        "Einsum_abcd_aecd_size1": ("abcd,aecd->cabe", (2, 1, 3, 4), (2, 5, 3, 4)),
     }
     for name, (eq, sa, sb) in eqs.items():
         r = rng_for(name)
