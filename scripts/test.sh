@@ -28,7 +28,11 @@ SM2C_TEST_CC="gcc $warn" run build-test '^(cli_report)$'
 # the conformance and e2e tests already run the sanitized compiler on the same
 # models; cli_runtime_files and cli_cmake_package build the runtime and a CMake
 # project with the system gcc, and rt_neon cross-builds the kernels for
-# qemu-aarch64: neither is sanitized, so the plain run covers them.
+# qemu-aarch64: neither is sanitized, so the plain run covers them;
+# cli_float_kernels_m4 cross-builds the kernels for a Cortex-M4F without the
+# compiler at all, and cli_firmware_m4 spends its time in the ARM toolchain
+# and QEMU (its models' Cortex-M lowering runs sanitized in
+# cli_quant_modes_m4 and cli_quantize_modes).
 SM2C_TEST_CC="clang $warn -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
-  run build-asan '^(cli_cmake_source_tree|cli_determinism_all|cli_runtime_files|cli_cmake_package|rt_neon)$' \
+  run build-asan '^(cli_cmake_source_tree|cli_determinism_all|cli_runtime_files|cli_cmake_package|rt_neon|cli_float_kernels_m4|cli_firmware_m4)$' \
   -DSM2C_SANITIZE=ON
