@@ -158,11 +158,12 @@ sm2c_status lower_batch_matmul(sm2c_lower *l, const sm2c_node *n)
     int64_t batch = 1;
     for (int32_t i = 0; i < r; i++)
         batch *= y->shape.dims[i];
-    if (y->dtype == SM2C_DT_FLOAT && b->rank == 2 && !aa && batch > 1 &&
+    if (y->dtype == SM2C_DT_FLOAT && b->rank == 2 && !aa &&
         sm2c_value_elements(n->inputs[0]) == batch * m * k) {
         /* one b for every batch, a not transposed: the batches' rows are
         ** consecutive rows of a and y, so the product is one MatMul of all of
-        ** them (one pass over b; pass_hoist.c's whole-sequence projections) */
+        ** them (one pass over b; pass_hoist.c's whole-sequence projections),
+        ** which takes a fused bias and activation (pass_fuse.c) */
         matmul_step(l, n, batch * m, k, nn, 0, adj(n, "adj_y"));
         return SM2C_OK;
     }

@@ -166,6 +166,18 @@ static int hard_swish(sm2c_graph *g, sm2c_node *n)
     return 1;
 }
 
+int sm2c_fuse_act_after_reshape(sm2c_graph *g, sm2c_node *n, sm2c_node *reshape, int clamps_only)
+{
+    sm2c_value *z = reshape->outputs[0];
+    sm2c_node *next = sm2c_sole_user(g, z);
+    if (!single_op(next, z, n, clamps_only))
+        return 0;
+    sm2c_absorb_node(n, next);
+    reshape->value_node = next->name;
+    sm2c_replace_uses(g, next->outputs[0], z);
+    return 1;
+}
+
 int sm2c_fuse_act(sm2c_graph *g, sm2c_node *n, int clamps_only)
 {
     sm2c_node *next = sm2c_sole_user(g, n->outputs[0]);

@@ -47,6 +47,10 @@ sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual);
 ** kernels apply as clamps; Sigmoid and hard-swish stay nodes of their own,
 ** which have int8 kernels (TFLite's tables), and LeakyRelu stays too. */
 int sm2c_fuse_act(sm2c_graph *g, sm2c_node *n, int clamps_only);
+/* The same for an elementwise activation after `reshape`, the sole user of
+** n's output (pass_fuse.c's bias through a Reshape): n takes it, and the
+** Reshape's output stands for the activation's. */
+int sm2c_fuse_act_after_reshape(sm2c_graph *g, sm2c_node *n, sm2c_node *reshape, int clamps_only);
 /* Mark nodes that no output needs, and nodes computed at compile time (pass_dce.c). */
 sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
 
