@@ -403,13 +403,14 @@ SM2C_RT_TARGET_AVX512 static void mm_transpose16(const float *src, ptrdiff_t ss,
 
 /* The whole 16 x 16 blocks of a transposed B's tile (b_rs == 1) moved by
 ** mm_transpose16, on a CPU with AVX-512 and a tile of whole blocks of
-** steps; the columns from the returned one on are left to mm_pack's loop.  Several times faster than that loop (4 us to 0.6 us
-** for attention's keys, 64 us to 14 us for a 512 x 512 weight). */
+** steps; the columns from the returned one on are left to mm_pack's loop.
+** Several times faster than that loop (4 us to 0.6 us for attention's keys,
+** 64 us to 14 us for a 512 x 512 weight). */
 static inline int32_t mm_pack_blocks(const float *b, ptrdiff_t b_cs, int32_t k0, int32_t kb, int32_t j0,
                                      int32_t nb, float *pack)
 {
-    int32_t jj = 0, kk;
 #if SM2C_RT_AVX512
+    int32_t jj = 0, kk;
     if (kb % 16 == 0 && sm2c_rt__have_avx512()) {
         for (; jj + 16 <= nb; jj += 16) {
             const float *src = b + (ptrdiff_t)(j0 + jj) * b_cs + k0;
@@ -417,11 +418,11 @@ static inline int32_t mm_pack_blocks(const float *b, ptrdiff_t b_cs, int32_t k0,
                 mm_transpose16(src + kk, b_cs, pack + kk * MM_NB + jj, MM_NB);
         }
     }
-#else
-    (void)kk;
-    (void)b, (void)b_cs, (void)k0, (void)kb, (void)j0, (void)nb, (void)pack;
-#endif
     return jj;
+#else
+    (void)b, (void)b_cs, (void)k0, (void)kb, (void)j0, (void)nb, (void)pack;
+    return 0;
+#endif
 }
 
 /* B(kk, j) for kk in [k0, k0 + kb), j in [j0, j0 + nb) copied to pack[kk][j]

@@ -25,7 +25,9 @@
 
 enum { QR_ROWS = 8 }; /* rows per block: the lanes of a double vector */
 
-/* rmin and rmax of x[0..n) as qrow_range512, and whether a NaN is among them. */
+/* rmin and rmax of x[0..n) as qrow_range_c (min and max are exact: any
+** order gives C's; a NaN lane keeps the running value, as the second
+** operand wins), and whether a NaN is among them. */
 SM2C_RT_TARGET_VNNI static int qrow_range_nan512(const float *x, int32_t n, float *lo, float *hi)
 {
     __m512 mn = _mm512_setzero_ps(), mx = _mm512_setzero_ps();
@@ -116,10 +118,7 @@ SM2C_RT_TARGET_VNNI static void qrow_store512(const float *x, int8_t *q, int32_t
 {
     const int32_t nv = n & ~7;
     (finite ? qrow_finite512 : qrow_vec512)(x, q, nv, inv, zp);
-    for (int32_t i = nv; i < n; i++) {
-        const int32_t r = sm2c_rt__round_q(x[i] * inv) + zp;
-        q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
-    }
+    qrow_tail(x, q, nv, n, inv, zp);
 }
 
 SM2C_RT_TARGET_VNNI static void qrows512(const float *x, int8_t *q, float *scale, int32_t *zero_point,
@@ -136,9 +135,7 @@ SM2C_RT_TARGET_VNNI static void qrows512(const float *x, int8_t *q, float *scale
         for (int32_t r = 0; r < nr; r++) {
             const ptrdiff_t at = (ptrdiff_t)(r0 + r) * n;
             if (lo[r] == hi[r]) {
-                for (int32_t i = 0; i < n; i++)
-                    q[at + i] = 0;
-                scale[r0 + r] = 1.0f, zero_point[r0 + r] = 0;
+                qrow_constant(q + at, n, scale + r0 + r, zero_point + r0 + r);
                 continue;
             }
             const int finite = !nan[r] && lo[r] > -INFINITY && hi[r] < INFINITY && inv[r] < INFINITY;

@@ -178,25 +178,6 @@ static void qrow_vec_c(const float *x, int8_t *q, int32_t n, float inv, int32_t 
 }
 
 #if SM2C_RT_VNNI
-/* The range on 16 lanes (min and max are exact: any order gives C's; a NaN
-** lane keeps the running value, as the second operand wins). */
-SM2C_RT_TARGET_VNNI static void qrow_range512(const float *x, int32_t n, float *lo, float *hi)
-{
-    __m512 mn = _mm512_setzero_ps(), mx = _mm512_setzero_ps();
-    int32_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        const __m512 v = _mm512_loadu_ps(x + i);
-        mn = _mm512_min_ps(v, mn);
-        mx = _mm512_max_ps(v, mx);
-    }
-    float rmin = _mm512_reduce_min_ps(mn), rmax = _mm512_reduce_max_ps(mx);
-    for (; i < n; i++) {
-        rmin = x[i] < rmin ? x[i] : rmin;
-        rmax = x[i] > rmax ? x[i] : rmax;
-    }
-    *lo = rmin, *hi = rmax;
-}
-
 /* qrow_vec_c on 16 lanes, the last block masked: the same product, NaN to 0,
 ** clamp, +-0.5 by the sign (-0 takes +0.5, as v < 0 is false), sum, truncation,
 ** zero point, and saturation. */
@@ -217,6 +198,23 @@ SM2C_RT_TARGET_VNNI static void qrow_vec512(const float *x, int8_t *q, int32_t n
 }
 #endif
 
+/* q[i] for nv <= i < n: the row's tail, by roundf's rounding. */
+static void qrow_tail(const float *x, int8_t *q, int32_t nv, int32_t n, float inv, int32_t zp)
+{
+    for (int32_t i = nv; i < n; i++) {
+        const int32_t r = sm2c_rt__round_q(x[i] * inv) + zp;
+        q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
+    }
+}
+
+/* A row whose range is one value: zeros, scale 1, zero point 0. */
+static void qrow_constant(int8_t *q, int32_t n, float *scale, int32_t *zero_point)
+{
+    for (int32_t i = 0; i < n; i++)
+        q[i] = 0;
+    *scale = 1.0f, *zero_point = 0;
+}
+
 #include "quantize_rows_512.h" /* the AVX-512 rows (empty without SM2C_RT_VNNI) */
 
 /* One row of n values, as TFLite's NeonAsymmetricQuantizeFloats (the one its
@@ -224,35 +222,22 @@ SM2C_RT_TARGET_VNNI static void qrow_vec512(const float *x, int8_t *q, int32_t n
 ** float difference over 255 in double, the zero point from it, the inverse
 ** scale 1 / (float)scale in double then float; the values times it in float,
 ** the first n & ~7 rounded as its vector loop rounds, the rest by roundf, each
-** plus the zero point, saturated. */
+** plus the zero point, saturated.  The C path; quantize_rows_512.h is the
+** same on AVX-512. */
 static void qrow(const float *x, int8_t *q, float *scale, int32_t *zero_point, int32_t n)
 {
     float rmin, rmax;
-#if SM2C_RT_VNNI
-    const int vnni = sm2c_rt__have_vnni();
-    (vnni ? qrow_range512 : qrow_range_c)(x, n, &rmin, &rmax);
-#else
     qrow_range_c(x, n, &rmin, &rmax);
-#endif
     if (rmin == rmax) {
-        for (int32_t i = 0; i < n; i++)
-            q[i] = 0;
-        *scale = 1.0f, *zero_point = 0;
+        qrow_constant(q, n, scale, zero_point);
         return;
     }
     const double s = (double)(rmax - rmin) / 255.0;
     const int32_t zp = qrow_zero_point(rmin, rmax, s);
     const float sf = (float)s, inv = (float)(1.0 / (double)sf);
     const int32_t nv = n & ~7;
-#if SM2C_RT_VNNI
-    (vnni ? qrow_vec512 : qrow_vec_c)(x, q, nv, inv, zp);
-#else
     qrow_vec_c(x, q, nv, inv, zp);
-#endif
-    for (int32_t i = nv; i < n; i++) {
-        const int32_t r = sm2c_rt__round_q(x[i] * inv) + zp;
-        q[i] = (int8_t)(r < -128 ? -128 : r > 127 ? 127 : r);
-    }
+    qrow_tail(x, q, nv, n, inv, zp);
     *scale = sf, *zero_point = zp;
 }
 
