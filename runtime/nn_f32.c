@@ -92,7 +92,7 @@ static inline float row_max(const float *x, int32_t cols)
     return mx;
 }
 
-#if SM2C_RT_WANT(softmax_f32)
+#if SM2C_RT_WANT(softmax_f32) || SM2C_RT_WANT(softmax_scaled_f32)
 /* exp(x - max), where a NaN difference gives +Inf (see above).  The exp is
 ** vmath_f32.h's polynomial where the loops vectorise (AVX2, AVX-512: native
 ** builds, and the x86 clones a portable build picks at run time; NEON, in
@@ -120,20 +120,20 @@ enum { SM_L = 16 }; /* lanes of the vector form */
 /* yr[i] = softmax_exp(xr[i] - mx), and ls[i] += yr[i], for i < SM_L.  NEON
 ** runs vmath_f32.h's four-lane exp, which gives the same bits: gcc does not
 ** vectorise the scalar one. */
-static SM2C_RT_ALWAYS_INLINE void softmax_exp16(const float *xr, float *yr, float mx, float *ls)
+static SM2C_RT_ALWAYS_INLINE void softmax_exp16(const float *xr, float *yr, float mx, float *ls, float scale)
 {
     int32_t i;
 
 #if SM2C_RT_NEON
     for (i = 0; i < SM_L; i += 4) {
-        const float32x4_t d = vsubq_f32(vld1q_f32(xr + i), vdupq_n_f32(mx));
+        const float32x4_t d = vsubq_f32(vmulq_n_f32(vld1q_f32(xr + i), scale), vdupq_n_f32(mx));
         const float32x4_t e = vbslq_f32(vceqq_f32(d, d), sm2c_rt__exp128(d), vdupq_n_f32(INFINITY));
         vst1q_f32(yr + i, e);
         vst1q_f32(ls + i, vaddq_f32(vld1q_f32(ls + i), e));
     }
 #else
     for (i = 0; i < SM_L; i++) {
-        yr[i] = softmax_exp(xr[i] - mx, 1);
+        yr[i] = softmax_exp(xr[i] * scale - mx, 1);
         ls[i] += yr[i];
     }
 #endif
@@ -143,8 +143,10 @@ static SM2C_RT_ALWAYS_INLINE void softmax_exp16(const float *xr, float *yr, floa
 ** (constant trip counts, so the compiler vectorises them) and combines them
 ** at the end: the same maximum (NaN never compares greater, so it is
 ** skipped either way), and the sum in a different order, within
-** reliability.md's tolerance for reductions. */
-static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_t cols, int vector)
+** reliability.md's tolerance for reductions.  Elements are xr[j] * scale
+** when scaled (softmax_tail); the scalar form multiplies only then. */
+static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_t cols, int vector, float scale,
+                                              int scaled)
 {
     float mx = -INFINITY, sum = 0.0f, inv;
     int32_t j = 0, i;
@@ -155,18 +157,20 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
             lm[i] = -INFINITY, ls[i] = 0.0f;
         for (; j + SM_L <= cols; j += SM_L)
             for (i = 0; i < SM_L; i++)
-                lm[i] = xr[j + i] > lm[i] ? xr[j + i] : lm[i];
-        mx = softmax_tail_max(xr, j, cols, lm);
+                lm[i] = xr[j + i] * scale > lm[i] ? xr[j + i] * scale : lm[i];
+        mx = softmax_tail_max(xr, j, cols, lm, scale);
         for (j = 0; j + SM_L <= cols; j += SM_L)
-            softmax_exp16(xr + j, yr + j, mx, ls);
-        softmax_row_finish(xr, yr, cols, j, mx, ls);
+            softmax_exp16(xr + j, yr + j, mx, ls, scale);
+        softmax_row_finish(xr, yr, cols, j, mx, ls, scale);
         return;
     }
-    for (j = 0; j < cols; j++)
-        if (xr[j] > mx)
-            mx = xr[j];        /* NaN never compares greater: skipped */
     for (j = 0; j < cols; j++) {
-        yr[j] = softmax_exp(xr[j] - mx, 0);
+        const float v = scaled ? xr[j] * scale : xr[j];
+        if (v > mx)
+            mx = v;            /* NaN never compares greater: skipped */
+    }
+    for (j = 0; j < cols; j++) {
+        yr[j] = softmax_exp((scaled ? xr[j] * scale : xr[j]) - mx, 0);
         sum += yr[j];
     }
     inv = 1.0f / sum;
@@ -174,7 +178,8 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
         yr[j] *= inv;
 }
 
-SM2C_RT_VECTORISE void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+static SM2C_RT_ALWAYS_INLINE void softmax_body(const float *x, float *y, int32_t rows, int32_t cols, float scale,
+                                               int scaled)
 {
     int32_t r;
 
@@ -182,20 +187,37 @@ SM2C_RT_VECTORISE void sm2c_rt_softmax_f32(const float *x, float *y, int32_t row
         return;
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
-        for (r = 0; r < rows; r++)
-            softmax_row512(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols);
+        softmax_rows512(x, y, rows, cols, scale, scaled);
         return;
     }
 #endif
 #if SM2C_RT_AVX2
     if (sm2c_rt__have_avx2()) {
         for (r = 0; r < rows; r++)
-            softmax_row256(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols);
+            softmax_row256(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, scale, scaled);
         return;
     }
 #endif
     for (r = 0; r < rows; r++)
-        softmax_row(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, SOFTMAX_VECTOR);
+        softmax_row(x + (ptrdiff_t)r * cols, y + (ptrdiff_t)r * cols, cols, SOFTMAX_VECTOR, scale, scaled);
+}
+#endif
+
+#if SM2C_RT_WANT(softmax_f32)
+SM2C_RT_VECTORISE void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols)
+{
+    softmax_body(x, y, rows, cols, 1.0f, 0);
+}
+#endif
+
+#if SM2C_RT_WANT(softmax_scaled_f32)
+/* Softmax(scale * x), for a Mul by a constant before a Softmax
+** (pass_softmax_scale.c): each element's product rounds as the Mul's did,
+** so the output is what the two steps give, without the Mul's pass. */
+SM2C_RT_VECTORISE void sm2c_rt_softmax_scaled_f32(const float *x, float scale, float *y, int32_t rows,
+                                                  int32_t cols)
+{
+    softmax_body(x, y, rows, cols, scale, 1);
 }
 #endif
 

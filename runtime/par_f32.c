@@ -540,7 +540,7 @@ typedef struct row_task row_task;
 struct row_task {
     const float *x, *gamma, *beta;
     float *y;
-    float epsilon;
+    float param;                /* LayerNorm's epsilon, a scaled Softmax's scale */
     int32_t rows, cols, n_tasks;
     void (*run)(const row_task *s, int64_t r0, int64_t r1);
 };
@@ -575,6 +575,20 @@ void sm2c_rt_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const fl
 }
 #endif
 
+#if SM2C_RT_WANT(softmax_scaled_f32_par)
+static void softmax_scaled_rows(const row_task *s, int64_t r0, int64_t r1)
+{
+    sm2c_rt_softmax_scaled_f32(s->x + r0 * s->cols, s->param, s->y + r0 * s->cols, (int32_t)(r1 - r0), s->cols);
+}
+
+void sm2c_rt_softmax_scaled_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float scale,
+                                    float *y, int32_t rows, int32_t cols)
+{
+    row_task s = { x, NULL, NULL, y, scale, rows, cols, 0, softmax_scaled_rows };
+    row_par(par, max_tasks, &s);
+}
+#endif
+
 #if SM2C_RT_WANT(log_softmax_f32_par)
 static void log_softmax_rows(const row_task *s, int64_t r0, int64_t r1)
 {
@@ -592,7 +606,7 @@ void sm2c_rt_log_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, cons
 #if SM2C_RT_WANT(layer_norm_f32_par)
 static void layer_norm_rows(const row_task *s, int64_t r0, int64_t r1)
 {
-    sm2c_rt_layer_norm_f32(s->x + r0 * s->cols, s->gamma, s->beta, s->epsilon, s->y + r0 * s->cols,
+    sm2c_rt_layer_norm_f32(s->x + r0 * s->cols, s->gamma, s->beta, s->param, s->y + r0 * s->cols,
                            (int32_t)(r1 - r0), s->cols);
 }
 

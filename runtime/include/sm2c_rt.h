@@ -562,6 +562,9 @@ void sm2c_rt_bias_add_f32(const float *x, const float *bias, float *y, int32_t o
                           float act_b);
 /* Over the last axis of [rows, cols]. */
 void sm2c_rt_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
+/* Softmax of x * scale, each product rounded as a Mul's: a constant Mul
+** before a Softmax (attention's 1/sqrt(d)) without its pass over memory. */
+void sm2c_rt_softmax_scaled_f32(const float *x, float scale, float *y, int32_t rows, int32_t cols);
 void sm2c_rt_log_softmax_f32(const float *x, float *y, int32_t rows, int32_t cols);
 /* xent_f32.c: (Sparse)SoftmaxCrossEntropyWithLogits over rows x cols logits:
 ** loss[rows] and backprop[rows x cols]; sparse labels are class indices, one
@@ -1339,6 +1342,8 @@ void sm2c_rt_matvec_t_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
                               float act_a, float act_b);
 void sm2c_rt_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                              int32_t rows, int32_t cols);
+void sm2c_rt_softmax_scaled_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float scale,
+                                    float *y, int32_t rows, int32_t cols);
 void sm2c_rt_log_softmax_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
                                  int32_t rows, int32_t cols);
 void sm2c_rt_layer_norm_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x,

@@ -217,6 +217,55 @@ static void test_softmax_special_wide(void **state)
     kassert_close(want, y, R * C, 1e-6, 1e-5, "softmax special, wide rows");
 }
 
+/* The scaled Softmax against a Mul then the Softmax, bit for bit (its
+** products round as the Mul's: nn_f32.c), and rows two at a time (the
+** AVX-512 path pairs them) against rows one at a time.  Odd row counts,
+** tails past the 16-lane blocks, special values in some rows, and scales
+** that are negative, zero or overflow. */
+static void check_softmax_scaled(int32_t rows, int32_t cols, float scale, uint64_t seed)
+{
+    const size_t n = (size_t)rows * cols;
+    float *x = calloc(n + 1, sizeof *x), *xs = calloc(n + 1, sizeof *xs);
+    float *want = calloc(n + 1, sizeof *want), *y = calloc(n + 1, sizeof *y);
+    krng r = krng_new(seed);
+    size_t i;
+    int32_t k;
+
+    krng_fill(&r, x, n, -6.0f, 6.0f);
+    if (rows > 2) {
+        x[cols / 2] = -INFINITY;
+        x[(size_t)cols + cols - 1] = NAN;
+        x[2 * (size_t)cols] = INFINITY;
+    }
+    for (i = 0; i < n; i++)
+        xs[i] = x[i] * scale;
+    sm2c_rt_softmax_f32(xs, want, rows, cols);
+    sm2c_rt_softmax_scaled_f32(x, scale, y, rows, cols);
+    kassert_same(want, y, n, "softmax scaled");
+    for (k = 0; k < rows; k++)
+        sm2c_rt_softmax_f32(xs + (size_t)k * cols, y + (size_t)k * cols, 1, cols);
+    kassert_same(want, y, n, "softmax one row at a time");
+    sm2c_rt_softmax_scaled_f32(x, scale, x, rows, cols);
+    kassert_same(want, x, n, "softmax scaled in place");
+    free(x);
+    free(xs);
+    free(want);
+    free(y);
+}
+
+static void test_softmax_scaled(void **state)
+{
+    (void)state;
+    check_softmax_scaled(1, 1, 0.5f, 31);
+    check_softmax_scaled(3, 10, 0.17677669f, 32);
+    check_softmax_scaled(5, 37, -2.5f, 33);
+    check_softmax_scaled(4, 128, 0.17677669f, 34);
+    check_softmax_scaled(7, 130, 3.0f, 35);
+    check_softmax_scaled(3, 16, 0.0f, 36);
+    check_softmax_scaled(3, 33, 1e30f, 37);
+    sm2c_rt_softmax_scaled_f32(NULL, 2.0f, NULL, 3, 0);
+}
+
 /* ---- BatchNorm (inference) ----------------------------------------------------- */
 
 static void check_batch_norm(int32_t outer, int32_t channels, float eps, uint64_t seed)
@@ -266,6 +315,7 @@ int main(void)
         cmocka_unit_test(test_softmax_random),
         cmocka_unit_test(test_softmax_special),
         cmocka_unit_test(test_softmax_special_wide),
+        cmocka_unit_test(test_softmax_scaled),
         cmocka_unit_test(test_batch_norm),
     };
     return cmocka_run_group_tests_name("nn", tests, NULL, NULL);
