@@ -431,7 +431,7 @@ static sm2c_status compile_entry(sm2c_ctx *c, const sm2c_model *m, const sm2c_va
         (!full_integer(o) && (PASS("lnorm", sm2c_pass_lnorm(c, g)) || PASS("lstm", sm2c_pass_lstm(c, g)) ||
                                 (!o->target.size_level && PASS("hoist", sm2c_pass_hoist(c, g))))) ||
         PASS("bnfold", sm2c_pass_bnfold(c, g)) || PASS("affinefold", sm2c_pass_affinefold(c, g)) ||
-        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !quantized_acts(o))) ||
+        PASS("padfold", sm2c_pass_padfold(c, g)) || PASS("fuse", sm2c_pass_fuse(c, g, !quantized_acts(o), !full_integer(o))) ||
         PASS("dce", sm2c_pass_dce(c, g)) ||
         (full_integer(o) && (st = quantize_graph(c, g, o, key, &qr))) ||
         (o->quantize == SM2C_QUANTIZE_DYNAMIC && PASS("dynamic", sm2c_pass_dynamic(c, g, &skip, o->weights_bits, &n_hybrid))))

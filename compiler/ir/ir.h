@@ -110,6 +110,8 @@ typedef struct sm2c_node {
     float act_a, act_b;         /* its parameters (sm2c_rt.h): LeakyRelu's alpha, clip's bounds */
     sm2c_value *bias;           /* fused bias, set by fusion */
     sm2c_value *residual;       /* fused residual Add after the bias, set by fusion */
+    int in_scaled;              /* set by fusion (pass_fuse_scale.c): input 0 is multiplied */
+    float in_scale;             /* by in_scale first, a Mul by a constant folded in */
     const char *value_node;     /* set by fusion: the last node whose output it took over,
                                    whose value its output now is (NULL: its own) */
     int64_t pad[4];             /* zeros of a Pad folded into a convolution's input:

@@ -10,7 +10,7 @@
 **
 ** Values are named by id, which import and the passes assign in a
 ** deterministic order; attrs are sorted by name; floats print with %.6g
-** (%.9g for quantization scales); a constant shows its first values and a
+** (%.9g for quantization scales and a Softmax's in_scale); a constant shows its first values and a
 ** short SHA-256 of its bytes, never the whole tensor.
 */
 #include "ir_print.h"
@@ -345,6 +345,8 @@ static void print_node(FILE *f, const sm2c_node *n, int depth)
         fprintf(f, " bias=%%%d", (int)n->bias->id);
     if (n->residual)
         fprintf(f, " residual=%%%d", (int)n->residual->id);
+    if (n->in_scaled)
+        fprintf(f, " in_scale=%.9g", (double)n->in_scale);
     print_act(f, n);
     if (n->pad[0] || n->pad[1] || n->pad[2] || n->pad[3])
         fprintf(f, " pad=[%lld,%lld,%lld,%lld]", (long long)n->pad[0], (long long)n->pad[1],

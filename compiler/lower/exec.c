@@ -37,6 +37,7 @@ typedef struct kernel {
 #define W_BATCH_MATMUL(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].i, a[7].i, a[8].i, a[9].i, a[10].i)
 #define W_BIAS_ADD(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i, a[5].i, a[6].i, a[7].f, a[8].f)
 #define W_SOFTMAX(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i)
+#define W_SOFTMAX_SCALED(fn_) fn_(a[0].p, a[1].f, a[2].p, a[3].i, a[4].i)
 #define W_BATCH_NORM(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].p, a[5].f, a[6].p, a[7].i, a[8].i)
 #define W_LAYER_NORM(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].f, a[4].p, a[5].i, a[6].i)
 #define W_LSTM(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].i)
@@ -170,6 +171,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_batch_matmul_f32, W_BATCH_MATMUL_F32)                                            \
     WRAP(sm2c_rt_batch_matmul_strided_f32, W_BATCH_MATMUL_STRIDED_F32)                            \
     WRAP(sm2c_rt_bias_add_f32, W_BIAS_ADD) WRAP(sm2c_rt_softmax_f32, W_SOFTMAX)                   \
+    WRAP(sm2c_rt_softmax_scaled_f32, W_SOFTMAX_SCALED)                                            \
     WRAP(sm2c_rt_log_softmax_f32, W_SOFTMAX) WRAP(sm2c_rt_batch_norm_f32, W_BATCH_NORM)           \
     WRAP(sm2c_rt_layer_norm_f32, W_LAYER_NORM)                                                   \
     WRAP(sm2c_rt_lstm_state_f32, W_LSTM) WRAP(sm2c_rt_lstm_output_f32, W_LSTM)                   \

@@ -179,8 +179,8 @@ static int64_t matvec_t_rows(const sm2c_step *s, int64_t *work)
     return int_arg(s, 1);
 }
 
-/* Softmax, LogSoftmax (x, y, rows, cols) and LayerNorm (x, gamma, beta,
-** epsilon, y, rows, cols): rows. */
+/* Softmax, LogSoftmax (x, y, rows, cols), the scaled Softmax (x, scale, y,
+** rows, cols) and LayerNorm (x, gamma, beta, epsilon, y, rows, cols): rows. */
 static int64_t row_rows(const sm2c_step *s, int64_t *work)
 {
     *work = WORK_ROW * int_arg(s, 0) * int_arg(s, 1);
@@ -267,6 +267,7 @@ static const split_kernel split_kernels[] = {
     { "sm2c_rt_relu_f32", unary_rows },
     { "sm2c_rt_sigmoid_f32", unary_rows },
     { "sm2c_rt_softmax_f32", row_rows },
+    { "sm2c_rt_softmax_scaled_f32", row_rows },
     { "sm2c_rt_sub_f32", binary_rows },
     { "sm2c_rt_tanh_f32", unary_rows },
 };

@@ -212,6 +212,16 @@ sm2c_status lower_batch_matmul(sm2c_lower *l, const sm2c_node *n)
 
 /* ---- Softmax / LogSoftmax over the last axis --------------------------------------- */
 
+/* A softmax step's arguments from k on: y, rows, cols. */
+static sm2c_status softmax_rows_args(sm2c_lower *l, sm2c_step *s, int k, const sm2c_value *y, int64_t rows,
+                                     int64_t cols)
+{
+    s->args[k++] = sm2c_arg_buf(sm2c_lower_buf(l, y));
+    s->args[k++] = sm2c_arg_int(rows);
+    s->args[k] = sm2c_arg_int(cols);
+    return SM2C_OK;
+}
+
 sm2c_status lower_softmax(sm2c_lower *l, const sm2c_node *n)
 {
     const sm2c_value *y = n->outputs[0];
@@ -219,13 +229,16 @@ sm2c_status lower_softmax(sm2c_lower *l, const sm2c_node *n)
         return sm2c_lower_unsupported(l, n, "%s on %s %s is not supported", n->op->name,
                                       sm2c_dtype_name(y->dtype), sm2c_shape_str(l->c->arena, &y->shape));
     int64_t cols = y->shape.dims[y->shape.rank - 1], total = sm2c_value_elements(y);
-    int log = strcmp(n->op->name, "LogSoftmax") == 0;
+    int log = strcmp(n->op->name, "LogSoftmax") == 0, k = 0;
+    if (n->in_scaled) { /* pass_fuse_scale.c: a Softmax only */
+        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_softmax_scaled_f32", 5);
+        s->args[k++] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+        s->args[k++] = sm2c_arg_float(n->in_scale);
+        return softmax_rows_args(l, s, k, y, cols ? total / cols : 0, cols);
+    }
     sm2c_step *s = sm2c_lower_step(l, n, log ? "sm2c_rt_log_softmax_f32" : "sm2c_rt_softmax_f32", 4);
-    s->args[0] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
-    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, y));
-    s->args[2] = sm2c_arg_int(cols ? total / cols : 0);
-    s->args[3] = sm2c_arg_int(cols);
-    return SM2C_OK;
+    s->args[k++] = sm2c_arg_buf(sm2c_lower_buf(l, n->inputs[0]));
+    return softmax_rows_args(l, s, k, y, cols ? total / cols : 0, cols);
 }
 
 /* ---- windows: Conv2D, DepthwiseConv2dNative, MaxPool, AvgPool ------------------------ */

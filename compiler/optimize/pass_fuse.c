@@ -10,7 +10,8 @@
 ** (`residual`).  The kernels apply bias, residual and activation in the same
 ** order TensorFlow does.  Activations (pass_fuse_act.c): Relu, Relu6,
 ** LeakyRelu, Sigmoid, ClipByValue and Minimum/Maximum with constant scalar
-** bounds, and Keras's hard-swish subgraph.
+** bounds, and Keras's hard-swish subgraph.  Then a Mul by a constant before
+** a Softmax joins the Softmax (pass_fuse_scale.c).
 */
 #include <string.h>
 
@@ -197,11 +198,13 @@ static void fuse_one(sm2c_graph *g, sm2c_node *n, int residual)
         sm2c_fuse_act(g, n, !residual); /* residual 0: --quantize int8 */
 }
 
-sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual)
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual, int softmax_scale)
 {
     (void)c;
     for (int32_t i = 0; i < g->n_nodes; i++)
         if (!g->nodes[i]->dead && g->nodes[i]->n_outputs > 0 && !g->nodes[i]->outputs[0]->constant)
             fuse_one(g, g->nodes[i], residual);
+    if (softmax_scale)
+        sm2c_fuse_softmax_scale(g);
     return SM2C_OK;
 }

@@ -39,8 +39,10 @@ sm2c_status sm2c_pass_affinefold(sm2c_ctx *c, sm2c_graph *g);
 sm2c_status sm2c_pass_padfold(sm2c_ctx *c, sm2c_graph *g);
 /* MatMul/Conv2D/DepthwiseConv2dNative + BiasAdd + an activation into one node;
 ** BiasAdd + an activation likewise (pass_fuse.c).  residual 0 leaves a Conv2D's
-** residual Add alone (--quantize int8: it is an int8 Add of its own, as in TFLite). */
-sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual);
+** residual Add alone (--quantize int8: it is an int8 Add of its own, as in TFLite).
+** softmax_scale: also a Mul by a constant into the Softmax after it
+** (pass_fuse_scale.c; float Softmaxes: not --quantize int8). */
+sm2c_status sm2c_pass_fuse(sm2c_ctx *c, sm2c_graph *g, int residual, int softmax_scale);
 /* pass_fuse_act.c: the activation computed from n's float output alone, if
 ** any, becomes n's `act` (n has none yet); 1 when one was fused.
 ** clamps_only (--quantize int8): only Relu, Relu6 and clip, which the int8
@@ -51,6 +53,9 @@ int sm2c_fuse_act(sm2c_graph *g, sm2c_node *n, int clamps_only);
 ** n's output (pass_fuse.c's bias through a Reshape): n takes it, and the
 ** Reshape's output stands for the activation's. */
 int sm2c_fuse_act_after_reshape(sm2c_graph *g, sm2c_node *n, sm2c_node *reshape, int clamps_only);
+/* A Mul by a constant scalar before a Softmax into the Softmax's in_scale
+** (pass_fuse_scale.c). */
+void sm2c_fuse_softmax_scale(sm2c_graph *g);
 /* Mark nodes that no output needs, and nodes computed at compile time (pass_dce.c). */
 sm2c_status sm2c_pass_dce(sm2c_ctx *c, sm2c_graph *g);
 

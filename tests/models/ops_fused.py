@@ -7,8 +7,13 @@ Maximum then Minimum, Sigmoid, and hard-swish as Keras writes it
 with a sigmoid too.  Weights and bias are signature inputs (random, seeded by
 the case name); the activation's bounds and alpha are constants, as in a
 model.  Tolerance: the contraction's, which covers the sigmoid's too.
+
+A Mul by a constant before a Softmax (attention's 1/sqrt(d)) joins the
+Softmax (compiler/optimize/pass_fuse_scale.c): the constant on either side,
+negative too, odd rows (the AVX-512 path pairs rows) and a 37-wide last axis
+(a tail past the 16-lane blocks), with special values.
 """
-from opcase import contraction, np, rng_for, tf
+from opcase import SOFTMAX, contraction, np, rng_for, tf
 
 F32 = np.float32
 raw = tf.raw_ops
@@ -72,3 +77,14 @@ def cases():
            {"serving_default": {"x": r.uniform(-8, 8, (2, 3, 5)).astype(F32),
                                 "b": r.uniform(-1, 1, (5,)).astype(F32)}},
            contraction(1), "float32 BiasAdd [2,3,5] + Sigmoid, fused into one kernel")
+    special = np.array([[0.0, -np.inf, 1.0, 2.0], [np.nan, 1.0, 2.0, 3.0],
+                        [-np.inf, -np.inf, -np.inf, -np.inf], [1e30, -1e30, 0.0, 5.0],
+                        [np.inf, 1.0, 0.0, -1.0]], F32)
+    scaled = {"Softmax_fused_scale": (lambda x: tf.nn.softmax(x * 0.17677669, axis=-1), "x * 0.17677669"),
+              "Softmax_fused_scale_neg": (lambda x: tf.nn.softmax(tf.constant(-2.5) * x, axis=-1), "-2.5 * x")}
+    for name, (fn, what) in scaled.items():
+        r = rng_for(name)
+        yield (name, fn, {"serving_default": {"x": r.uniform(-20, 20, (5, 3, 37)).astype(F32)},
+                          "special": {"x": special}},
+               SOFTMAX, "float32 Softmax(%s) over the last axis of [5,3,37], the Mul fused into it "
+                        "(special: -Inf, NaN, all -Inf, huge, +Inf)" % what)

@@ -210,7 +210,10 @@ static void fuses_layer_norm(void **state)
     assert_int_equal(count_kernel(e, "sm2c_rt_bias_add_f32"), 0);
     assert_int_equal(count_kernel(e, "sm2c_rt_add_f32"), 2);
     assert_int_equal(count_kernel(e, "sm2c_rt_relu_f32"), 0);
-    assert_int_equal(e->n_steps, 14);
+    /* the scores' Mul by 1/sqrt(key_dim) joins the Softmax (pass_fuse_scale.c) */
+    assert_int_equal(count_kernel(e, "sm2c_rt_mul_f32"), 0);
+    assert_int_equal(count_kernel(e, "sm2c_rt_softmax_scaled_f32"), 1);
+    assert_int_equal(e->n_steps, 13);
     done(&r);
     r = compile(SM2C_TEST_DATA "/data/ops/keras_LayerNormalization/model", "tfkeras", NULL, 0);
     if (r.st)
