@@ -24,6 +24,7 @@
 
 #include "act_f32.h"
 #include "rt_select.h"
+#include "simd_act_f32.h"
 #include "simd_f32.h" /* no contraction of the epilogue under clang */
 #include "simd_s8.h"
 #include "sm2c_rt.h"
@@ -38,6 +39,7 @@ typedef struct fch_args {
     const int32_t *zero_point, *w_sum;
     float *y;
     int32_t rows, k, n, per_scale, conv;
+    const sm2c_rt__act *act;
 } fch_args;
 
 /* One output's value from its exact sum (the form's every path):
@@ -138,9 +140,14 @@ FCH_TILE(fch_tile44, FCH_R4)
 ** (b0 + b) * 16 .. + 15 (b < B), on vectors: each block's filter sums,
 ** scales and bias loaded once per tile and each row's zero point and scale
 ** once per row (the per-output division and loads were a fifth of a
-** 128-deep product's time). */
-SM2C_RT_TARGET_VNNI static void fch_store_tile(const fch_args *f, __m512i c[4][4], int32_t r0, int R, int32_t b0,
-                                               int B)
+** 128-deep product's time), then the activation act on the vector (a pass
+** over the output cost a 128-deep product 5%, and at -O2, which does not
+** vectorise that loop, half again as much as the product).  Inlined into
+** one function per kind of act (fch_store_fn), where its kind is a
+** constant: a switch on it per vector cost 7%. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void fch_store_tile(const fch_args *f, __m512i c[4][4], int32_t r0,
+                                                                     int R, int32_t b0, int B,
+                                                                     const sm2c_rt__act *act)
 {
     __m512i wsum[4];
     __m512 ws[4], bias[4];
@@ -167,45 +174,78 @@ SM2C_RT_TARGET_VNNI static void fch_store_tile(const fch_args *f, __m512i c[4][4
             } else {
                 y = _mm512_add_ps(bias[b], _mm512_mul_ps(v, _mm512_mul_ps(s, ws[b])));
             }
-            _mm512_mask_storeu_ps(yr + b * 16, m[b], y);
+            _mm512_mask_storeu_ps(yr + b * 16, m[b], sm2c_rt__act512(y, act));
         }
     }
+}
+
+typedef void fch_store_fn(const fch_args *f, __m512i c[4][4], int32_t r0, int R, int32_t b0, int B);
+
+static const sm2c_rt__act fch_none = { SM2C_RT_ACT_NONE, 0.0f, 0.0f }, fch_relu = { SM2C_RT_ACT_RELU, 0.0f, 0.0f };
+
+SM2C_RT_TARGET_VNNI static void fch_store_none(const fch_args *f, __m512i c[4][4], int32_t r0, int R, int32_t b0,
+                                               int B)
+{
+    fch_store_tile(f, c, r0, R, b0, B, &fch_none);
+}
+
+SM2C_RT_TARGET_VNNI static void fch_store_relu(const fch_args *f, __m512i c[4][4], int32_t r0, int R, int32_t b0,
+                                               int B)
+{
+    fch_store_tile(f, c, r0, R, b0, B, &fch_relu);
+}
+
+/* The other kinds but Sigmoid, which sm2c_rt__act512 runs through memory:
+** it runs over the output afterwards (fch_run). */
+SM2C_RT_TARGET_VNNI static void fch_store_act(const fch_args *f, __m512i c[4][4], int32_t r0, int R, int32_t b0,
+                                              int B)
+{
+    const sm2c_rt__act act = *f->act; /* a copy the stores cannot change */
+    fch_store_tile(f, c, r0, R, b0, B, &act);
 }
 
 SM2C_RT_TARGET_VNNI static void fch_vnni(const fch_args *f)
 {
-    const int32_t kg = f->k / 4, nb = (f->n + 15) / 16;
-    for (int32_t r0 = 0; r0 < f->rows; r0 += 4) {
-        const int R = f->rows - r0 < 4 ? (int)(f->rows - r0) : 4;
-        const int8_t *xr[4];
-        for (int r = 0; r < 4; r++)
-            xr[r] = f->x + (ptrdiff_t)(r0 + (r < R ? r : 0)) * f->k;
-        for (int32_t b0 = 0; b0 < nb; b0 += 4) {
-            const int B = nb - b0 < 4 ? (int)(nb - b0) : 4;
+    const int32_t kg = f->k / 4, nb = (f->n + 15) / 16, kind = f->act->kind;
+    fch_store_fn *const store = kind == SM2C_RT_ACT_NONE || kind == SM2C_RT_ACT_SIGMOID ? fch_store_none
+                                : kind == SM2C_RT_ACT_RELU                             ? fch_store_relu
+                                                                                       : fch_store_act;
+    static void (*const tile[4])(const int8_t *const *, const int8_t *, int32_t, __m512i[4][4]) = {
+        fch_tile14, fch_tile24, fch_tile34, fch_tile44 };
+    /* Blocks of outputs outside, rows inside: a block's filter (K x 64
+    ** bytes) stays in the L1 cache across the rows (4% faster at K 128 and
+    ** 512, where rows outside streamed the whole filter per 4 rows). */
+    for (int32_t b0 = 0; b0 < nb; b0 += 4) {
+        const int B = nb - b0 < 4 ? (int)(nb - b0) : 4;
+        const int8_t *wb = f->w + (ptrdiff_t)b0 * kg * 64;
+        for (int32_t r0 = 0; r0 < f->rows; r0 += 4) {
+            const int R = f->rows - r0 < 4 ? (int)(f->rows - r0) : 4;
+            const int8_t *xr[4];
             __m512i c[4][4];
-            const int8_t *wb = f->w + (ptrdiff_t)b0 * kg * 64;
-            static void (*const tile[4])(const int8_t *const *, const int8_t *, int32_t, __m512i[4][4]) = {
-                fch_tile14, fch_tile24, fch_tile34, fch_tile44 };
+            for (int r = 0; r < 4; r++)
+                xr[r] = f->x + (ptrdiff_t)(r0 + (r < R ? r : 0)) * f->k;
             if (B == 4)
                 tile[R - 1](xr, wb, kg, c);
             else
                 fch_tile(xr, wb, kg, R, B, c);
-            fch_store_tile(f, c, r0, R, b0, B);
+            store(f, c, r0, R, b0, B);
         }
     }
 }
 #endif
 
-static void fch_run(const fch_args *f, int32_t act, float act_a, float act_b)
+static void fch_run(const fch_args *f)
 {
-    const sm2c_rt__act a = {act, act_a, act_b};
 #if SM2C_RT_VNNI
-    if (sm2c_rt__have_vnni())
+    if (sm2c_rt__have_vnni()) {
         fch_vnni(f);
-    else
+        if (f->act->kind == SM2C_RT_ACT_SIGMOID)
+            sm2c_rt__act_f32(f->y, f->rows * f->n, f->act);
+        return;
+    }
 #endif
-        fch_rows_c(f);
-    sm2c_rt__act_f32(f->y, f->rows * f->n, &a);
+    fch_rows_c(f);
+    sm2c_rt__act_f32(f->y, f->rows * f->n, f->act);
 }
 
 #if SM2C_RT_WANT(fully_connected_hybrid_packed)
@@ -214,8 +254,9 @@ void sm2c_rt_fully_connected_hybrid_packed(const int8_t *x, const float *scale, 
                                            const float *bias, float *y, int32_t rows, int32_t k, int32_t n,
                                            int32_t act, float act_a, float act_b)
 {
-    const fch_args f = { x, w, scale, w_scale, bias, zero_point, w_sum, y, rows, k, n, 1, 0 };
-    fch_run(&f, act, act_a, act_b);
+    const sm2c_rt__act a = { act, act_a, act_b };
+    const fch_args f = { x, w, scale, w_scale, bias, zero_point, w_sum, y, rows, k, n, 1, 0, &a };
+    fch_run(&f);
 }
 #endif
 
@@ -225,8 +266,9 @@ void sm2c_rt_conv2d_1x1_hybrid_packed(const int8_t *x, const float *scale, const
                                       const float *bias, float *y, int32_t images, int32_t pixels, int32_t k,
                                       int32_t n, int32_t act, float act_a, float act_b)
 {
+    const sm2c_rt__act a = { act, act_a, act_b };
     const fch_args f = { x, w, scale, w_scale, bias, zero_point, w_sum, y, images * pixels, k, n,
-                         pixels > 0 ? pixels : 1, 1 };
-    fch_run(&f, act, act_a, act_b);
+                         pixels > 0 ? pixels : 1, 1, &a };
+    fch_run(&f);
 }
 #endif

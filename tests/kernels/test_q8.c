@@ -656,7 +656,9 @@ static void test_fully_connected_hybrid(void **state)
 
 /* The packed hybrid FullyConnected (fc_hybrid_s8.c) gives the row-major
 ** form's bits: 4-row tiles and an edge of 3 rows, 4-block tiles and edges of
-** fewer blocks, a last block of 5 outputs, no bias. */
+** fewer blocks, a last block of 5 outputs, no bias; every activation (the
+** packed form applies them in its epilogue, one store function per kind,
+** Sigmoid after). */
 static void test_fully_connected_hybrid_packed(void **state)
 {
     (void)state;
@@ -679,12 +681,21 @@ static void test_fully_connected_hybrid_packed(void **state)
     }
     for (int i = 0; i < R; i++)
         scale[i] = 0.003f * (float)(i + 1), zp[i] = ktest_int(&r, -128, 127);
-    for (int with_bias = 0; with_bias < 2; with_bias++) {
-        const float *b = with_bias ? bias : NULL;
-        sm2c_rt_fully_connected_hybrid(x, scale, zp, w, wsum, wscale, b, want, R, K, N, SM2C_RT_ACT_NONE, 0, 0);
-        sm2c_rt_fully_connected_hybrid_packed(x, scale, zp, wp, wsum, wscale, b, y, R, K, N, SM2C_RT_ACT_NONE, 0, 0);
-        assert_true(memcmp(want, y, sizeof y) == 0);
-    }
+    static const struct { int32_t kind; float a, b; } acts[] = {
+        { SM2C_RT_ACT_NONE, 0, 0 },        { SM2C_RT_ACT_RELU, 0, 0 },      { SM2C_RT_ACT_RELU6, 0, 0 },
+        { SM2C_RT_ACT_LEAKY_RELU, 0.1f, 0 }, { SM2C_RT_ACT_CLIP, -0.5f, 0.5f }, { SM2C_RT_ACT_SIGMOID, 0, 0 },
+        { SM2C_RT_ACT_HARD_SWISH, 0, 0 },
+    };
+    for (size_t a = 0; a < sizeof acts / sizeof acts[0]; a++)
+        for (int with_bias = 0; with_bias < 2; with_bias++) {
+            const float *b = with_bias ? bias : NULL;
+            sm2c_rt_fully_connected_hybrid(x, scale, zp, w, wsum, wscale, b, want, R, K, N, acts[a].kind, acts[a].a,
+                                           acts[a].b);
+            sm2c_rt_fully_connected_hybrid_packed(x, scale, zp, wp, wsum, wscale, b, y, R, K, N, acts[a].kind,
+                                                  acts[a].a, acts[a].b);
+            if (memcmp(want, y, sizeof y) != 0)
+                fail_msg("activation %d, bias %d: the packed form's bits differ", (int)acts[a].kind, with_bias);
+        }
 }
 
 /* The packed 1x1 Conv2D (fc_hybrid_s8.c) gives the generic hybrid Conv2D's
