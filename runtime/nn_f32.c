@@ -14,7 +14,8 @@
 ** model gives: m = max over the non-NaN elements; e = exp(x - m), except that
 ** a NaN difference gives +Inf; y = e * (1 / sum(e)).  So a row with a NaN or a
 ** +Inf has NaN there and 0 elsewhere ([1, NaN, 2] -> [0, NaN, 0]), an all -Inf
-** row is NaN, and a -Inf among finite values gives 0.  Sums are float, as
+** row is NaN, and a -Inf among finite values gives 0.  Its zeros for tiny
+** values are sm2c's too (softmax_exp).  Sums are float, as
 ** in TensorFlow's kernels: a float32 model must not need double arithmetic,
 ** which a single-precision FPU (Cortex-M4F) does in software.  exp is the
 ** polynomial of vmath_f32.h (about 1 ulp from libm's, and Eigen's own
@@ -93,33 +94,91 @@ static inline float row_max(const float *x, int32_t cols)
 }
 
 #if SM2C_RT_WANT(softmax_f32) || SM2C_RT_WANT(softmax_scaled_f32)
-/* exp(x - max), where a NaN difference gives +Inf (see above).  The exp is
-** vmath_f32.h's polynomial where the loops vectorise (AVX2, AVX-512: native
-** builds, and the x86 clones a portable build picks at run time; NEON, in
-** its four-lane form, softmax_exp16) and
-** on a scalar FPU, whose image would otherwise link libm's expf (600 bytes
-** on a Cortex-M4F); elsewhere libm's expf, which glibc runs with FMA when the
-** CPU has it and which beats the polynomial unvectorised. */
+/* The vector form of a row (16 running maxima and sums) where the compiler
+** vectorises it: NEON's; x86 has its own rows (softmax_simd_f32.h). */
 #if !SM2C_RT_SCALAR_CORE && (defined(__AVX2__) || defined(__ARM_NEON))
 #define SOFTMAX_VECTOR 1
 #else
 #define SOFTMAX_VECTOR 0
 #endif
 
-static SM2C_RT_ALWAYS_INLINE float softmax_exp(float d, int poly)
+/* TensorFlow's CPU Softmax gives 0 where exp(x - max) would be below
+** 2^-125, x - max <= -86.6434 (measured on TF 2.21: oneDNN's exp stops
+** there).  So does sm2c's: the same zeros, and no subnormal exp, whose
+** arithmetic's assists made rows of widely spread scores 60% slower. */
+#define SOFTMAX_CUT (-86.643394f) /* the least x - max whose exp TF keeps */
+
+/* a * b + c rounded once.  A core without FMA (Cortex-M0/M3, whose libm
+** fmaf would be large and slow) rounds the product too: its softmax can
+** differ from other targets' in the last bit. */
+static SM2C_RT_ALWAYS_INLINE float softmax_fma(float a, float b, float c)
 {
-    if (poly || SM2C_RT_SCALAR_CORE)
-        return isnan(d) ? INFINITY : sm2c_rt__exp(d);
-    return isnan(d) ? INFINITY : expf(d);
+#if SM2C_RT_SCALAR_CORE && !defined(__ARM_FEATURE_FMA) && !defined(__FP_FAST_FMAF) && \
+    !defined(SM2C_RT_SCALAR_ONLY)
+    return a * b + c;
+#else
+    return fmaf(a, b, c);
+#endif
+}
+
+/* exp(d) for d in [SOFTMAX_CUT, 0]: vmath_f32.h's reduction and polynomial
+** with fused multiply-adds, on every path (the vector ones in
+** softmax_simd_f32.h and softmax_exp16, their operations in this order):
+** on AVX-512 a third less time than separate products and sums, the
+** polynomial being most of a row's work, and at least as accurate.  Its
+** results are normal, so p * 2^n1 * 2^(n - n1) rounds once, as AVX-512's
+** scalef does. */
+static SM2C_RT_ALWAYS_INLINE float softmax_exp_poly(float d)
+{
+    const float fn = softmax_fma(d, 1.44269504088896341f, 12582912.0f) - 12582912.0f;
+    const int32_t n = (int32_t)fn, n1 = n / 2;
+    const float r = softmax_fma(-fn, -2.12194440e-4f, softmax_fma(-fn, 0.693359375f, d));
+    float p = 1.9875691500e-4f;
+    p = softmax_fma(p, r, 1.3981999507e-3f);
+    p = softmax_fma(p, r, 8.3334519073e-3f);
+    p = softmax_fma(p, r, 4.1665795894e-2f);
+    p = softmax_fma(p, r, 1.6666665459e-1f);
+    p = softmax_fma(p, r, 5.0000001201e-1f);
+    p = softmax_fma(p, r * r, r) + 1.0f;
+    return p * sm2c_rt__pow2i(n1) * sm2c_rt__pow2i(n - n1);
+}
+
+/* exp(x - max): a NaN difference gives +Inf (see above), one below
+** SOFTMAX_CUT 0. */
+static SM2C_RT_ALWAYS_INLINE float softmax_exp(float d)
+{
+    if (isnan(d))
+        return INFINITY;
+    return d < SOFTMAX_CUT ? 0.0f : softmax_exp_poly(d);
 }
 
 enum { SM_L = 16 }; /* lanes of the vector form */
 
 #include "softmax_simd_f32.h" /* the lane maxima and sums finished, and the x86 rows */
 
-/* yr[i] = softmax_exp(xr[i] - mx), and ls[i] += yr[i], for i < SM_L.  NEON
-** runs vmath_f32.h's four-lane exp, which gives the same bits: gcc does not
-** vectorise the scalar one. */
+#if SM2C_RT_NEON
+/* softmax_exp_poly on four lanes (AArch64 always has FMA). */
+static SM2C_RT_ALWAYS_INLINE float32x4_t softmax_exp_poly128(float32x4_t d)
+{
+    const float32x4_t magic = vdupq_n_f32(12582912.0f);
+    const float32x4_t fn = vsubq_f32(vfmaq_f32(magic, d, vdupq_n_f32(1.44269504088896341f)), magic);
+    const int32x4_t n = vcvtq_s32_f32(fn);
+    const int32x4_t n1 = vshrq_n_s32(vaddq_s32(n, vreinterpretq_s32_u32(vshrq_n_u32(vreinterpretq_u32_s32(n), 31))), 1);
+    const float32x4_t r = vfmsq_f32(vfmsq_f32(d, fn, vdupq_n_f32(0.693359375f)), fn, vdupq_n_f32(-2.12194440e-4f));
+    float32x4_t p = vdupq_n_f32(1.9875691500e-4f);
+    p = vfmaq_f32(vdupq_n_f32(1.3981999507e-3f), p, r);
+    p = vfmaq_f32(vdupq_n_f32(8.3334519073e-3f), p, r);
+    p = vfmaq_f32(vdupq_n_f32(4.1665795894e-2f), p, r);
+    p = vfmaq_f32(vdupq_n_f32(1.6666665459e-1f), p, r);
+    p = vfmaq_f32(vdupq_n_f32(5.0000001201e-1f), p, r);
+    p = vaddq_f32(vfmaq_f32(r, p, vmulq_f32(r, r)), vdupq_n_f32(1.0f));
+    return vmulq_f32(vmulq_f32(p, sm2c_rt__pow2i128(n1)), sm2c_rt__pow2i128(vsubq_s32(n, n1)));
+}
+#endif
+
+/* yr[i] = softmax_exp(xr[i] * scale - mx), and ls[i] += yr[i], for
+** i < SM_L.  NEON runs softmax_exp_poly on four lanes, the same operations:
+** gcc does not vectorise the scalar one. */
 static SM2C_RT_ALWAYS_INLINE void softmax_exp16(const float *xr, float *yr, float mx, float *ls, float scale)
 {
     int32_t i;
@@ -127,13 +186,16 @@ static SM2C_RT_ALWAYS_INLINE void softmax_exp16(const float *xr, float *yr, floa
 #if SM2C_RT_NEON
     for (i = 0; i < SM_L; i += 4) {
         const float32x4_t d = vsubq_f32(vmulq_n_f32(vld1q_f32(xr + i), scale), vdupq_n_f32(mx));
-        const float32x4_t e = vbslq_f32(vceqq_f32(d, d), sm2c_rt__exp128(d), vdupq_n_f32(INFINITY));
+        const uint32x4_t kept = vcgeq_f32(d, vdupq_n_f32(SOFTMAX_CUT)); /* false for NaN */
+        float32x4_t e = softmax_exp_poly128(vmaxq_f32(d, vdupq_n_f32(SOFTMAX_CUT)));
+        e = vreinterpretq_f32_u32(vandq_u32(kept, vreinterpretq_u32_f32(e)));
+        e = vbslq_f32(vceqq_f32(d, d), e, vdupq_n_f32(INFINITY));
         vst1q_f32(yr + i, e);
         vst1q_f32(ls + i, vaddq_f32(vld1q_f32(ls + i), e));
     }
 #else
     for (i = 0; i < SM_L; i++) {
-        yr[i] = softmax_exp(xr[i] * scale - mx, 1);
+        yr[i] = softmax_exp(xr[i] * scale - mx);
         ls[i] += yr[i];
     }
 #endif
@@ -170,7 +232,7 @@ static SM2C_RT_ALWAYS_INLINE void softmax_row(const float *xr, float *yr, int32_
             mx = v;            /* NaN never compares greater: skipped */
     }
     for (j = 0; j < cols; j++) {
-        yr[j] = softmax_exp((scaled ? xr[j] * scale : xr[j]) - mx, 0);
+        yr[j] = softmax_exp((scaled ? xr[j] * scale : xr[j]) - mx);
         sum += yr[j];
     }
     inv = 1.0f / sum;
@@ -212,7 +274,7 @@ SM2C_RT_VECTORISE void sm2c_rt_softmax_f32(const float *x, float *y, int32_t row
 
 #if SM2C_RT_WANT(softmax_scaled_f32)
 /* Softmax(scale * x), for a Mul by a constant before a Softmax
-** (pass_softmax_scale.c): each element's product rounds as the Mul's did,
+** (pass_fuse_scale.c): each element's product rounds as the Mul's did,
 ** so the output is what the two steps give, without the Mul's pass. */
 SM2C_RT_VECTORISE void sm2c_rt_softmax_scaled_f32(const float *x, float scale, float *y, int32_t rows,
                                                   int32_t cols)

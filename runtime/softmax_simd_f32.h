@@ -6,10 +6,11 @@
 ** gcc vectorises the plain C row (nn_f32.c, softmax_row) only in part: the
 ** 16 running maxima and the exp's integer steps stay in scalar registers,
 ** and a 128-wide row took 1.1 ns per element.  These are the same
-** operations in the same order: the maximum, exp(x - max) by
-** vmath_x86_f32.h's lanes of vmath_f32.h's polynomial, the sum as 16 lane
-** sums added pairwise (softmax_lane_sum), the tail in scalar code, then the
-** scale.  So every path gives the same bits.
+** operations in the same order: the maximum, exp(x - max) by lanes of
+** nn_f32.c's softmax_exp (its fused polynomial, its zeros below
+** SOFTMAX_CUT), the sum as 16 lane sums added pairwise
+** (softmax_lane_sum), the tail in scalar code, then the scale.  So every
+** path gives the same bits.
 */
 #ifndef SM2C_RT_SOFTMAX_SIMD_F32_H
 #define SM2C_RT_SOFTMAX_SIMD_F32_H
@@ -34,8 +35,7 @@ static inline float softmax_tail(const float *xr, float *yr, int32_t cols, int32
                                  float scale)
 {
     for (; j < cols; j++) {
-        const float d = xr[j] * scale - mx;
-        yr[j] = isnan(d) ? INFINITY : sm2c_rt__exp(d);
+        yr[j] = softmax_exp(xr[j] * scale - mx);
         sum += yr[j];
     }
     return sum;
@@ -67,13 +67,31 @@ static inline float softmax_tail_max(const float *xr, int32_t j, int32_t cols, c
 }
 
 #if SM2C_RT_AVX512
-/* exp(d) for d = x - max(x): d <= 0, or NaN, which gives +Inf
-** (softmax_exp).  So the general exp's range checks come down to a clamp
-** at its low end (max gives -104 for NaN too), where it gives 0 as they do:
-** a third fewer operations, the same bits. */
+/* softmax_exp_poly on 16 lanes for d in [SOFTMAX_CUT, 0], in the lanes of
+** k (0 in the others: scalef's zeroing mask). */
+SM2C_RT_TARGET_AVX512 static inline __m512 softmax_exp_poly512(__mmask16 k, __m512 d)
+{
+    const __m512 magic = _mm512_set1_ps(12582912.0f);
+    const __m512 fn = _mm512_sub_ps(_mm512_fmadd_ps(d, _mm512_set1_ps(1.44269504088896341f), magic), magic);
+    const __m512 r = _mm512_fnmadd_ps(fn, _mm512_set1_ps(-2.12194440e-4f),
+                                      _mm512_fnmadd_ps(fn, _mm512_set1_ps(0.693359375f), d));
+    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+    p = _mm512_add_ps(_mm512_fmadd_ps(p, _mm512_mul_ps(r, r), r), _mm512_set1_ps(1.0f));
+    return _mm512_maskz_scalef_ps(k, p, fn);
+}
+
+/* softmax_exp(d) for d = x - max(x): d <= 0, or NaN.  So the general
+** exp's range checks come down to a clamp at SOFTMAX_CUT (max gives it for
+** NaN too) and the zeros below it. */
 SM2C_RT_TARGET_AVX512 static inline __m512 softmax_exp512(__m512 d)
 {
-    const __m512 e = sm2c_rt__exp512_in(_mm512_max_ps(d, _mm512_set1_ps(-104.0f)));
+    const __m512 cut = _mm512_set1_ps(SOFTMAX_CUT);
+    const __m512 e = softmax_exp_poly512(_mm512_cmp_ps_mask(d, cut, _CMP_GE_OQ), _mm512_max_ps(d, cut));
     return _mm512_mask_mov_ps(e, _mm512_cmp_ps_mask(d, d, _CMP_UNORD_Q), _mm512_set1_ps(INFINITY));
 }
 
@@ -93,13 +111,24 @@ SM2C_RT_TARGET_AVX512 static inline float softmax_lane_sum512(__m512 v)
     return _mm_cvtss_f32(_mm_add_ss(s2, _mm_shuffle_ps(s2, s2, 1)));
 }
 
-/* The row's maximum from its 16 lane maxima vm and its tail from column j. */
+/* The row's maximum from its 16 lane maxima vm and its tail from column j.
+** The lanes hold no NaN (max(x, m) keeps m), so a tree of maxima gives the
+** lanes' maximum in 4 dependent steps where softmax_tail_max's scan took 16
+** (a sixth of a 128-wide row's time); only the sign of a zero maximum can
+** differ from the scan's, and x - (+0) and x - (-0) are the same value for
+** every x but a zero, whose exp is 1 either way. */
 SM2C_RT_TARGET_AVX512 static inline float softmax_max512(const float *xr, int32_t j, int32_t cols, __m512 vm,
                                                          float scale)
 {
-    float lm[16];
-    _mm512_storeu_ps(lm, vm);
-    return softmax_tail_max(xr, j, cols, lm, scale);
+    const __m256 m8 = _mm256_max_ps(_mm512_castps512_ps256(vm),
+                                    _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(vm), 1)));
+    const __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m8), _mm256_extractf128_ps(m8, 1));
+    const __m128 m2 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+    float mx = _mm_cvtss_f32(_mm_max_ss(m2, _mm_shuffle_ps(m2, m2, 1)));
+    for (; j < cols; j++)
+        if (xr[j] * scale > mx)
+            mx = xr[j] * scale;
+    return mx;
 }
 
 /* 1 / the row's sum, from its 16 lane sums vs and its tail's exps. */
@@ -185,10 +214,31 @@ SM2C_RT_TARGET_AVX512 static void softmax_rows512(const float *x, float *y, int3
 #endif
 
 #if SM2C_RT_AVX2
+/* softmax_exp_poly on 8 lanes: 2^n in two exact products, as the scalar
+** form. */
+SM2C_RT_TARGET_AVX2 static inline __m256 softmax_exp_poly256(__m256 d)
+{
+    const __m256 magic = _mm256_set1_ps(12582912.0f);
+    const __m256 fn = _mm256_sub_ps(_mm256_fmadd_ps(d, _mm256_set1_ps(1.44269504088896341f), magic), magic);
+    const __m256i n = _mm256_cvttps_epi32(fn);
+    const __m256i n1 = _mm256_srai_epi32(_mm256_add_epi32(n, _mm256_srli_epi32(n, 31)), 1);
+    const __m256 r = _mm256_fnmadd_ps(fn, _mm256_set1_ps(-2.12194440e-4f),
+                                      _mm256_fnmadd_ps(fn, _mm256_set1_ps(0.693359375f), d));
+    __m256 p = _mm256_set1_ps(1.9875691500e-4f);
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.3981999507e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(8.3334519073e-3f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(4.1665795894e-2f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(1.6666665459e-1f));
+    p = _mm256_fmadd_ps(p, r, _mm256_set1_ps(5.0000001201e-1f));
+    p = _mm256_add_ps(_mm256_fmadd_ps(p, _mm256_mul_ps(r, r), r), _mm256_set1_ps(1.0f));
+    return _mm256_mul_ps(_mm256_mul_ps(p, sm2c_rt__pow2i256(n1)), sm2c_rt__pow2i256(_mm256_sub_epi32(n, n1)));
+}
+
 /* softmax_exp512 on 8 lanes. */
 SM2C_RT_TARGET_AVX2 static inline __m256 softmax_exp256(__m256 d)
 {
-    const __m256 e = sm2c_rt__exp256_in(_mm256_max_ps(d, _mm256_set1_ps(-104.0f)));
+    const __m256 cut = _mm256_set1_ps(SOFTMAX_CUT);
+    const __m256 e = _mm256_and_ps(_mm256_cmp_ps(d, cut, _CMP_GE_OQ), softmax_exp_poly256(_mm256_max_ps(d, cut)));
     return _mm256_blendv_ps(e, _mm256_set1_ps(INFINITY), _mm256_cmp_ps(d, d, _CMP_UNORD_Q));
 }
 

@@ -22,11 +22,11 @@ SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__mul_add512(V16 a, V16 b, float 
     return _mm512_add_ps(_mm512_mul_ps(a, b), S16(c));
 }
 
-/* The exp of xc in [-104, 88.72...]: -104 gives 0, as the scalar form's
-** range check does. */
-SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__exp512_in(V16 xc)
+SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__exp512(V16 x)
 {
-    const V16 magic = S16(12582912.0f);
+    const V16 hi = S16(88.72283935546875f), lo = S16(-104.0f), magic = S16(12582912.0f);
+    const __mmask16 in = _mm512_cmp_ps_mask(x, lo, _CMP_GT_OQ) & _mm512_cmp_ps_mask(x, hi, _CMP_LE_OQ);
+    const V16 xc = _mm512_maskz_mov_ps(in, x);
     const V16 fn = _mm512_sub_ps(_mm512_add_ps(_mm512_mul_ps(xc, S16(1.44269504088896341f)), magic), magic);
     const V16 r = _mm512_sub_ps(_mm512_sub_ps(xc, _mm512_mul_ps(fn, S16(0.693359375f))),
                                 _mm512_mul_ps(fn, S16(-2.12194440e-4f)));
@@ -39,14 +39,7 @@ SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__exp512_in(V16 xc)
     p = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p, _mm512_mul_ps(r, r)), r), S16(1.0f));
     /* p * 2^n in one rounding: what the scalar form's two products give,
     ** the first exact (n / 2 keeps it normal), the second rounding once */
-    return _mm512_scalef_ps(p, fn);
-}
-
-SM2C_RT_TARGET_AVX512 static inline V16 sm2c_rt__exp512(V16 x)
-{
-    const V16 hi = S16(88.72283935546875f), lo = S16(-104.0f);
-    const __mmask16 in = _mm512_cmp_ps_mask(x, lo, _CMP_GT_OQ) & _mm512_cmp_ps_mask(x, hi, _CMP_LE_OQ);
-    V16 p = sm2c_rt__exp512_in(_mm512_maskz_mov_ps(in, x));
+    p = _mm512_scalef_ps(p, fn);
     p = _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(x, lo, _CMP_LE_OQ), _mm512_setzero_ps());
     p = _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(x, hi, _CMP_GT_OQ), S16(INFINITY));
     return _mm512_mask_mov_ps(p, _mm512_cmp_ps_mask(x, x, _CMP_UNORD_Q), x); /* NaN stays NaN */
@@ -122,10 +115,11 @@ SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__sel256(V8 m, V8 b, V8 a)
     return _mm256_blendv_ps(a, b, m);
 }
 
-/* sm2c_rt__exp512_in on 8 lanes. */
-SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__exp256_in(V8 xc)
+SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__exp256(V8 x)
 {
-    const V8 magic = S8(12582912.0f);
+    const V8 hi = S8(88.72283935546875f), lo = S8(-104.0f), magic = S8(12582912.0f);
+    const V8 in = _mm256_and_ps(_mm256_cmp_ps(x, lo, _CMP_GT_OQ), _mm256_cmp_ps(x, hi, _CMP_LE_OQ));
+    const V8 xc = _mm256_and_ps(in, x);
     const V8 fn = _mm256_sub_ps(_mm256_add_ps(_mm256_mul_ps(xc, S8(1.44269504088896341f)), magic), magic);
     const __m256i n = _mm256_cvttps_epi32(fn);
     const __m256i n1 = _mm256_srai_epi32(_mm256_add_epi32(n, _mm256_srli_epi32(n, 31)), 1);
@@ -138,14 +132,7 @@ SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__exp256_in(V8 xc)
     p = sm2c_rt__mul_add256(p, r, 1.6666665459e-1f);
     p = sm2c_rt__mul_add256(p, r, 5.0000001201e-1f);
     p = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(p, _mm256_mul_ps(r, r)), r), S8(1.0f));
-    return _mm256_mul_ps(_mm256_mul_ps(p, sm2c_rt__pow2i256(n1)), sm2c_rt__pow2i256(_mm256_sub_epi32(n, n1)));
-}
-
-SM2C_RT_TARGET_AVX2 static inline V8 sm2c_rt__exp256(V8 x)
-{
-    const V8 hi = S8(88.72283935546875f), lo = S8(-104.0f);
-    const V8 in = _mm256_and_ps(_mm256_cmp_ps(x, lo, _CMP_GT_OQ), _mm256_cmp_ps(x, hi, _CMP_LE_OQ));
-    V8 p = sm2c_rt__exp256_in(_mm256_and_ps(in, x));
+    p = _mm256_mul_ps(_mm256_mul_ps(p, sm2c_rt__pow2i256(n1)), sm2c_rt__pow2i256(_mm256_sub_epi32(n, n1)));
     p = sm2c_rt__sel256(_mm256_cmp_ps(x, lo, _CMP_LE_OQ), _mm256_setzero_ps(), p);
     p = sm2c_rt__sel256(_mm256_cmp_ps(x, hi, _CMP_GT_OQ), S8(INFINITY), p);
     return sm2c_rt__sel256(_mm256_cmp_ps(x, x, _CMP_UNORD_Q), x, p);

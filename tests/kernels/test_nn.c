@@ -217,6 +217,88 @@ static void test_softmax_special_wide(void **state)
     kassert_close(want, y, R * C, 1e-6, 1e-5, "softmax special, wide rows");
 }
 
+/* Softmax's documented arithmetic (nn_f32.c, softmax_simd_f32.h), written
+** out here: the maximum, exp(x - max) by the polynomial with fused
+** multiply-adds, 16 lane sums added pairwise then the tail in order, then
+** 1 / sum.  Every path this build runs must give these bits. */
+static float fused_exp(float d)
+{
+    const float fn = fmaf(d, 1.44269504088896341f, 12582912.0f) - 12582912.0f;
+    const float r = fmaf(-fn, -2.12194440e-4f, fmaf(-fn, 0.693359375f, d));
+    static const float c[] = { 1.3981999507e-3f, 8.3334519073e-3f, 4.1665795894e-2f, 1.6666665459e-1f,
+                               5.0000001201e-1f };
+    float p = 1.9875691500e-4f;
+    for (int i = 0; i < 5; i++)
+        p = fmaf(p, r, c[i]);
+    p = fmaf(p, r * r, r) + 1.0f;
+    return ldexpf(p, (int)fn);
+}
+
+static void softmax_written_out(const float *x, float *y, int32_t cols)
+{
+    float mx = -INFINITY, ls[16] = { 0 }, sum;
+    int32_t j, w, i, blocks = cols / 16 * 16;
+    for (j = 0; j < cols; j++)
+        mx = x[j] > mx ? x[j] : mx;
+    for (j = 0; j < cols; j++) {
+        y[j] = x[j] - mx < -86.643394f ? 0.0f : fused_exp(x[j] - mx);
+        if (j < blocks)
+            ls[j % 16] += y[j];
+    }
+    for (w = 8; w > 0; w >>= 1)
+        for (i = 0; i < w; i++)
+            ls[i] += ls[i + w];
+    for (sum = ls[0], j = blocks; j < cols; j++)
+        sum += y[j];
+    for (j = 0; j < cols; j++)
+        y[j] *= 1.0f / sum;
+}
+
+static void test_softmax_fused_bits(void **state)
+{
+    static const int32_t widths[] = { 5, 16, 37, 128 };
+    float x[128], y[128], want[128];
+    krng r = krng_new(41);
+    (void)state;
+
+    for (size_t k = 0; k < sizeof widths / sizeof widths[0]; k++) {
+        krng_fill(&r, x, (size_t)widths[k], -40.0f, 10.0f);
+        softmax_written_out(x, want, widths[k]);
+        sm2c_rt_softmax_f32(x, y, 1, widths[k]);
+        kassert_same(want, y, (size_t)widths[k], "softmax, its arithmetic written out");
+    }
+}
+
+/* TF 2.21's Softmax gives 0 where x - max <= -86.6434 and keeps
+** -86.643394 (its exp stops below 2^-125; nn_f32.c, SOFTMAX_CUT), and so
+** must every path: in the 16-lane blocks and in the tail, scaled too. */
+static void test_softmax_cut(void **state)
+{
+    enum { C = 37 };
+    static const float at[] = { -86.6434f, -86.643394f, -87.0f, -86.0f, -100.0f, -1e30f };
+    float x[C], y[C];
+    int32_t i, j;
+    (void)state;
+
+    for (i = 0; i < 2; i++) {          /* block lanes 3..8, then tail lanes 31..36 */
+        for (j = 0; j < C; j++)
+            x[j] = -200.0f;
+        x[C - 1 - 6 * i - 6] = 0.0f;    /* the maximum: exp(0) = 1 */
+        for (j = 0; j < 6; j++)
+            x[3 + 28 * i + j] = at[j];
+        sm2c_rt_softmax_f32(x, y, 1, C);
+        for (j = 0; j < 6; j++) {
+            const float v = y[3 + 28 * i + j];
+            if (at[j] >= -86.643394f ? !(v > 0.0f) : v != 0.0f)
+                fail_msg("softmax of x - max = %.9g at %d: %.9g", (double)at[j], (int)(3 + 28 * i + j), (double)v);
+        }
+        for (j = 0; j < C; j++)
+            x[j] *= 2.0f;                   /* the same differences, scaled by 0.5 */
+        sm2c_rt_softmax_scaled_f32(x, 0.5f, x, 1, C);
+        assert_true(memcmp(x, y, sizeof y) == 0);
+    }
+}
+
 /* The scaled Softmax against a Mul then the Softmax, bit for bit (its
 ** products round as the Mul's: nn_f32.c), and rows two at a time (the
 ** AVX-512 path pairs them) against rows one at a time.  Odd row counts,
@@ -316,6 +398,8 @@ int main(void)
         cmocka_unit_test(test_softmax_special),
         cmocka_unit_test(test_softmax_special_wide),
         cmocka_unit_test(test_softmax_scaled),
+        cmocka_unit_test(test_softmax_cut),
+        cmocka_unit_test(test_softmax_fused_bits),
         cmocka_unit_test(test_batch_norm),
     };
     return cmocka_run_group_tests_name("nn", tests, NULL, NULL);
