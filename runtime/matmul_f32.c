@@ -158,43 +158,22 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
 #define MM_V4(M, r) M(r, 0) M(r, 1) M(r, 2) M(r, 3)
 #define MM_V2(M, r) M(r, 0) M(r, 1)
 #define MM_V1(M, r) M(r, 0)
-#define MM_ROWS(M)                                                                         \
-    M(0) M(1) M(2) M(3)
-#define MM_ROWS8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
-#define MM_ROW_PTRS(r)                                                                     \
+/* Rows: M(x, r) for each row r of a tile. */
+#define MM_R4(M, x) M(x, 0) M(x, 1) M(x, 2) M(x, 3)
+#define MM_R8(M, x) MM_R4(M, x) M(x, 4) M(x, 5) M(x, 6) M(x, 7)
+#define MM_ROW_PTRS(x, r)                                                                  \
     const ptrdiff_t o##r = (ptrdiff_t)(i + (r < rows ? r : rows - 1));                      \
     const float *a##r = a + o##r * a_rs;                                                    \
     float *y##r = y + o##r * ldy;
 
-/* The tile of one ISA, whose macros P##_MASK (declares the lane masks m0..),
-** P##_INIT, P##_LOADB, P##_ROW and P##_STORE make each step. */
-#define MM_TILE(P, name, TARGET, V)                                                        \
-    TARGET static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt, \
-                            ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb,  \
-                            int32_t nb, int first, int finish, const float *bias,           \
-                            const sm2c_rt__act *act)                                                  \
-    {                                                                                      \
-        int32_t i, kk;                                                                     \
-        V(P##_MASK, 0)                                                                     \
-        for (i = 0; i < m; i += 4) {                                                       \
-            const int32_t rows = m - i < 4 ? m - i : 4;                                    \
-            MM_ROWS(MM_ROW_PTRS)                                                           \
-            V(P##_INIT, 0) V(P##_INIT, 1) V(P##_INIT, 2) V(P##_INIT, 3)                    \
-            for (kk = 0; kk < kb; kk++) {                                                  \
-                const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
-                V(P##_LOADB, 0)                                                            \
-                P##_ROW(0, V) P##_ROW(1, V) P##_ROW(2, V) P##_ROW(3, V)                    \
-            }                                                                              \
-            V(P##_STORE, 0) V(P##_STORE, 1) V(P##_STORE, 2) V(P##_STORE, 3)                \
-        }                                                                                  \
-    }
-
-/* MM_TILE with 8 rows at a time: for tiles of 32 columns or fewer, whose
-** 4 rows gave 8 accumulators or fewer, as many as an FMA's latency needs
-** just to keep two units busy (a [128, 128] x [128, 32] product, the
-** attention's probabilities times values, ran at 87% of the 64-column
-** tiles' rate). */
-#define MM_TILE8(P, name, TARGET, V)                                                       \
+/* The tile of one ISA, NR rows at a time (R lists them), whose macros
+** P##_MASK (declares the lane masks m0..), P##_INIT, P##_LOADB, P##_ROWV
+** (a row's step) and P##_STORE make each step.  8 rows where a tile has
+** 32 columns or fewer on AVX-512: 4 gave 8 accumulators or fewer, as many
+** as an FMA's latency needs just to keep two units busy (a [128, 128] x
+** [128, 32] product, the attention's probabilities times values, ran at
+** 87% of the 64-column tiles' rate). */
+#define MM_TILE_R(P, name, TARGET, V, R, NR)                                               \
     TARGET static void name(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const float *bt, \
                             ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m, int32_t kb,  \
                             int32_t nb, int first, int finish, const float *bias,           \
@@ -202,21 +181,19 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
     {                                                                                      \
         int32_t i, kk;                                                                     \
         V(P##_MASK, 0)                                                                     \
-        for (i = 0; i < m; i += 8) {                                                       \
-            const int32_t rows = m - i < 8 ? m - i : 8;                                    \
-            MM_ROWS8(MM_ROW_PTRS)                                                          \
-            V(P##_INIT, 0) V(P##_INIT, 1) V(P##_INIT, 2) V(P##_INIT, 3)                    \
-            V(P##_INIT, 4) V(P##_INIT, 5) V(P##_INIT, 6) V(P##_INIT, 7)                    \
+        for (i = 0; i < m; i += NR) {                                                      \
+            const int32_t rows = m - i < NR ? m - i : NR;                                  \
+            R(MM_ROW_PTRS, _)                                                              \
+            R(V, P##_INIT)                                                                 \
             for (kk = 0; kk < kb; kk++) {                                                  \
                 const float *bk = bt + (ptrdiff_t)kk * ldb;                                \
                 V(P##_LOADB, 0)                                                            \
-                P##_ROW(0, V) P##_ROW(1, V) P##_ROW(2, V) P##_ROW(3, V)                    \
-                P##_ROW(4, V) P##_ROW(5, V) P##_ROW(6, V) P##_ROW(7, V)                    \
+                R(P##_ROWV, V)                                                             \
             }                                                                              \
-            V(P##_STORE, 0) V(P##_STORE, 1) V(P##_STORE, 2) V(P##_STORE, 3)                \
-            V(P##_STORE, 4) V(P##_STORE, 5) V(P##_STORE, 6) V(P##_STORE, 7)                \
+            R(V, P##_STORE)                                                                \
         }                                                                                  \
     }
+#define MM_TILE(P, name, TARGET, V) MM_TILE_R(P, name, TARGET, V, MM_R4, 4)
 
 #if SM2C_RT_AVX512
 #define MM512_MASK(r, v) const __mmask16 m##v = sm2c_rt__mask16(nb - 16 * (v));
@@ -238,13 +215,15 @@ typedef void (*mm_tile_fn)(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, const
         const __m512 ak = _mm512_set1_ps(a##r[(ptrdiff_t)kk * a_cs]);                       \
         V(MM512_MAC, r)                                                                    \
     }
+#define MM512_ROWV(V, r) MM512_ROW(r, V)
 #if defined(__OPTIMIZE__)
 MM_TILE(MM512, mm_tile512_4, SM2C_RT_TARGET_AVX512, MM_V4)
-MM_TILE8(MM512, mm_tile512_8x2, SM2C_RT_TARGET_AVX512, MM_V2)
-MM_TILE8(MM512, mm_tile512_8x1, SM2C_RT_TARGET_AVX512, MM_V1)
-#endif
+MM_TILE_R(MM512, mm_tile512_8x2, SM2C_RT_TARGET_AVX512, MM_V2, MM_R8, 8)
+MM_TILE_R(MM512, mm_tile512_8x1, SM2C_RT_TARGET_AVX512, MM_V1, MM_R8, 8)
+#else /* -O0 keeps the frames small: 4 rows and 32 columns at most */
 MM_TILE(MM512, mm_tile512_2, SM2C_RT_TARGET_AVX512, MM_V2)
 MM_TILE(MM512, mm_tile512_1, SM2C_RT_TARGET_AVX512, MM_V1)
+#endif
 
 /* A whole tile (nb <= MM_NB = 64 columns) in one pass over its rows. */
 SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
@@ -286,6 +265,7 @@ SM2C_RT_TARGET_AVX512 static void mm_tile512(const float *a, ptrdiff_t a_rs, ptr
         const __m256 ak = _mm256_set1_ps(a##r[(ptrdiff_t)kk * a_cs]);                       \
         V(MM256_MAC, r)                                                                    \
     }
+#define MM256_ROWV(V, r) MM256_ROW(r, V)
 MM_TILE(MM256, mm_tile256_2, SM2C_RT_TARGET_AVX2, MM_V2)
 MM_TILE(MM256, mm_tile256_1, SM2C_RT_TARGET_AVX2, MM_V1)
 
@@ -333,10 +313,12 @@ SM2C_RT_TARGET_AVX2 static void mm_tile256(const float *a, ptrdiff_t a_rs, ptrdi
         const float ak = a##r[(ptrdiff_t)kk * a_cs];                                       \
         V(MM128_MAC, r)                                                                    \
     }
+#define MM128_ROWV(V, r) MM128_ROW(r, V)
 #define MM128F_INIT MM128_INIT
 #define MM128F_LOADB MM128_LOADB
 #define MM128F_STORE MM128_STORE
 #define MM128F_ROW MM128_ROW
+#define MM128F_ROWV MM128_ROWV
 MM_TILE(MM128F, mm_tile128_full, , MM_V4)
 MM_TILE(MM128, mm_tile128_part, , MM_V4)
 MM_TILE(MM128, mm_tile128_1, , MM_V1)
