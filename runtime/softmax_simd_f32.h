@@ -51,6 +51,16 @@ static inline void softmax_row_finish(const float *xr, float *yr, int32_t cols, 
         yr[j] *= inv;
 }
 
+/* mx and the row's elements from column j: their maximum (NaN never
+** compares greater, so it is skipped). */
+static inline float softmax_scan_max(const float *xr, int32_t j, int32_t cols, float mx, float scale)
+{
+    for (; j < cols; j++)
+        if (xr[j] * scale > mx)
+            mx = xr[j] * scale;
+    return mx;
+}
+
 /* The maximum over the non-NaN elements (max(x, m) keeps m when x is NaN),
 ** -Inf if there is none; the 16-lane maxima, then the tail. */
 static inline float softmax_tail_max(const float *xr, int32_t j, int32_t cols, const float *lm, float scale)
@@ -60,10 +70,7 @@ static inline float softmax_tail_max(const float *xr, int32_t j, int32_t cols, c
     for (i = 0; i < 16; i++)
         if (lm[i] > mx)
             mx = lm[i];
-    for (; j < cols; j++)
-        if (xr[j] * scale > mx)
-            mx = xr[j] * scale;
-    return mx;
+    return softmax_scan_max(xr, j, cols, mx, scale);
 }
 
 #if SM2C_RT_AVX512
@@ -124,11 +131,7 @@ SM2C_RT_TARGET_AVX512 static inline float softmax_max512(const float *xr, int32_
                                     _mm256_castpd_ps(_mm512_extractf64x4_pd(_mm512_castps_pd(vm), 1)));
     const __m128 m4 = _mm_max_ps(_mm256_castps256_ps128(m8), _mm256_extractf128_ps(m8, 1));
     const __m128 m2 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
-    float mx = _mm_cvtss_f32(_mm_max_ss(m2, _mm_shuffle_ps(m2, m2, 1)));
-    for (; j < cols; j++)
-        if (xr[j] * scale > mx)
-            mx = xr[j] * scale;
-    return mx;
+    return softmax_scan_max(xr, j, cols, _mm_cvtss_f32(_mm_max_ss(m2, _mm_shuffle_ps(m2, m2, 1))), scale);
 }
 
 /* 1 / the row's sum, from its 16 lane sums vs and its tail's exps. */

@@ -25,23 +25,14 @@ static int is_add(const sm2c_node *n)
     return (op_is(n, "AddV2") || op_is(n, "Add")) && n->n_inputs == 2;
 }
 
-/* v is a float constant of one element (any rank): its value. */
-static int scalar_of(const sm2c_value *v, float *f)
-{
-    if (!v->constant || v->dtype != SM2C_DT_FLOAT || v->constant->nelem != 1)
-        return 0;
-    memcpy(f, v->constant->data, sizeof *f);
-    return 1;
-}
-
 /* n has two inputs, y and a constant scalar (either order): its value. */
 static int with_scalar(const sm2c_node *n, const sm2c_value *y, float *f)
 {
     if (!n || n->n_inputs != 2 || n->inputs[0] == n->inputs[1])
         return 0;
     if (n->inputs[0] == y)
-        return scalar_of(n->inputs[1], f);
-    return n->inputs[1] == y && scalar_of(n->inputs[0], f);
+        return sm2c_scalar_const(n->inputs[1], f);
+    return n->inputs[1] == y && sm2c_scalar_const(n->inputs[0], f);
 }
 
 /* n's output is float with y's shape (a scalar bound may not broadcast it up). */
@@ -85,8 +76,8 @@ static int single_op(const sm2c_node *next, const sm2c_value *y, sm2c_node *n, i
         return 1;
     }
     /* lo <= hi and neither NaN: then the kernel's clip is ClipByValue's. */
-    if (op_is(next, "ClipByValue") && next->n_inputs == 3 && scalar_of(next->inputs[1], &a) &&
-        scalar_of(next->inputs[2], &b) && a <= b) {
+    if (op_is(next, "ClipByValue") && next->n_inputs == 3 && sm2c_scalar_const(next->inputs[1], &a) &&
+        sm2c_scalar_const(next->inputs[2], &b) && a <= b) {
         set_act(n, SM2C_RT_ACT_CLIP, a, b);
         return 1;
     }
@@ -118,7 +109,7 @@ static int sixth_of(const sm2c_node *s, const sm2c_value *v)
 {
     float f;
     if (op_is(s, "RealDiv") || op_is(s, "Div"))
-        return s->n_inputs == 2 && s->inputs[0] == v && scalar_of(s->inputs[1], &f) && f == 6.0f;
+        return s->n_inputs == 2 && s->inputs[0] == v && sm2c_scalar_const(s->inputs[1], &f) && f == 6.0f;
     return op_is(s, "Mul") && with_scalar(s, v, &f) && f == 1.0f / 6.0f;
 }
 

@@ -19,16 +19,6 @@ static int live_op(const sm2c_node *n, const char *name)
     return n && !n->dead && strcmp(n->op->name, name) == 0;
 }
 
-/* The value of a float constant with one element, in *k. */
-static int scalar_const(const sm2c_value *v, float *k)
-{
-    const sm2c_tensor *t = v->constant;
-    if (!t || t->dtype != SM2C_DT_FLOAT || t->nelem != 1)
-        return 0;
-    memcpy(k, t->data, sizeof *k);
-    return 1;
-}
-
 static void fold_one(sm2c_graph *g, sm2c_node *softmax)
 {
     sm2c_node *mul = softmax->inputs[0]->node;
@@ -36,7 +26,7 @@ static void fold_one(sm2c_graph *g, sm2c_node *softmax)
     if (softmax->in_scaled || softmax->outputs[0]->dtype != SM2C_DT_FLOAT || !live_op(mul, "Mul") ||
         mul->n_inputs != 2 || sm2c_sole_user(g, mul->outputs[0]) != softmax)
         return;
-    int which = scalar_const(mul->inputs[1], &k) ? 0 : scalar_const(mul->inputs[0], &k) ? 1 : -1;
+    int which = sm2c_scalar_const(mul->inputs[1], &k) ? 0 : sm2c_scalar_const(mul->inputs[0], &k) ? 1 : -1;
     if (which < 0)
         return;
     sm2c_value *x = mul->inputs[which];

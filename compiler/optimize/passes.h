@@ -75,6 +75,8 @@ sm2c_status sm2c_pass_dynamic(sm2c_ctx *c, sm2c_graph *g, const struct sm2c_quan
 int sm2c_uses_of(const sm2c_graph *g, const sm2c_value *v);
 sm2c_node *sm2c_sole_user(const sm2c_graph *g, const sm2c_value *v);
 sm2c_value *sm2c_new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name);
+/* v is a float constant of one element (any rank): 1 and its value in *f. */
+int sm2c_scalar_const(const sm2c_value *v, float *f);
 /* Replace every use of `from` by `to` (inputs and graph outputs). */
 void sm2c_replace_uses(sm2c_graph *g, sm2c_value *from, sm2c_value *to);
 /* Fusion folded `dead` into n: mark it dead and chain it on n's `absorbed`. */

@@ -1,6 +1,8 @@
 /*
 ** rewrite.c: what the rewriting passes (fusion and folding) ask of a graph.
 */
+#include <string.h>
+
 #include "passes.h"
 
 /* Where v's producer sits in g->nodes (its users come after it), else 0. */
@@ -49,6 +51,14 @@ sm2c_node *sm2c_sole_user(const sm2c_graph *g, const sm2c_value *v)
     for (int32_t k = 0; k < g->n_outputs; k++)
         count += g->outputs[k].value == v;
     return count == 1 ? user : NULL;  /* NULL too when its one use is a graph output */
+}
+
+int sm2c_scalar_const(const sm2c_value *v, float *f)
+{
+    if (!v->constant || v->dtype != SM2C_DT_FLOAT || v->constant->nelem != 1)
+        return 0;
+    memcpy(f, v->constant->data, sizeof *f);
+    return 1;
 }
 
 sm2c_value *sm2c_new_const(sm2c_ctx *c, sm2c_graph *g, sm2c_tensor *t, const char *name)
