@@ -283,17 +283,29 @@ static inline void depthwise_direct(const float *x, const float *w, const float 
 #endif
 
 #if !SM2C_RT_SCALAR_CORE && (SM2C_RT_WANT(conv2d_f32) || SM2C_RT_WANT(conv2d_f32_packs))
-enum { CONV_MATMUL_MAX_C = 320 };
+enum { CONV_MATMUL_MAX_C = 320, CONV_STREAM_BYTES = 512 * 1024 };
 
 /* A 1x1 convolution with stride 1 and no padding or groups is the matmul
 ** [N*H*W, C] x [C, OC] of its input and HWIO filter, and matmul_f32.c's tiles
 ** (4 rows x 4 vectors) run such shapes with up to 320 input channels 10-40%
 ** faster than the conv blocks (bench_kernels' 1x1 layers; from 1024 the
 ** blocks win).  The residual form keeps the conv blocks, whose epilogue adds
-** it. */
+** it.  So does a layer whose filter streams from memory: half a megabyte or
+** more, over 256 weights per pixel (MobileNetV2's and ResNet50's last
+** stages), as the blocks prefetch the next panels while the pixels compute
+** (simd_f32.h): 1.6x the matmul's rate on a [49, 320] x [320, 1280] product
+** with the filter in DRAM. */
+static int conv_filter_streams(const int32_t *p)
+{
+    const int64_t filter = (int64_t)p[SM2C_RT_WIN_C] * p[SM2C_RT_WIN_OC];
+    const int64_t pixels = (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
+
+    return filter * (int64_t)sizeof(float) >= CONV_STREAM_BYTES && filter >= 256 * pixels;
+}
+
 static int conv_is_matmul(const int32_t *p)
 {
-    return p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 &&
+    return !conv_filter_streams(p) && p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 &&
            p[SM2C_RT_WIN_SW] == 1 && p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 &&
            p[SM2C_RT_WIN_OH] == p[SM2C_RT_WIN_H] && p[SM2C_RT_WIN_OW] == p[SM2C_RT_WIN_W] &&
            p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && p[SM2C_RT_WIN_C] <= CONV_MATMUL_MAX_C &&

@@ -458,6 +458,63 @@ static inline void mm_pack(const float *b, ptrdiff_t b_rs, ptrdiff_t b_cs, int32
     }
 }
 
+/* The in-place B tile after (j0, k0), to prefetch: the next reduction
+** steps of these columns, else the first of the next columns; no rows after
+** the last. */
+typedef struct {
+    const float *b;
+    int32_t rows, cols;
+} mm_next;
+
+static inline mm_next mm_next_tile(const float *b, ptrdiff_t b_rs, int32_t j0, int32_t k0, int32_t k,
+                                   int32_t n)
+{
+    mm_next t = { NULL, 0, 0 };
+
+    if (k0 + MM_KB < k) {
+        t.b = b + (ptrdiff_t)(k0 + MM_KB) * b_rs + j0;
+        t.rows = k - k0 - MM_KB < MM_KB ? k - k0 - MM_KB : MM_KB;
+        t.cols = n - j0 < MM_NB ? n - j0 : MM_NB;
+    } else if (j0 + MM_NB < n) {
+        t.b = b + j0 + MM_NB;
+        t.rows = k < MM_KB ? k : MM_KB;
+        t.cols = n - j0 - MM_NB < MM_NB ? n - j0 - MM_NB : MM_NB;
+    }
+    return t;
+}
+
+enum {
+    MM_PF_ROWS = 16,              /* rows of y per call of a tile while the next B tile is fetched */
+    MM_STREAM_BYTES = 512 * 1024  /* a smaller B stays in cache: no prefetch, one call per tile */
+};
+
+/* The SIMD tile over all m rows, MM_PF_ROWS at a time, each part also
+** prefetching a share of the next B tile (rows at stride ldb_next): a
+** weight read from memory once per call then arrives while the rows
+** compute (simd_f32.h).  Rows are independent, so the parts give the whole
+** tile's bits. */
+static inline void mm_simd_rows(mm_tile_fn simd, const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
+                                const float *bt, ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m,
+                                int32_t kb, int32_t nb, int first, int finish, const float *bias,
+                                const sm2c_rt__act *act, mm_next next, ptrdiff_t ldb_next)
+{
+    const int32_t parts = (m + MM_PF_ROWS - 1) / MM_PF_ROWS;
+    int32_t i;
+
+    if (!next.rows) {
+        simd(a, a_rs, a_cs, bt, ldb, y, ldy, m, kb, nb, first, finish, bias, act);
+        return;
+    }
+    for (i = 0; i < m; i += MM_PF_ROWS) {
+        const int32_t part = i / MM_PF_ROWS;
+        int32_t r = next.rows * part / parts;
+        for (; r < next.rows * (part + 1) / parts; r++)
+            sm2c_rt__prefetch_part(next.b + (ptrdiff_t)r * ldb_next, (size_t)next.cols * sizeof(float), 0, 1);
+        simd(a + (ptrdiff_t)i * a_rs, a_rs, a_cs, bt, ldb, y + (ptrdiff_t)i * ldy, ldy,
+             m - i < MM_PF_ROWS ? m - i : MM_PF_ROWS, kb, nb, first, finish, bias, act);
+    }
+}
+
 /*
 ** The one loop nest of every float product here: y(i, j) = act(sum over kk
 ** of A(i, kk) * B(kk, j) + bias[j]) with
@@ -474,6 +531,8 @@ static inline void mm_strided(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, co
                               const sm2c_rt__act *act, float *pack)
 {
     const int in_place = b_cs == 1;
+    /* a B read in place and too large to stay in L2 between calls */
+    const int streams = in_place && (int64_t)k * n * (int64_t)sizeof(float) >= MM_STREAM_BYTES;
     const mm_tile_fn simd = mm_simd_tile();
     int32_t i, j0, k0;
 
@@ -502,8 +561,9 @@ static inline void mm_strided(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, co
                 ldb = MM_NB;
             }
             if (simd)
-                simd(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, ldy, m, kb, nb,
-                     k0 == 0, k0 + kb >= k, bias ? bias + j0 : bias, act);
+                mm_simd_rows(simd, a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, ldy, m, kb,
+                             nb, k0 == 0, k0 + kb >= k, bias ? bias + j0 : bias, act,
+                             streams ? mm_next_tile(b, b_rs, j0, k0, k, n) : (mm_next){ NULL, 0, 0 }, b_rs);
             else
                 mm_tile(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, ldy, m, kb, nb,
                         k0 == 0);

@@ -17,6 +17,9 @@
 #ifndef SM2C_RT_SIMD_F32_H
 #define SM2C_RT_SIMD_F32_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include "rt_target.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__ELF__) && \
@@ -124,5 +127,32 @@
 #define SM2C_RT_CLONES(name, params, args)                                                 \
     SM2C_RT__CLONE512(name, params, args) SM2C_RT__CLONE256(name, params, args)
 #define SM2C_RT_PICK(name, args) SM2C_RT__PICK512(name, args) SM2C_RT__PICK256(name, args)
+
+/*
+** Weights ahead of their use.  A layer whose filter is read from memory
+** (megabytes, once per call: late layers of few pixels) and reused over few
+** pixels stalls while its first block fetches the filter.  The kernels
+** prefetch the next block's filter into L2 in as many parts as the current
+** block has pixel tiles, so the fetch overlaps their arithmetic.  A hint
+** only: no result depends on it, and a compiler without the builtin, or a
+** scalar core (whose kernels take other paths), gets nothing.
+*/
+#if (defined(__GNUC__) || defined(__clang__)) && !SM2C_RT_SCALAR_CORE
+#define SM2C_RT_PREFETCH_L2(p) __builtin_prefetch((p), 0, 2)
+#else
+#define SM2C_RT_PREFETCH_L2(p) ((void)(p))
+#endif
+enum { SM2C_RT_LINE = 64 };
+
+/* Part `part` of `parts` of the bytes [p, p + bytes), a cache line each. */
+static inline void sm2c_rt__prefetch_part(const void *p, size_t bytes, int32_t part, int32_t parts)
+{
+    const size_t lines = (bytes + SM2C_RT_LINE - 1) / SM2C_RT_LINE;
+    const size_t each = (lines + (size_t)parts - 1) / (size_t)parts;
+    size_t i = each * (size_t)part, end = i + each < lines ? i + each : lines;
+
+    for (; i < end; i++)
+        SM2C_RT_PREFETCH_L2((const char *)p + i * SM2C_RT_LINE);
+}
 
 #endif

@@ -231,7 +231,14 @@ static const wcase packed_cases[] = {
     {1, 6, 5, 24, 1, 1, 32, 1, 1, 1, 1, 0, 24},     /* 1x1 the plain kernel runs as a matmul */
     {1, 5, 6, 1040, 1, 1, 32, 1, 1, 1, 1, 0, 1040}, /* C above the zero block, inside */
     {1, 12, 12, 4, 5, 2, 80, 2, 1, 1, 1, 0, 4},     /* VALID 5x2, 2 x 32 + 16 */
+    {1, 2, 2, 320, 1, 1, 448, 1, 1, 1, 1, 0, 320},  /* 1x1 whose filter streams (573 KB, 4 pixels) */
 };
+
+/* A 1x1 layer, stride 1, no padding: the matmul of its pixels and filter. */
+static int is_pointwise(const wcase *t)
+{
+    return t->kh == 1 && t->kw == 1 && t->sh == 1 && t->sw == 1 && t->fc == t->c;
+}
 
 /* The packed kernels against the double reference, and, where the HWIO
 ** kernels run the conv blocks too (sm2c_rt_conv2d_f32_packs), bit for bit
@@ -272,6 +279,11 @@ static void test_conv2d_packed(void **state)
             kassert_close(wantd, y, ny, ktol_contraction((long)taps), ktol_contraction((long)taps), what);
             if (sm2c_rt_conv2d_f32_packs(p, 0)) {
                 sm2c_rt_conv2d_f32(x, w, bias, want, p, KACT(act));
+                kassert_same(want, y, ny, what);
+            }
+            if (is_pointwise(t)) { /* whichever form the plain kernel takes, the same bits */
+                sm2c_rt_matmul_f32(x, w, bias, want, (int32_t)(ny / (size_t)t->oc), t->c, t->oc, 0, 0,
+                                   KACT(act), NULL);
                 kassert_same(want, y, ny, what);
             }
             snprintf(what, sizeof what, "conv2d_add_packed case %d act %d", (int)i, (int)act);
