@@ -517,7 +517,7 @@ int32_t sm2c_rt_depthwise_conv2d_f32_row_tile(const int32_t *p, int32_t *first)
     if (!SM2C_RT_BLOCK_PORTABLE || p[SM2C_RT_WIN_FC] != 1 || p[SM2C_RT_WIN_C] <= 0)
         return 1;
     db_rows_inside(p, first, &hi);
-    return db_choose(p[SM2C_RT_WIN_C]).pixels;
+    return db_choose(p[SM2C_RT_WIN_C], hi - *first).pixels;
 #endif
 }
 #endif
