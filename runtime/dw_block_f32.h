@@ -118,11 +118,13 @@ static inline const float *db_input(const cb_geom *g, int32_t ow, int32_t kw, in
 #define ADD _mm512_add_ps
 #define ZERO _mm512_setzero_ps
 #define ACT sm2c_rt__act512
+#if defined(__OPTIMIZE__) /* -O0 keeps the frames small: eight accumulators at most */
 DB_DEFINE(avx512_8x32, SM2C_RT_TARGET_AVX512, 2, DB_R8)
+DB_DEFINE(avx512_16x16, SM2C_RT_TARGET_AVX512, 1, DB_R16)
+#endif
 DB_DEFINE(avx512_4x32, SM2C_RT_TARGET_AVX512, 2, DB_R4)
 DB_DEFINE(avx512_1x32, SM2C_RT_TARGET_AVX512, 2, DB_R1)
 DB_DEFINE(avx512_8x16, SM2C_RT_TARGET_AVX512, 1, DB_R8)
-DB_DEFINE(avx512_16x16, SM2C_RT_TARGET_AVX512, 1, DB_R16)
 DB_DEFINE(avx512_1x16, SM2C_RT_TARGET_AVX512, 1, DB_R1)
 #undef VEC
 #undef MASK
@@ -307,12 +309,15 @@ static inline db_tile db_choose(int32_t left, int32_t inside)
     (void)inside; /* the AVX-512 tiles' alone */
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
+#if defined(__OPTIMIZE__)
         if (left > 16 && inside >= 8)
             t.pixels = 8, t.channels = 32, t.tile = db_avx512_8x32, t.one = db_avx512_1x32;
-        else if (left > 16)
-            t.pixels = 4, t.channels = 32, t.tile = db_avx512_4x32, t.one = db_avx512_1x32;
-        else if (inside >= 16)
+        else if (left <= 16 && inside >= 16)
             t.pixels = 16, t.channels = 16, t.tile = db_avx512_16x16, t.one = db_avx512_1x16;
+        else
+#endif
+        if (left > 16)
+            t.pixels = 4, t.channels = 32, t.tile = db_avx512_4x32, t.one = db_avx512_1x32;
         else
             t.pixels = 8, t.channels = 16, t.tile = db_avx512_8x16, t.one = db_avx512_1x16;
         return t;

@@ -488,30 +488,39 @@ enum {
     MM_STREAM_BYTES = 512 * 1024  /* a smaller B stays in cache: no prefetch, one call per tile */
 };
 
-/* The SIMD tile over all m rows, MM_PF_ROWS at a time, each part also
-** prefetching a share of the next B tile (rows at stride ldb_next): a
-** weight read from memory once per call then arrives while the rows
-** compute (simd_f32.h).  Rows are independent, so the parts give the whole
-** tile's bits. */
-static inline void mm_simd_rows(mm_tile_fn simd, const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
-                                const float *bt, ptrdiff_t ldb, float *y, ptrdiff_t ldy, int32_t m,
-                                int32_t kb, int32_t nb, int first, int finish, const float *bias,
-                                const sm2c_rt__act *act, mm_next next, ptrdiff_t ldb_next)
+/*
+** mm_strided's loop nest for a B read in place and too large to stay in
+** cache between calls (MM_STREAM_BYTES or more): each tile runs MM_PF_ROWS
+** rows at a time, and each part prefetches a share of the next B tile, so
+** that a weight read from memory once per call arrives while the rows
+** compute (simd_f32.h).  Rows are independent and each tile's sums are
+** mm_strided's, so the bits are too.  A function of its own, not inlined:
+** its frame then sits beside mm_pack's deeper chain, not on top of it (the
+** x86-64 stack bound, rule 10).
+*/
+static SM2C_RT_NOINLINE void mm_streamed(mm_tile_fn simd, const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs,
+                                         const float *b, ptrdiff_t ldb, const float *bias, float *y,
+                                         ptrdiff_t ldy, int32_t m, int32_t k, int32_t n,
+                                         const sm2c_rt__act *act)
 {
     const int32_t parts = (m + MM_PF_ROWS - 1) / MM_PF_ROWS;
-    int32_t i;
+    int32_t i, j0, k0;
 
-    if (!next.rows) {
-        simd(a, a_rs, a_cs, bt, ldb, y, ldy, m, kb, nb, first, finish, bias, act);
-        return;
-    }
-    for (i = 0; i < m; i += MM_PF_ROWS) {
-        const int32_t part = i / MM_PF_ROWS;
-        int32_t r = next.rows * part / parts;
-        for (; r < next.rows * (part + 1) / parts; r++)
-            sm2c_rt__prefetch_part(next.b + (ptrdiff_t)r * ldb_next, (size_t)next.cols * sizeof(float), 0, 1);
-        simd(a + (ptrdiff_t)i * a_rs, a_rs, a_cs, bt, ldb, y + (ptrdiff_t)i * ldy, ldy,
-             m - i < MM_PF_ROWS ? m - i : MM_PF_ROWS, kb, nb, first, finish, bias, act);
+    for (j0 = 0; j0 < n; j0 += MM_NB) {
+        const int32_t nb = n - j0 < MM_NB ? n - j0 : MM_NB;
+        for (k0 = 0; k0 < k; k0 += MM_KB) {
+            const int32_t kb = k - k0 < MM_KB ? k - k0 : MM_KB;
+            const mm_next next = mm_next_tile(b, ldb, j0, k0, k, n);
+            for (i = 0; i < m; i += MM_PF_ROWS) {
+                const int32_t part = i / MM_PF_ROWS;
+                int32_t r = next.rows * part / parts;
+                for (; r < next.rows * (part + 1) / parts; r++)
+                    sm2c_rt__prefetch_part(next.b + (ptrdiff_t)r * ldb, (size_t)next.cols * sizeof(float), 0, 1);
+                simd(a + (ptrdiff_t)i * a_rs + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, b + (ptrdiff_t)k0 * ldb + j0,
+                     ldb, y + (ptrdiff_t)i * ldy + j0, ldy, m - i < MM_PF_ROWS ? m - i : MM_PF_ROWS, kb, nb,
+                     k0 == 0, k0 + kb >= k, bias ? bias + j0 : bias, act);
+            }
+        }
     }
 }
 
@@ -531,13 +540,15 @@ static inline void mm_strided(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, co
                               const sm2c_rt__act *act, float *pack)
 {
     const int in_place = b_cs == 1;
-    /* a B read in place and too large to stay in L2 between calls */
-    const int streams = in_place && (int64_t)k * n * (int64_t)sizeof(float) >= MM_STREAM_BYTES;
     const mm_tile_fn simd = mm_simd_tile();
     int32_t i, j0, k0;
 
     if (m <= 0 || n <= 0)
         return;
+    if (simd && in_place && (int64_t)k * n * (int64_t)sizeof(float) >= MM_STREAM_BYTES) {
+        mm_streamed(simd, a, a_rs, a_cs, b, b_rs, bias, y, ldy, m, k, n, act);
+        return;
+    }
     if (!in_place && !pack) {
         mm_dot(a, a_rs, a_cs, b, b_rs, b_cs, y, ldy, m, k, n);
         mm_finish(bias, y, ldy, m, 0, n, act);
@@ -561,9 +572,8 @@ static inline void mm_strided(const float *a, ptrdiff_t a_rs, ptrdiff_t a_cs, co
                 ldb = MM_NB;
             }
             if (simd)
-                mm_simd_rows(simd, a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, ldy, m, kb,
-                             nb, k0 == 0, k0 + kb >= k, bias ? bias + j0 : bias, act,
-                             streams ? mm_next_tile(b, b_rs, j0, k0, k, n) : (mm_next){ NULL, 0, 0 }, b_rs);
+                simd(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, ldy, m, kb, nb,
+                     k0 == 0, k0 + kb >= k, bias ? bias + j0 : bias, act);
             else
                 mm_tile(a + (ptrdiff_t)k0 * a_cs, a_rs, a_cs, bt, ldb, y + j0, ldy, m, kb, nb,
                         k0 == 0);
