@@ -519,15 +519,6 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 #endif
 }
 
-/* Panels of the next block: as many as one block reads (32 channels on
-** AVX-512: 2), fewer where fewer channels remain. */
-static inline int32_t cb_panels(int32_t left)
-{
-    const int32_t most = 32 / CB_PANEL;
-    const int32_t need = (left + CB_PANEL - 1) / CB_PANEL;
-    return need < most ? need : most;
-}
-
 /* Whether the blocked kernels take a layer: no groups, and a padding tap no
 ** wider than the zero block.  A packed filter needs them (conv_f32.c). */
 static inline int sm2c_rt__conv_blocks_take(const int32_t *p)
@@ -579,9 +570,10 @@ static inline int sm2c_rt__conv_blocked_range(const float *x, const float *w, co
         for (oc0 = oc_lo; oc0 < oc_hi; oc0 += nr) {
             const cb_kernel kernel = cb_choose(oc_hi - oc0, &mr, &nr);
             const int32_t nb = oc_hi - oc0 < nr ? oc_hi - oc0 : nr;
-            const int32_t tiles = (M + mr - 1) / mr;
-            const float *next = packed && oc0 + nb < oc_hi ? w + (ptrdiff_t)(oc0 + nb) / CB_PANEL * g.wpanel : NULL;
-            const size_t next_bytes = next ? (size_t)cb_panels(oc_hi - oc0 - nb) * (size_t)g.wpanel * sizeof(float) : 0;
+            /* the next block's panels (at most nr channels), prefetched a share per pixel tile */
+            const int32_t tiles = (M + mr - 1) / mr, left = oc_hi - oc0 - nb;
+            const float *next = packed && left > 0 ? w + (ptrdiff_t)(oc0 + nb) / CB_PANEL * g.wpanel : NULL;
+            const size_t next_bytes = (size_t)((left < nr ? left : nr) + CB_PANEL - 1) / CB_PANEL * (size_t)g.wpanel * sizeof(float);
             for (p0 = 0; p0 < M; p0 += mr) {
                 const ptrdiff_t o = (ptrdiff_t)p0 * OC + oc0;
                 if (next)

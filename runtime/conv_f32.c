@@ -295,7 +295,7 @@ enum { CONV_MATMUL_MAX_C = 320, CONV_STREAM_BYTES = 512 * 1024 };
 ** stages), as the blocks prefetch the next panels while the pixels compute
 ** (simd_f32.h): 1.6x the matmul's rate on a [49, 320] x [320, 1280] product
 ** with the filter in DRAM. */
-static int conv_filter_streams(const int32_t *p)
+static int conv_filter_streams(const int32_t *p) /* of a 1x1 layer */
 {
     const int64_t filter = (int64_t)p[SM2C_RT_WIN_C] * p[SM2C_RT_WIN_OC];
     const int64_t pixels = (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
@@ -305,11 +305,12 @@ static int conv_filter_streams(const int32_t *p)
 
 static int conv_is_matmul(const int32_t *p)
 {
-    return !conv_filter_streams(p) && p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 &&
+    return p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_SH] == 1 &&
            p[SM2C_RT_WIN_SW] == 1 && p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 &&
            p[SM2C_RT_WIN_OH] == p[SM2C_RT_WIN_H] && p[SM2C_RT_WIN_OW] == p[SM2C_RT_WIN_W] &&
            p[SM2C_RT_WIN_FC] == p[SM2C_RT_WIN_C] && p[SM2C_RT_WIN_C] <= CONV_MATMUL_MAX_C &&
-           (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W] <= INT32_MAX;
+           (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_H] * p[SM2C_RT_WIN_W] <= INT32_MAX &&
+           !conv_filter_streams(p);
 }
 #endif
 

@@ -132,8 +132,8 @@
 ** Weights ahead of their use.  A layer whose filter is read from memory
 ** (megabytes, once per call: late layers of few pixels) and reused over few
 ** pixels stalls while its first block fetches the filter.  The kernels
-** prefetch the next block's filter into L2 in as many parts as the current
-** block has pixel tiles, so the fetch overlaps their arithmetic.  A hint
+** prefetch the next block's filter into L2 in parts spread over the current
+** block's work, so the fetch overlaps its arithmetic.  A hint
 ** only: no result depends on it, and a compiler without the builtin, or a
 ** scalar core (whose kernels take other paths), gets nothing.
 */
