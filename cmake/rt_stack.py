@@ -2,6 +2,7 @@
 """Per-kernel worst-case stack and code size of the runtime, measured when sm2c is built.
 
 usage: rt_stack.py OUT.c RUNTIME_DIR HOST_CC [ARM_CC]
+($SM2C_RUNTIME_MAP_CACHE: see build_cache.py)
 
 Compiles every runtime/*.c with gcc's -fcallgraph-info=su, once with HOST_CC
 -O2 (x86-64) and once with ARM_CC -Os for a Cortex-M4F, and writes OUT.c: for
@@ -22,6 +23,8 @@ import subprocess
 import sys
 import time
 import tempfile
+
+import build_cache
 
 EXTERN = {"x86_64": 128, "cortex_m4": 64}
 LEAF = {"x86_64": 16, "cortex_m4": 16}
@@ -310,6 +313,10 @@ def main():
     arm_cc = sys.argv[4] if len(sys.argv) > 4 else ""
     sources = sorted(glob.glob(os.path.join(rt, "*.c")))
     include = os.path.join(rt, "include")
+    inputs = sources + glob.glob(os.path.join(rt, "*.h")) + glob.glob(os.path.join(include, "*.h"))
+    cache = build_cache.path("rt_stack", [__file__], inputs, [host_cc, arm_cc])
+    if build_cache.install(cache, out, started):
+        return
     global ACT_KINDS
     ACT_KINDS = act_kinds(include)
     host, _ = measure("x86_64", host_cc, sources, include)
@@ -332,6 +339,7 @@ def main():
     if not os.path.exists(out) or open(out).read() != text:
         with open(out, "w") as f:
             f.write(text)
+    build_cache.store(cache, out)
     # Dated when the runtime was read (see runtime_map.py).
     os.utime(out, (started, started))
 

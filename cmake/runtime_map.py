@@ -14,6 +14,7 @@ the text of every kernel file, and per kernel the files it needs and the
 kernels it calls.
 
 Usage: runtime_map.py --runtime DIR --cc CC --work DIR --out FILE.c
+($SM2C_RUNTIME_MAP_CACHE: see build_cache.py)
 """
 import argparse
 import os
@@ -23,6 +24,8 @@ import shutil
 import subprocess
 import sys
 import time
+
+import build_cache
 
 CFLAGS = ["-std=c99", "-O0", "-Wall", "-Wextra", "-pedantic", "-Werror"]
 
@@ -48,16 +51,20 @@ def compile_all(cc, sources, include, work):
         fail("compiling the runtime failed:\n" + errors)
 
 
-def nm(obj):
-    out = subprocess.run(["nm", obj], capture_output=True, text=True, check=True).stdout
-    defined, called = [], []
+def nm_all(objects):
+    """{object: (defined, called)}, from one nm run for all of them (an nm
+    per object took a second per hundred)."""
+    out = subprocess.run(["nm", "-A"] + objects, capture_output=True, text=True, check=True).stdout
+    syms = {o: ([], []) for o in objects}
     for line in out.splitlines():
-        p = line.split()
+        obj, _, rest = line.rpartition(":")
+        p = rest.split()
+        defined, called = syms[obj]
         if len(p) == 3 and p[1] in "TDBRC":
             defined.append(p[2])
         elif len(p) == 2 and p[0] == "U" and p[1].startswith("sm2c_rt_"):
             called.append(p[1])
-    return sorted(defined), sorted(called)
+    return {o: (sorted(d), sorted(c)) for o, (d, c) in syms.items()}
 
 
 def headers_of(dfile, rt_dir):
@@ -99,13 +106,19 @@ def main():
 
     sources = sorted(f for f in os.listdir(rt) if f.endswith(".c"))
     headers = sorted(f for f in os.listdir(rt) if f.endswith(".h")) + sorted(os.listdir(include))
+    inputs = [os.path.join(rt, f) for f in sources + headers if os.path.exists(os.path.join(rt, f))]
+    inputs += [os.path.join(include, f) for f in os.listdir(include)]
+    cache = build_cache.path("runtime_map", [__file__], inputs, [a.cc])
+    if build_cache.install(cache, a.out, started):
+        return
     compile_all(a.cc, [os.path.join(rt, s) for s in sources], include, os.path.join(work, "whole"))
+    whole = nm_all([os.path.join(work, "whole", s[:-2] + ".o") for s in sources])
 
     kernels = {}     # kernel -> dict(source, shipped, wrapper, headers, calls)
     families = []
     for s in sources:
         base = s[:-2]
-        defined, called = nm(os.path.join(work, "whole", base + ".o"))
+        defined, called = whole[os.path.join(work, "whole", base + ".o")]
         ks = [d for d in defined if d.startswith("sm2c_rt_")]
         others = [d for d in defined if not d.startswith("sm2c_rt_")]
         if others:
@@ -136,8 +149,9 @@ def main():
     if wrapped:
         compile_all(a.cc, [k + ".c" for k in wrapped], alone, alone)
     unguarded = set()
+    alone_syms = nm_all([os.path.join(alone, k + ".o") for k in wrapped]) if wrapped else {}
     for k in wrapped:
-        defined, called = nm(os.path.join(alone, k + ".o"))
+        defined, called = alone_syms[os.path.join(alone, k + ".o")]
         if k not in defined:
             fail(f"runtime/{kernels[k]['source']}: compiled for {k} alone it does not define it")
         if defined != [k]:
@@ -153,6 +167,7 @@ def main():
                 fail(f"runtime/{v['source']}: {k} calls {c}, which no runtime file defines")
 
     write_table(a.out, rt, include, headers, sources, families, kernels)
+    build_cache.store(cache, a.out)
     # Dated when the runtime was read: a runtime file edited while this ran
     # is newer, so the next build runs it again instead of keeping a stale map.
     os.utime(a.out, (started, started))

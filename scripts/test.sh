@@ -13,6 +13,9 @@ run() {
   (cd "$root/$dir" && ctest --output-on-failure -j"$(nproc)" ${exclude:+-E "$exclude"})
 }
 
+# The kernel map and stack table made from the runtime when sm2c is built
+# (cmake/build_cache.py): made once for both builds and cli_cmake_source_tree.
+export SM2C_RUNTIME_MAP_CACHE="$root/build-cache"
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 # Generated code is built warning-free with gcc in the plain run, and with
