@@ -134,18 +134,20 @@ static inline void cb_block_taps(const cb_geom *g, int32_t p0, int32_t rows, int
     cb_kw_steps(g, iw, n, steps, len);
 }
 
-/* Whether a block's taps need no per-row set-up: its n pixels lie in one
-** output row and every filter row reaches the input in one contiguous run
-** (cb_kw_steps' single step).  Its pixels' tap pointers then move down a
-** row by one stride, and the filter rows follow one another, so the kh loop
-** keeps them instead of finding each tap again (cb_tap's tests per pixel and
-** row): an image's first layer, 3 input channels and 9 values per row, spent
-** more time there than in its FMAs (bench_kernels: VWW's 3 -> 8 at 96x96
-** 1.23x faster, MobileNetV2's 3 -> 32 1.15x).  The sums are the same, in the
-** same order, so the bits. */
-static inline int cb_flat(const int64_t *ih, int32_t n, int32_t steps, int32_t kh0, int32_t kh1)
+/* Whether a block's taps need no per-row set-up: every filter row it reads
+** (kh0 to kh1) lies inside the input for each of its n pixels, and reads one
+** contiguous run (cb_kw_steps' single step).  Its pixels' tap pointers then
+** move down a row by one stride, and the filter rows follow one another, so
+** the kh loop keeps them instead of finding each tap again (cb_tap's tests
+** per pixel and row): an image's first layer, 3 input channels and 9 values
+** per row, spent more time there than in its FMAs (bench_kernels: VWW's
+** 3 -> 8 at 96x96 1.23x faster, MobileNetV2's 3 -> 32 1.15x).  The taps are
+** the same, in the same order, so the bits.  ih[] grows with the pixel. */
+static inline int cb_flat(const cb_geom *g, const int64_t *ih, int32_t n, int32_t steps,
+                          int32_t kh0, int32_t kh1)
 {
-    return steps == 1 && ih[0] == ih[n - 1] && kh0 < kh1;
+    return steps == 1 && kh0 < kh1 && ih[0] + (int64_t)kh0 * g->DH >= 0 &&
+           ih[n - 1] + (int64_t)(kh1 - 1) * g->DH < g->H;
 }
 
 /* A pixel's tap (kh0, 0) in a flat block (cb_flat: inside the input). */
@@ -213,7 +215,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     int64_t ih[6], iw[6];
     cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(ih, 6, steps, kh0, kh1)) {
+    if (cb_flat(g, ih, 6, steps, kh0, kh1)) {
         const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;
         const float *wt = cb_filter(g, kh0, 0, oc0);
         CB_R6(CB_FLAT_PTR)
@@ -272,7 +274,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
     int64_t ih[8], iw[8];
     cb_block_taps(g, p0, rows, 8, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(ih, 8, steps, kh0, kh1)) {
+    if (cb_flat(g, ih, 8, steps, kh0, kh1)) {
         const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;
         const float *wt = cb_filter(g, kh0, 0, oc0);
         CB_R8(CB_FLAT_PTR)
@@ -347,7 +349,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
     int64_t ih[6], iw[6];
     cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(ih, 6, steps, kh0, kh1)) {
+    if (cb_flat(g, ih, 6, steps, kh0, kh1)) {
         const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;
         const float *wt = cb_filter(g, kh0, 0, oc0);
         CB_R6(CB_FLAT_PTR)

@@ -324,6 +324,37 @@ static void test_conv2d_explicit_pad(void **state)
     kassert_close(want, y, 7 * 4 * OC, 1e-5, 1e-5, "conv2d explicit pad");
 }
 
+/* Rows padded, columns not (explicit padding): every pixel reads its whole
+** filter rows in one run, so the conv blocks take their flat path wherever a
+** block's filter rows lie inside the input for all its pixels, and a block
+** across the last rows, whose first pixel reads them all and whose last does
+** not, must not (its bottom rows would read past the input).  8 channels:
+** blocks of 8 pixels; 40: of 6 pixels, then 8. */
+static void test_conv2d_rows_padded(void **state)
+{
+    enum { H = 6, W = 5, C = 3, KH = 3, KW = 3, OH = 6, OW = 3, MAXOC = 40 };
+    static const int32_t ocs[] = {8, 40};
+    int32_t p[SM2C_RT_WIN_PARAMS];
+    float x[H * W * C], w[KH * KW * C * MAXOC], bias[MAXOC], y[OH * OW * MAXOC + 1];
+    double want[OH * OW * MAXOC];
+    krng r = krng_new(6);
+    size_t i;
+    (void)state;
+
+    krng_fill(&r, x, sizeof x / sizeof x[0], -1.0f, 1.0f);
+    krng_fill(&r, w, sizeof w / sizeof w[0], -1.0f, 1.0f);
+    krng_fill(&r, bias, MAXOC, -0.5f, 0.5f);
+    for (i = 0; i < sizeof ocs / sizeof ocs[0]; i++) {
+        kwin_params(p, 1, H, W, C, KH, KW, ocs[i], 1, 1, 1, 1, 0, C);
+        p[SM2C_RT_WIN_PT] = 1, p[SM2C_RT_WIN_OH] = OH; /* one row before, one after */
+        ref_window(KIND_CONV, x, w, bias, want, p, SM2C_RT_ACT_NONE);
+        sm2c_rt_conv2d_f32(x, w, bias, y, p, KACT(SM2C_RT_ACT_NONE));
+        kassert_close(want, y, (size_t)OH * OW * ocs[i], ktol_contraction(KH * KW * C),
+                      ktol_contraction(KH * KW * C), ocs[i] == 8 ? "rows padded, 8 channels" :
+                                                                     "rows padded, 40 channels");
+    }
+}
+
 static const wcase dw_cases[] = {
     /* n  h   w   c  kh kw  oc sh sw dh dw same fc(=multiplier) */
     {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 0, 1},
@@ -539,6 +570,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_conv2d),
         cmocka_unit_test(test_conv2d_explicit_pad),
+        cmocka_unit_test(test_conv2d_rows_padded),
         cmocka_unit_test(test_conv2d_add),
         cmocka_unit_test(test_conv2d_packed),
         cmocka_unit_test(test_depthwise_conv2d),
