@@ -175,6 +175,22 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
 #define CB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 #define CB_FLAT_PTR(r) const float *x##r = cb_flat_tap(g, ih[r], iw[r], kh0);
 #define CB_FLAT_DOWN(r) x##r += down;
+/* A flat block's loops (cb_flat): R's pixels' tap pointers, moved down a row
+** per filter row, never past the last one read; BODY per input channel. */
+#define CB_FLAT_LOOP(R, BODY)                                                              \
+    {                                                                                      \
+        const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;                             \
+        const float *wt = cb_filter(g, kh0, 0, oc0);                                       \
+        R(CB_FLAT_PTR)                                                                     \
+        for (kh = kh0; kh < kh1; kh++) {                                                   \
+            if (kh > kh0) {                                                                \
+                R(CB_FLAT_DOWN)                                                            \
+            }                                                                              \
+            for (ic = 0; ic < len; ic++, wt += g->ws) {                                    \
+                BODY                                                                       \
+            }                                                                              \
+        }                                                                                  \
+    }
 
 #if SM2C_RT_AVX512
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
@@ -215,21 +231,10 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t 
     int64_t ih[6], iw[6];
     cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(g, ih, 6, steps, kh0, kh1)) {
-        const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;
-        const float *wt = cb_filter(g, kh0, 0, oc0);
-        CB_R6(CB_FLAT_PTR)
-        for (kh = kh0; kh < kh1; kh++) {
-            if (kh > kh0) { /* never a row past the last one read */
-                CB_R6(CB_FLAT_DOWN)
-            }
-            for (ic = 0; ic < len; ic++, wt += g->ws) {
-                const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
-                const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16);
-                CB_R6(CB_FMA)
-            }
-        }
-    } else
+    if (cb_flat(g, ih, 6, steps, kh0, kh1))
+        CB_FLAT_LOOP(CB_R6, const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
+                     const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16); CB_R6(CB_FMA))
+    else
 #endif
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
@@ -274,20 +279,9 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
     int64_t ih[8], iw[8];
     cb_block_taps(g, p0, rows, 8, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(g, ih, 8, steps, kh0, kh1)) {
-        const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;
-        const float *wt = cb_filter(g, kh0, 0, oc0);
-        CB_R8(CB_FLAT_PTR)
-        for (kh = kh0; kh < kh1; kh++) {
-            if (kh > kh0) { /* never a row past the last one read */
-                CB_R8(CB_FLAT_DOWN)
-            }
-            for (ic = 0; ic < len; ic++, wt += g->ws) {
-                const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
-                CB_R8(CB_FMA)
-            }
-        }
-    } else
+    if (cb_flat(g, ih, 8, steps, kh0, kh1))
+        CB_FLAT_LOOP(CB_R8, const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt); CB_R8(CB_FMA))
+    else
 #endif
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
@@ -349,21 +343,10 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
     int64_t ih[6], iw[6];
     cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(g, ih, 6, steps, kh0, kh1)) {
-        const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;
-        const float *wt = cb_filter(g, kh0, 0, oc0);
-        CB_R6(CB_FLAT_PTR)
-        for (kh = kh0; kh < kh1; kh++) {
-            if (kh > kh0) { /* never a row past the last one read */
-                CB_R6(CB_FLAT_DOWN)
-            }
-            for (ic = 0; ic < len; ic++, wt += g->ws) {
-                const __m256 b0 = _mm256_maskload_ps(wt, m0);
-                const __m256 b1 = _mm256_maskload_ps(wt + 8, m1);
-                CB_R6(CB_FMA)
-            }
-        }
-    } else
+    if (cb_flat(g, ih, 6, steps, kh0, kh1))
+        CB_FLAT_LOOP(CB_R6, const __m256 b0 = _mm256_maskload_ps(wt, m0);
+                     const __m256 b1 = _mm256_maskload_ps(wt + 8, m1); CB_R6(CB_FMA))
+    else
 #endif
     for (kh = kh0; kh < kh1; kh++) {
         for (kw = 0; kw < steps; kw++) {
