@@ -2,7 +2,8 @@
 runtime, under a digest of everything it is made from, in the folder
 $SM2C_RUNTIME_MAP_CACHE names (nothing is kept without it).  Both take a
 minute of two cores; scripts/test.sh's two builds, and the test that builds
-the tree again, make them once.  Standard library only."""
+the tree again, make them once.  Also their one way of writing an output.
+Standard library only."""
 import hashlib
 import os
 import shlex
@@ -31,16 +32,21 @@ def path(kind, scripts, files, compilers):
     return os.path.join(os.path.realpath(folder), f"{kind}-{h.hexdigest()}.c")
 
 
-def install(cache, out, started):
-    """OUT from the cache when it holds it (rewritten only when it differs,
-    dated STARTED as a fresh one would be); False when it does not."""
-    if not cache or not os.path.exists(cache):
-        return False
-    text = open(cache).read()
+def write_if_changed(out, text):
+    """TEXT into OUT unless OUT holds it already (an unchanged table does not
+    rebuild sm2c), through a temporary file, so OUT is never half written."""
     if not os.path.exists(out) or open(out).read() != text:
         with open(out + ".tmp", "w") as f:
             f.write(text)
         os.replace(out + ".tmp", out)
+
+
+def install(cache, out, started):
+    """OUT from the cache when it holds it (dated STARTED, as a fresh one
+    would be); False when it does not."""
+    if not cache or not os.path.exists(cache):
+        return False
+    write_if_changed(out, open(cache).read())
     os.utime(out, (started, started))
     return True
 

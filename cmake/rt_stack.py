@@ -335,10 +335,7 @@ def main():
             n, host.get(n, -1), arm.get(n, -1), arm_code.get(n, -1), ", ".join(map(str, layer))))
     lines += ["};", "const int32_t sm2c_rt_stack_n_uses = %d;" % len(names),
               "const int32_t sm2c_rt_stack_n_acts = %d;" % len(ACT_KINDS), ""]
-    text = "\n".join(lines)
-    if not os.path.exists(out) or open(out).read() != text:
-        with open(out, "w") as f:
-            f.write(text)
+    build_cache.write_if_changed(out, "\n".join(lines))
     build_cache.store(cache, out)
     # Dated when the runtime was read (see runtime_map.py).
     os.utime(out, (started, started))

@@ -211,11 +211,7 @@ def write_table(out, rt, include, headers, sources, families, kernels):
         lines.append(f'    {{ "{k}", needs{i}, calls{i}, {w} }},')
     lines.append("    { 0, 0, 0, 0, 0 }\n};")
     lines.append(f"const size_t sm2c_rt_kernel_count = {len(knames)};")
-    text = "\n".join(lines) + "\n"
-    if not os.path.exists(out) or open(out).read() != text:
-        with open(out + ".tmp", "w") as f:
-            f.write(text)
-        os.replace(out + ".tmp", out)
+    build_cache.write_if_changed(out, "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
