@@ -144,15 +144,25 @@
 #endif
 enum { SM2C_RT_LINE = 64 };
 
-/* Part `part` of `parts` of the bytes [p, p + bytes), a cache line each. */
-static inline void sm2c_rt__prefetch_part(const void *p, size_t bytes, int32_t part, int32_t parts)
+/* Part `part` of `parts` of the bytes [p, p + bytes): its lines [*first, *end). */
+static inline void sm2c_rt__prefetch_share(const void *p, size_t bytes, int32_t part, int32_t parts,
+                                           const char **first, const char **end)
 {
     const size_t lines = (bytes + SM2C_RT_LINE - 1) / SM2C_RT_LINE;
     const size_t each = (lines + (size_t)parts - 1) / (size_t)parts;
-    size_t i = each * (size_t)part, end = i + each < lines ? i + each : lines;
+    const size_t i = each * (size_t)part < lines ? each * (size_t)part : lines;
 
-    for (; i < end; i++)
-        SM2C_RT_PREFETCH_L2((const char *)p + i * SM2C_RT_LINE);
+    *first = (const char *)p + i * SM2C_RT_LINE;
+    *end = (const char *)p + (i + each < lines ? i + each : lines) * SM2C_RT_LINE;
+}
+
+/* Part `part` of `parts` of the bytes [p, p + bytes), a cache line each. */
+static inline void sm2c_rt__prefetch_part(const void *p, size_t bytes, int32_t part, int32_t parts)
+{
+    const char *line, *end;
+
+    for (sm2c_rt__prefetch_share(p, bytes, part, parts, &line, &end); line < end; line += SM2C_RT_LINE)
+        SM2C_RT_PREFETCH_L2(line);
 }
 
 #endif

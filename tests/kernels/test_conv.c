@@ -148,6 +148,7 @@ static const wcase conv_cases[] = {
     {2, 6, 7, 24, 1, 1, 70, 1, 1, 1, 1, 1, 24},   /* 1x1 as a matmul, batch 2 */
     {1, 3, 4, 400, 1, 1, 20, 1, 1, 1, 1, 0, 400}, /* 1x1 with C > 320: the blocks */
     {1, 7, 9, 10, 3, 3, 13, 1, 1, 1, 1, 1, 10},   /* blocked: 13 channels, C = 2 x 4 + 2 */
+    {1, 64, 48, 3, 3, 3, 120, 1, 1, 1, 1, 1, 3},  /* 1.4 MB out, 12 KB filter: pixel blocks outside, 3 x 32 + 24 */
 };
 
 static void test_conv2d(void **state)
@@ -232,6 +233,9 @@ static const wcase packed_cases[] = {
     {1, 5, 6, 1040, 1, 1, 32, 1, 1, 1, 1, 0, 1040}, /* C above the zero block, inside */
     {1, 12, 12, 4, 5, 2, 80, 2, 1, 1, 1, 0, 4},     /* VALID 5x2, 2 x 32 + 16 */
     {1, 2, 2, 320, 1, 1, 448, 1, 1, 1, 1, 0, 320},  /* 1x1 whose filter streams (573 KB, 4 pixels) */
+    /* outputs over 1 MB from small filters: pixel blocks outside (cb_pixels_outer) */
+    {1, 64, 48, 3, 3, 3, 112, 1, 1, 1, 1, 1, 3},    /* 3 x 32 so, then 16 in 8-pixel blocks */
+    {1, 56, 50, 8, 1, 1, 128, 1, 1, 1, 1, 0, 8},    /* 1x1, 4 x 32 */
 };
 
 /* A 1x1 layer, stride 1, no padding: the matmul of its pixels and filter. */
