@@ -16,7 +16,8 @@
 ** so border pixels take the same path as the others (adding 0 * w keeps the
 ** sum).  No scratch: the input is read in place.  The loops run over
 ** output-channel blocks outermost, so one block's filter panel stays in L2
-** while every pixel passes.
+** while every pixel passes, except where a small filter writes a large
+** output (cb_pixels_outer).
 **
 ** The filter is HWIO, or packed (sm2c_rt_conv2d_packed_f32): panels of 16
 ** output channels, each [KH, KW, C, 16] and contiguous, laid out by the
