@@ -189,7 +189,11 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
             if (kh > kh0) {                                                                \
                 R(CB_FLAT_DOWN)                                                            \
             }                                                                              \
-            for (ic = 0; ic < len; ic++, wt += g->ws) {                                    \
+            for (ic = 0; ic < len && pf < pf_end; ic++, wt += g->ws) {                     \
+                CB_PF_LINE                                                                 \
+                BODY                                                                       \
+            }                                                                              \
+            for (; ic < len; ic++, wt += g->ws) {                                          \
                 BODY                                                                       \
             }                                                                              \
         }                                                                                  \
@@ -200,12 +204,30 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
 ** as the other kernels take it, a share of hundreds of lines stalled the
 ** loads behind it: ResNet50's 512 -> 2048 1x1 layer at 7x7, filter from
 ** memory, took 837 us so against 558. */
+#if defined(__OPTIMIZE__)
 #define CB_PF_INIT const char *pf = g->pf, *const pf_end = g->pf_end;
-#define CB_PF_STEP                                                                         \
-    if (pf < pf_end) {                                                                     \
-        SM2C_RT_PREFETCH_L2(pf);                                                           \
-        pf += SM2C_RT_LINE;                                                                \
+#define CB_PF_LINE                                                                         \
+    SM2C_RT_PREFETCH_L2(pf);                                                               \
+    pf += SM2C_RT_LINE;
+/* A kernel's input-channel loop: the steps with a line to prefetch, then the
+** rest as they were, so that a block without a share (pf == pf_end, every
+** small layer's) runs the loop it always ran, with no test and no register
+** more.  At -O0 one loop (two would outgrow the stack budget) and no share. */
+#define CB_IC_LOOP(BODY)                                                                   \
+    for (ic = 0; ic < len && pf < pf_end; ic++, wt += g->ws) {                             \
+        CB_PF_LINE                                                                         \
+        BODY                                                                               \
+    }                                                                                      \
+    for (; ic < len; ic++, wt += g->ws) {                                                  \
+        BODY                                                                               \
     }
+#else
+#define CB_PF_INIT
+#define CB_IC_LOOP(BODY)                                                                   \
+    for (ic = 0; ic < len; ic++, wt += g->ws) {                                            \
+        BODY                                                                               \
+    }
+#endif
 
 #if SM2C_RT_AVX512
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
@@ -218,74 +240,76 @@ SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, co
     return sm2c_rt__act512(acc, act);
 }
 
-#if defined(__OPTIMIZE__)
-#define CB_MR512 7
-#define CB_R512 CB_R7
-#else
-#define CB_MR512 6
-#define CB_R512 CB_R6
-#endif
-/* CB_MR512 pixels x up to 32 channels (nr > 16): 2 accumulators a pixel.  7
-** pixels, as XNNPACK's 7x32 tiles, where 6 took 9 blocks for a 7x7 image
-** (ResNet50's and MobileNetV2's last stages: 1.07-1.11x faster) and 7
-** divides the 224-pixel family's sizes (112, 56, 28, 14, 7).  6 at -O0,
-** whose frame would outgrow the stack budget. */
-SM2C_RT_TARGET_AVX512 static inline void cb_avx512_32(const cb_geom *g, int32_t p0, int32_t rows,
-                                               int32_t oc0, int32_t nr, float *y,
-                                               const float *r)
-{
-#define CB_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
-#define CB_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
-#define CB_FMA(r)                                                                          \
+/* MR pixels x up to 32 channels (nr > 16): 2 accumulators a pixel.  Two
+** forms (cb_choose picks per layer): 7 pixels, as XNNPACK's 7x32 tiles, where
+** 7 divides the pixels as well as 6 or better (a 7x7 image: 7 blocks, not 9;
+** ResNet50's and MobileNetV2's last stages 1.07-1.11x faster), and 6 where it
+** does not (an 8x8 image: 11 blocks of 6, 10 of 7) or where a layer's few
+** input channels leave little work per block (an image's first layer: 5%
+** slower in blocks of 7).  Only 6 at -O0, for the stack budget. */
+#define CB512_ZERO(r) __m512 c##r##0 = _mm512_setzero_ps(), c##r##1 = _mm512_setzero_ps();
+#define CB512_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
+#define CB512_FMA(r)                                                                       \
     {                                                                                      \
         const __m512 a = _mm512_set1_ps(x##r[ic]);                                         \
         c##r##0 = _mm512_fmadd_ps(a, b0, c##r##0);                                         \
         c##r##1 = _mm512_fmadd_ps(a, b1, c##r##1);                                         \
     }
-#define CB_STORE(i)                                                                        \
+#define CB512_STORE(i)                                                                     \
     if (i < rows) {                                                                        \
         const ptrdiff_t o = i * (ptrdiff_t)g->OC;                                         \
         _mm512_mask_storeu_ps(y + o, m0, cb_out512(c##i##0, bias0, r ? r + o : r, m0, &g->act)); \
         _mm512_mask_storeu_ps(y + o + 16, m1,                                              \
                               cb_out512(c##i##1, bias1, r ? r + o + 16 : r, m1, &g->act));  \
     }
-    const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);
-    __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();
-    int32_t kh, kw, kh0, kh1, steps, len, ic;
-    CB_PF_INIT
-    CB_R512(CB_ZERO)
-
-    int64_t ih[CB_MR512], iw[CB_MR512];
-    cb_block_taps(g, p0, rows, CB_MR512, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
-    if (cb_flat(g, ih, CB_MR512, steps, kh0, kh1))
-        CB_FLAT_LOOP(CB_R512, CB_PF_STEP const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
-                     const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16); CB_R512(CB_FMA))
+#define CB512_FLAT(R, MR)                                                                  \
+    if (cb_flat(g, ih, MR, steps, kh0, kh1))                                               \
+        CB_FLAT_LOOP(R, const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);                   \
+                     const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16); R(CB512_FMA)) \
     else
+#else
+#define CB512_FLAT(R, MR)
 #endif
-    for (kh = kh0; kh < kh1; kh++) {
-        for (kw = 0; kw < steps; kw++) {
-            const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
-            const float *wt = cb_filter(g, kh, kw, oc0);
-            CB_R512(CB_PTR)
-            for (ic = 0; ic < len; ic++, wt += g->ws) {
-                CB_PF_STEP
-                const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
-                const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16);
-                CB_R512(CB_FMA)
-            }
-        }
+#define CB_AVX512_32(NAME, MR, R)                                                          \
+    SM2C_RT_TARGET_AVX512 static inline void NAME(const cb_geom *g, int32_t p0, int32_t rows, \
+                                                  int32_t oc0, int32_t nr, float *y,       \
+                                                  const float *r)                          \
+    {                                                                                      \
+        const __mmask16 m0 = sm2c_rt__mask16(nr), m1 = sm2c_rt__mask16(nr - 16);           \
+        __m512 bias0 = _mm512_setzero_ps(), bias1 = _mm512_setzero_ps();                   \
+        int32_t kh, kw, kh0, kh1, steps, len, ic;                                          \
+        int64_t ih[MR], iw[MR];                                                            \
+        CB_PF_INIT                                                                         \
+        R(CB512_ZERO)                                                                      \
+        cb_block_taps(g, p0, rows, MR, ih, iw, &kh0, &kh1, &steps, &len);                  \
+        CB512_FLAT(R, MR)                                                                  \
+        for (kh = kh0; kh < kh1; kh++) {                                                   \
+            for (kw = 0; kw < steps; kw++) {                                               \
+                const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;        \
+                const float *wt = cb_filter(g, kh, kw, oc0);                               \
+                R(CB512_PTR)                                                               \
+                CB_IC_LOOP(const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);                \
+                           const __m512 b1 = _mm512_maskz_loadu_ps(m1, wt + g->w16);       \
+                           R(CB512_FMA))                                                   \
+            }                                                                              \
+        }                                                                                  \
+        if (g->bias) {                                                                     \
+            bias0 = _mm512_maskz_loadu_ps(m0, g->bias + oc0);                              \
+            bias1 = _mm512_maskz_loadu_ps(m1, g->bias + oc0 + 16);                         \
+        }                                                                                  \
+        R(CB512_STORE)                                                                     \
     }
-    if (g->bias) {
-        bias0 = _mm512_maskz_loadu_ps(m0, g->bias + oc0);
-        bias1 = _mm512_maskz_loadu_ps(m1, g->bias + oc0 + 16);
-    }
-    CB_R512(CB_STORE)
-#undef CB_ZERO
-#undef CB_PTR
-#undef CB_FMA
-#undef CB_STORE
-}
+CB_AVX512_32(cb_avx512_32, 6, CB_R6)
+#if defined(__OPTIMIZE__)
+CB_AVX512_32(cb_avx512_32x7, 7, CB_R7)
+#endif
+#undef CB_AVX512_32
+#undef CB512_FLAT
+#undef CB512_ZERO
+#undef CB512_PTR
+#undef CB512_FMA
+#undef CB512_STORE
 
 /* 8 pixels x up to 16 channels: 8 accumulators. */
 SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t p0, int32_t rows,
@@ -309,7 +333,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
     cb_block_taps(g, p0, rows, 8, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
     if (cb_flat(g, ih, 8, steps, kh0, kh1))
-        CB_FLAT_LOOP(CB_R8, CB_PF_STEP const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt); CB_R8(CB_FMA))
+        CB_FLAT_LOOP(CB_R8, const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt); CB_R8(CB_FMA))
     else
 #endif
     for (kh = kh0; kh < kh1; kh++) {
@@ -317,11 +341,7 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R8(CB_PTR)
-            for (ic = 0; ic < len; ic++, wt += g->ws) {
-                CB_PF_STEP
-                const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt);
-                CB_R8(CB_FMA)
-            }
+            CB_IC_LOOP(const __m512 b0 = _mm512_maskz_loadu_ps(m0, wt); CB_R8(CB_FMA))
         }
     }
     if (g->bias)
@@ -375,7 +395,7 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
     cb_block_taps(g, p0, rows, 6, ih, iw, &kh0, &kh1, &steps, &len);
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
     if (cb_flat(g, ih, 6, steps, kh0, kh1))
-        CB_FLAT_LOOP(CB_R6, CB_PF_STEP const __m256 b0 = _mm256_maskload_ps(wt, m0);
+        CB_FLAT_LOOP(CB_R6, const __m256 b0 = _mm256_maskload_ps(wt, m0);
                      const __m256 b1 = _mm256_maskload_ps(wt + 8, m1); CB_R6(CB_FMA))
     else
 #endif
@@ -384,12 +404,8 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
             const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;
             const float *wt = cb_filter(g, kh, kw, oc0);
             CB_R6(CB_PTR)
-            for (ic = 0; ic < len; ic++, wt += g->ws) {
-                CB_PF_STEP
-                const __m256 b0 = _mm256_maskload_ps(wt, m0);
-                const __m256 b1 = _mm256_maskload_ps(wt + 8, m1);
-                CB_R6(CB_FMA)
-            }
+            CB_IC_LOOP(const __m256 b0 = _mm256_maskload_ps(wt, m0);
+                       const __m256 b1 = _mm256_maskload_ps(wt + 8, m1); CB_R6(CB_FMA))
         }
     }
     if (g->bias) {
@@ -578,14 +594,29 @@ static inline void cb_portable(const cb_geom *g, int32_t p0, int32_t rows, int32
 typedef void (*cb_kernel)(const cb_geom *, int32_t, int32_t, int32_t, int32_t, float *,
                           const float *);
 
-/* The kernel for an output-channel block of up to `*nr` channels on this CPU,
-** its pixels per block and channels per block. */
-static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
+/* Whether blocks of 7 pixels suit a layer of M pixels (cb_avx512_32x7):
+** no more computed pixels than blocks of 6, and 8 input channels or more. */
+static inline int cb_seven(const cb_geom *g, int32_t M)
 {
+    return g->C >= 8 && (int64_t)(M + 6) / 7 * 7 <= (int64_t)(M + 5) / 6 * 6;
+}
+
+/* The kernel for an output-channel block of up to `*nr` channels of a layer
+** of M pixels on this CPU, its pixels per block and channels per block. */
+static inline cb_kernel cb_choose(const cb_geom *g, int32_t M, int32_t oc_left, int32_t *mr,
+                                  int32_t *nr)
+{
+    (void)g, (void)M;
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
         if (oc_left > 16) {
-            *mr = CB_MR512, *nr = 32;
+#if defined(__OPTIMIZE__)
+            if (cb_seven(g, M)) {
+                *mr = 7, *nr = 32;
+                return cb_avx512_32x7;
+            }
+#endif
+            *mr = 6, *nr = 32;
             return cb_avx512_32;
         }
         *mr = 8, *nr = 16;
@@ -609,11 +640,15 @@ static inline cb_kernel cb_choose(int32_t oc_left, int32_t *mr, int32_t *nr)
 }
 
 /* Whether a kernel issues its block's prefetch share itself, a line per
-** step (CB_PF_STEP): the x86 ones.  The others take it all before the block. */
+** step (CB_IC_LOOP): the x86 ones.  The others take it all before the block. */
 static inline int cb_prefetch_inline(cb_kernel kernel)
 {
+#if !defined(__OPTIMIZE__)
+    (void)kernel;
+    return 0;
+#else
 #if SM2C_RT_AVX512
-    if (kernel == cb_avx512_32 || kernel == cb_avx512_16)
+    if (kernel == cb_avx512_32 || kernel == cb_avx512_32x7 || kernel == cb_avx512_16)
         return 1;
 #endif
 #if SM2C_RT_AVX2
@@ -622,6 +657,7 @@ static inline int cb_prefetch_inline(cb_kernel kernel)
 #endif
     (void)kernel;
     return 0;
+#endif
 }
 
 /* Whether the blocked kernels take a layer: no groups, and a padding tap no
@@ -660,12 +696,12 @@ static inline int32_t cb_pixels_outer(const cb_geom *g, int64_t filter_bytes, in
                                       int32_t oc_lo, int32_t oc_hi, float *y, const float *r)
 {
     int32_t mr, nr, mr1, nr1, oc_mid = oc_lo, p0, oc0;
-    const cb_kernel kernel = cb_choose(oc_hi - oc_lo, &mr, &nr);
+    const cb_kernel kernel = cb_choose(g, M, oc_hi - oc_lo, &mr, &nr);
 
     if (filter_bytes > CB_SMALL_FILTER ||
         (int64_t)M * g->OC * (int64_t)sizeof(float) < CB_LARGE_OUTPUT)
         return oc_lo;
-    while (oc_mid < oc_hi && cb_choose(oc_hi - oc_mid, &mr1, &nr1) == kernel && mr1 == mr)
+    while (oc_mid < oc_hi && cb_choose(g, M, oc_hi - oc_mid, &mr1, &nr1) == kernel && mr1 == mr)
         oc_mid += oc_hi - oc_mid < nr ? oc_hi - oc_mid : nr;
     for (p0 = 0; p0 < M; p0 += mr) {
         for (oc0 = oc_lo; oc0 < oc_mid; oc0 += nr) {
@@ -715,7 +751,7 @@ static inline int sm2c_rt__conv_blocked_range(const float *x, const float *w, co
         g.x = x + (ptrdiff_t)n * H * W * C;
         oc0 = cb_pixels_outer(&g, filter_bytes, M, oc_lo, oc_hi, yn, rn);
         for (; oc0 < oc_hi; oc0 += nr) {
-            const cb_kernel kernel = cb_choose(oc_hi - oc0, &mr, &nr);
+            const cb_kernel kernel = cb_choose(&g, M, oc_hi - oc0, &mr, &nr);
             const int32_t nb = oc_hi - oc0 < nr ? oc_hi - oc0 : nr;
             /* the next block's panels (at most nr channels), prefetched a share per pixel tile */
             const int32_t tiles = (M + mr - 1) / mr, left = oc_hi - oc0 - nb;
