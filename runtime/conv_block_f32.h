@@ -26,7 +26,7 @@
 ** read once per call) needs to keep the prefetcher ahead: ResNet50's 3x3
 ** 512-channel layer at 7x7 took 1.6x less time.  The sums are the same.
 **
-** Paths (simd_f32.h): AVX-512 (32 channels x 7 pixels, or 16 x 8), AVX2+FMA
+** Paths (simd_f32.h): AVX-512 (32 channels x 6 or 7 pixels, or 16 x 8), AVX2+FMA
 ** (16 x 6), NEON (16 x 4, or 8 x 4 for the last 8 channels or fewer), and
 ** portable C (16 x 4) that compilers vectorise.  The SIMD paths
 ** use FMA, so their sums round once per step: within reliability.md's
