@@ -189,13 +189,7 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
             if (kh > kh0) {                                                                \
                 R(CB_FLAT_DOWN)                                                            \
             }                                                                              \
-            for (ic = 0; ic < len && pf < pf_end; ic++, wt += g->ws) {                     \
-                CB_PF_LINE                                                                 \
-                BODY                                                                       \
-            }                                                                              \
-            for (; ic < len; ic++, wt += g->ws) {                                          \
-                BODY                                                                       \
-            }                                                                              \
+            CB_IC_LOOP(BODY)                                                               \
         }                                                                                  \
     }
 
