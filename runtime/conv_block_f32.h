@@ -686,9 +686,10 @@ enum {
 ** so; returns where the rest (a narrower kernel's tail, or every channel)
 ** begins.  Each output is summed as in the other order: the same bits.
 */
-static inline int32_t cb_pixels_outer(const cb_geom *g, int64_t filter_bytes, int32_t M,
-                                      int32_t oc_lo, int32_t oc_hi, float *y, const float *r)
+static inline int32_t cb_pixels_outer(const cb_geom *g, int32_t M, int32_t oc_lo, int32_t oc_hi,
+                                      float *y, const float *r)
 {
+    const int64_t filter_bytes = (int64_t)g->KH * g->KW * g->C * (oc_hi - oc_lo) * (int64_t)sizeof(float);
     int32_t mr, nr, mr1, nr1, oc_mid = oc_lo, p0, oc0;
     const cb_kernel kernel = cb_choose(g, M, oc_hi - oc_lo, &mr, &nr);
 
@@ -725,7 +726,6 @@ static inline int sm2c_rt__conv_blocked_range(const float *x, const float *w, co
     const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = p[SM2C_RT_WIN_OC];
     const int32_t M = OH * OW;
     const ptrdiff_t y_image = (ptrdiff_t)M * OC;
-    const int64_t filter_bytes = (int64_t)KH * KW * C * (oc_hi - oc_lo) * (int64_t)sizeof(float);
     cb_geom g;
     int32_t n, oc0, p0, mr, nr;
 
@@ -743,7 +743,7 @@ static inline int sm2c_rt__conv_blocked_range(const float *x, const float *w, co
         float *yn = y + (ptrdiff_t)n * y_image;
         const float *rn = r ? r + (ptrdiff_t)n * y_image : NULL;
         g.x = x + (ptrdiff_t)n * H * W * C;
-        oc0 = cb_pixels_outer(&g, filter_bytes, M, oc_lo, oc_hi, yn, rn);
+        oc0 = cb_pixels_outer(&g, M, oc_lo, oc_hi, yn, rn);
         for (; oc0 < oc_hi; oc0 += nr) {
             const cb_kernel kernel = cb_choose(&g, M, oc_hi - oc0, &mr, &nr);
             const int32_t nb = oc_hi - oc0 < nr ? oc_hi - oc0 : nr;
