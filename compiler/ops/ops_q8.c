@@ -201,6 +201,33 @@ static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int6
     return SM2C_OK;
 }
 
+/* Whether a depthwise takes the Cortex-M plane form (dw_plane_s8.c):
+** multiplier 1, a 3x3 window, dilation 1, stride 1 or 2 along W. */
+static int dw_plane_fits(const int64_t *p)
+{
+    return p[SM2C_RT_WIN_FC] == 1 && p[SM2C_RT_WIN_OC] == p[SM2C_RT_WIN_C] && p[SM2C_RT_WIN_KH] == 3 &&
+           p[SM2C_RT_WIN_KW] == 3 && p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1 &&
+           (p[SM2C_RT_WIN_SW] == 1 || p[SM2C_RT_WIN_SW] == 2);
+}
+
+/* The Cortex-M form of such a depthwise: one channel at a time copied into
+** a zero-padded int16 plane in arena scratch, with the row sums before it. */
+static sm2c_status lower_dw_plane(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
+{
+    const int64_t pairs = (p[SM2C_RT_WIN_OW] + 1) / 2, wp = 2 * p[SM2C_RT_WIN_SW] * pairs + 4;
+    const int64_t hp = (p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] + 3, dims[1] = { 4 * pairs + hp * wp };
+    sm2c_shape cs = sm2c_shape_make(l->c, 1, dims);
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_depthwise_plane_s8", 12);
+    s->args[0] = buf_of(l, n->inputs[0]);
+    s->args[1] = buf_of(l, n->inputs[1]);
+    s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
+    s->args[3] = buf_of(l, n->outputs[0]);
+    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
+    requant_args(l, n, s, 5, n->q->n_channels);
+    s->args[11] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, "depthwise plane"));
+    return SM2C_OK;
+}
+
 /*
 ** A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_packed_s8 reads it
 ** (runtime/conv_pack_s8.h): blocks of 16 output channels, the last padded
@@ -304,6 +331,8 @@ static sm2c_status lower_conv(sm2c_lower *l, const sm2c_node *n)
     /* the Cortex-M form requantizes in fixed point only */
     if (whole && l->target->cortex_m && !n->q->scale)
         return lower_conv_ohwi(l, n, p);
+    if (depthwise && l->target->cortex_m && !n->q->scale && f->constant && dw_plane_fits(p))
+        return lower_dw_plane(l, n, p);
     /* Not at Os/Oz: the padding of channels to 16 and of rows to groups of 4 costs bytes. */
     if (whole && !l->target->size_level && lower_conv_packed(l, n, p))
         return SM2C_OK;

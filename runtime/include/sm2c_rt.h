@@ -762,6 +762,13 @@ void sm2c_rt_pad_copy_s8(const int8_t *x, int8_t *y, const int32_t *d, int32_t f
 void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
                             const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
                             int32_t act_min, int32_t act_max, int16_t *col);
+/* Depthwise of multiplier 1, a 3x3 window, dilation 1 and a stride of 1 or 2
+** along W, the form for Cortex-M (dw_plane_s8.c): filter [3, 3, C, 1];
+** scratch of 4 * pairs + HP * WP int16, pairs = ceil(OW / 2),
+** WP = 2 * SW * pairs + 4, HP = (OH - 1) * SH + 3. */
+void sm2c_rt_depthwise_plane_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
+                                const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
+                                int32_t act_min, int32_t act_max, int16_t *scratch);
 /* y[rows, n] from x[rows, k] and the filter transposed, w[n, k] (fc_s8.c). */
 void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                                 int32_t rows, int32_t k, int32_t n, const int32_t *mult,

@@ -214,14 +214,15 @@ static void check_shape_rq(const int32_t *s, int32_t in_zp, uint64_t seed, int d
     ktest_rng r = { seed };
     int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
     p[SM2C_RT_WIN_N] = s[0], p[SM2C_RT_WIN_H] = s[1], p[SM2C_RT_WIN_W] = s[2], p[SM2C_RT_WIN_C] = s[3];
-    p[SM2C_RT_WIN_KH] = s[4], p[SM2C_RT_WIN_KW] = s[5], p[SM2C_RT_WIN_OC] = s[6], p[SM2C_RT_WIN_FC] = dw == 1 ? 1 : s[3];
+    p[SM2C_RT_WIN_KH] = s[4], p[SM2C_RT_WIN_KW] = s[5], p[SM2C_RT_WIN_OC] = s[6], p[SM2C_RT_WIN_FC] = dw == 1 || dw == 4 ? 1 : s[3];
     p[SM2C_RT_WIN_SH] = s[7], p[SM2C_RT_WIN_SW] = s[8], p[SM2C_RT_WIN_DH] = s[9], p[SM2C_RT_WIN_DW] = s[10];
     p[SM2C_RT_WIN_PT] = s[11], p[SM2C_RT_WIN_PL] = s[12];
     /* SAME-like extents: the last tap of the last output may reach one pad past the end */
     p[SM2C_RT_WIN_OH] = (s[1] + 2 * s[11] - s[9] * (s[4] - 1) - 1) / s[7] + 1;
     p[SM2C_RT_WIN_OW] = (s[2] + 2 * s[12] - s[10] * (s[5] - 1) - 1) / s[8] + 1;
     const int32_t N = s[0], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], OC = s[6];
-    const int nx = s[0] * s[1] * s[2] * s[3], nw = s[4] * s[5] * (dw == 1 ? 1 : s[3]) * OC, ny = N * OH * OW * OC;
+    const int nx = s[0] * s[1] * s[2] * s[3], nw = s[4] * s[5] * (dw == 1 || dw == 4 ? 1 : s[3]) * OC;
+    const int ny = N * OH * OW * OC;
     int32_t *bias = malloc((size_t)OC * sizeof *bias), *mult = malloc((size_t)OC * sizeof *mult);
     int32_t *shift = malloc((size_t)OC * sizeof *shift);
     float *scale = malloc((size_t)OC * sizeof *scale);
@@ -235,8 +236,15 @@ static void check_shape_rq(const int32_t *s, int32_t in_zp, uint64_t seed, int d
         shift[o] = seed % 3 ? ktest_int(&r, -14, 2) : ktest_int(&r, -14, -1);
         scale[o] = (float)ldexp((double)mult[o], shift[o] - 31);
     }
-    const int32_t out_zp = -3, lo = -128, hi = 100;
-    if (dw == 1) {
+    /* the plane form (dw 4) on odd seeds: the clamp [-128, 127], its SSAT path */
+    const int32_t out_zp = -3, lo = -128, hi = dw == 4 && seed % 2 ? 127 : 100;
+    if (dw == 4) { /* the Cortex-M plane form of a 3x3 depthwise: its scratch as sm2c_rt.h states */
+        const int32_t pairs = (OW + 1) / 2, wp = 2 * s[8] * pairs + 4, hp = (OH - 1) * s[7] + 3;
+        int16_t *plane = malloc((size_t)(4 * pairs + hp * wp) * sizeof *plane);
+        sm2c_rt_depthwise_plane_s8(x, w, o_bias(bias, seed), y, p, mult, shift, in_zp, out_zp, lo, hi, plane);
+        free(plane);
+        dw = 1;
+    } else if (dw == 1) {
         if (frq)
             sm2c_rt_depthwise_conv2d_s8_frq(x, w, o_bias(bias, seed), y, p, scale, in_zp, out_zp, lo, hi);
         else
@@ -274,11 +282,11 @@ static void check_shape_rq(const int32_t *s, int32_t in_zp, uint64_t seed, int d
     free(bias), free(mult), free(shift), free(scale), free(x), free(w), free(y);
 }
 
-/* Both requantizations, but for the Cortex-M form (dw 2), fixed point only. */
+/* Both requantizations, but for the Cortex-M forms (dw 2 and 4), fixed point only. */
 static void check_shape(const int32_t *s, int32_t in_zp, uint64_t seed, int dw)
 {
     check_shape_rq(s, in_zp, seed, dw, 0);
-    if (dw != 2)
+    if (dw != 2 && dw != 4)
         check_shape_rq(s, in_zp, seed, dw, 1);
 }
 
@@ -412,6 +420,36 @@ static void test_dw_s8_shapes(void **state)
     check_shape(tail, 17, 22, 1);
     check_shape(narrow, 127, 23, 1);
     check_shape(big, -3, 24, 1);
+}
+
+/* The Cortex-M plane form of a 3x3 depthwise (dw_plane_s8.c): strides 1 and
+** 2 along W, 1 and 2 along H, SAME and VALID, odd output widths (a pair's
+** second pixel summed, not stored), one output column, two images; seeds
+** 3 mod 6 take the short requantization with the clamp [-128, 127] (its
+** SSAT loop), 0 mod 6 the short one with another clamp, the rest q8_m.h's
+** per-channel path. */
+static void test_dw_plane_s8(void **state)
+{
+    (void)state;
+    /* N  H   W  C   KH KW OC  SH SW DH DW PT PL */
+    const int32_t ds[] = { 1, 25, 5, 64, 3, 3, 64, 1, 1, 1, 1, 1, 1 };
+    const int32_t s2[] = { 1, 9, 9, 8, 3, 3, 8, 2, 2, 1, 1, 1, 1 };
+    const int32_t s2valid[] = { 2, 10, 12, 5, 3, 3, 5, 2, 2, 1, 1, 0, 0 };
+    const int32_t rows2[] = { 1, 8, 7, 3, 3, 3, 3, 2, 1, 1, 1, 1, 1 };
+    const int32_t valid7[] = { 1, 6, 9, 16, 3, 3, 16, 1, 1, 1, 1, 0, 0 };
+    const int32_t col1[] = { 1, 4, 1, 4, 3, 3, 4, 1, 1, 1, 1, 1, 1 };
+    for (uint64_t seed = 60; seed < 63; seed++) {
+        check_shape(ds, -128, seed, 4);
+        check_shape(s2, 5, seed, 4);
+        check_shape(s2valid, 127, seed, 4);
+        check_shape(rows2, -7, seed, 4);
+        check_shape(valid7, 0, seed, 4);
+        check_shape(col1, 100, seed, 4);
+    }
+    check_shape(ds, 3, 63, 4);
+    check_shape(s2, -128, 63, 4);
+    check_shape(valid7, 9, 63, 4);
+    check_shape(s2valid, 1, 64, 4);
 }
 
 static void test_fully_connected_s8(void **state)
@@ -1319,6 +1357,7 @@ int main(void)
         cmocka_unit_test(test_conv_s8_shapes),
         cmocka_unit_test(test_conv_packed_s8),
         cmocka_unit_test(test_dw_s8_shapes),
+        cmocka_unit_test(test_dw_plane_s8),
         cmocka_unit_test(test_pool_s8_shapes),
         cmocka_unit_test(test_fully_connected_s8),
         cmocka_unit_test(test_fully_connected_s8_long),
