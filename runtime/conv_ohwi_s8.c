@@ -64,6 +64,43 @@ static inline void co8_zero(int16_t *colj, int32_t k, int32_t n)
         colj[co8_at(i)] = 0;
 }
 
+/* A 1x1 window's input pixel (n, oh * SH, ow * SW) of output pixel i. */
+static const int8_t *co8_pixel_1x1(const int8_t *x, const int32_t *p, int32_t i)
+{
+    const int32_t OW = p[SM2C_RT_WIN_OW], per_image = p[SM2C_RT_WIN_OH] * OW;
+    const int32_t n = i / per_image, oh = i % per_image / OW, ow = i % OW;
+    return x + (((ptrdiff_t)n * p[SM2C_RT_WIN_H] + (ptrdiff_t)oh * p[SM2C_RT_WIN_SH]) * p[SM2C_RT_WIN_W] +
+                (ptrdiff_t)ow * p[SM2C_RT_WIN_SW]) * p[SM2C_RT_WIN_C];
+}
+
+/* Both columns of a 1x1 window (its C values of pixels x0 and x1, never in
+** the padding) at once: per four values, the four words of col (co8_at's
+** order) from one word of each pixel.  Not inlined: a loop of few live
+** values, which gcc keeps in registers. */
+static SM2C_RT_NOINLINE void co8_widen2(const int8_t *x0, const int8_t *x1, int32_t C, int32_t zp, int16_t *col)
+{
+    int32_t c = 0;
+#if SM2C_RT_DSP_S8
+    const int16x2_t off = dsp8_splat(-zp);
+    for (; c + 4 <= C; c += 4, col += 8) {
+        const uint32_t a = dsp8_load(x0 + c), b = dsp8_load(x1 + c);
+        const int16x2_t ae = __sadd16(dsp8_even(a), off), ao = __sadd16(dsp8_odd(a), off);
+        const int16x2_t be = __sadd16(dsp8_even(b), off), bo = __sadd16(dsp8_odd(b), off);
+        const int16x2_t v0 = dsp8_pack_lo(ae, ao), v1 = dsp8_pack_lo(be, bo);
+        const int16x2_t v2 = dsp8_pack_hi(ae, ao), v3 = dsp8_pack_hi(be, bo);
+        memcpy(col, &v0, sizeof v0);
+        memcpy(col + 2, &v1, sizeof v1);
+        memcpy(col + 4, &v2, sizeof v2);
+        memcpy(col + 6, &v3, sizeof v3);
+    }
+    col -= 2 * c; /* co8_at counts from the columns' start */
+#endif
+    for (; c < C; c++) {
+        col[co8_at(c)] = (int16_t)((int32_t)x0[c] - zp);
+        col[co8_at(c) + 2] = (int16_t)((int32_t)x1[c] - zp);
+    }
+}
+
 /* Column j (colj = col + 2j) of output pixel i (n, oh, ow in row-major
 ** order): value (kh*KW + kw)*C + c.  Without dilation along W a filter
 ** row's taps inside the input are one run of x, widened at once. */
@@ -206,6 +243,157 @@ static SM2C_RT_NOINLINE void co8_pixels22(const int8_t *w, const int16_t *col, i
     }
 }
 
+#if SM2C_RT_DSP_ASM && defined(__thumb2__)
+/* co8_pixels22's work as co8_pairs22_asm reads it (the assembly's offsets). */
+typedef struct {
+    const int8_t *w;               /* 0: the pair's first row; its second K bytes on */
+    const int16_t *col;            /* 4 */
+    int32_t kq, pairs;             /* 8, 12: K / 4 >= 1; channel pairs left >= 1 */
+    const int32_t *bias;           /* 16: the pair's biases */
+    int32_t bias_step;             /* 20: 8, or 0 (bias: two zeros) */
+    const int32_t *mult, *shift;   /* 24, 28: the pair's */
+    int8_t *y;                     /* 32: pixel 0's output of the pair's first channel */
+    int32_t OC, zp, lo, hi;        /* 36 .. 48 */
+} co8_job;
+
+/* Four terms of a row pair by a column pair: r6, r7 the rows, r8 the
+** columns; sums r2 (row 0, column 0), r3 (0, 1), r4 (1, 0), r5 (1, 1). */
+#define CO8_TERMS4                                                                                             \
+    "ldr r10, [r6], #4\n\t"                                                                                    \
+    "ldr r11, [r7], #4\n\t"                                                                                    \
+    "ldr r0, [r8], #4\n\t"                                                                                     \
+    "ldr r1, [r8], #4\n\t"                                                                                     \
+    "sxtb16 r12, r10\n\t"                                                                                      \
+    "sxtb16 lr, r11\n\t"                                                                                       \
+    "smlad r2, r12, r0, r2\n\t"                                                                                \
+    "smlad r4, lr, r0, r4\n\t"                                                                                 \
+    "smlad r3, r12, r1, r3\n\t"                                                                                \
+    "smlad r5, lr, r1, r5\n\t"                                                                                 \
+    "ldr r0, [r8], #4\n\t"                                                                                     \
+    "ldr r1, [r8], #4\n\t"                                                                                     \
+    "sxtb16 r10, r10, ror #8\n\t"                                                                              \
+    "sxtb16 r11, r11, ror #8\n\t"                                                                              \
+    "smlad r2, r10, r0, r2\n\t"                                                                                \
+    "smlad r4, r11, r0, r4\n\t"                                                                                \
+    "smlad r3, r10, r1, r3\n\t"                                                                                \
+    "smlad r5, r11, r1, r5\n\t"
+/* q8m_fast of sum S with multiplier M, 2^(e-1) RND and right shift E. */
+#define CO8_RQ(S, M, RND, E)                                                                                   \
+    "lsls " S ", " S ", #1\n\t"                                                                                \
+    "smmulr " S ", " S ", " M "\n\t"                                                                           \
+    "sub " S ", " S ", " S ", lsr #31\n\t"                                                                     \
+    "add " S ", " S ", " RND "\n\t"                                                                            \
+    "asr " S ", " S ", " E "\n\t"
+#define CO8_CLAMP(S)                                                                                           \
+    "cmp " S ", r7\n\t"                                                                                        \
+    "it lt\n\t"                                                                                                \
+    "movlt " S ", r7\n\t"                                                                                      \
+    "cmp " S ", r8\n\t"                                                                                        \
+    "it gt\n\t"                                                                                                \
+    "movgt " S ", r8\n\t"
+
+/* co8_pixels22 in assembly: per channel pair, the dot products (eight
+** terms a loop, four first when K / 4 is odd), the four sums requantized
+** (SSAT when the clamp is [-128, 127]) and stored; fourteen registers,
+** which inline assembly cannot claim from gcc.  ([sp] the job.) */
+__attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attribute__((unused)))
+{
+    __asm__(".syntax unified\n\t"
+            "push {r4-r11, lr}\n\t"
+            "sub sp, sp, #8\n\t"
+            "str r0, [sp]\n"
+            "1:\n\t"
+            "ldr r1, [sp]\n\t"
+            "ldr r6, [r1]\n\t"
+            "ldr r9, [r1, #8]\n\t"
+            "add r7, r6, r9, lsl #2\n\t"
+            "ldr r8, [r1, #4]\n\t"
+            "ldr r0, [r1, #16]\n\t"
+            "ldr r2, [r0]\n\t"
+            "ldr r4, [r0, #4]\n\t"
+            "ldr r3, [r1, #20]\n\t"
+            "add r0, r0, r3\n\t"
+            "str r0, [r1, #16]\n\t"
+            "mov r3, r2\n\t"
+            "mov r5, r4\n\t"
+            "tst r9, #1\n\t"
+            "beq 2f\n\t" CO8_TERMS4 "2:\n\t"
+            "lsrs r9, r9, #1\n\t"
+            "beq 4f\n"
+            "3:\n\t" CO8_TERMS4 CO8_TERMS4 "subs r9, r9, #1\n\t"
+            "bne 3b\n"
+            "4:\n\t"
+            "ldr r1, [sp]\n\t"
+            "str r7, [r1]\n\t" /* the next pair's rows */
+            "ldr r0, [r1, #24]\n\t"
+            "ldr r6, [r0], #4\n\t"
+            "ldr r7, [r0], #4\n\t"
+            "str r0, [r1, #24]\n\t"
+            "ldr r0, [r1, #28]\n\t"
+            "ldr r8, [r0], #4\n\t"
+            "ldr r9, [r0], #4\n\t"
+            "str r0, [r1, #28]\n\t"
+            "rsb r8, r8, #0\n\t"
+            "rsb r9, r9, #0\n\t"
+            "movs r0, #1\n\t"
+            "lsl r10, r0, r8\n\t"
+            "lsr r10, r10, #1\n\t"
+            "lsl r11, r0, r9\n\t"
+            "lsr r11, r11, #1\n\t" CO8_RQ("r2", "r6", "r10", "r8") CO8_RQ("r3", "r6", "r10", "r8")
+                CO8_RQ("r4", "r7", "r11", "r9") CO8_RQ("r5", "r7", "r11", "r9") "add r0, r1, #40\n\t"
+            "ldm r0, {r6-r8}\n\t" /* zp, lo, hi */
+            "add r2, r2, r6\n\t"
+            "add r3, r3, r6\n\t"
+            "add r4, r4, r6\n\t"
+            "add r5, r5, r6\n\t"
+            "cmn r7, #128\n\t"
+            "bne 5f\n\t"
+            "cmp r8, #127\n\t"
+            "bne 5f\n\t"
+            "ssat r2, #8, r2\n\t"
+            "ssat r3, #8, r3\n\t"
+            "ssat r4, #8, r4\n\t"
+            "ssat r5, #8, r5\n\t"
+            "b 6f\n"
+            "5:\n\t" CO8_CLAMP("r2") CO8_CLAMP("r3") CO8_CLAMP("r4") CO8_CLAMP("r5") "6:\n\t"
+            "ldr r0, [r1, #32]\n\t"
+            "ldr r6, [r1, #36]\n\t"
+            "strb r2, [r0]\n\t"
+            "strb r4, [r0, #1]\n\t"
+            "add r6, r6, r0\n\t"
+            "strb r3, [r6]\n\t"
+            "strb r5, [r6, #1]\n\t"
+            "add r0, r0, #2\n\t"
+            "str r0, [r1, #32]\n\t"
+            "ldr r0, [r1, #12]\n\t"
+            "subs r0, r0, #1\n\t"
+            "str r0, [r1, #12]\n\t"
+            "bne 1b\n\t"
+            "add sp, sp, #8\n\t"
+            "pop {r4-r11, pc}");
+}
+#undef CO8_TERMS4
+#undef CO8_RQ
+#undef CO8_CLAMP
+#endif
+
+/* The common blocks (co8_pixels22's), in assembly where it is built and K
+** is whole groups of four terms. */
+static void co8_common(const int8_t *w, const int16_t *col, int32_t K, int32_t n, const int32_t *bias,
+                       const int32_t *mult, const int32_t *shift, const co8_out *q, int8_t *y)
+{
+#if SM2C_RT_DSP_ASM && defined(__thumb2__)
+    static const int32_t zeros[2] = { 0, 0 };
+    if ((K & 3) == 0 && K > 0 && n >= 2) {
+        co8_job j = { w, col, K / 4, n / 2, bias ? bias : zeros, bias ? 8 : 0, mult, shift, y, (int32_t)q->OC,
+                      q->out_zp, q->lo, q->hi };
+        co8_pairs22_asm(&j);
+        return;
+    }
+#endif
+    co8_pixels22(w, col, K, n, bias, mult, shift, q, y);
+}
+
 /* s + row w . column colj (col + 2j): an output channel or pixel past the last pair. */
 static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_t s)
 {
@@ -239,16 +427,22 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
     const int32_t P = p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
     const int mode = q8m_mode(K, bias, mult, shift, OC);
     const co8_out qo = { OC, out_zp, act_min, act_max };
+    const int one = p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_PT] == 0 &&
+                    p[SM2C_RT_WIN_PL] == 0; /* a 1x1 window always inside: the pixel's values */
     for (int32_t i = 0; i < P; i += 2) {
         const int32_t np = P - i < 2 ? 1 : 2;
-        co8_im2col(x, p, i, in_zp, col);
-        if (np == 2)
-            co8_im2col(x, p, i + 1, in_zp, col + 2);
+        if (np == 2 && one) {
+            co8_widen2(co8_pixel_1x1(x, p, i), co8_pixel_1x1(x, p, i + 1), K, in_zp, col);
+        } else {
+            co8_im2col(x, p, i, in_zp, col);
+            if (np == 2)
+                co8_im2col(x, p, i + 1, in_zp, col + 2);
+        }
         int8_t *yp = y + (ptrdiff_t)i * OC;
         int32_t o = 0;
         if (np == 2 && mode == 2) { /* the common blocks */
             o = OC & ~1;
-            co8_pixels22(w, col, K, o, bias, mult, shift, &qo, yp);
+            co8_common(w, col, K, o, bias, mult, shift, &qo, yp);
         }
         for (; o < OC; o += 2) {
             const int32_t no = OC - o < 2 ? 1 : 2;

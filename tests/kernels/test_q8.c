@@ -236,8 +236,8 @@ static void check_shape_rq(const int32_t *s, int32_t in_zp, uint64_t seed, int d
         shift[o] = seed % 3 ? ktest_int(&r, -14, 2) : ktest_int(&r, -14, -1);
         scale[o] = (float)ldexp((double)mult[o], shift[o] - 31);
     }
-    /* the plane form (dw 4) on odd seeds: the clamp [-128, 127], its SSAT path */
-    const int32_t out_zp = -3, lo = -128, hi = dw == 4 && seed % 2 ? 127 : 100;
+    /* the Cortex-M forms (dw 2, 4) on odd seeds: the clamp [-128, 127], their SSAT paths */
+    const int32_t out_zp = -3, lo = -128, hi = (dw == 2 || dw == 4) && seed % 2 ? 127 : 100;
     if (dw == 4) { /* the Cortex-M plane form of a 3x3 depthwise: its scratch as sm2c_rt.h states */
         const int32_t pairs = (OW + 1) / 2, wp = 2 * s[8] * pairs + 4, hp = (OH - 1) * s[7] + 3;
         int16_t *plane = malloc((size_t)(4 * pairs + hp * wp) * sizeof *plane);
@@ -384,6 +384,17 @@ static void test_conv_s8_shapes(void **state)
     const int32_t odd[] = { 1, 5, 4, 7, 3, 2, 13, 2, 1, 1, 1, 1, 0 };
     check_conv_shape(odd, 9, 18);
     check_conv_shape(odd, -128, 19);
+    /* 1x1 windows (conv_ohwi_s8.c widens both pixels' values at once): seeds 0
+    ** mod 3 take its assembly, K / 4 odd (a first group of four terms), the
+    ** SSAT clamp on odd seeds; a stride of 2; C not whole groups, two images. */
+    const int32_t pw_s2[] = { 1, 7, 9, 12, 1, 1, 6, 2, 2, 1, 1, 0, 0 };
+    const int32_t pw10[] = { 2, 3, 5, 10, 1, 1, 9, 1, 1, 1, 1, 0, 0 };
+    check_conv_shape(pw20, 3, 21);
+    check_conv_shape(pw20, -128, 24);
+    check_conv_shape(pw_s2, 7, 27);
+    check_conv_shape(pw_s2, -20, 30);
+    check_conv_shape(pw10, 1, 33);
+    check_conv_shape(mid32, 2, 39);
 }
 
 /* Depthwise of multiplier 1 (OC = C): blocks of 16 channels and their tails,
