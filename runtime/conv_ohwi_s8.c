@@ -73,10 +73,11 @@ static const int8_t *co8_pixel_1x1(const int8_t *x, const int32_t *p, int32_t i)
                 (ptrdiff_t)ow * p[SM2C_RT_WIN_SW]) * p[SM2C_RT_WIN_C];
 }
 
-/* Both columns of a 1x1 window (its C values of pixels x0 and x1, never in
-** the padding) at once: per four values, the four words of col (co8_at's
-** order) from one word of each pixel.  Not inlined: a loop of few live
-** values, which gcc keeps in registers. */
+/* Values k .. k+C-1 of both columns (k even) from C values of pixels x0
+** and x1 at once (a 1x1 window, or a row of taps inside the input): per
+** four values, the four words of col (co8_at's order) from one word of each
+** pixel.  Not inlined: a loop of few live values, which gcc keeps in
+** registers. */
 static SM2C_RT_NOINLINE void co8_widen2(const int8_t *x0, const int8_t *x1, int32_t C, int32_t zp, int16_t *col)
 {
     int32_t c = 0;
@@ -99,6 +100,28 @@ static SM2C_RT_NOINLINE void co8_widen2(const int8_t *x0, const int8_t *x1, int3
         col[co8_at(c)] = (int16_t)((int32_t)x0[c] - zp);
         col[co8_at(c) + 2] = (int16_t)((int32_t)x1[c] - zp);
     }
+}
+
+/* The first value of output pixel i's window when all of it lies inside
+** the input (dilation 1), else NULL. */
+static const int8_t *co8_inside(const int8_t *x, const int32_t *p, int32_t i)
+{
+    const int32_t OW = p[SM2C_RT_WIN_OW], per_image = p[SM2C_RT_WIN_OH] * OW;
+    const int32_t n = i / per_image, oh = i % per_image / OW, ow = i % OW;
+    const int32_t ih = oh * p[SM2C_RT_WIN_SH] - p[SM2C_RT_WIN_PT], iw = ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
+    if (ih < 0 || iw < 0 || ih + p[SM2C_RT_WIN_KH] > p[SM2C_RT_WIN_H] || iw + p[SM2C_RT_WIN_KW] > p[SM2C_RT_WIN_W])
+        return NULL;
+    return x + (((ptrdiff_t)n * p[SM2C_RT_WIN_H] + ih) * p[SM2C_RT_WIN_W] + iw) * p[SM2C_RT_WIN_C];
+}
+
+/* Both columns of two windows inside the input (x0, x1 at their first
+** values, dilation 1): each filter row's KW * C values a run of x. */
+static void co8_im2col2(const int8_t *x0, const int8_t *x1, const int32_t *p, int32_t zp, int16_t *col)
+{
+    const int32_t L = p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
+    const ptrdiff_t xrow = (ptrdiff_t)p[SM2C_RT_WIN_W] * p[SM2C_RT_WIN_C];
+    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++, x0 += xrow, x1 += xrow)
+        co8_widen2(x0, x1, L, zp, col + co8_at(kh * L));
 }
 
 /* Column j (colj = col + 2j) of output pixel i (n, oh, ow in row-major
@@ -429,10 +452,17 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
     const co8_out qo = { OC, out_zp, act_min, act_max };
     const int one = p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_PT] == 0 &&
                     p[SM2C_RT_WIN_PL] == 0; /* a 1x1 window always inside: the pixel's values */
+    /* windows inside the input: a filter row's values one run, starting at an even k */
+    const int rows_even = p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1 &&
+                          (p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C]) % 2 == 0;
     for (int32_t i = 0; i < P; i += 2) {
         const int32_t np = P - i < 2 ? 1 : 2;
+        const int8_t *w0 = NULL, *w1 = NULL;
         if (np == 2 && one) {
             co8_widen2(co8_pixel_1x1(x, p, i), co8_pixel_1x1(x, p, i + 1), K, in_zp, col);
+        } else if (np == 2 && rows_even && (w0 = co8_inside(x, p, i)) != NULL &&
+                   (w1 = co8_inside(x, p, i + 1)) != NULL) {
+            co8_im2col2(w0, w1, p, in_zp, col);
         } else {
             co8_im2col(x, p, i, in_zp, col);
             if (np == 2)

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "q8_m.h"
 #include "q8_math.h"
 #include "q8_vec.h"
 #include "rt_select.h"
@@ -191,6 +192,73 @@ SM2C_RT_TARGET_S8_AVX2 static int32_t add_s8_256(const int8_t *a, const int8_t *
 }
 #endif
 
+/* Whether q's three rescalings all take q8_m.h's short form: shifts in
+** [-31, 0], no multiplier INT32_MIN; the lifted inputs stay below 2^28 and
+** their sum below 2^29 (above), within its 2^30.  (TFLite gives the input
+** of the larger scale the multiplier 2^30 and the shift 0.) */
+static int add_fast_s8(const int32_t *q)
+{
+    for (int k = 4; k <= 8; k += 2)
+        if (q[k + 1] > 0 || q[k + 1] < -31 || q[k] == INT32_MIN)
+            return 0;
+    return q[3] >= 0 && q[3] <= 20;
+}
+
+/* A rescaling of add_fast_s8's: the high multiply, then the rounding shift
+** right by e (none when e = 0: rnd = 0 and sgn = 0, else 2^(e-1) and 1). */
+typedef struct {
+    int32_t m, e, rnd, sgn;
+} add_rq;
+
+static inline add_rq add_rq_of(int32_t m, int32_t shift)
+{
+    const add_rq r = { m, -shift, (int32_t)((UINT32_C(1) << -shift) >> 1), shift < 0 };
+    return r;
+}
+
+static SM2C_RT_ALWAYS_INLINE int32_t add_rq_apply(int32_t x, const add_rq *r)
+{
+    const int32_t h = q8m_high(x, r->m);
+    return (h + r->rnd - (int32_t)(((uint32_t)h >> 31) & (uint32_t)r->sgn)) >> r->e;
+}
+
+/* s[j] (+)= the rescaled lifted input (z + a[j]) * 2^L, j < n: one pass of
+** add_fast_run_s8's, few live values, which gcc keeps in registers. */
+static SM2C_RT_NOINLINE void add_rq_in(const int8_t *a, int32_t n, int32_t z, int32_t L, const add_rq *rp,
+                                       int32_t *s, int acc)
+{
+    const add_rq r = *rp;
+    for (int32_t j = 0; j < n; j++)
+        s[j] = (acc ? s[j] : 0) + add_rq_apply((z + a[j]) * (1 << L), &r);
+}
+
+static SM2C_RT_NOINLINE void add_rq_out(const int32_t *s, int32_t n, const add_rq *rp, int32_t zo, int32_t lo,
+                                        int32_t hi, int8_t *y)
+{
+    const add_rq r = *rp;
+    for (int32_t j = 0; j < n; j++) {
+        int32_t v = add_rq_apply(s[j], &r) + zo;
+        v = v < lo ? lo : v;
+        y[j] = (int8_t)(v > hi ? hi : v);
+    }
+}
+
+/* Elements [i, n) of a + b in that form (add_fast_s8(q)), a scalar core's
+** loop (sm2c_rt__requant's saturation tests cost about 40 cycles a call on
+** a Cortex-M4, three calls an element): by chunks, each input's rescaling
+** and the output's a pass of their own. */
+static void add_fast_run_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t i, int32_t n, const int32_t *q)
+{
+    const add_rq ra = add_rq_of(q[4], q[5]), rb = add_rq_of(q[6], q[7]), ro = add_rq_of(q[8], q[9]);
+    int32_t s[32];
+    for (; i < n; i += 32) {
+        const int32_t k = n - i < 32 ? n - i : 32;
+        add_rq_in(a + i, k, q[0], q[3], &ra, s, 0);
+        add_rq_in(b + i, k, q[1], q[3], &rb, s, 1);
+        add_rq_out(s, k, &ro, q[2], q[10], q[11], y + i);
+    }
+}
+
 /* n elements of a + b, on the widest path this CPU runs. */
 static void add_run_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q)
 {
@@ -205,6 +273,10 @@ static void add_run_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, c
         if (sm2c_rt__have_s8_avx2())
             i = add_s8_256(a, b, y, n, q);
 #endif
+    }
+    if (add_fast_s8(q)) {
+        add_fast_run_s8(a, b, y, i, n, q);
+        return;
     }
     for (; i < n; i++)
         y[i] = sm2c_rt__add1_s8(a[i], b[i], q);

@@ -58,16 +58,24 @@ static inline int q8m_mode(int64_t k, const int32_t *bias, const int32_t *mult, 
     return 2;
 }
 
-/* sm2c_rt__requant(x, m, -e) for e in [1, 31], m > INT32_MIN, |x| < 2^30. */
-static SM2C_RT_ALWAYS_INLINE int32_t q8m_fast(int32_t x, int32_t m, int32_t e)
+/* SaturatingRoundingDoublingHighMul(x, m) for m > INT32_MIN, |x| < 2^30:
+** SMMULR of 2x and m (above). */
+static SM2C_RT_ALWAYS_INLINE int32_t q8m_high(int32_t x, int32_t m)
 {
 #if SM2C_RT_DSP_S8
     int32_t h;
     __asm__("smmulr %0, %1, %2" : "=r"(h) : "r"(x * 2), "r"(m));
+    return h;
 #else
     /* >> of a negative int64 is arithmetic on every compiler sm2c supports. */
-    const int32_t h = (int32_t)(((int64_t)x * m + (INT64_C(1) << 30)) >> 31);
+    return (int32_t)(((int64_t)x * m + (INT64_C(1) << 30)) >> 31);
 #endif
+}
+
+/* sm2c_rt__requant(x, m, -e) for e in [1, 31], m > INT32_MIN, |x| < 2^30. */
+static SM2C_RT_ALWAYS_INLINE int32_t q8m_fast(int32_t x, int32_t m, int32_t e)
+{
+    const int32_t h = q8m_high(x, m);
     /* >> of a negative int32 likewise; (2^e) / 2 = 2^(e-1). */
     return (h + (int32_t)((UINT32_C(1) << e) >> 1) - (int32_t)((uint32_t)h >> 31)) >> e;
 }
