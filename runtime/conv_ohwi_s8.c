@@ -73,32 +73,37 @@ static const int8_t *co8_pixel_1x1(const int8_t *x, const int32_t *p, int32_t i)
                 (ptrdiff_t)ow * p[SM2C_RT_WIN_SW]) * p[SM2C_RT_WIN_C];
 }
 
-/* Values k .. k+C-1 of both columns (k even) from C values of pixels x0
-** and x1 at once (a 1x1 window, or a row of taps inside the input): per
-** four values, the four words of col (co8_at's order) from one word of each
-** pixel.  Not inlined: a loop of few live values, which gcc keeps in
-** registers. */
-static SM2C_RT_NOINLINE void co8_widen2(const int8_t *x0, const int8_t *x1, int32_t C, int32_t zp, int16_t *col)
+/* Values k .. k+n-1 of both columns (col: the columns' start) from n
+** values of pixels x0 and x1 at once (a 1x1 window, or a row of taps inside
+** the input): from an even value on, per four values, the four words of col
+** (co8_at's order) from one word of each pixel.  Not inlined: a loop of few
+** live values, which gcc keeps in registers. */
+static SM2C_RT_NOINLINE void co8_widen2(const int8_t *x0, const int8_t *x1, int32_t n, int32_t zp, int16_t *col,
+                                        int32_t k)
 {
     int32_t c = 0;
 #if SM2C_RT_DSP_S8
+    if (k & 1) {
+        col[co8_at(k)] = (int16_t)((int32_t)x0[0] - zp);
+        col[co8_at(k) + 2] = (int16_t)((int32_t)x1[0] - zp);
+        c = 1;
+    }
     const int16x2_t off = dsp8_splat(-zp);
-    for (; c + 4 <= C; c += 4, col += 8) {
+    for (int16_t *cp = col + co8_at(k + c); c + 4 <= n; c += 4, cp += 8) {
         const uint32_t a = dsp8_load(x0 + c), b = dsp8_load(x1 + c);
         const int16x2_t ae = __sadd16(dsp8_even(a), off), ao = __sadd16(dsp8_odd(a), off);
         const int16x2_t be = __sadd16(dsp8_even(b), off), bo = __sadd16(dsp8_odd(b), off);
         const int16x2_t v0 = dsp8_pack_lo(ae, ao), v1 = dsp8_pack_lo(be, bo);
         const int16x2_t v2 = dsp8_pack_hi(ae, ao), v3 = dsp8_pack_hi(be, bo);
-        memcpy(col, &v0, sizeof v0);
-        memcpy(col + 2, &v1, sizeof v1);
-        memcpy(col + 4, &v2, sizeof v2);
-        memcpy(col + 6, &v3, sizeof v3);
+        memcpy(cp, &v0, sizeof v0);
+        memcpy(cp + 2, &v1, sizeof v1);
+        memcpy(cp + 4, &v2, sizeof v2);
+        memcpy(cp + 6, &v3, sizeof v3);
     }
-    col -= 2 * c; /* co8_at counts from the columns' start */
 #endif
-    for (; c < C; c++) {
-        col[co8_at(c)] = (int16_t)((int32_t)x0[c] - zp);
-        col[co8_at(c) + 2] = (int16_t)((int32_t)x1[c] - zp);
+    for (; c < n; c++) {
+        col[co8_at(k + c)] = (int16_t)((int32_t)x0[c] - zp);
+        col[co8_at(k + c) + 2] = (int16_t)((int32_t)x1[c] - zp);
     }
 }
 
@@ -121,7 +126,7 @@ static void co8_im2col2(const int8_t *x0, const int8_t *x1, const int32_t *p, in
     const int32_t L = p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
     const ptrdiff_t xrow = (ptrdiff_t)p[SM2C_RT_WIN_W] * p[SM2C_RT_WIN_C];
     for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++, x0 += xrow, x1 += xrow)
-        co8_widen2(x0, x1, L, zp, col + co8_at(kh * L));
+        co8_widen2(x0, x1, L, zp, col, kh * L);
 }
 
 /* Column j (colj = col + 2j) of output pixel i (n, oh, ow in row-major
@@ -277,6 +282,7 @@ typedef struct {
     const int32_t *mult, *shift;   /* 24, 28: the pair's */
     int8_t *y;                     /* 32: pixel 0's output of the pair's first channel */
     int32_t OC, zp, lo, hi;        /* 36 .. 48 */
+    int32_t tail;                  /* 52: K % 4, the terms past the groups of four */
 } co8_job;
 
 /* Four terms of a row pair by a column pair: r6, r7 the rows, r8 the
@@ -316,7 +322,8 @@ typedef struct {
     "movgt " S ", r8\n\t"
 
 /* co8_pixels22 in assembly: per channel pair, the dot products (eight
-** terms a loop, four first when K / 4 is odd), the four sums requantized
+** terms a loop, four first when K / 4 is odd, the last K % 4 one by one,
+** the filter rows then read at any alignment), the four sums requantized
 ** (SSAT when the clamp is [-128, 127]) and stored; fourteen registers,
 ** which inline assembly cannot claim from gcc.  ([sp] the job.) */
 __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attribute__((unused)))
@@ -330,6 +337,8 @@ __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attrib
             "ldr r6, [r1]\n\t"
             "ldr r9, [r1, #8]\n\t"
             "add r7, r6, r9, lsl #2\n\t"
+            "ldr r0, [r1, #52]\n\t"
+            "add r7, r7, r0\n\t" /* the second row, K bytes on */
             "ldr r8, [r1, #4]\n\t"
             "ldr r0, [r1, #16]\n\t"
             "ldr r2, [r0]\n\t"
@@ -347,6 +356,24 @@ __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attrib
             "bne 3b\n"
             "4:\n\t"
             "ldr r1, [sp]\n\t"
+            "ldr r9, [r1, #52]\n\t" /* the last K % 4 terms, one at a time */
+            "cmp r9, #0\n\t"
+            "beq 7f\n\t"
+            "mov lr, #2\n"
+            "8:\n\t"
+            "ldrsb r10, [r6], #1\n\t"
+            "ldrsb r11, [r7], #1\n\t"
+            "ldrsh r0, [r8]\n\t"     /* column 0: co8_at's k, k + 1 at 2k, 2k + 1 */
+            "ldrsh r12, [r8, #4]\n\t" /* column 1, two values on */
+            "mla r2, r10, r0, r2\n\t"
+            "mla r4, r11, r0, r4\n\t"
+            "mla r3, r10, r12, r3\n\t"
+            "mla r5, r11, r12, r5\n\t"
+            "add r8, r8, lr\n\t" /* 2 bytes on from an even term, 6 from an odd one */
+            "rsb lr, lr, #8\n\t"
+            "subs r9, r9, #1\n\t"
+            "bne 8b\n"
+            "7:\n\t"
             "str r7, [r1]\n\t" /* the next pair's rows */
             "ldr r0, [r1, #24]\n\t"
             "ldr r6, [r0], #4\n\t"
@@ -400,16 +427,15 @@ __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attrib
 #undef CO8_CLAMP
 #endif
 
-/* The common blocks (co8_pixels22's), in assembly where it is built and K
-** is whole groups of four terms. */
+/* The common blocks (co8_pixels22's), in assembly where it is built. */
 static void co8_common(const int8_t *w, const int16_t *col, int32_t K, int32_t n, const int32_t *bias,
                        const int32_t *mult, const int32_t *shift, const co8_out *q, int8_t *y)
 {
 #if SM2C_RT_DSP_ASM && defined(__thumb2__)
     static const int32_t zeros[2] = { 0, 0 };
-    if ((K & 3) == 0 && K > 0 && n >= 2) {
+    if (K > 0 && n >= 2) {
         co8_job j = { w, col, K / 4, n / 2, bias ? bias : zeros, bias ? 8 : 0, mult, shift, y, (int32_t)q->OC,
-                      q->out_zp, q->lo, q->hi };
+                      q->out_zp, q->lo, q->hi, K & 3 };
         co8_pairs22_asm(&j);
         return;
     }
@@ -452,15 +478,19 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
     const co8_out qo = { OC, out_zp, act_min, act_max };
     const int one = p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_PT] == 0 &&
                     p[SM2C_RT_WIN_PL] == 0; /* a 1x1 window always inside: the pixel's values */
-    /* windows inside the input: a filter row's values one run, starting at an even k */
-    const int rows_even = p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1 &&
-                          (p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C]) % 2 == 0;
+    /* windows inside the input: a filter row's values one run */
+    const int runs = p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1;
     for (int32_t i = 0; i < P; i += 2) {
+        /* an odd last pixel pairs with the one before it, which is computed
+        ** and stored again with the same values: the blocks' path, not the
+        ** single pixel's */
+        if (i + 1 == P && i > 0)
+            i--;
         const int32_t np = P - i < 2 ? 1 : 2;
         const int8_t *w0 = NULL, *w1 = NULL;
         if (np == 2 && one) {
-            co8_widen2(co8_pixel_1x1(x, p, i), co8_pixel_1x1(x, p, i + 1), K, in_zp, col);
-        } else if (np == 2 && rows_even && (w0 = co8_inside(x, p, i)) != NULL &&
+            co8_widen2(co8_pixel_1x1(x, p, i), co8_pixel_1x1(x, p, i + 1), K, in_zp, col, 0);
+        } else if (np == 2 && runs && (w0 = co8_inside(x, p, i)) != NULL &&
                    (w1 = co8_inside(x, p, i + 1)) != NULL) {
             co8_im2col2(w0, w1, p, in_zp, col);
         } else {
