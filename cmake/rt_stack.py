@@ -90,6 +90,21 @@ def graph(ci_files):
     return edges
 
 
+# Naked functions (their assembly pushes what it uses): gcc reports a frame
+# of 0 bytes, so each states its own with SM2C_RT_NAKED_STACK(fn, bytes) in
+# its source (dsp_s8.h); main() reads them.
+NAKED = {}
+NAKED_STACK = re.compile(r"SM2C_RT_NAKED_STACK\((\w+), (\d+)\)")
+
+
+def naked_frames(sources):
+    found = {}
+    for src in sources:
+        for fn, n in NAKED_STACK.findall(open(src).read()):
+            found[fn] = int(n)
+    return found
+
+
 def chains(ci_files, extern, leaf, known=None):
     """Deepest chain from every function; None on recursion or a dynamic frame.
     A callee defined in none of ci_files takes its chain from known, if there."""
@@ -101,7 +116,7 @@ def chains(ci_files, extern, leaf, known=None):
             if m:
                 if "dynamic" in m.group(2) and "bounded" not in m.group(2):
                     return None
-                frames[title] = int(m.group(1))
+                frames[title] = max(int(m.group(1)), NAKED.get(title.rpartition(":")[2], 0))
         for a, b in EDGE.findall(text):
             edges.setdefault(a, set()).add(b)
     memo = {}
@@ -319,6 +334,7 @@ def main():
         return
     global ACT_KINDS
     ACT_KINDS = act_kinds(include)
+    NAKED.update(naked_frames(sources))
     host, _ = measure("x86_64", host_cc, sources, include)
     arm, arm_code = measure("cortex_m4", arm_cc, sources, include)
     names = sorted(set(host) | set(arm))

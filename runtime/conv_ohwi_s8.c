@@ -326,6 +326,7 @@ typedef struct {
 ** the filter rows then read at any alignment), the four sums requantized
 ** (SSAT when the clamp is [-128, 127]) and stored; fourteen registers,
 ** which inline assembly cannot claim from gcc.  ([sp] the job.) */
+SM2C_RT_NAKED_STACK(co8_pairs22_asm, 44) /* r4-r11, lr and two words */
 __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attribute__((unused)))
 {
     __asm__(".syntax unified\n\t"

@@ -140,6 +140,7 @@ typedef struct {
     "pop {r4-r11, pc}"
 
 /* Stride 1: r0 the window's top row, lr two taps on; r12 the row stride. */
+SM2C_RT_NAKED_STACK(dwp_chan_s1, 44) /* r4-r11, lr and two words */
 __attribute__((naked, noinline)) static void dwp_chan_s1(dwp_chan *j __attribute__((unused)))
 {
     __asm__(DWP_ROW_START
@@ -166,6 +167,7 @@ __attribute__((naked, noinline)) static void dwp_chan_s1(dwp_chan *j __attribute
 }
 
 /* Stride 2: (x0, x1), (x2, x3) by LDRD and (x4, x5) from r0, row by row. */
+SM2C_RT_NAKED_STACK(dwp_chan_s2, 44) /* r4-r11, lr and two words */
 __attribute__((naked, noinline)) static void dwp_chan_s2(dwp_chan *j __attribute__((unused)))
 {
     __asm__(DWP_ROW_START
@@ -260,6 +262,7 @@ typedef struct {
 #if SM2C_RT_DSP_ASM && defined(__thumb2__)
 /* In assembly: gcc 12 at -Os spends about 40 cycles a row around the loop,
 ** and DS-CNN's rows are 5 values. */
+SM2C_RT_NAKED_STACK(dwp_fill_rows, 36) /* r4-r11, lr */
 __attribute__((naked, noinline)) static void dwp_fill_rows(const dwp_copy *f __attribute__((unused)))
 {
     __asm__(".syntax unified\n\t"

@@ -28,8 +28,9 @@
 #include "simd_f32.h" /* SM2C_RT_CLONES, SM2C_RT_VECTORISE */
 #include "sm2c_rt.h"
 
-/* Channels pooled together: int32 sums in a 512-byte array. */
-enum { PS8_CB = 128 };
+/* Channels pooled together: int32 sums in a 512-byte array, 256 bytes on
+** a scalar core, whose loops do not vectorise and whose stack is small. */
+enum { PS8_CB = SM2C_RT_SCALAR_CORE ? 64 : 128 };
 
 /* Whether input cell (ih, iw) exists; its offset in *at. */
 static inline int sm2c_rt__pool_cell(const int32_t *p, int32_t n, int32_t oh, int32_t ow, int32_t kh,
