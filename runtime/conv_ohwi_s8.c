@@ -306,13 +306,6 @@ typedef struct {
     "smlad r4, r11, r0, r4\n\t"                                                                                \
     "smlad r3, r10, r1, r3\n\t"                                                                                \
     "smlad r5, r11, r1, r5\n\t"
-/* q8m_fast of sum S with multiplier M, 2^(e-1) RND and right shift E. */
-#define CO8_RQ(S, M, RND, E)                                                                                   \
-    "lsls " S ", " S ", #1\n\t"                                                                                \
-    "smmulr " S ", " S ", " M "\n\t"                                                                           \
-    "sub " S ", " S ", " S ", lsr #31\n\t"                                                                     \
-    "add " S ", " S ", " RND "\n\t"                                                                            \
-    "asr " S ", " S ", " E "\n\t"
 #define CO8_CLAMP(S)                                                                                           \
     "cmp " S ", r7\n\t"                                                                                        \
     "it lt\n\t"                                                                                                \
@@ -390,8 +383,8 @@ __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attrib
             "lsl r10, r0, r8\n\t"
             "lsr r10, r10, #1\n\t"
             "lsl r11, r0, r9\n\t"
-            "lsr r11, r11, #1\n\t" CO8_RQ("r2", "r6", "r10", "r8") CO8_RQ("r3", "r6", "r10", "r8")
-                CO8_RQ("r4", "r7", "r11", "r9") CO8_RQ("r5", "r7", "r11", "r9") "add r0, r1, #40\n\t"
+            "lsr r11, r11, #1\n\t" SM2C_RT_ASM_RQ("r2", "r6", "r10", "r8") SM2C_RT_ASM_RQ("r3", "r6", "r10", "r8")
+                SM2C_RT_ASM_RQ("r4", "r7", "r11", "r9") SM2C_RT_ASM_RQ("r5", "r7", "r11", "r9") "add r0, r1, #40\n\t"
             "ldm r0, {r6-r8}\n\t" /* zp, lo, hi */
             "add r2, r2, r6\n\t"
             "add r3, r3, r6\n\t"
@@ -424,7 +417,6 @@ __attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attrib
             "pop {r4-r11, pc}");
 }
 #undef CO8_TERMS4
-#undef CO8_RQ
 #undef CO8_CLAMP
 #endif
 

@@ -81,6 +81,15 @@ static inline int16x2_t dsp8_pack_hi(int16x2_t a, int16x2_t b)
 #define SM2C_RT_DSP_ASM 0
 #endif
 
+/* For the assembly kernels: q8m_fast (q8_m.h) of the sum in register S
+** with multiplier M, 2^(e-1) RND and right shift E, as assembler text. */
+#define SM2C_RT_ASM_RQ(S, M, RND, E)                                                                           \
+    "lsls " S ", " S ", #1\n\t"                                                                                \
+    "smmulr " S ", " S ", " M "\n\t"                                                                           \
+    "sub " S ", " S ", " S ", lsr #31\n\t"                                                                     \
+    "add " S ", " S ", " RND "\n\t"                                                                            \
+    "asr " S ", " S ", " E "\n\t"
+
 /* A naked function's stack, its assembly's own pushes: gcc reports 0 bytes
 ** for it, and cmake/rt_stack.py, which bounds each kernel's stack for the
 ** generated header, reads this instead.  Expands to nothing. */

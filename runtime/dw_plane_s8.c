@@ -92,11 +92,7 @@ typedef struct {
     "3:\n\t"                                                                                                   \
     "ldr r3, [r1], #4\n\t"                                                                                     \
     "add r3, r3, r6\n\t"                                                                                       \
-    "lsls r3, r3, #1\n\t"                                                                                      \
-    "smmulr r3, r3, r7\n\t"                                                                                    \
-    "sub r3, r3, r3, lsr #31\n\t"                                                                              \
-    "add r3, r3, r8\n\t"                                                                                       \
-    "asr r3, r3, r9\n\t"                                                                                       \
+    SM2C_RT_ASM_RQ("r3", "r7", "r8", "r9")                                                                  \
     "add r3, r3, r10\n\t"                                                                                      \
     "ssat r3, #8, r3\n\t"                                                                                      \
     "strb r3, [r2]\n\t"                                                                                        \
@@ -107,11 +103,7 @@ typedef struct {
     "4:\n\t"                                                                                                   \
     "ldr r3, [r1], #4\n\t"                                                                                     \
     "add r3, r3, r6\n\t"                                                                                       \
-    "lsls r3, r3, #1\n\t"                                                                                      \
-    "smmulr r3, r3, r7\n\t"                                                                                    \
-    "sub r3, r3, r3, lsr #31\n\t"                                                                              \
-    "add r3, r3, r8\n\t"                                                                                       \
-    "asr r3, r3, r9\n\t"                                                                                       \
+    SM2C_RT_ASM_RQ("r3", "r7", "r8", "r9")                                                                  \
     "add r3, r3, r10\n\t"                                                                                      \
     "cmp r3, r11\n\t"                                                                                          \
     "it lt\n\t"                                                                                                \
