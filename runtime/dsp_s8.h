@@ -90,6 +90,15 @@ static inline int16x2_t dsp8_pack_hi(int16x2_t a, int16x2_t b)
     "add " S ", " S ", " RND "\n\t"                                                                            \
     "asr " S ", " S ", " E "\n\t"
 
+/* S clamped to [LO, HI], registers, as assembler text. */
+#define SM2C_RT_ASM_CLAMP(S, LO, HI)                                                                           \
+    "cmp " S ", " LO "\n\t"                                                                                    \
+    "it lt\n\t"                                                                                                \
+    "movlt " S ", " LO "\n\t"                                                                                  \
+    "cmp " S ", " HI "\n\t"                                                                                    \
+    "it gt\n\t"                                                                                                \
+    "movgt " S ", " HI "\n\t"
+
 /* A naked function's stack, its assembly's own pushes: gcc reports 0 bytes
 ** for it, and cmake/rt_stack.py, which bounds each kernel's stack for the
 ** generated header, reads this instead.  Expands to nothing. */

@@ -105,12 +105,7 @@ typedef struct {
     "add r3, r3, r6\n\t"                                                                                       \
     SM2C_RT_ASM_RQ("r3", "r7", "r8", "r9")                                                                  \
     "add r3, r3, r10\n\t"                                                                                      \
-    "cmp r3, r11\n\t"                                                                                          \
-    "it lt\n\t"                                                                                                \
-    "movlt r3, r11\n\t"                                                                                        \
-    "cmp r3, r12\n\t"                                                                                          \
-    "it gt\n\t"                                                                                                \
-    "movgt r3, r12\n\t"                                                                                        \
+    SM2C_RT_ASM_CLAMP("r3", "r11", "r12")                                                                   \
     "strb r3, [r2]\n\t"                                                                                        \
     "add r2, r2, r4\n\t"                                                                                       \
     "subs r5, r5, #1\n\t"                                                                                      \

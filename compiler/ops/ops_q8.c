@@ -183,21 +183,30 @@ static sm2c_value *fc_m_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, in
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/fc_m", f->name ? f->name : "filter"));
 }
 
-/* The Cortex-M form of a Conv2D without groups: the filter laid out at
-** compile time and the two pixels' windows in arena scratch (never the
-** stack, which stays small). */
-static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
+/* A Cortex-M form's step: node n's int8 contraction with filter f, window
+** p, its requantization, and `scratch` int16 of planned arena scratch (never
+** the stack, which stays small) as the last argument. */
+static void cortex_m_step(sm2c_lower *l, const sm2c_node *n, const char *kernel, const sm2c_value *f,
+                          const int64_t *p, int64_t scratch, const char *what)
 {
-    const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C], dims[1] = { 2 * k + 2 };
-    sm2c_shape cs = sm2c_shape_make(l->c, 1, dims);
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_conv2d_ohwi_s8", 12);
+    sm2c_shape cs = sm2c_shape_make(l->c, 1, &scratch);
+    sm2c_step *s = sm2c_lower_step(l, n, kernel, 12);
     s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, sm2c_q8_ohwi_filter(l, n->inputs[1], 0));
+    s->args[1] = buf_of(l, f);
     s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
     s->args[3] = buf_of(l, n->outputs[0]);
     s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
     requant_args(l, n, s, 5, n->q->n_channels);
-    s->args[11] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, "conv windows"));
+    s->args[11] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, what));
+}
+
+/* The Cortex-M form of a Conv2D without groups: the filter laid out at
+** compile time and the two pixels' windows in scratch. */
+static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
+{
+    const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
+    cortex_m_step(l, n, "sm2c_rt_conv2d_ohwi_s8", sm2c_q8_ohwi_filter(l, n->inputs[1], 0), p, 2 * k + 2,
+                  "conv windows");
     return SM2C_OK;
 }
 
@@ -211,20 +220,12 @@ static int dw_plane_fits(const int64_t *p)
 }
 
 /* The Cortex-M form of such a depthwise: one channel at a time copied into
-** a zero-padded int16 plane in arena scratch, with the row sums before it. */
+** a zero-padded int16 plane in scratch, with the row sums before it. */
 static sm2c_status lower_dw_plane(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
 {
     const int64_t pairs = (p[SM2C_RT_WIN_OW] + 1) / 2, wp = 2 * p[SM2C_RT_WIN_SW] * pairs + 4;
-    const int64_t hp = (p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] + 3, dims[1] = { 4 * pairs + hp * wp };
-    sm2c_shape cs = sm2c_shape_make(l->c, 1, dims);
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_depthwise_plane_s8", 12);
-    s->args[0] = buf_of(l, n->inputs[0]);
-    s->args[1] = buf_of(l, n->inputs[1]);
-    s->args[2] = n->bias ? buf_of(l, n->bias) : sm2c_arg_null();
-    s->args[3] = buf_of(l, n->outputs[0]);
-    s->args[4] = sm2c_arg_ints(l, SM2C_RT_WIN_PARAMS, p);
-    requant_args(l, n, s, 5, n->q->n_channels);
-    s->args[11] = sm2c_arg_buf(sm2c_lower_scratch(l, SM2C_DT_INT16, &cs, "depthwise plane"));
+    const int64_t hp = (p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] + 3;
+    cortex_m_step(l, n, "sm2c_rt_depthwise_plane_s8", n->inputs[1], p, 4 * pairs + hp * wp, "depthwise plane");
     return SM2C_OK;
 }
 
