@@ -52,14 +52,15 @@ static sm2c_status publish_with(sm2c_ctx *c, const sm2c_program *p, const char *
     return sm2c_emit_c_files(c, p, outdir, 0, with_runtime, &extra, 1);
 }
 
-/* Compile each runtime source in dir for a shared object. */
+/* Compile each runtime source in dir for a shared object, several at once. */
 static sm2c_status compile_runtime(sm2c_ctx *c, const char *dir, const char *cc)
 {
     int n;
     char **files = sm2c_list_files(c, dir, ".c", &n);
+    char ***jobs = sm2c_arena_array(c->arena, (size_t)n + 1, sizeof *jobs);
     for (int i = 0; i < n; i++) {
         int k;
-        char **argv = sm2c_cc_argv(c, cc, 12, &k);
+        char **argv = jobs[i] = sm2c_cc_argv(c, cc, 12, &k);
         argv[k++] = "-std=c99";
         argv[k++] = "-O2";
         argv[k++] = "-fPIC";
@@ -70,11 +71,9 @@ static sm2c_status compile_runtime(sm2c_ctx *c, const char *dir, const char *cc)
         argv[k++] = "-o";
         argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.rt.o", dir, files[i]);
         argv[k] = NULL;
-        sm2c_status st = sm2c_spawn(c, argv, "compiling the runtime for the shared object");
-        if (st)
-            return st;
     }
-    return SM2C_OK;
+    int cpus = sm2c_cpu_count();
+    return sm2c_spawn_all(c, jobs, n, cpus < n ? cpus : n, "compiling the runtime for the shared object");
 }
 
 /* name.o + runtime objects -> name.so exporting only name_* and the pool (a version script). */

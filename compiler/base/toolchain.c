@@ -35,22 +35,35 @@ char **sm2c_cc_argv(sm2c_ctx *c, const char *cc, int extra, int *n)
     return argv;
 }
 
-sm2c_status sm2c_spawn_status(sm2c_ctx *c, char *const *argv, const char *what, int *status)
+/* fork and exec argv; the child reports a failed exec and exits 127. */
+static pid_t start(char *const *argv, const char *what)
 {
-    fflush(NULL);
     pid_t pid = fork();
-    if (pid < 0)
-        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "cannot start: %s", strerror(errno));
     if (pid == 0) {
         execvp(argv[0], argv);
         fprintf(stderr, "sm2c: %s: cannot run %s: %s\n", what, argv[0], strerror(errno));
         _exit(127);
     }
+    return pid;
+}
+
+/* A wait status as a shell gives it: the exit status, or 128 + the signal. */
+static int exit_status(int ws)
+{
+    return WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 255;
+}
+
+sm2c_status sm2c_spawn_status(sm2c_ctx *c, char *const *argv, const char *what, int *status)
+{
+    fflush(NULL);
+    pid_t pid = start(argv, what);
+    if (pid < 0)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "cannot start: %s", strerror(errno));
     int ws;
     while (waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR)
             return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "wait failed: %s", strerror(errno));
-    *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : WIFSIGNALED(ws) ? 128 + WTERMSIG(ws) : 255;
+    *status = exit_status(ws);
     return SM2C_OK;
 }
 
@@ -62,6 +75,45 @@ sm2c_status sm2c_spawn(sm2c_ctx *c, char *const *argv, const char *what)
         return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "%s failed (status %d)", argv[0],
                           status > 128 ? -1 : status);
     return st;
+}
+
+sm2c_status sm2c_spawn_all(sm2c_ctx *c, char **const *argvs, int n, int jobs, const char *what)
+{
+    int running = 0, next = 0, status = 0, start_errno = 0;
+    const char *failed = NULL;   /* the command of the first failure */
+    fflush(NULL);
+    while (running || (next < n && !failed)) {
+        if (next < n && !failed && running < jobs) {
+            if (start(argvs[next], what) < 0)
+                start_errno = errno, failed = argvs[next][0];
+            else
+                running++;
+            next++;
+            continue;
+        }
+        int ws;
+        if (wait(&ws) < 0) {
+            if (errno == EINTR)
+                continue;
+            return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "wait failed: %s", strerror(errno));
+        }
+        running--;
+        int st = exit_status(ws);
+        if (st && !failed)
+            status = st, failed = argvs[0][0];
+    }
+    if (start_errno)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "cannot start: %s", strerror(start_errno));
+    if (failed)
+        return sm2c_error(c->diag, SM2C_ERR_INVALID, NULL, what, "%s failed (status %d)", failed,
+                          status > 128 ? -1 : status);
+    return SM2C_OK;
+}
+
+int sm2c_cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 64 ? 64 : (int)n;
 }
 
 char *sm2c_tmpdir(sm2c_ctx *c, const char *prefix)

@@ -21,6 +21,13 @@ sm2c_status sm2c_spawn(sm2c_ctx *c, char *const *argv, const char *what);
 ** ended it.  An error (naming `what`) only when it cannot be started. */
 sm2c_status sm2c_spawn_status(sm2c_ctx *c, char *const *argv, const char *what, int *status);
 
+/* Run every argvs[i], at most `jobs` at once, and wait for all of them.  A
+** non-zero exit is one error naming `what`, as sm2c_spawn reports it. */
+sm2c_status sm2c_spawn_all(sm2c_ctx *c, char **const *argvs, int n, int jobs, const char *what);
+
+/* The processors online (at least 1): how many compiles to run at once. */
+int sm2c_cpu_count(void);
+
 /* A fresh private directory under $TMPDIR (or /tmp), and its removal. */
 char *sm2c_tmpdir(sm2c_ctx *c, const char *prefix);
 void sm2c_rmtree(const char *dir);

@@ -26,6 +26,7 @@
 #include "run_inputs.h"
 #include "run_defaults.h"
 #include "run_literal.h"
+#include "run_objects.h"
 #include "run_print.h"
 #include "run_status.h"
 #include "base/toolchain.h"
@@ -324,37 +325,63 @@ static sm2c_status write_file(sm2c_ctx *c, const char *path, const void *data, s
     return SM2C_OK;
 }
 
-/* With a prebuilt runtime library only the driver and the model's own C
-** source are compiled: keeps those among `sources`, returns their count. */
-static int model_sources(sm2c_ctx *c, const char *name, sm2c_emit_kind emit, char **sources, int n)
+/* The driver's and the model's own sources (NAME.c, NAME_weights.c) are
+** compiled with the link; the rest, the runtime's, as cached objects. */
+static int own_source(const char *name, const char *source)
 {
-    const char *model_c = sm2c_arena_printf(c->arena, "%s.c", name);
-    int k = 0;
-    for (int i = 0; i < n; i++)
-        if (!strcmp(sources[i], "driver_main.c") || (emit == SM2C_EMIT_C && !strcmp(sources[i], model_c)))
-            sources[k++] = sources[i];
-    return k;
+    size_t n = strlen(name);
+    return !strcmp(source, "driver_main.c") || (!strncmp(source, name, n) && (source[n] == '.' || source[n] == '_'));
 }
 
-/* The generated code and the driver into one program: with the C sources, the
-** LLVM object and the runtime sources, or the shared object. */
-static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, const char *name)
+/* The compiler command before the sources: $CC's words with -std=c99 -O2
+** ahead of its own flags (so that its -O3, say, wins), the hooks' define and
+** -I dir; *n its length. */
+static char **cc_prefix(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, int extra, int *n)
 {
-    int nc, k;
-    char **sources = sm2c_list_files(c, dir, ".c", &nc);
-    if (o->runtime_lib && o->emit != SM2C_EMIT_SO)
-        nc = model_sources(c, name, o->emit, sources, nc);
-    char **argv = sm2c_cc_argv(c, o->cc, nc + 16, &k);
-    /* the defaults before $CC's own flags, so that its -O3 (say) wins */
-    memmove(argv + 3, argv + 1, (size_t)(k - 1) * sizeof *argv);
+    char **argv = sm2c_cc_argv(c, o->cc, extra + 4, n);
+    memmove(argv + 3, argv + 1, (size_t)(*n - 1) * sizeof *argv);
     argv[1] = "-std=c99";
     argv[2] = "-O2";
-    k += 2;
+    *n += 2;
     if (o->profile || o->dump_dir)
-        argv[k++] = SM2C_RUN_HOOK_DEFINE;
-    argv[k++] = sm2c_arena_printf(c->arena, "-I%s", dir);
+        argv[(*n)++] = SM2C_RUN_HOOK_DEFINE;
+    argv[(*n)++] = sm2c_arena_printf(c->arena, "-I%s", dir);
+    return argv;
+}
+
+/* How the compiler is called, for the cache keys. */
+static const char *cc_how(sm2c_ctx *c, const sm2c_run_opts *o)
+{
+    return sm2c_arena_printf(c->arena, "-std=c99 -O2 then %s\n%s", sm2c_cc(o->cc),
+                             o->profile || o->dump_dir ? SM2C_RUN_HOOK_DEFINE : "");
+}
+
+/* The generated code and the driver into one program: the driver's and the
+** model's C sources (or its LLVM object), the runtime's objects (or the
+** prebuilt --runtime-lib), or the shared object, which holds the runtime. */
+static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, const char *name, const char *cache)
+{
+    int nc, k, n_rt = 0;
+    char **sources = sm2c_list_files(c, dir, ".c", &nc);
+    char **runtime = sm2c_arena_array(c->arena, (size_t)nc + 1, sizeof *runtime);
+    char **objs = sm2c_arena_array(c->arena, (size_t)nc + 1, sizeof *objs);
+    char **argv = cc_prefix(c, dir, o, nc + 12, &k);
+    if (o->emit != SM2C_EMIT_SO) {
+        int own = 0;
+        for (int i = 0; i < nc; i++)
+            if (own_source(name, sources[i]))
+                sources[own++] = sources[i];
+            else if (!o->runtime_lib)
+                runtime[n_rt++] = sources[i];
+        nc = own;
+        sm2c_status st = sm2c_run_objects(c, dir, runtime, n_rt, argv, k, cc_how(c, o), cache, objs);
+        if (st)
+            return st;
+    }
     for (int i = 0; i < nc; i++)
         argv[k++] = (char *)sm2c_path_join(c->arena, dir, sources[i]);
+    for (int i = 0; i < n_rt; i++)
+        argv[k++] = objs[i];
     if (o->emit == SM2C_EMIT_OBJ || o->emit == SM2C_EMIT_SO)
         argv[k++] = sm2c_arena_printf(c->arena, "%s/%s.%s", dir, name, sm2c_emit_kind_extension(o->emit));
     if (o->emit == SM2C_EMIT_SO)
@@ -375,20 +402,18 @@ static sm2c_status build(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, c
 ** .so) and --runtime-lib (a library the key cannot see change). */
 static sm2c_status build_cached(sm2c_ctx *c, const char *dir, const sm2c_run_opts *o, const char *name)
 {
-    const char *cache = o->no_cache || o->emit == SM2C_EMIT_SO || o->runtime_lib ? NULL : sm2c_run_cache_dir(c);
-    const char *cc = o->cc ? o->cc : getenv("CC") && getenv("CC")[0] ? getenv("CC") : "cc";
-    const char *how = sm2c_arena_printf(c->arena, "-std=c99 -O2 then %s\n-lm%s%s\nemit %d", cc,
-                                        most_threads(o) > 1 ? " -pthread" : "",
-                                        o->profile || o->dump_dir ? " " SM2C_RUN_HOOK_DEFINE : "", (int)o->emit);
+    const char *cache = o->no_cache ? NULL : sm2c_run_cache_dir(c);
+    if (o->emit == SM2C_EMIT_SO || o->runtime_lib || !cache)
+        return build(c, dir, o, name, cache);
+    const char *how = sm2c_arena_printf(c->arena, "%s\n-lm%s\nemit %d", cc_how(c, o),
+                                        most_threads(o) > 1 ? " -pthread" : "", (int)o->emit);
     const char *driver = sm2c_arena_printf(c->arena, "%s/driver", dir);
     char key[65];
-    if (!cache)
-        return build(c, dir, o, name);
     sm2c_status st = sm2c_run_cache_key(c, dir, how, key);
-    if (st || sm2c_run_cache_fetch(c, cache, key, driver))
+    if (st || sm2c_run_cache_fetch(c, cache, SM2C_RUN_CACHE_PROGRAM, key, driver))
         return st;
-    if (!(st = build(c, dir, o, name)))
-        sm2c_run_cache_store(c, cache, key, driver);
+    if (!(st = build(c, dir, o, name, cache)))
+        sm2c_run_cache_store(c, cache, SM2C_RUN_CACHE_PROGRAM, key, driver);
     return st;
 }
 

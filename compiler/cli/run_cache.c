@@ -15,7 +15,6 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
-#include "base/sha256.h"
 #include "base/toolchain.h"
 
 #define CACHE_MAGIC "sm2c-run-cache 1\n"
@@ -35,13 +34,18 @@ const char *sm2c_run_cache_dir(sm2c_ctx *c)
     return NULL;
 }
 
+void sm2c_run_cache_seed(sm2c_sha256 *s, const char *how)
+{
+    const char *v = "sm2c " SM2C_VERSION;
+    sm2c_sha256_init(s);
+    sm2c_sha256_update(s, v, strlen(v) + 1);
+    sm2c_sha256_update(s, how, strlen(how) + 1);
+}
+
 sm2c_status sm2c_run_cache_key(sm2c_ctx *c, const char *builddir, const char *how, char key[65])
 {
     sm2c_sha256 s;
-    sm2c_sha256_init(&s);
-    const char *v = "sm2c " SM2C_VERSION;
-    sm2c_sha256_update(&s, v, strlen(v) + 1);
-    sm2c_sha256_update(&s, how, strlen(how) + 1);
+    sm2c_run_cache_seed(&s, how);
     int n;
     char **files = sm2c_list_files(c, builddir, "", &n);
     for (int i = 0; i < n; i++) {
@@ -87,9 +91,15 @@ static int write_whole(const char *path, const void *data, size_t n, mode_t mode
     return close(fd);
 }
 
-int sm2c_run_cache_fetch(sm2c_ctx *c, const char *cache, const char *key, const char *dest)
+static const char *kind_dir(sm2c_run_cache_kind kind)
 {
-    const char *path = sm2c_arena_printf(c->arena, "%s/run/%s", cache, key);
+    return kind == SM2C_RUN_CACHE_PROGRAM ? "run" : "obj";
+}
+
+int sm2c_run_cache_fetch(sm2c_ctx *c, const char *cache, sm2c_run_cache_kind kind, const char *key,
+                         const char *dest)
+{
+    const char *path = sm2c_arena_printf(c->arena, "%s/%s/%s", cache, kind_dir(kind), key);
     if (access(path, F_OK) != 0)
         return 0;
     sm2c_diag quiet;
@@ -107,7 +117,8 @@ int sm2c_run_cache_fetch(sm2c_ctx *c, const char *cache, const char *key, const 
         unlink(path);
         return 0;
     }
-    return write_whole(dest, b.data + CACHE_HEADER, b.len - CACHE_HEADER, 0755) == 0;
+    mode_t mode = kind == SM2C_RUN_CACHE_PROGRAM ? 0755 : 0644;
+    return write_whole(dest, b.data + CACHE_HEADER, b.len - CACHE_HEADER, mode) == 0;
 }
 
 /* mkdir -p, owner-only for what it creates. */
@@ -123,15 +134,16 @@ static void make_dirs(sm2c_ctx *c, const char *dir)
     mkdir(p, 0700);
 }
 
-void sm2c_run_cache_store(sm2c_ctx *c, const char *cache, const char *key, const char *driver)
+void sm2c_run_cache_store(sm2c_ctx *c, const char *cache, sm2c_run_cache_kind kind, const char *key,
+                          const char *file)
 {
-    const char *dir = sm2c_arena_printf(c->arena, "%s/run", cache);
+    const char *dir = sm2c_arena_printf(c->arena, "%s/%s", cache, kind_dir(kind));
     const char *tmp = sm2c_arena_printf(c->arena, "%s/.%s.%ld", dir, key, (long)getpid());
     const char *path = sm2c_arena_printf(c->arena, "%s/%s", dir, key);
     sm2c_diag quiet;
     sm2c_ctx qc = sm2c_ctx_quiet(c, &quiet);
     sm2c_buf b;
-    if (sm2c_read_file(&qc, AT_FDCWD, driver, driver, INT64_MAX, &b))
+    if (sm2c_read_file(&qc, AT_FDCWD, file, file, INT64_MAX, &b))
         return;
     char hex[65];
     digest(b.data, b.len, hex);

@@ -5,7 +5,10 @@
 # wrong shape or rank an error naming the input and the declared shape; a
 # build cache (XDG_CACHE_HOME/sm2c) that a second run uses without calling
 # $CC, that finds a corrupt entry and rebuilds it, and that --no-cache
-# bypasses; an entry's error code reported in words, never by a temp path.
+# bypasses; the runtime's objects kept in the cache too, so a build that
+# differs only in its link compiles nothing again, and a corrupt object is
+# found and compiled again; an entry's error code reported in words, never by
+# a temp path.
 # Values: tests/data/inspect_run/single/expected_y.npy, made by TensorFlow.
 set -u
 sm2c=$(realpath "$1") root=$(realpath "$2")
@@ -15,15 +18,18 @@ fail=0 passed=0
 single=$root/tests/data/inspect_run/single multi=$root/tests/data/inspect_run/multi
 export XDG_CACHE_HOME=$tmp/cache TMPDIR=$tmp/t
 mkdir -p "$TMPDIR"
-# $CC that logs each call, to see whether a run built.
+# $CC that logs each call, to see whether a run built (linked a program) and
+# how many objects it compiled.
 cat >"$tmp/cc" <<SH
 #!/bin/sh
-echo build >>"$tmp/cc.log"
+case " \$* " in *" -c "*) echo compile >>"$tmp/cc.log" ;; *) echo build >>"$tmp/cc.log" ;; esac
 exec ${SM2C_TEST_CC:-cc} "\$@"
 SH
 chmod +x "$tmp/cc"
 export CC=$tmp/cc
-builds() { if [ -f "$tmp/cc.log" ]; then wc -l <"$tmp/cc.log" | tr -d ' '; else echo 0; fi; }
+count() { if [ -f "$tmp/cc.log" ]; then grep -c "^$1" "$tmp/cc.log"; else echo 0; fi; }
+builds() { count build; }
+compiles() { count compile; }
 expect() {   # EXIT TEXT out|err CMD...
   local want=$1 text=$2 where=$3 rc; shift 3
   "$@" >"$tmp/out" 2>"$tmp/err"
@@ -49,6 +55,7 @@ expect 0 "y: float32 [1,3]" out "$sm2c" run "$single" --input_exprs 'x=[[1,2,3]]
 cmp -s "$tmp/o/y.npy" "$single/expected_y.npy" || { echo "FAIL: y.npy differs from TensorFlow's"; fail=1; }
 # The second and third runs came from the cache.
 [ "$(builds)" = 1 ] || { echo "FAIL: a run of the same model built again ($(builds) builds)"; fail=1; }
+[ "$(compiles)" -gt 0 ] || { echo "FAIL: the runtime was not compiled as objects"; fail=1; }
 # -q prints nothing.
 "$sm2c" run "$single" --input_exprs 'x=[[1,2,3]]' -q >"$tmp/out" 2>&1
 [ $? -eq 0 ] && [ ! -s "$tmp/out" ] && passed=$((passed + 1)) || { echo "FAIL: -q printed: $(cat "$tmp/out")"; fail=1; }
@@ -57,6 +64,24 @@ expect 0 "y: float32 [1,3] = [[1, 1, 1]]" out "$sm2c" run "$single" --input_expr
 [ "$(builds)" = 1 ] || { echo "FAIL: other input values rebuilt"; fail=1; }
 expect 0 "y: float32 [1,3]" out "$sm2c" run "$single" --input_exprs 'x=[[1,2,3]]' --no-cache
 [ "$(builds)" = 2 ] || { echo "FAIL: --no-cache did not build"; fail=1; }
+# A run on threads links another program (-pthread) from the same runtime
+# sources: it compiles only objects the cache does not hold.
+entries() { ls "$XDG_CACHE_HOME"/sm2c/obj | wc -l; }
+had=$(entries) objects=$(compiles)
+expect 0 "y: float32 [1,3] = [[3, 5, 7]]" out "$sm2c" run "$single" --input_exprs 'x=[[1,2,3]]' --threads 1,2
+new=$(($(compiles) - objects))
+[ "$(builds)" = 3 ] && [ "$new" = $(($(entries) - had)) ] && [ "$had" -gt 0 ] \
+  || { echo "FAIL: a run on threads built $(builds) times (want 3) and compiled $new objects" \
+    "($(($(entries) - had)) new to the cache, $had there before)"; fail=1; }
+# A corrupt object entry is found, removed and compiled again.
+rm -f "$XDG_CACHE_HOME"/sm2c/run/*
+entry=$(ls "$XDG_CACHE_HOME"/sm2c/obj/* | head -1)
+printf 'X' | dd of="$entry" bs=1 seek=300 conv=notrunc 2>/dev/null
+objects=$(compiles)
+expect 0 "y: float32 [1,3] = [[3, 5, 7]]" out "$sm2c" run "$single" --input_exprs 'x=[[1,2,3]]'
+grep -qF "corrupt build cache entry: removed, building again" "$tmp/err" \
+  || { echo "FAIL: no warning for a corrupt object"; fail=1; }
+[ "$(compiles)" = $((objects + 1)) ] || { echo "FAIL: the corrupt object was not compiled again"; fail=1; }
 # A corrupt entry (one byte changed, or cut short) is found, removed and rebuilt.
 for how in flip cut; do
   entry=$(ls "$XDG_CACHE_HOME"/sm2c/run/* | head -1)
