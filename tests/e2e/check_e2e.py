@@ -8,8 +8,8 @@ on 1, 2, 3 and 8 threads with every splittable step split, and the driver
 checks those outputs bit for bit against the static entry point's.
 The runtime is built once with $CC (`sm2c runtime`) and linked into every case
 (`sm2c run --runtime-lib`) for the c and obj forms; the library is kept between
-runs under a digest of its sources and $CC ($SM2C_E2E_CACHE, by default
-~/.cache/sm2c/e2e-rtlib, as `sm2c run`'s cache).
+runs under a digest of its sources and $CC (rtlib.py: $SM2C_E2E_CACHE, by
+default ~/.cache/sm2c/e2e-rtlib, as `sm2c run`'s cache).
 --report writes a Markdown table, a row per case: status, worst absolute error
 and worst ULP over its outputs (the conformance report); with --families
 (compiler/ops/ops.def) it starts with the worst error per op family.
@@ -29,19 +29,18 @@ writes it the same way), compared as the float32 it widens to; complex64 ('<c8')
 as its real and imaginary float32 parts.
 """
 import ast
-import fcntl
-import hashlib
 import json
 import math
 import os
 import shlex
-import shutil
 import struct
 import subprocess
 import sys
 import tempfile
-import time
 from concurrent.futures import ThreadPoolExecutor
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from rtlib import build_runtime_lib  # noqa: E402
 
 FORMATS = {"<f4": ("f", 4), "<f8": ("d", 8), "<i4": ("i", 4), "<i8": ("q", 8), "|u1": ("B", 1),
            "|b1": ("?", 1), "<i2": ("h", 2), "|i1": ("b", 1), "<u2": ("H", 2), "<u4": ("I", 4),
@@ -122,86 +121,6 @@ def compare(want, got, descr, rtol, atol):
 EMIT = "c"
 KEEP = None
 RTLIB = None
-
-
-def rtlib_cache_dir():
-    """Where built runtime libraries are kept between runs: $SM2C_E2E_CACHE,
-    else the cache directory `sm2c run` uses ($XDG_CACHE_HOME/sm2c or
-    ~/.cache/sm2c), under e2e-rtlib/.  None: no cache."""
-    root = os.environ.get("SM2C_E2E_CACHE")
-    if not root:
-        base = os.environ.get("XDG_CACHE_HOME") or (
-            os.path.join(os.environ["HOME"], ".cache") if os.environ.get("HOME") else None)
-        root = base and os.path.join(base, "sm2c", "e2e-rtlib")
-    return root if root and os.path.isabs(root) else None
-
-
-def rtlib_key(cc, flags, src):
-    """A digest of everything the library is built from: the compiler
-    command, its flags and every runtime file, so a changed runtime or
-    compiler command gets a new entry."""
-    h = hashlib.sha256()
-    h.update(("\0".join(cc + flags) + "\0").encode())
-    for f in sorted(os.listdir(src)):
-        h.update(f.encode() + b"\0")
-        with open(os.path.join(src, f), "rb") as fh:
-            h.update(hashlib.sha256(fh.read()).digest())
-    return h.hexdigest()
-
-
-def compile_runtime(cc, flags, src, files, lib, jobs):
-    def compile_one(f):
-        subprocess.run(cc + flags + ["-I", src, "-c", os.path.join(src, f),
-                                     "-o", os.path.join(src, f[:-2] + ".o")], check=True)
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        list(pool.map(compile_one, files))
-    subprocess.run(["ar", "rcs", lib] + [os.path.join(src, f[:-2] + ".o") for f in files], check=True)
-
-
-def build_runtime_lib(sm2c, tmp, jobs):
-    """The runtime compiled once with $CC into a static library that every
-    `sm2c run` links (--runtime-lib) instead of compiling it per case.  The
-    library is kept in rtlib_cache_dir() under a digest of its sources and
-    compiler command: the test scripts call this file several times with the
-    same $CC (a minute each under the sanitizers).  A lock makes a second
-    caller wait for the first one's build; entries are written under a
-    temporary name and renamed into place; entries unused for a week go."""
-    cc = shlex.split(os.environ.get("CC", "cc"))
-    flags = ["-std=c99", "-O2"]
-    src = os.path.join(tmp, "rt")
-    subprocess.run([sm2c, "runtime", "-o", src], check=True)
-    files = sorted(f for f in os.listdir(src) if f.endswith(".c"))
-    lib = os.path.join(tmp, "libsm2c_rt.a")
-    cache = rtlib_cache_dir()
-    key = rtlib_key(cc, flags, src)
-    try:
-        os.makedirs(cache, exist_ok=True)
-        lock = open(os.path.join(cache, key + ".lock"), "w")
-    except (OSError, TypeError):   # no cache directory, or one we cannot write: build without
-        compile_runtime(cc, flags, src, files, lib, jobs)
-        return lib
-    entry = os.path.join(cache, key + ".a")
-    with lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        if not os.path.exists(entry):
-            compile_runtime(cc, flags, src, files, lib, jobs)
-            part = "%s.%d.part" % (entry, os.getpid())
-            shutil.copyfile(lib, part)
-            os.replace(part, entry)
-    os.utime(entry)
-    prune_cache(cache)
-    return entry
-
-
-def prune_cache(cache, max_age=7 * 86400):
-    now = time.time()
-    for f in os.listdir(cache):
-        path = os.path.join(cache, f)
-        try:
-            if now - os.stat(path).st_mtime > max_age:
-                os.remove(path)
-        except OSError:
-            pass
 
 
 def compare_dir(expected_dir, out, label, tol, report, stats):
