@@ -55,9 +55,14 @@ int main(void)
 }
 C
 
+# The runtime is built once (runtime_lib.sh) with the same flags; each form
+# compiles the model's own files, m.c and m_weights.c (or m_weights.o).
+. "$root/tests/e2e/runtime_lib.sh"
+rtlib=$(runtime_lib "$sm2c" "$cc ${flags[*]}" "$tmp/rtlib") || { echo "FAIL: building the runtime"; exit 1; }
 build() { # form outdir -> outdir/run
   local form=$1 out=$2
-  "$cc" "${flags[@]}" -I "$out" "$tmp/driver.c" "$out"/*.c $(ls "$out"/*.o 2>/dev/null) -lm -o "$out/run"
+  "$cc" "${flags[@]}" -I "$out" "$tmp/driver.c" "$out"/m.c $(ls "$out"/m_weights.c "$out"/*.o 2>/dev/null) \
+    "$rtlib" -lm -o "$out/run"
 }
 
 models=("$root/samples/digits/model")
