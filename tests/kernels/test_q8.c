@@ -908,6 +908,44 @@ static void test_fully_connected_m_s8(void **state)
             }
 }
 
+/* round(x * m / 2^(31 - s)) with halves away from zero, for s in [-31, -1]:
+** TFLite's single rounding (fc_s8.c) in int64, |x * m| <= 2^62. */
+static int32_t nearest_ref(int32_t x, int32_t m, int32_t s)
+{
+    const int total = 31 - s;
+    const int64_t p = (int64_t)x * m, a = p < 0 ? -p : p;
+    const int64_t q = (a + ((int64_t)1 << (total - 1))) >> total;
+    return (int32_t)(p < 0 ? -q : q);
+}
+
+/* The Cortex-M form's rounding for shifts in [-31, -1] (fc_m_s8.c's
+** fcm_nearest), at the halves and one either side: x zero, so each sum is its
+** bias, (2j + 1) 2^(-shift), +-1, times a multiplier of 2^30, which lands on
+** j + 1/2; and the largest multiplier. */
+static void test_fully_connected_m_s8_rounding(void **state)
+{
+    (void)state;
+    static const int8_t x[4] = { 0 }, w[4 * 4] = { 0 };
+    const int32_t mults[2] = { 1 << 30, INT32_MAX };
+    for (int32_t s = -31; s <= -1; s++)
+        for (int32_t j = -3; j <= 2; j++)
+            for (int m = 0; m < 2; m++) {
+                int32_t bias[4], mult[4], shift[4];
+                int8_t got[4];
+                const int64_t half = (2 * (int64_t)j + 1) * ((int64_t)1 << -s);
+                const int64_t b[4] = { half, half - 1, half + 1, -half };
+                for (int o = 0; o < 4; o++) {
+                    bias[o] = (int32_t)(b[o] > INT32_MAX ? INT32_MAX : b[o] < INT32_MIN ? INT32_MIN : b[o]);
+                    mult[o] = mults[m], shift[o] = s;
+                }
+                sm2c_rt_fully_connected_m_s8(x, w, bias, got, 1, 4, 4, mult, shift, 0, 3, -128, 127);
+                for (int o = 0; o < 4; o++) {
+                    const int32_t v = nearest_ref(bias[o], mult[o], s) + 3;
+                    assert_int_equal(got[o], v < -128 ? -128 : v > 127 ? 127 : v);
+                }
+            }
+}
+
 /* The VNNI path's blocks of 16 outputs (two of them, then four and one on
 ** the narrower path), rows longer than a vector with a tail, with and
 ** without bias, at the input zero point the compiler passes (-128, where
@@ -1381,6 +1419,7 @@ int main(void)
         cmocka_unit_test(test_conv_1x1_hybrid_packed),
         cmocka_unit_test(test_conv_hybrid),
         cmocka_unit_test(test_fully_connected_m_s8),
+        cmocka_unit_test(test_fully_connected_m_s8_rounding),
         cmocka_unit_test(test_fully_connected_s8_blocks),
         cmocka_unit_test(test_requant_halves),
         cmocka_unit_test(test_pool_s8),
