@@ -92,14 +92,25 @@ static SM2C_RT_ALWAYS_INLINE const int8_t *fcm_quads(const int8_t *x, const int8
     "smlad r5, r6, r12, r5\n\t"                                                                               \
     "smlad r5, r7, r11, r5\n\t"
 
-/* fcm_quads with in_zp 0 over `quads` groups of four columns (r0 x, r1 the
-** group, r2 quads, r3 dot): eight columns a turn, four first when quads is
-** odd.  Returns where the group's tails start. */
-SM2C_RT_NAKED_STACK(fcm_quads_asm, 40) /* r4-r11, lr and dot */
-__attribute__((naked, noinline)) static const int8_t *fcm_quads_asm(const int8_t *x __attribute__((unused)),
-                                                                     const int8_t *g __attribute__((unused)),
-                                                                     int32_t quads __attribute__((unused)),
-                                                                     int32_t *dot __attribute__((unused)))
+/* fcm_asm's arguments past the first three (the assembly's offsets). */
+typedef struct {
+    int32_t *dot;                       /* 0: where the four sums go, or NULL: outputs */
+    const int32_t *bias, *mult, *shift; /* 4, 8, 12: the group's first output's; advanced */
+    int8_t *y;                          /* 16: likewise */
+    int32_t out_zp, lo, hi;             /* 20, 24, 28 */
+} fcm_job;
+
+/* A group's four rows over `quads` groups of four columns, in_zp 0 (r0 x, r1
+** the group, r2 quads, r3 the job): eight columns a turn, four first when
+** quads is odd.  Then the four sums to j->dot, or, when that is NULL, the
+** outputs as fcm_out makes them for shifts in [-31, -1] (fcm_nearest: the
+** sign taken off the 64-bit product and put back after the rounding), one a
+** turn.  Returns where the group's tails, or the next group, start. */
+SM2C_RT_NAKED_STACK(fcm_asm, 60) /* r4-r11, lr, the job, g and the sums */
+__attribute__((naked, noinline)) static const int8_t *fcm_asm(const int8_t *x __attribute__((unused)),
+                                                               const int8_t *g __attribute__((unused)),
+                                                               int32_t quads __attribute__((unused)),
+                                                               fcm_job *j __attribute__((unused)))
 {
     __asm__(".syntax unified\n\t"
             "push {r4-r11, lr}\n\t"
@@ -116,8 +127,47 @@ __attribute__((naked, noinline)) static const int8_t *fcm_quads_asm(const int8_t
             "2:\n\t" FCM_QUAD_ASM FCM_QUAD_ASM "subs lr, lr, #1\n\t"
             "bne 2b\n"
             "3:\n\t"
-            "pop {r12}\n\t"
-            "stm r12, {r2-r5}\n\t"
+            "ldr r12, [sp]\n\t"
+            "ldr r6, [r12]\n\t"
+            "cbz r6, 4f\n\t"
+            "stm r6, {r2-r5}\n\t"
+            "b 6f\n"
+            "4:\n\t"
+            "push {r1-r5}\n\t" /* g, then the sums */
+            "add r0, r12, #4\n\t"
+            "ldm r0, {r6-r9}\n\t" /* bias, mult, shift, y */
+            "add r0, r12, #20\n\t"
+            "ldm r0, {r0-r2}\n\t" /* out_zp, lo, hi */
+            "add r5, sp, #4\n\t"
+            "movs r3, #4\n"
+            "5:\n\t"
+            "ldr r4, [r5], #4\n\t"
+            "ldr r10, [r6], #4\n\t"
+            "ldr r12, [r7], #4\n\t"
+            "ldr lr, [r8], #4\n\t"
+            "add r4, r4, r10\n\t"
+            "smull r10, r11, r4, r12\n\t"
+            "asr r4, r11, #31\n\t" /* the sign, 0 or -1 */
+            "eor r10, r10, r4\n\t"
+            "eor r11, r11, r4\n\t"
+            "subs r10, r10, r4\n\t"
+            "sbc r11, r11, r4\n\t" /* |x * m| */
+            "lsr r10, r10, #31\n\t"
+            "orr r10, r10, r11, lsl #1\n\t" /* >> 31 */
+            "mvn lr, lr\n\t"                 /* e = -shift - 1 */
+            "lsr r10, r10, lr\n\t"
+            "add r10, r10, #1\n\t"
+            "eor r10, r4, r10, lsr #1\n\t"
+            "sub r4, r10, r4\n\t"
+            "add r4, r4, r0\n\t" SM2C_RT_ASM_CLAMP("r4", "r1", "r2") "strb r4, [r9], #1\n\t"
+            "subs r3, r3, #1\n\t"
+            "bne 5b\n\t"
+            "ldr r12, [sp, #20]\n\t"
+            "add r12, r12, #4\n\t"
+            "stm r12, {r6-r9}\n\t"
+            "pop {r1-r5}\n"
+            "6:\n\t"
+            "add sp, sp, #4\n\t"
             "mov r0, r1\n\t"
             "pop {r4-r11, pc}");
 }
@@ -127,8 +177,9 @@ __attribute__((naked, noinline)) static const int8_t *fcm_quads_asm(const int8_t
 static const int8_t *fcm_quads_zp(const int8_t *x, const int8_t *g, int32_t k, int32_t in_zp, int32_t *dot)
 {
 #if SM2C_RT_DSP_ASM && defined(__thumb2__)
+    fcm_job j = { dot, NULL, NULL, NULL, NULL, 0, 0, 0 };
     if (!in_zp)
-        return fcm_quads_asm(x, g, k >> 2, dot);
+        return fcm_asm(x, g, k >> 2, &j);
 #endif
     return in_zp ? fcm_quads(x, g, k, dsp8_splat(-in_zp), 1, dot) : fcm_quads(x, g, k, 0, 0, dot);
 }
@@ -198,21 +249,56 @@ static int32_t fcm_row(const int8_t *x, const int8_t *w, int32_t k, int32_t in_z
     return d;
 }
 
+/* Whether fcm_asm requantizes the layer's groups itself: in_zp 0, K a
+** multiple of 4, a bias, every shift in [-31, -1] (fcm_nearest's). */
+static int fcm_asm_outputs(int32_t k, int32_t n, int32_t in_zp, const int32_t *bias, const int32_t *shift)
+{
+#if SM2C_RT_DSP_ASM && defined(__thumb2__)
+    if (in_zp || (k & 3) || !bias)
+        return 0;
+    for (int32_t o = 0; o < n; o++)
+        if (shift[o] >= 0 || shift[o] < -31)
+            return 0;
+    return 1;
+#else
+    (void)k, (void)n, (void)in_zp, (void)bias, (void)shift;
+    return 0;
+#endif
+}
+
+/* A row's outputs in groups of four; returns where the last N % 4 rows start. */
+static const int8_t *fcm_groups(const int8_t *x, const int8_t *g, int32_t k, int32_t groups, int32_t in_zp,
+                                const fcm_rq *q, int asm_out, int8_t *y)
+{
+    const int32_t t = k & 3;
+#if SM2C_RT_DSP_ASM && defined(__thumb2__)
+    if (asm_out) {
+        fcm_job j = { NULL, q->bias, q->mult, q->shift, y, q->out_zp, q->lo, q->hi };
+        for (int32_t i = 0; i < groups; i++)
+            g = fcm_asm(x, g, k >> 2, &j);
+        return g;
+    }
+#else
+    (void)asm_out;
+#endif
+    for (int32_t i = 0, o = 0; i < groups; i++, o += 4) {
+        int32_t dot[4];
+        g = fcm_quads_zp(x, g, k, in_zp, dot);
+        g = fcm_group_out(x + k - t, g, t, in_zp, dot, q, o, y);
+    }
+    return g;
+}
+
 void sm2c_rt_fully_connected_m_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, int32_t rows,
                                   int32_t k, int32_t n, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                   int32_t out_zp, int32_t act_min, int32_t act_max)
 {
     const fcm_rq q = { bias, mult, shift, out_zp, act_min, act_max };
-    const int32_t groups = n / 4, t = k & 3;
+    const int32_t groups = n / 4;
+    const int asm_out = fcm_asm_outputs(k, n, in_zp, bias, shift);
     for (int32_t r = 0; r < rows; r++, x += k, y += n) {
-        const int8_t *g = w;
-        int32_t o = 0;
-        for (int32_t i = 0; i < groups; i++, o += 4) {
-            int32_t dot[4];
-            g = fcm_quads_zp(x, g, k, in_zp, dot);
-            g = fcm_group_out(x + k - t, g, t, in_zp, dot, &q, o, y);
-        }
-        for (; o < n; o++, g += k)
+        const int8_t *g = fcm_groups(x, w, k, groups, in_zp, &q, asm_out, y);
+        for (int32_t o = groups * 4; o < n; o++, g += k)
             y[o] = fcm_out(fcm_row(x, g, k, in_zp), &q, o);
     }
 }

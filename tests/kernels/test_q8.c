@@ -882,16 +882,17 @@ static void pack_fc_m(const int8_t *w, int32_t n, int32_t k, int8_t *out)
 
 /* The Cortex-M form gives fully_connected_s8's bits: K with every remainder
 ** mod 8 (its 8- and 4-column steps and tails), N with every remainder mod 4,
-** input zero points 0 (what the compiler passes it) and others. */
+** input zero points 0 (what the compiler passes it; with K a multiple of 4
+** and every shift below 0 the assembly requantizes too) and others. */
 static void test_fully_connected_m_s8(void **state)
 {
     (void)state;
     ktest_rng r = { 29 };
     enum { R = 2, N = 11 };
-    const int32_t ks[6] = { 1, 3, 4, 8, 13, 130 }, ns[4] = { 1, 4, 7, N }, zps[3] = { 0, -128, 9 };
+    const int32_t ks[7] = { 1, 3, 4, 8, 12, 13, 130 }, ns[4] = { 1, 4, 7, N }, zps[3] = { 0, -128, 9 };
     static int8_t x[R * 130], w[N * 130], wm[N * 130], want[R * N], got[R * N];
     int32_t bias[N], mult[N], shift[N];
-    for (int t = 0; t < 6; t++)
+    for (int t = 0; t < 7; t++)
         for (int u = 0; u < 4; u++)
             for (int z = 0; z < 3; z++) {
                 const int32_t K = ks[t], n = ns[u];
