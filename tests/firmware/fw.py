@@ -1,6 +1,12 @@
 """Helpers of the Cortex-M4F test (tests/cli/firmware_m4.sh); standard library only.
 
-    fw.py header CASE_DIR NAME SIGNATURE   writes fw_case.h to stdout
+    fw.py header CASE_DIR NAME SIGNATURE [OUT_DIR]
+                                           writes fw_case.h to stdout; with
+                                           OUT_DIR, the build of a model
+                                           compiled with --io int8, its input's
+                                           and output's scale and zero point
+                                           from OUT_DIR/NAME.h (harness.c's
+                                           FW_IO_INT8)
     fw.py header-entry CASE_DIR FUNCTION   the same for another generator's
                                            int32_t FUNCTION(const float *, float *),
                                            no stack bound
@@ -28,6 +34,7 @@ import json
 import math
 import os
 import random
+import re
 import struct
 import sys
 
@@ -42,11 +49,26 @@ def input_bits(case_dir):
     return struct.unpack("<%dI" % (len(raw) // 4), raw)
 
 
-def header(case_dir, name, sig):
+def io_int8(out_dir, name, up, input_key):
+    """harness.c's FW_IO_INT8 macros: the header's <UP>_<KEY>_SCALE and
+    _ZERO_POINT of the input and of the one output."""
+    keys = re.findall(r"^#define %s_(\w+)_SCALE " % up, open(os.path.join(out_dir, name + ".h")).read(), re.M)
+    outs = [k for k in keys if k != input_key.upper()]
+    if input_key.upper() not in keys or len(outs) != 1:
+        sys.exit("fw.py: %s.h: no int8 input %s and one int8 output (scales %s)" % (name, input_key, keys))
+    print("#define FW_IO_INT8 1")
+    for what, key in (("IN", input_key.upper()), ("OUT", outs[0])):
+        print("#define FW_%s_SCALE %s_%s_SCALE" % (what, up, key))
+        print("#define FW_%s_ZERO_POINT %s_%s_ZERO_POINT" % (what, up, key))
+
+
+def header(case_dir, name, sig, out_dir=None):
     case = json.load(open(os.path.join(case_dir, "case.json")))
     bits = input_bits(case_dir)
     up = (name + "_" + sig).upper()
     print('#include "%s.h"' % name)
+    if out_dir:
+        io_int8(out_dir, name, up, case["input"])
     print("#define FW_ENTRY %s_%s" % (name, sig))
     print("#define FW_STACK_BOUND %s_STACK_SIZE" % name.upper())
     print("_Static_assert(%d == %s_%s_ELEMENTS, \"input size\");"
@@ -194,7 +216,7 @@ def check_q8(case_dir, log, host, exact=True):
 
 if __name__ == "__main__":
     if sys.argv[1] == "header":
-        header(*sys.argv[2:5])
+        header(*sys.argv[2:6])
     elif sys.argv[1] == "header-entry":
         header_entry(*sys.argv[2:4])
     elif sys.argv[1] == "calib":

@@ -12,6 +12,12 @@
 ** Micro build).
 ** Prints "status S", "out XXXXXXXX..." (output bit patterns, no float
 ** formatting so no library code joins the link) and "stack N bound B".
+** With FW_IO_INT8 (a model compiled with --io int8, as MLPerf Tiny times
+** its int8 models: on int8 data) the harness quantizes the input and
+** dequantizes the output itself, outside the count, as the model's own
+** Quantize and Dequantize would (FW_IN_SCALE, FW_IN_ZERO_POINT and the
+** output's from the generated header), so the printed bits are the
+** float-I/O build's.
 */
 #include <stdint.h>
 
@@ -22,8 +28,44 @@
 
 extern uint32_t _stack_bottom[];
 
-static float input[FW_IN_ELEMENTS] __attribute__((aligned(64)));
-static float output[FW_OUT_ELEMENTS] __attribute__((aligned(64)));
+#ifdef FW_IO_INT8
+typedef int8_t fw_value;
+#else
+typedef float fw_value;
+#endif
+static fw_value input[FW_IN_ELEMENTS] __attribute__((aligned(64)));
+static fw_value output[FW_OUT_ELEMENTS] __attribute__((aligned(64)));
+
+/* The input element the entry point takes: with FW_IO_INT8, TFLite's
+** quantization (the runtime's sm2c_rt_quantize_f32_s8: round x / scale, halves
+** away from zero, plus the zero point, saturated). */
+static fw_value fw_in(float x)
+{
+#ifdef FW_IO_INT8
+    const float v = x / FW_IN_SCALE;
+    int32_t t = 0;
+    if (v > 1e6f || v < -1e6f)
+        t = v > 0 ? 1000000 : -1000000;
+    else if (v == v) {
+        const float f = v - (float)(t = (int32_t)v);
+        t += (f >= 0.5f) - (f <= -0.5f);
+    }
+    t += FW_IN_ZERO_POINT;
+    return (int8_t)(t < -128 ? -128 : t > 127 ? 127 : t);
+#else
+    return x;
+#endif
+}
+
+/* An output element as the float the float-I/O build gives (its Dequantize). */
+static float fw_out(fw_value y)
+{
+#ifdef FW_IO_INT8
+    return FW_OUT_SCALE * (float)((int32_t)y - FW_OUT_ZERO_POINT);
+#else
+    return y;
+#endif
+}
 
 /* Where the plugin starts and stops counting; never inlined, never merged. */
 __attribute__((noinline, used)) void fw_mark_begin(void)
@@ -70,7 +112,7 @@ int main(void)
 
     for (uint32_t i = 0; i < FW_IN_ELEMENTS; i++) {
         union { uint32_t u; float f; } w = { fw_input_bits[i] };
-        input[i] = w.f;
+        input[i] = fw_in(w.f);
     }
 #ifdef FW_SETUP
     FW_SETUP();
@@ -85,7 +127,7 @@ int main(void)
         ;
     put_dec("status ", (uint32_t)status);
     for (uint32_t i = 0; i < FW_OUT_ELEMENTS; i++) {
-        union { float f; uint32_t u; } w = { output[i] };
+        union { float f; uint32_t u; } w = { fw_out(output[i]) };
         put_hex(line, w.u);
         line[8] = '\n';
         line[9] = 0;
