@@ -37,7 +37,11 @@ SM2C_TEST_CC="gcc $warn" run build-test '^(cli_report)$'
 # and QEMU (its models' Cortex-M lowering runs sanitized in
 # cli_quant_modes_m4 and cli_quantize_modes); cli_stack_budget builds the
 # runtime twice with the system gcc for its call graph, whatever the build
-# (its two compiles of e2e models run sanitized in the e2e tests).
+# (its two compiles of e2e models run sanitized in the e2e tests); and
+# cli_so_dlopen checks that every e2e case's shared object loads and runs
+# through its metadata table: LLVM builds the model code uninstrumented, the
+# runtime inside is the one the e2e and conformance runs sanitize, and the
+# sanitized compiler's --emit so runs in cli_compile_outputs.
 SM2C_TEST_CC="clang $warn -g -fsanitize=address,undefined -fno-sanitize-recover=all" \
-  run build-asan '^(cli_cmake_source_tree|cli_determinism_all|cli_runtime_files|cli_cmake_package|rt_neon|cli_float_kernels_m4|cli_firmware_m4|cli_stack_budget)$' \
+  run build-asan '^(cli_cmake_source_tree|cli_determinism_all|cli_runtime_files|cli_cmake_package|rt_neon|cli_float_kernels_m4|cli_firmware_m4|cli_stack_budget|cli_so_dlopen)$' \
   -DSM2C_SANITIZE=ON

@@ -13,8 +13,9 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fail=0 passed=0
 # Under the sanitizers (scripts/test.sh's second run) the so form is left to
-# so_dlopen, which runs every e2e case through it: LLVM builds both forms'
-# model code uninstrumented, so a second pass adds time and no check.
+# the plain run's so_dlopen, which runs every e2e case through it: LLVM
+# builds both forms' model code uninstrumented, so a second pass adds time
+# and no check.
 forms="c obj so"
 case "$CC" in *-fsanitize*) forms="c obj" ;; esac
 for emit in $forms; do

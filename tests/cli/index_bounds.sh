@@ -140,8 +140,10 @@ for spec in "${runs[@]}"; do
       fi
       main=("$dir/$name.c")
       [ "$emit" = obj ] && main=("$dir/$name.o")
+      # rtlib.py adds -std=c99 -O2 itself; without it the gcc command is the
+      # plain test run's $SM2C_TEST_CC, whose library the conformance run builds.
       if [ -z "${rtlib[$tag]:-}" ]; then
-        rtlib[$tag]=$(runtime_lib "$sm2c" "$cc" "$tmp/rt_$tag") || check "$tag: build the runtime" false
+        rtlib[$tag]=$(runtime_lib "$sm2c" "${cc/ -std=c99/}" "$tmp/rt_$tag") || check "$tag: build the runtime" false
       fi
       # shellcheck disable=SC2086
       check "$tag: build $case" $cc -I "$dir" -DMODEL_H="\"$name.h\"" -DPREFIX="$name" \
