@@ -1,23 +1,26 @@
 /*
 ** conv_ohwi_s8.c: int8 Conv2D without groups for a microcontroller, over a
-** filter the compiler laid out for SMLAD (ops_q8.c, for Cortex-M targets):
-** one row of K = KH*KW*C values per output channel, TFLite's [OC, KH, KW, C]
-** order, except that in each group of four values below K & ~3 the middle
-** two are swapped: bytes (k, k+2, k+1, k+3).  SXTB16 then turns a word of
-** a row into the int16 pairs (k, k+1) and (k+2, k+3) with no packing.
+** filter the compiler laid out for SMLAD (ops_q8.c, for Cortex-M targets).
+** K = KH*KW*C values per output channel in TFLite's [OC, KH, KW, C] order;
+** the channels by groups of four: for each pair of values (k,
+** k+1), KP = K rounded up to even, two words, bytes (c0 k, c1 k, c0 k+1,
+** c1 k+1) and the same of c2, c3, value K of an odd K 0.  SXTB16 turns a word
+** into channel c0's int16 pair (k, k+1), and with its rotation into c1's.
+** The last OC % 4 channels follow as rows of K, the middle two of each four
+** values below K & ~3 swapped: bytes (k, k+2, k+1, k+3), whose SXTB16s are
+** the pairs (k, k+1) and (k+2, k+3).
 **
 ** Two output pixels at a time, each pixel's window is copied once into
 ** col (arena scratch of 2*K + 2 int16, planned by the compiler; the two
 ** columns interleave by pairs of values) as x - in_zp, taps in the padding
-** 0 (padding with the input's zero point); then every
-** pair of output channels takes the dot products of its two rows with the
-** two columns: four sums in registers, eight SMLADs per four terms
-** (CMSIS-NN's mat_mult_kernel_s8_s16 scheme), and the four values are
-** requantized through q8_m.h (SMMULR where it is exact).  When every channel
-** takes the short requantization, one call (co8_pixels22) runs all the
-** channel pairs of a pixel pair, each pair's sums kept in registers from the
-** dot products to the stores.  Without the DSP extension the same loops run
-** in C.
+** 0 (padding with the input's zero point); then every group of four
+** channels takes its eight dot products with the two columns in registers:
+** per pair of values four loads, four SXTB16 and eight SMLADs, against six
+** loads for the same sixteen products by pairs of channels (CMSIS-NN's
+** mat_mult_kernel_s8_s16).  The sums are requantized through q8_m.h (SMMULR
+** where it is exact); when every channel takes that short way, one call
+** (co8_groups_asm) runs all the groups of a pixel pair from the biases to
+** the stores.  Without the DSP extension the same loops run in C.
 **
 ** The sums are TFLite's reference ConvPerChannel's (conv_s8.c): integer sums
 ** are exact, and the compiler proves that every partial sum, the bias
@@ -170,7 +173,7 @@ static void co8_im2col(const int8_t *x, const int32_t *p, int32_t i, int32_t zp,
 
 /* s[2*r + j] += row r of the filter (w, w + K) . column j of col, for r,
 ** j < 2: one pointer walks both columns, eight int16 per four terms. */
-static SM2C_RT_ALWAYS_INLINE void co8_dot22(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
+static SM2C_RT_NOINLINE void co8_dot22(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
 {
     const int8_t *w0 = w, *w1 = w + K, *const end = w + K;
     const int16_t *c = col;
@@ -226,209 +229,229 @@ static SM2C_RT_ALWAYS_INLINE void co8_dot22(const int8_t *w, const int16_t *col,
     s[0] = s00, s[1] = s01, s[2] = s10, s[3] = s11;
 }
 
-/* co8_dot22 as a call of its own (the blocks off the common path). */
-static SM2C_RT_NOINLINE void co8_dot22_call(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
-{
-    co8_dot22(w, col, K, s);
-}
-
-/* What the common block's requantization shares across the layer. */
+/* What the requantization shares across the layer; y1: where pixel 1's
+** outputs lie from pixel 0's (OC, or 0 when the pair's two columns are one
+** pixel's). */
 typedef struct {
-    ptrdiff_t OC;
+    ptrdiff_t y1;
     int32_t out_zp, lo, hi;
+    int mode;
+    const int32_t *mult, *shift;
 } co8_out;
 
-/* q8m_fast's output clamped to [lo, hi], written so that gcc selects rather
-** than branches. */
-static SM2C_RT_ALWAYS_INLINE int32_t co8_rq(int32_t s, int32_t m, int32_t e, int32_t zp, int32_t lo, int32_t hi)
+/* Channel o's output of sum s. */
+static int8_t co8_rq1(int32_t s, int32_t o, const co8_out *q)
 {
-    int32_t v = q8m_fast(s, m, e) + zp;
-    v = v < lo ? lo : v;
-    return v > hi ? hi : v;
+    if (q->mode == 2)
+        return sm2c_rt__clamp_s8(q8m_fast(s, q->mult[o], -q->shift[o]) + q->out_zp, q->lo, q->hi);
+    q8m_rq rq;
+    q8m_prep(&rq, q->mult[o], q->shift[o], q->mode);
+    return q8m_out(&rq, s, q->out_zp, q->lo, q->hi);
 }
 
-/* The common blocks of two output pixels (y, y + OC): output channels
-** [0, n) by pairs, n even, every channel of the layer taking the short
-** requantization (q8m_mode 2).  A pair's sums stay in registers from the
-** dot products to the stores, and its constants are read before its first
-** store (an int8 store may alias them, as far as C knows). */
-static SM2C_RT_NOINLINE void co8_pixels22(const int8_t *w, const int16_t *col, int32_t K, int32_t n,
-                                          const int32_t *bias, const int32_t *mult, const int32_t *shift,
-                                          const co8_out *q, int8_t *y)
+/* s[2*r + j] += channel r of a group (wg, the layout above) . column j,
+** r < 4, j < 2: per pair of values (k, k+1) the group's two words, bytes
+** (c0 k, c1 k, c0 k+1, c1 k+1) and the same of c2, c3, against col's four
+** int16 (k, k+1) of column 0 then of column 1. */
+static void co8_dot42(const int8_t *wg, const int16_t *col, int32_t pairs, int32_t *s)
 {
-    const int32_t zp = q->out_zp, lo = q->lo, hi = q->hi;
-    const ptrdiff_t OC = q->OC;
-    for (int32_t o = 0; o < n; o += 2, w += 2 * (ptrdiff_t)K) {
-        int32_t s[4];
-        s[0] = s[1] = bias ? bias[o] : 0;
-        s[2] = s[3] = bias ? bias[o + 1] : 0;
-        co8_dot22(w, col, K, s);
-        const int32_t m0 = mult[o], e0 = -shift[o], m1 = mult[o + 1], e1 = -shift[o + 1];
-        const int32_t y00 = co8_rq(s[0], m0, e0, zp, lo, hi), y01 = co8_rq(s[1], m0, e0, zp, lo, hi);
-        const int32_t y10 = co8_rq(s[2], m1, e1, zp, lo, hi), y11 = co8_rq(s[3], m1, e1, zp, lo, hi);
-        y[o] = (int8_t)y00, y[o + 1] = (int8_t)y10;
-        y[OC + o] = (int8_t)y01, y[OC + o + 1] = (int8_t)y11;
+    for (int32_t t = 0; t < pairs; t++, wg += 8, col += 4)
+        for (int32_t r = 0; r < 4; r++) {
+            const int8_t *v = wg + 4 * (r >> 1) + (r & 1); /* v[0]: value k, v[2]: k + 1 */
+            s[2 * r] += v[0] * col[0] + v[2] * col[1];
+            s[2 * r + 1] += v[0] * col[2] + v[2] * col[3];
+        }
+}
+
+/* The groups of four channels in C: sums, requantization, stores. */
+static void co8_groups_c(const int8_t *w, const int16_t *col, int32_t pairs, int32_t groups, const int32_t *bias,
+                         const co8_out *q, int8_t *y)
+{
+    for (int32_t g = 0; g < groups; g++, w += 8 * (ptrdiff_t)pairs, y += 4) {
+        int32_t s[8];
+        for (int32_t r = 0; r < 4; r++)
+            s[2 * r] = s[2 * r + 1] = bias ? bias[4 * g + r] : 0;
+        co8_dot42(w, col, pairs, s);
+        for (int32_t r = 0; r < 4; r++) {
+            y[r] = co8_rq1(s[2 * r], 4 * g + r, q);
+            y[q->y1 + r] = co8_rq1(s[2 * r + 1], 4 * g + r, q);
+        }
     }
 }
 
 #if SM2C_RT_DSP_ASM && defined(__thumb2__)
-/* co8_pixels22's work as co8_pairs22_asm reads it (the assembly's offsets). */
+/* co8_groups_c's work as co8_groups_asm reads it (the assembly's offsets). */
 typedef struct {
-    const int8_t *w;               /* 0: the pair's first row; its second K bytes on */
+    const int8_t *w;               /* 0: the group's words */
     const int16_t *col;            /* 4 */
-    int32_t kq, pairs;             /* 8, 12: K / 4 >= 1; channel pairs left >= 1 */
-    const int32_t *bias;           /* 16: the pair's biases */
-    int32_t bias_step;             /* 20: 8, or 0 (bias: two zeros) */
-    const int32_t *mult, *shift;   /* 24, 28: the pair's */
-    int8_t *y;                     /* 32: pixel 0's output of the pair's first channel */
-    int32_t OC, zp, lo, hi;        /* 36 .. 48 */
-    int32_t tail;                  /* 52: K % 4, the terms past the groups of four */
+    int32_t pairs, groups;         /* 8, 12: pairs of values >= 0; groups left >= 1 */
+    const int32_t *bias;           /* 16: the group's biases */
+    int32_t bias_step;             /* 20: 16, or 0 (bias: four zeros) */
+    const int32_t *mult, *shift;   /* 24, 28: the group's */
+    int8_t *y;                     /* 32: pixel 0's output of the group's first channel */
+    int32_t y1, zp, lo, hi;        /* 36 .. 48 */
 } co8_job;
 
-/* Four terms of a row pair by a column pair: r6, r7 the rows, r8 the
-** columns; sums r2 (row 0, column 0), r3 (0, 1), r4 (1, 0), r5 (1, 1). */
-#define CO8_TERMS4                                                                                             \
-    "ldr r10, [r6], #4\n\t"                                                                                    \
-    "ldr r11, [r7], #4\n\t"                                                                                    \
-    "ldr r0, [r8], #4\n\t"                                                                                     \
-    "ldr r1, [r8], #4\n\t"                                                                                     \
-    "sxtb16 r12, r10\n\t"                                                                                      \
-    "sxtb16 lr, r11\n\t"                                                                                       \
-    "smlad r2, r12, r0, r2\n\t"                                                                                \
+/* A pair of values of a group by a column pair: r10 the group's words, r11
+** the columns; sums r2 r3 (channel 0, columns 0 and 1) .. r8 r9 (channel 3).
+** Three loads in a row (the second and third pipelined), then the fourth. */
+#define CO8_PAIR                                                                                               \
+    "ldr r0, [r11], #4\n\t"                                                                                    \
+    "ldr r1, [r11], #4\n\t"                                                                                    \
+    "ldr r12, [r10], #4\n\t"                                                                                   \
+    "sxtb16 lr, r12\n\t"                                                                                       \
+    "smlad r2, lr, r0, r2\n\t"                                                                                 \
+    "smlad r3, lr, r1, r3\n\t"                                                                                 \
+    "sxtb16 lr, r12, ror #8\n\t"                                                                               \
     "smlad r4, lr, r0, r4\n\t"                                                                                 \
-    "smlad r3, r12, r1, r3\n\t"                                                                                \
     "smlad r5, lr, r1, r5\n\t"                                                                                 \
-    "ldr r0, [r8], #4\n\t"                                                                                     \
-    "ldr r1, [r8], #4\n\t"                                                                                     \
-    "sxtb16 r10, r10, ror #8\n\t"                                                                              \
-    "sxtb16 r11, r11, ror #8\n\t"                                                                              \
-    "smlad r2, r10, r0, r2\n\t"                                                                                \
-    "smlad r4, r11, r0, r4\n\t"                                                                                \
-    "smlad r3, r10, r1, r3\n\t"                                                                                \
-    "smlad r5, r11, r1, r5\n\t"
+    "ldr r12, [r10], #4\n\t"                                                                                   \
+    "sxtb16 lr, r12\n\t"                                                                                       \
+    "smlad r6, lr, r0, r6\n\t"                                                                                 \
+    "smlad r7, lr, r1, r7\n\t"                                                                                 \
+    "sxtb16 lr, r12, ror #8\n\t"                                                                               \
+    "smlad r8, lr, r0, r8\n\t"                                                                                 \
+    "smlad r9, lr, r1, r9\n\t"
 
-/* co8_pixels22 in assembly: per channel pair, the dot products (eight
-** terms a loop, four first when K / 4 is odd, the last K % 4 one by one,
-** the filter rows then read at any alignment), the four sums requantized
-** (SSAT when the clamp is [-128, 127]) and stored; fourteen registers,
-** which inline assembly cannot claim from gcc.  ([sp] the job.) */
-SM2C_RT_NAKED_STACK(co8_pairs22_asm, 44) /* r4-r11, lr and two words */
-__attribute__((naked, noinline)) static void co8_pairs22_asm(co8_job *j __attribute__((unused)))
+/* Channel C's two sums (S0, S1) requantized: its multiplier and shift from
+** r10, r11 (post-incremented), r0 r12 lr free. */
+#define CO8_RQ2(S0, S1)                                                                                        \
+    "ldr r0, [r10], #4\n\t"                                                                                    \
+    "ldr r12, [r11], #4\n\t"                                                                                   \
+    "rsb r12, r12, #0\n\t"                                                                                     \
+    "movs lr, #1\n\t"                                                                                          \
+    "lsl lr, lr, r12\n\t"                                                                                      \
+    "lsr lr, lr, #1\n\t" SM2C_RT_ASM_RQ(S0, "r0", "lr", "r12") SM2C_RT_ASM_RQ(S1, "r0", "lr", "r12")
+
+/* co8_groups_c in assembly when every channel takes the short
+** requantization: per group, the eight sums in registers from the bias to
+** the stores, the pairs of values eight a turn (first the pairs % 4 one by
+** one, then four if pairs % 8 >= 4), their ends compared on the stack; every
+** register but sp and pc.  ([sp] the job, [sp, #4] the columns' end, [sp, #8]
+** the single pairs', [sp, #12] the four's.) */
+SM2C_RT_NAKED_STACK(co8_groups_asm, 52) /* r4-r11, lr and four words */
+__attribute__((naked, noinline)) static void co8_groups_asm(co8_job *j __attribute__((unused)))
 {
     __asm__(".syntax unified\n\t"
             "push {r4-r11, lr}\n\t"
-            "sub sp, sp, #8\n\t"
-            "str r0, [sp]\n"
+            "sub sp, sp, #16\n\t"
+            "str r0, [sp]\n\t"
+            "ldr r1, [r0, #4]\n\t"
+            "ldr r2, [r0, #8]\n\t"
+            "add r3, r1, r2, lsl #3\n\t"
+            "str r3, [sp, #4]\n\t"
+            "and r3, r2, #7\n\t"
+            "add r3, r1, r3, lsl #3\n\t"
+            "str r3, [sp, #12]\n\t"
+            "and r2, r2, #3\n\t"
+            "add r3, r1, r2, lsl #3\n\t"
+            "str r3, [sp, #8]\n"
             "1:\n\t"
             "ldr r1, [sp]\n\t"
-            "ldr r6, [r1]\n\t"
-            "ldr r9, [r1, #8]\n\t"
-            "add r7, r6, r9, lsl #2\n\t"
-            "ldr r0, [r1, #52]\n\t"
-            "add r7, r7, r0\n\t" /* the second row, K bytes on */
-            "ldr r8, [r1, #4]\n\t"
+            "ldr r10, [r1]\n\t"
+            "ldr r11, [r1, #4]\n\t"
             "ldr r0, [r1, #16]\n\t"
-            "ldr r2, [r0]\n\t"
-            "ldr r4, [r0, #4]\n\t"
+            "ldm r0, {r2, r4, r6, r8}\n\t"
             "ldr r3, [r1, #20]\n\t"
             "add r0, r0, r3\n\t"
             "str r0, [r1, #16]\n\t"
             "mov r3, r2\n\t"
             "mov r5, r4\n\t"
-            "tst r9, #1\n\t"
-            "beq 2f\n\t" CO8_TERMS4 "2:\n\t"
-            "lsrs r9, r9, #1\n\t"
-            "beq 4f\n"
-            "3:\n\t" CO8_TERMS4 CO8_TERMS4 "subs r9, r9, #1\n\t"
-            "bne 3b\n"
-            "4:\n\t"
+            "mov r7, r6\n\t"
+            "mov r9, r8\n\t"
+            "ldr lr, [sp, #8]\n\t"
+            "cmp r11, lr\n\t"
+            "beq 3f\n"
+            "2:\n\t" CO8_PAIR "ldr lr, [sp, #8]\n\t"
+            "cmp r11, lr\n\t"
+            "bne 2b\n"
+            "3:\n\t"
+            "ldr lr, [sp, #12]\n\t"
+            "cmp r11, lr\n\t"
+            "beq 4f\n\t" CO8_PAIR CO8_PAIR CO8_PAIR CO8_PAIR "4:\n\t"
+            "ldr lr, [sp, #4]\n\t"
+            "cmp r11, lr\n\t"
+            "beq 5f\n"
+            "9:\n\t" CO8_PAIR CO8_PAIR CO8_PAIR CO8_PAIR CO8_PAIR CO8_PAIR CO8_PAIR CO8_PAIR "ldr lr, [sp, #4]\n\t"
+            "cmp r11, lr\n\t"
+            "bne 9b\n"
+            "5:\n\t"
             "ldr r1, [sp]\n\t"
-            "ldr r9, [r1, #52]\n\t" /* the last K % 4 terms, one at a time */
-            "cmp r9, #0\n\t"
-            "beq 7f\n\t"
-            "mov lr, #2\n"
-            "8:\n\t"
-            "ldrsb r10, [r6], #1\n\t"
-            "ldrsb r11, [r7], #1\n\t"
-            "ldrsh r0, [r8]\n\t"     /* column 0: co8_at's k, k + 1 at 2k, 2k + 1 */
-            "ldrsh r12, [r8, #4]\n\t" /* column 1, two values on */
-            "mla r2, r10, r0, r2\n\t"
-            "mla r4, r11, r0, r4\n\t"
-            "mla r3, r10, r12, r3\n\t"
-            "mla r5, r11, r12, r5\n\t"
-            "add r8, r8, lr\n\t" /* 2 bytes on from an even term, 6 from an odd one */
-            "rsb lr, lr, #8\n\t"
-            "subs r9, r9, #1\n\t"
-            "bne 8b\n"
-            "7:\n\t"
-            "str r7, [r1]\n\t" /* the next pair's rows */
-            "ldr r0, [r1, #24]\n\t"
-            "ldr r6, [r0], #4\n\t"
-            "ldr r7, [r0], #4\n\t"
-            "str r0, [r1, #24]\n\t"
-            "ldr r0, [r1, #28]\n\t"
-            "ldr r8, [r0], #4\n\t"
-            "ldr r9, [r0], #4\n\t"
-            "str r0, [r1, #28]\n\t"
-            "rsb r8, r8, #0\n\t"
-            "rsb r9, r9, #0\n\t"
-            "movs r0, #1\n\t"
-            "lsl r10, r0, r8\n\t"
-            "lsr r10, r10, #1\n\t"
-            "lsl r11, r0, r9\n\t"
-            "lsr r11, r11, #1\n\t" SM2C_RT_ASM_RQ("r2", "r6", "r10", "r8") SM2C_RT_ASM_RQ("r3", "r6", "r10", "r8")
-                SM2C_RT_ASM_RQ("r4", "r7", "r11", "r9") SM2C_RT_ASM_RQ("r5", "r7", "r11", "r9") "add r0, r1, #40\n\t"
-            "ldm r0, {r6-r8}\n\t" /* zp, lo, hi */
-            "add r2, r2, r6\n\t"
-            "add r3, r3, r6\n\t"
-            "add r4, r4, r6\n\t"
-            "add r5, r5, r6\n\t"
-            "cmn r7, #128\n\t"
-            "bne 5f\n\t"
-            "cmp r8, #127\n\t"
-            "bne 5f\n\t"
+            "str r10, [r1]\n\t" /* the next group's words */
+            "ldr r10, [r1, #24]\n\t"
+            "ldr r11, [r1, #28]\n\t" CO8_RQ2("r2", "r3") CO8_RQ2("r4", "r5") CO8_RQ2("r6", "r7")
+                CO8_RQ2("r8", "r9") "str r10, [r1, #24]\n\t"
+            "str r11, [r1, #28]\n\t"
+            "add r0, r1, #40\n\t"
+            "ldm r0, {r10-r12}\n\t" /* zp, lo, hi */
+            "add r2, r2, r10\n\t"
+            "add r3, r3, r10\n\t"
+            "add r4, r4, r10\n\t"
+            "add r5, r5, r10\n\t"
+            "add r6, r6, r10\n\t"
+            "add r7, r7, r10\n\t"
+            "add r8, r8, r10\n\t"
+            "add r9, r9, r10\n\t"
+            "cmn r11, #128\n\t"
+            "bne 6f\n\t"
+            "cmp r12, #127\n\t"
+            "bne 6f\n\t"
             "ssat r2, #8, r2\n\t"
             "ssat r3, #8, r3\n\t"
             "ssat r4, #8, r4\n\t"
             "ssat r5, #8, r5\n\t"
-            "b 6f\n"
-            "5:\n\t" SM2C_RT_ASM_CLAMP("r2", "r7", "r8") SM2C_RT_ASM_CLAMP("r3", "r7", "r8") SM2C_RT_ASM_CLAMP("r4", "r7", "r8") SM2C_RT_ASM_CLAMP("r5", "r7", "r8") "6:\n\t"
+            "ssat r6, #8, r6\n\t"
+            "ssat r7, #8, r7\n\t"
+            "ssat r8, #8, r8\n\t"
+            "ssat r9, #8, r9\n\t"
+            "b 7f\n"
+            "6:\n\t" SM2C_RT_ASM_CLAMP("r2", "r11", "r12") SM2C_RT_ASM_CLAMP("r3", "r11", "r12")
+                SM2C_RT_ASM_CLAMP("r4", "r11", "r12") SM2C_RT_ASM_CLAMP("r5", "r11", "r12")
+                    SM2C_RT_ASM_CLAMP("r6", "r11", "r12") SM2C_RT_ASM_CLAMP("r7", "r11", "r12")
+                        SM2C_RT_ASM_CLAMP("r8", "r11", "r12") SM2C_RT_ASM_CLAMP("r9", "r11", "r12") "7:\n\t"
             "ldr r0, [r1, #32]\n\t"
-            "ldr r6, [r1, #36]\n\t"
+            "ldr r10, [r1, #36]\n\t"
             "strb r2, [r0]\n\t"
             "strb r4, [r0, #1]\n\t"
-            "add r6, r6, r0\n\t"
-            "strb r3, [r6]\n\t"
-            "strb r5, [r6, #1]\n\t"
-            "add r0, r0, #2\n\t"
+            "strb r6, [r0, #2]\n\t"
+            "strb r8, [r0, #3]\n\t"
+            "add r10, r10, r0\n\t"
+            "strb r3, [r10]\n\t"
+            "strb r5, [r10, #1]\n\t"
+            "strb r7, [r10, #2]\n\t"
+            "strb r9, [r10, #3]\n\t"
+            "add r0, r0, #4\n\t"
             "str r0, [r1, #32]\n\t"
             "ldr r0, [r1, #12]\n\t"
             "subs r0, r0, #1\n\t"
             "str r0, [r1, #12]\n\t"
             "bne 1b\n\t"
-            "add sp, sp, #8\n\t"
+            "add sp, sp, #16\n\t"
             "pop {r4-r11, pc}");
 }
-#undef CO8_TERMS4
+#undef CO8_PAIR
+#undef CO8_RQ2
 #endif
 
-/* The common blocks (co8_pixels22's), in assembly where it is built. */
-static void co8_common(const int8_t *w, const int16_t *col, int32_t K, int32_t n, const int32_t *bias,
-                       const int32_t *mult, const int32_t *shift, const co8_out *q, int8_t *y)
+/* The groups of four channels, in assembly where it is built. */
+static void co8_groups(const int8_t *w, const int16_t *col, int32_t pairs, int32_t groups, const int32_t *bias,
+                       const co8_out *q, int8_t *y)
 {
+    if (groups <= 0)
+        return;
 #if SM2C_RT_DSP_ASM && defined(__thumb2__)
-    static const int32_t zeros[2] = { 0, 0 };
-    if (K > 0 && n >= 2) {
-        co8_job j = { w, col, K / 4, n / 2, bias ? bias : zeros, bias ? 8 : 0, mult, shift, y, (int32_t)q->OC,
-                      q->out_zp, q->lo, q->hi, K & 3 };
-        co8_pairs22_asm(&j);
+    static const int32_t zeros[4] = { 0, 0, 0, 0 };
+    if (q->mode == 2) {
+        co8_job j = { w, col, pairs, groups, bias ? bias : zeros, bias ? 16 : 0, q->mult, q->shift, y,
+                      (int32_t)q->y1, q->out_zp, q->lo, q->hi };
+        co8_groups_asm(&j);
         return;
     }
 #endif
-    co8_pixels22(w, col, K, n, bias, mult, shift, q, y);
+    co8_groups_c(w, col, pairs, groups, bias, q, y);
 }
 
-/* s + row w . column colj (col + 2j): an output channel or pixel past the last pair. */
+/* s + row w . column colj (col + 2j): a last channel past the pairs. */
 static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_t s)
 {
     int32_t k = 0;
@@ -452,6 +475,29 @@ static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_
     return s;
 }
 
+/* The last OC % 4 channels (w: their rows, o0 the first's index), both
+** columns: by a pair of rows, then one. */
+static void co8_rows(const int8_t *w, const int16_t *col, int32_t K, int32_t o0, int32_t OC, const int32_t *bias,
+                     const co8_out *q, int8_t *y)
+{
+    for (int32_t o = o0; o < OC; o += 2, w += 2 * (ptrdiff_t)K) {
+        const int32_t no = OC - o < 2 ? 1 : 2;
+        int32_t s[4];
+        s[0] = s[1] = bias ? bias[o] : 0;
+        s[2] = s[3] = no == 2 && bias ? bias[o + 1] : 0;
+        if (no == 2) {
+            co8_dot22(w, col, K, s);
+        } else {
+            s[0] = co8_dot11(w, col, K, s[0]);
+            s[1] = co8_dot11(w, col + 2, K, s[1]);
+        }
+        for (int32_t r = 0; r < no; r++) {
+            y[o + r] = co8_rq1(s[2 * r], o + r, q);
+            y[q->y1 + o + r] = co8_rq1(s[2 * r + 1], o + r, q);
+        }
+    }
+}
+
 void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
                             const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
                             int32_t act_min, int32_t act_max, int16_t *col)
@@ -459,16 +505,19 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
     const int32_t OC = p[SM2C_RT_WIN_OC];
     const int32_t K = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
     const int32_t P = p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
-    const int mode = q8m_mode(K, bias, mult, shift, OC);
-    const co8_out qo = { OC, out_zp, act_min, act_max };
+    const int32_t pairs = (K + 1) / 2, groups = OC / 4;
+    const int8_t *rows = w + (ptrdiff_t)groups * 8 * pairs; /* the last OC % 4 channels */
+    co8_out q = { OC, out_zp, act_min, act_max, q8m_mode(K, bias, mult, shift, OC), mult, shift };
     const int one = p[SM2C_RT_WIN_KH] == 1 && p[SM2C_RT_WIN_KW] == 1 && p[SM2C_RT_WIN_PT] == 0 &&
                     p[SM2C_RT_WIN_PL] == 0; /* a 1x1 window always inside: the pixel's values */
     /* windows inside the input: a filter row's values one run */
     const int runs = p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1;
+    if (K & 1) /* value K of both columns, which the groups' zero padding multiplies */
+        col[co8_at(K)] = col[co8_at(K) + 2] = 0;
     for (int32_t i = 0; i < P; i += 2) {
         /* an odd last pixel pairs with the one before it, which is computed
-        ** and stored again with the same values: the blocks' path, not the
-        ** single pixel's */
+        ** and stored again with the same values; a single pixel's two columns
+        ** are its own, and both its outputs land on one place */
         if (i + 1 == P && i > 0)
             i--;
         const int32_t np = P - i < 2 ? 1 : 2;
@@ -480,41 +529,11 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
             co8_im2col2(w0, w1, p, in_zp, col);
         } else {
             co8_im2col(x, p, i, in_zp, col);
-            if (np == 2)
-                co8_im2col(x, p, i + 1, in_zp, col + 2);
+            co8_im2col(x, p, i + np - 1, in_zp, col + 2);
         }
+        q.y1 = np == 2 ? OC : 0;
         int8_t *yp = y + (ptrdiff_t)i * OC;
-        int32_t o = 0;
-        if (np == 2 && mode == 2) { /* the common blocks */
-            o = OC & ~1;
-            co8_common(w, col, K, o, bias, mult, shift, &qo, yp);
-        }
-        for (; o < OC; o += 2) {
-            const int32_t no = OC - o < 2 ? 1 : 2;
-            const int8_t *wo = w + (ptrdiff_t)o * K;
-            int32_t s[4];
-            s[0] = s[1] = bias ? bias[o] : 0;
-            s[2] = s[3] = no == 2 && bias ? bias[o + 1] : 0;
-            if (np == 2 && no == 2)
-                co8_dot22_call(wo, col, K, s);
-            else
-                for (int32_t r = 0; r < no; r++)
-                    for (int32_t j = 0; j < np; j++)
-                        s[2 * r + j] = co8_dot11(wo + (ptrdiff_t)r * K, col + 2 * j, K, s[2 * r + j]);
-            for (int32_t r = 0; r < no; r++) {
-                int8_t *yo = yp + o + r;
-                if (mode == 2) {
-                    const int32_t m = mult[o + r], e = -shift[o + r];
-                    for (int32_t j = 0; j < np; j++)
-                        yo[(ptrdiff_t)j * OC] = sm2c_rt__clamp_s8(q8m_fast(s[2 * r + j], m, e) + out_zp, act_min,
-                                                                  act_max);
-                    continue;
-                }
-                q8m_rq rq;
-                q8m_prep(&rq, mult[o + r], shift[o + r], mode);
-                for (int32_t j = 0; j < np; j++)
-                    yo[(ptrdiff_t)j * OC] = q8m_out(&rq, s[2 * r + j], out_zp, act_min, act_max);
-            }
-        }
+        co8_groups(w, col, pairs, groups, bias, &q, yp);
+        co8_rows(rows, col, K, 4 * groups, OC, bias, &q, yp);
     }
 }

@@ -183,6 +183,40 @@ static sm2c_value *fc_m_filter(sm2c_lower *l, const sm2c_value *f, int64_t n, in
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/fc_m", f->name ? f->name : "filter"));
 }
 
+/* A Conv2D filter [KH, KW, C, OC] as sm2c_rt_conv2d_ohwi_s8 reads it
+** (conv_ohwi_s8.c): the channels by groups of four, per pair of values (k,
+** k+1) of K = KH*KW*C two words (c0 k, c1 k, c0 k+1, c1 k+1) and the same of
+** c2, c3, 0 past an odd K; then the last OC % 4 channels as rows of
+** sm2c_q8_ohwi_filter's.  So one load and two SXTB16s give two channels'
+** int16 pairs, and the kernel's one pointer walks four channels. */
+static sm2c_value *conv_m_filter(sm2c_lower *l, const sm2c_value *f)
+{
+    const sm2c_tensor *t = f->constant;
+    const int64_t oc = t->shape.dims[t->shape.rank - 1], k = oc > 0 ? t->nelem / oc : 0;
+    const int64_t kp = k + (k & 1), groups = oc / 4, quads = k & ~(int64_t)3;
+    const int64_t size = groups * 4 * kp + (oc - 4 * groups) * k;
+    sm2c_tensor *r = sm2c_arena_alloc(l->c->arena, sizeof *r);
+    r->dtype = SM2C_DT_INT8;
+    r->shape = sm2c_shape_make(l->c, 1, &size);
+    r->nelem = size;
+    r->nbytes = (size_t)size;
+    r->data = sm2c_arena_alloc(l->c->arena, (size_t)size + 1);
+    const int8_t *src = t->data;
+    int8_t *dst = r->data;
+    for (int64_t g = 0; g < groups; g++)
+        for (int64_t i = 0; i < kp; i += 2)
+            for (int64_t o = 4 * g; o < 4 * g + 4; o += 2) {
+                *dst++ = src[i * oc + o];
+                *dst++ = src[i * oc + o + 1];
+                *dst++ = i + 1 < k ? src[(i + 1) * oc + o] : 0;
+                *dst++ = i + 1 < k ? src[(i + 1) * oc + o + 1] : 0;
+            }
+    for (int64_t o = 4 * groups; o < oc; o++, dst += k)
+        for (int64_t i = 0; i < k; i++)
+            dst[i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i] = src[i * oc + o];
+    return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter"));
+}
+
 /* A Cortex-M form's step: node n's int8 contraction with filter f, window
 ** p, its requantization, and `scratch` int16 of planned arena scratch (never
 ** the stack, which stays small) as the last argument. */
@@ -205,7 +239,7 @@ static void cortex_m_step(sm2c_lower *l, const sm2c_node *n, const char *kernel,
 static sm2c_status lower_conv_ohwi(sm2c_lower *l, const sm2c_node *n, const int64_t *p)
 {
     const int64_t k = p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] * p[SM2C_RT_WIN_C];
-    cortex_m_step(l, n, "sm2c_rt_conv2d_ohwi_s8", sm2c_q8_ohwi_filter(l, n->inputs[1], 0), p, 2 * k + 2,
+    cortex_m_step(l, n, "sm2c_rt_conv2d_ohwi_s8", conv_m_filter(l, n->inputs[1]), p, 2 * k + 2,
                   "conv windows");
     return SM2C_OK;
 }

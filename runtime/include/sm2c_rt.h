@@ -755,10 +755,12 @@ void sm2c_rt_fully_connected_s8_frq(const int8_t *x, const int8_t *w, const int3
 ** [N, HP, WP, CP], x's pixel (h, w) at (h + PT, w + PL), fill elsewhere and
 ** in the channels past C; d = {N, H, W, C, HP, WP, PT, PL, CP}. */
 void sm2c_rt_pad_copy_s8(const int8_t *x, int8_t *y, const int32_t *d, int32_t fill);
-/* Conv2D without groups, the form for Cortex-M (conv_ohwi_s8.c): filter rows
-** [OC, KH*KW*C] in TFLite's [OC, KH, KW, C] order, the middle two of each four
-** values below (KH*KW*C) & ~3 swapped (SMLAD's order); col: scratch of
-** 2*KH*KW*C + 2 int16. */
+/* Conv2D without groups, the form for Cortex-M (conv_ohwi_s8.c): K =
+** KH*KW*C values per channel in TFLite's [OC, KH, KW, C] order, the channels
+** by groups of four, each pair of values (k, k+1) two words (c0 k, c1 k, c0
+** k+1, c1 k+1) and the same of c2, c3 (0 past an odd K); then the last OC % 4
+** channels' rows of K, the middle two of each four values below K & ~3
+** swapped (SMLAD's order); col: scratch of 2*K + 2 int16. */
 void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
                             const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
                             int32_t act_min, int32_t act_max, int16_t *col);

@@ -150,20 +150,39 @@ static int32_t ref_conv_taps(const int8_t *x, const int8_t *w, const int32_t *p,
     return acc;
 }
 
-/* sm2c_rt_conv2d_ohwi_s8's filter from w [KH, KW, C, OC] (sm2c_rt.h): rows of
-** K = KH*KW*C, the middle two of each four values below K & ~3 swapped. */
+/* A row of sm2c_rt_conv2d_ohwi_s8's filter from w [KH, KW, C, OC]: channel o's
+** K values, the middle two of each four below K & ~3 swapped. */
+static void ohwi_row(const int8_t *w, int32_t k, int32_t oc, int32_t o, int8_t *r)
+{
+    for (int32_t i = 0; i < k; i++) {
+        int32_t at = i;
+        if (i < (k & ~3) && (i & 3) == 1)
+            at = i + 1;
+        else if (i < (k & ~3) && (i & 3) == 2)
+            at = i - 1;
+        r[at] = w[i * oc + o];
+    }
+}
+
+/* sm2c_rt_conv2d_ohwi_s8's filter (sm2c_rt.h): groups of four channels, per
+** pair of values (k, k+1) the words (c0 k, c1 k, c0 k+1, c1 k+1) and (c2 k,
+** c3 k, c2 k+1, c3 k+1), 0 past an odd K; then the last oc % 4 channels'
+** rows. */
 static int8_t *ohwi_of(const int8_t *w, int32_t k, int32_t oc)
 {
-    int8_t *r = malloc((size_t)k * (size_t)oc);
-    for (int32_t o = 0; o < oc; o++)
-        for (int32_t i = 0; i < k; i++) {
-            int32_t at = i;
-            if (i < (k & ~3) && (i & 3) == 1)
-                at = i + 1;
-            else if (i < (k & ~3) && (i & 3) == 2)
-                at = i - 1;
-            r[o * k + at] = w[i * oc + o];
-        }
+    const int32_t kp = k + (k & 1), groups = oc / 4;
+    int8_t *r = calloc((size_t)(groups * 4 * kp + (oc % 4) * k) + 1, 1), *d = r;
+    for (int32_t g = 0; g < groups; g++)
+        for (int32_t i = 0; i < kp; i += 2)
+            for (int32_t h = 0; h < 2; h++) { /* channels 4g + 2h, 4g + 2h + 1 */
+                const int32_t o = 4 * g + 2 * h;
+                *d++ = w[i * oc + o];
+                *d++ = w[i * oc + o + 1];
+                *d++ = i + 1 < k ? w[(i + 1) * oc + o] : 0;
+                *d++ = i + 1 < k ? w[(i + 1) * oc + o + 1] : 0;
+            }
+    for (int32_t o = 4 * groups; o < oc; o++, d += k)
+        ohwi_row(w, k, oc, o, d);
     return r;
 }
 
@@ -395,6 +414,21 @@ static void test_conv_s8_shapes(void **state)
     check_conv_shape(pw_s2, -20, 30);
     check_conv_shape(pw10, 1, 33);
     check_conv_shape(mid32, 2, 39);
+    /* conv_ohwi_s8.c's groups of four channels: one output pixel (its two
+    ** columns one pixel's), fewer than four channels, K odd (the groups' zero
+    ** past value K) with pairs % 4 of 1, 2 and 3, on its assembly's seeds. */
+    const int32_t one_px[] = { 1, 3, 3, 5, 3, 3, 7, 1, 1, 1, 1, 0, 0 };
+    const int32_t oc3[] = { 1, 4, 5, 3, 3, 3, 3, 1, 1, 1, 1, 1, 1 };
+    const int32_t k9[] = { 1, 4, 5, 1, 3, 3, 12, 1, 1, 1, 1, 1, 1 };
+    const int32_t k3[] = { 1, 6, 4, 3, 1, 1, 8, 1, 1, 1, 1, 0, 0 };
+    const int32_t k13[] = { 1, 5, 5, 13, 1, 1, 4, 1, 1, 1, 1, 0, 0 };
+    check_conv_shape(one_px, 4, 42);
+    check_conv_shape(one_px, -128, 43);
+    check_conv_shape(oc3, 1, 45);
+    check_conv_shape(k9, -5, 48);
+    check_conv_shape(k3, 11, 51);
+    check_conv_shape(k13, -128, 54);
+    check_conv_shape(k13, 0, 55);
 }
 
 /* Depthwise of multiplier 1 (OC = C): blocks of 16 channels and their tails,
