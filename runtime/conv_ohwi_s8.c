@@ -67,13 +67,28 @@ static inline void co8_zero(int16_t *colj, int32_t k, int32_t n)
         colj[co8_at(i)] = 0;
 }
 
-/* A 1x1 window's input pixel (n, oh * SH, ow * SW) of output pixel i. */
-static const int8_t *co8_pixel_1x1(const int8_t *x, const int32_t *p, int32_t i)
+/* An output pixel's place: image n, row oh, column ow. */
+typedef struct {
+    int32_t n, oh, ow;
+} co8_pos;
+
+/* The place of the pixel after a, in row-major order: a step instead of
+** three divisions a pixel. */
+static SM2C_RT_ALWAYS_INLINE co8_pos co8_next(co8_pos a, const int32_t *p)
 {
-    const int32_t OW = p[SM2C_RT_WIN_OW], per_image = p[SM2C_RT_WIN_OH] * OW;
-    const int32_t n = i / per_image, oh = i % per_image / OW, ow = i % OW;
-    return x + (((ptrdiff_t)n * p[SM2C_RT_WIN_H] + (ptrdiff_t)oh * p[SM2C_RT_WIN_SH]) * p[SM2C_RT_WIN_W] +
-                (ptrdiff_t)ow * p[SM2C_RT_WIN_SW]) * p[SM2C_RT_WIN_C];
+    if (++a.ow == p[SM2C_RT_WIN_OW]) {
+        a.ow = 0;
+        if (++a.oh == p[SM2C_RT_WIN_OH])
+            a.oh = 0, a.n++;
+    }
+    return a;
+}
+
+/* A 1x1 window's input pixel (n, oh * SH, ow * SW) of output pixel a. */
+static const int8_t *co8_pixel_1x1(const int8_t *x, const int32_t *p, co8_pos a)
+{
+    return x + (((ptrdiff_t)a.n * p[SM2C_RT_WIN_H] + (ptrdiff_t)a.oh * p[SM2C_RT_WIN_SH]) * p[SM2C_RT_WIN_W] +
+                (ptrdiff_t)a.ow * p[SM2C_RT_WIN_SW]) * p[SM2C_RT_WIN_C];
 }
 
 /* Values k .. k+n-1 of both columns (col: the columns' start) from n
@@ -110,16 +125,15 @@ static SM2C_RT_NOINLINE void co8_widen2(const int8_t *x0, const int8_t *x1, int3
     }
 }
 
-/* The first value of output pixel i's window when all of it lies inside
+/* The first value of output pixel a's window when all of it lies inside
 ** the input (dilation 1), else NULL. */
-static const int8_t *co8_inside(const int8_t *x, const int32_t *p, int32_t i)
+static const int8_t *co8_inside(const int8_t *x, const int32_t *p, co8_pos a)
 {
-    const int32_t OW = p[SM2C_RT_WIN_OW], per_image = p[SM2C_RT_WIN_OH] * OW;
-    const int32_t n = i / per_image, oh = i % per_image / OW, ow = i % OW;
-    const int32_t ih = oh * p[SM2C_RT_WIN_SH] - p[SM2C_RT_WIN_PT], iw = ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
+    const int32_t ih = a.oh * p[SM2C_RT_WIN_SH] - p[SM2C_RT_WIN_PT];
+    const int32_t iw = a.ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
     if (ih < 0 || iw < 0 || ih + p[SM2C_RT_WIN_KH] > p[SM2C_RT_WIN_H] || iw + p[SM2C_RT_WIN_KW] > p[SM2C_RT_WIN_W])
         return NULL;
-    return x + (((ptrdiff_t)n * p[SM2C_RT_WIN_H] + ih) * p[SM2C_RT_WIN_W] + iw) * p[SM2C_RT_WIN_C];
+    return x + (((ptrdiff_t)a.n * p[SM2C_RT_WIN_H] + ih) * p[SM2C_RT_WIN_W] + iw) * p[SM2C_RT_WIN_C];
 }
 
 /* Both columns of two windows inside the input (x0, x1 at their first
@@ -132,16 +146,14 @@ static void co8_im2col2(const int8_t *x0, const int8_t *x1, const int32_t *p, in
         co8_widen2(x0, x1, L, zp, col, kh * L);
 }
 
-/* Column j (colj = col + 2j) of output pixel i (n, oh, ow in row-major
-** order): value (kh*KW + kw)*C + c.  Without dilation along W a filter
-** row's taps inside the input are one run of x, widened at once. */
-static void co8_im2col(const int8_t *x, const int32_t *p, int32_t i, int32_t zp, int16_t *colj)
+/* Column j (colj = col + 2j) of output pixel a: value (kh*KW + kw)*C + c.
+** Without dilation along W a filter row's taps inside the input are one run
+** of x, widened at once. */
+static void co8_im2col(const int8_t *x, const int32_t *p, co8_pos a, int32_t zp, int16_t *colj)
 {
     const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
     const int32_t KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW], DW = p[SM2C_RT_WIN_DW];
-    const int32_t OW = p[SM2C_RT_WIN_OW], per_image = p[SM2C_RT_WIN_OH] * OW;
-    const int32_t n = i / per_image, oh = i % per_image / OW, ow = i % OW;
-    const int32_t iw0 = ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
+    const int32_t n = a.n, oh = a.oh, iw0 = a.ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL];
     /* the taps [kw0, kw1) inside the input, dilation 1 */
     const int32_t kw0 = iw0 < 0 ? -iw0 : 0, kw1 = W - iw0 < KW ? W - iw0 : KW;
     for (int32_t kh = 0, k = 0; kh < KH; kh++, k += KW * C) {
@@ -264,7 +276,7 @@ static void co8_dot42(const int8_t *wg, const int16_t *col, int32_t pairs, int32
 }
 
 /* The groups of four channels in C: sums, requantization, stores. */
-static void co8_groups_c(const int8_t *w, const int16_t *col, int32_t pairs, int32_t groups, const int32_t *bias,
+static SM2C_RT_NOINLINE void co8_groups_c(const int8_t *w, const int16_t *col, int32_t pairs, int32_t groups, const int32_t *bias,
                          const co8_out *q, int8_t *y)
 {
     for (int32_t g = 0; g < groups; g++, w += 8 * (ptrdiff_t)pairs, y += 4) {
@@ -477,7 +489,7 @@ static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_
 
 /* The last OC % 4 channels (w: their rows, o0 the first's index), both
 ** columns: by a pair of rows, then one. */
-static void co8_rows(const int8_t *w, const int16_t *col, int32_t K, int32_t o0, int32_t OC, const int32_t *bias,
+static SM2C_RT_NOINLINE void co8_rows(const int8_t *w, const int16_t *col, int32_t K, int32_t o0, int32_t OC, const int32_t *bias,
                      const co8_out *q, int8_t *y)
 {
     for (int32_t o = o0; o < OC; o += 2, w += 2 * (ptrdiff_t)K) {
@@ -514,26 +526,29 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
     const int runs = p[SM2C_RT_WIN_DH] == 1 && p[SM2C_RT_WIN_DW] == 1;
     if (K & 1) /* value K of both columns, which the groups' zero padding multiplies */
         col[co8_at(K)] = col[co8_at(K) + 2] = 0;
-    for (int32_t i = 0; i < P; i += 2) {
-        /* an odd last pixel pairs with the one before it, which is computed
-        ** and stored again with the same values; a single pixel's two columns
-        ** are its own, and both its outputs land on one place */
+    co8_pos a = { 0, 0, 0 }, b = a; /* pixels i and i + 1 */
+    for (int32_t i = 0; i < P; i += 2, a = co8_next(b, p)) {
+        /* an odd last pixel pairs with the one before it (b, the last pair's
+        ** second), which is computed and stored again with the same values; a
+        ** single pixel's two columns are its own, and both its outputs land
+        ** on one place */
         if (i + 1 == P && i > 0)
-            i--;
+            i--, a = b;
         const int32_t np = P - i < 2 ? 1 : 2;
+        b = np == 2 ? co8_next(a, p) : a;
         const int8_t *w0 = NULL, *w1 = NULL;
         if (np == 2 && one) { /* co8_inside's case too, without its tests: 0.4% of DS-CNN */
-            co8_widen2(co8_pixel_1x1(x, p, i), co8_pixel_1x1(x, p, i + 1), K, in_zp, col, 0);
-        } else if (np == 2 && runs && (w0 = co8_inside(x, p, i)) != NULL &&
-                   (w1 = co8_inside(x, p, i + 1)) != NULL) {
+            co8_widen2(co8_pixel_1x1(x, p, a), co8_pixel_1x1(x, p, b), K, in_zp, col, 0);
+        } else if (np == 2 && runs && (w0 = co8_inside(x, p, a)) != NULL && (w1 = co8_inside(x, p, b)) != NULL) {
             co8_im2col2(w0, w1, p, in_zp, col);
         } else {
-            co8_im2col(x, p, i, in_zp, col);
-            co8_im2col(x, p, i + np - 1, in_zp, col + 2);
+            co8_im2col(x, p, a, in_zp, col);
+            co8_im2col(x, p, b, in_zp, col + 2);
         }
         q.y1 = np == 2 ? OC : 0;
         int8_t *yp = y + (ptrdiff_t)i * OC;
         co8_groups(w, col, pairs, groups, bias, &q, yp);
-        co8_rows(rows, col, K, 4 * groups, OC, bias, &q, yp);
+        if (4 * groups < OC)
+            co8_rows(rows, col, K, 4 * groups, OC, bias, &q, yp);
     }
 }
