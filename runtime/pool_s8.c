@@ -157,10 +157,61 @@ static void max_pool_s8_dsp(const int8_t *x, int8_t *y, const int32_t *p)
 }
 #endif
 
+#if SM2C_RT_DSP_S8
+/* Cells a window may have for max_pool_s8_inside: their offsets on the stack. */
+enum { PS8_CELLS = 16 };
+
+/* Whether every window of p lies inside the input with at most PS8_CELLS
+** cells (no padding: TensorFlow's VALID pooling). */
+static int max_pool_s8_fits_inside(const int32_t *p)
+{
+    const int32_t last_h = (p[SM2C_RT_WIN_OH] - 1) * p[SM2C_RT_WIN_SH] + (p[SM2C_RT_WIN_KH] - 1) * p[SM2C_RT_WIN_DH];
+    const int32_t last_w = (p[SM2C_RT_WIN_OW] - 1) * p[SM2C_RT_WIN_SW] + (p[SM2C_RT_WIN_KW] - 1) * p[SM2C_RT_WIN_DW];
+    return p[SM2C_RT_WIN_PT] == 0 && p[SM2C_RT_WIN_PL] == 0 && last_h < p[SM2C_RT_WIN_H] &&
+           last_w < p[SM2C_RT_WIN_W] && p[SM2C_RT_WIN_KH] * p[SM2C_RT_WIN_KW] <= PS8_CELLS;
+}
+
+/* max_pool_s8_dsp when every window lies inside (max_pool_s8_fits_inside):
+** the cells' offsets found once, and each word of four channels kept in a
+** register over its window, without a cell's tests or the maxima's array. */
+static void max_pool_s8_inside(const int8_t *x, int8_t *y, const int32_t *p)
+{
+    const int32_t OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW], C = p[SM2C_RT_WIN_C], nw = C / 4;
+    const ptrdiff_t row = (ptrdiff_t)p[SM2C_RT_WIN_W] * C;
+    ptrdiff_t off[PS8_CELLS];
+    int32_t cells = 0;
+    for (int32_t kh = 0; kh < p[SM2C_RT_WIN_KH]; kh++)
+        for (int32_t kw = 0; kw < p[SM2C_RT_WIN_KW]; kw++)
+            off[cells++] = kh * p[SM2C_RT_WIN_DH] * row + (ptrdiff_t)kw * p[SM2C_RT_WIN_DW] * C;
+    for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
+        for (int32_t oh = 0; oh < OH; oh++)
+            for (int32_t ow = 0; ow < OW; ow++) {
+                const int8_t *b = x + ((ptrdiff_t)n * p[SM2C_RT_WIN_H] + (ptrdiff_t)oh * p[SM2C_RT_WIN_SH]) * row +
+                                  (ptrdiff_t)ow * p[SM2C_RT_WIN_SW] * C;
+                int8_t *yp = y + (((ptrdiff_t)n * OH + oh) * OW + ow) * C;
+                for (int32_t i = 0; i < nw; i++, b += 4, yp += 4) {
+                    uint32_t m = 0x80808080u; /* -128 in every byte */
+                    for (int32_t j = 0; j < cells; j++)
+                        m = ps8_max4(dsp8_load(b + off[j]), m);
+                    memcpy(yp, &m, sizeof m);
+                }
+                for (int32_t c = 4 * nw; c < C; c++, b++, yp++) {
+                    int32_t mx = -128;
+                    for (int32_t j = 0; j < cells; j++)
+                        mx = b[off[j]] > mx ? b[off[j]] : mx;
+                    *yp = (int8_t)mx;
+                }
+            }
+}
+#endif
+
 SM2C_RT_VECTORISE void sm2c_rt_max_pool_s8(const int8_t *x, int8_t *y, const int32_t *p)
 {
 #if SM2C_RT_DSP_S8
-    max_pool_s8_dsp(x, y, p);
+    if (max_pool_s8_fits_inside(p))
+        max_pool_s8_inside(x, y, p);
+    else
+        max_pool_s8_dsp(x, y, p);
 #else
     SM2C_RT_PICK(max_pool_s8, (x, y, p))
     max_pool_s8_body(x, y, p);

@@ -1315,6 +1315,12 @@ static void test_pool_s8_shapes(void **state)
     check_pool_shape(same, 32);
     check_pool_shape(wide, 33);
     check_pool_shape(big, 34);
+    /* Windows all inside, at most 16 cells (pool_s8.c's max_pool_s8_inside on
+    ** the DSP extension): channels past whole words, strides unlike the window. */
+    const int32_t in6[] = { 2, 9, 8, 6, 3, 2, 2, 3, 0, 0 };
+    const int32_t in16[] = { 1, 7, 7, 16, 4, 4, 1, 1, 0, 0 };
+    check_pool_shape(in6, 35);
+    check_pool_shape(in16, 36);
 }
 
 static void test_mean_s8(void **state)
