@@ -74,7 +74,19 @@ typedef struct {
     "ldr r0, [r0, #28]\n\t"                                                                                    \
     "add lr, r0, #4\n"                                                                                         \
     "1:\n\t"
-/* The row's outputs: r4 C, r5 OW, r6 bias, r7 m, r8 rnd, r9 e, r10 zp, r11 lo, r12 hi. */
+/* Sum S plus the bias requantized and saturated to int8, r6 holding 2 *
+** bias: SM2C_RT_ASM_RQ's doubling of S + bias as one ADD (the same bits
+** modulo 2^32, which q8m_fast's short way keeps exact). */
+#define DWP_RQ_SSAT(S)                                                                                         \
+    "add " S ", r6, " S ", lsl #1\n\t"                                                                          \
+    "smmulr " S ", " S ", r7\n\t"                                                                               \
+    "sub " S ", " S ", " S ", lsr #31\n\t"                                                                      \
+    "add " S ", " S ", r8\n\t"                                                                                  \
+    "asr " S ", " S ", r9\n\t"                                                                                  \
+    "add " S ", " S ", r10\n\t"                                                                                 \
+    "ssat " S ", #8, " S "\n\t"
+/* The row's outputs: r4 C, r5 OW, r6 bias, r7 m, r8 rnd, r9 e, r10 zp, r11
+** lo, r12 hi; with the clamp [-128, 127] four a turn by LDM, then one by one. */
 #define DWP_ROW_END                                                                                            \
     "strd r2, r3, [r1], #8\n\t"                                                                                \
     "ldr r2, [sp]\n\t"                                                                                         \
@@ -90,15 +102,29 @@ typedef struct {
     "cmp r12, #127\n\t"                                                                                        \
     "bne 4f\n"                                                                                                 \
     "3:\n\t"                                                                                                   \
-    "ldr r3, [r1], #4\n\t"                                                                                     \
-    "add r3, r3, r6\n\t"                                                                                       \
-    SM2C_RT_ASM_RQ("r3", "r7", "r8", "r9")                                                                  \
-    "add r3, r3, r10\n\t"                                                                                      \
-    "ssat r3, #8, r3\n\t"                                                                                      \
-    "strb r3, [r2]\n\t"                                                                                        \
+    "lsl r6, r6, #1\n\t" /* 2 * bias, the doubling of q8m_fast shared */                                       \
+    "subs r5, r5, #4\n\t"                                                                                      \
+    "blt 6f\n"                                                                                                 \
+    "7:\n\t"                                                                                                   \
+    "ldm r1!, {r3, r11, r12, lr}\n\t" DWP_RQ_SSAT("r3") DWP_RQ_SSAT("r11") DWP_RQ_SSAT("r12")                \
+        DWP_RQ_SSAT("lr") "strb r3, [r2]\n\t"                                                                  \
+    "add r2, r2, r4\n\t"                                                                                       \
+    "strb r11, [r2]\n\t"                                                                                       \
+    "add r2, r2, r4\n\t"                                                                                       \
+    "strb r12, [r2]\n\t"                                                                                       \
+    "add r2, r2, r4\n\t"                                                                                       \
+    "strb lr, [r2]\n\t"                                                                                        \
+    "add r2, r2, r4\n\t"                                                                                       \
+    "subs r5, r5, #4\n\t"                                                                                      \
+    "bge 7b\n"                                                                                                 \
+    "6:\n\t"                                                                                                   \
+    "adds r5, r5, #4\n\t"                                                                                      \
+    "beq 5f\n"                                                                                                 \
+    "8:\n\t"                                                                                                   \
+    "ldr r3, [r1], #4\n\t" DWP_RQ_SSAT("r3") "strb r3, [r2]\n\t"                                              \
     "add r2, r2, r4\n\t"                                                                                       \
     "subs r5, r5, #1\n\t"                                                                                      \
-    "bne 3b\n\t"                                                                                               \
+    "bne 8b\n\t"                                                                                               \
     "b 5f\n"                                                                                                   \
     "4:\n\t"                                                                                                   \
     "ldr r3, [r1], #4\n\t"                                                                                     \
@@ -183,6 +209,7 @@ __attribute__((naked, noinline)) static void dwp_chan_s2(dwp_chan *j __attribute
 }
 #undef DWP_ROW_START
 #undef DWP_ROW_END
+#undef DWP_RQ_SSAT
 #endif
 
 /* The pair's halves: lo, hi as int16 values of a word. */
