@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "dsp_s8.h"
 #include "q8_m.h"
 #include "q8_math.h"
 #include "q8_vec.h"
@@ -192,6 +193,9 @@ SM2C_RT_TARGET_S8_AVX2 static int32_t add_s8_256(const int8_t *a, const int8_t *
 }
 #endif
 
+#endif
+
+#if SM2C_RT_WANT(add_s8) || SM2C_RT_WANT(add_bcast_s8) || SM2C_RT_WANT(add_lut_s8)
 /* Whether q's three rescalings all take q8_m.h's short form: shifts in
 ** [-31, 0], no multiplier INT32_MIN; the lifted inputs stay below 2^28 and
 ** their sum below 2^29 (above), within its 2^30.  (TFLite gives the input
@@ -222,6 +226,9 @@ static SM2C_RT_ALWAYS_INLINE int32_t add_rq_apply(int32_t x, const add_rq *r)
     return (h + r->rnd - (int32_t)(((uint32_t)h >> 31) & (uint32_t)r->sgn)) >> r->e;
 }
 
+#endif
+
+#if SM2C_RT_WANT(add_s8) || SM2C_RT_WANT(add_bcast_s8)
 /* s[j] (+)= the rescaled lifted input (z + a[j]) * 2^L, j < n: one pass of
 ** add_fast_run_s8's, few live values, which gcc keeps in registers. */
 static SM2C_RT_NOINLINE void add_rq_in(const int8_t *a, int32_t n, int32_t z, int32_t L, const add_rq *rp,
@@ -280,6 +287,71 @@ static void add_run_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, c
     }
     for (; i < n; i++)
         y[i] = sm2c_rt__add1_s8(a[i], b[i], q);
+}
+#endif
+
+#if SM2C_RT_WANT(add_table_s8)
+/* An int8 Add's rescaling of input `which` (0: a, 1: b) for every int8
+** value v, t[v + 128]: sm2c_rt__add1_s8's own expression, so that
+** sm2c_rt_add_lut_s8 over the compiler's tables gives its bits. */
+void sm2c_rt_add_table_s8(const int32_t *q, int32_t which, int32_t *t)
+{
+    const int32_t lift = (int32_t)(UINT32_C(1) << q[3]);
+    for (int32_t v = -128; v < 128; v++)
+        t[v + 128] = sm2c_rt__requant((q[which] + v) * lift, q[4 + 2 * which], q[5 + 2 * which]);
+}
+#endif
+
+#if SM2C_RT_WANT(add_lut_s8)
+/* sm2c_rt_add_s8 for a scalar core: each input's rescaling looked up in a
+** table of 256 (ta, tb: sm2c_rt_add_table_s8's, made by the compiler), the
+** sum's alone computed, by add_fast_s8's form where it holds. */
+void sm2c_rt_add_lut_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *ta,
+                        const int32_t *tb, const int32_t *q)
+{
+    ta += 128, tb += 128;
+#if SM2C_RT_DSP_ASM && defined(__thumb2__)
+    /* the common case in assembly (gcc 12 at -Os spills the C loop's
+    ** values: 44 est. cycles an element, here 19): a right shift of 1 to
+    ** 31, the clamp [-128, 127] by SSAT */
+    if (add_fast_s8(q) && q[9] < 0 && q[10] == -128 && q[11] == 127 && n > 0) {
+        const int32_t m = q[8], e = -q[9], rnd = (int32_t)((UINT32_C(1) << e) >> 1), zo = q[2];
+        const int8_t *const end = a + n;
+        int32_t u, v;
+        /* volatile: its effect is the stores, which no output shows */
+        __asm__ volatile("1:\n\t"
+                "ldrsb %[u], [%[a]], #1\n\t"
+                "ldrsb %[v], [%[b]], #1\n\t"
+                "ldr %[u], [%[ta], %[u], lsl #2]\n\t"
+                "ldr %[v], [%[tb], %[v], lsl #2]\n\t"
+                "add %[u], %[u], %[v]\n\t"
+                "lsls %[u], %[u], #1\n\t"
+                "smmulr %[u], %[u], %[m]\n\t"
+                "sub %[u], %[u], %[u], lsr #31\n\t"
+                "add %[u], %[u], %[rnd]\n\t"
+                "asr %[u], %[u], %[e]\n\t"
+                "add %[u], %[u], %[zo]\n\t"
+                "ssat %[u], #8, %[u]\n\t"
+                "strb %[u], [%[y]], #1\n\t"
+                "cmp %[a], %[end]\n\t"
+                "bne 1b"
+                : [a] "+r"(a), [b] "+r"(b), [y] "+r"(y), [u] "=&r"(u), [v] "=&r"(v)
+                : [ta] "r"(ta), [tb] "r"(tb), [m] "r"(m), [rnd] "r"(rnd), [e] "r"(e), [zo] "r"(zo), [end] "r"(end)
+                : "cc", "memory");
+        return;
+    }
+#endif
+    if (add_fast_s8(q)) {
+        const add_rq r = add_rq_of(q[8], q[9]);
+        const int32_t zo = q[2], lo = q[10], hi = q[11];
+        for (int32_t i = 0; i < n; i++) {
+            const int32_t v = add_rq_apply(ta[a[i]] + tb[b[i]], &r) + zo;
+            y[i] = (int8_t)(v < lo ? lo : v > hi ? hi : v);
+        }
+        return;
+    }
+    for (int32_t i = 0; i < n; i++)
+        y[i] = sm2c_rt__clamp_s8(sm2c_rt__requant(ta[a[i]] + tb[b[i]], q[8], q[9]) + q[2], q[10], q[11]);
 }
 #endif
 

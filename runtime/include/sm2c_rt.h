@@ -789,6 +789,11 @@ void sm2c_rt_avg_pool_s8(const int8_t *x, int8_t *y, const int32_t *p);
 /* Add of two same-shaped tensors, q[12] TFLite's ArithmeticParams; Relu/Relu6
 ** as a clamp (eltwise_s8.c). */
 void sm2c_rt_add_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
+/* The same Add for Cortex-M: each input's rescaling looked up, ta and tb of
+** 256 int32 (value v at v + 128) made by sm2c_rt_add_table_s8(q, 0 or 1, t). */
+void sm2c_rt_add_lut_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *ta,
+                        const int32_t *tb, const int32_t *q);
+void sm2c_rt_add_table_s8(const int32_t *q, int32_t which, int32_t *t);
 void sm2c_rt_mul_s8(const int8_t *a, const int8_t *b, int8_t *y, int32_t n, const int32_t *q);
 /* Add in float (--requantize float): y = clamp(round_half_even((a + q[0]) * ka +
 ** (b + q[1]) * kb), q[10] - q[2], q[11] - q[2]) + q[2], q[] as add_s8's; ka and kb
