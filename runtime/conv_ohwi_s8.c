@@ -183,6 +183,58 @@ static void co8_im2col(const int8_t *x, const int32_t *p, co8_pos a, int32_t zp,
     }
 }
 
+/* Values k .. k+n-1 of both columns 0: from an even value on, the pairs'
+** four int16 lie together. */
+static void co8_zero2(int16_t *col, int32_t k, int32_t n)
+{
+    if (n > 0 && (k & 1)) {
+        col[co8_at(k)] = col[co8_at(k) + 2] = 0;
+        k++, n--;
+    }
+    memset(col + 2 * k, 0, (size_t)(n & ~1) * 2 * sizeof *col);
+    if (n & 1)
+        col[co8_at(k + n - 1)] = col[co8_at(k + n - 1) + 2] = 0;
+}
+
+/* Both columns of pixels a and a + 1 of one output row at the border
+** (dilation 1 along W): per filter row the taps inside both windows
+** widened together, the others a column at a time, rows outside zeros.
+** For taps of 8 channels or more (few values a call cost more than the
+** pixels' own runs, co8_im2col's). */
+static SM2C_RT_NOINLINE void co8_im2col_row2(const int8_t *x, const int32_t *p, co8_pos a, int32_t zp, int16_t *col)
+{
+    const int32_t H = p[SM2C_RT_WIN_H], W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C];
+    const int32_t KH = p[SM2C_RT_WIN_KH], KW = p[SM2C_RT_WIN_KW];
+    const int32_t iw[2] = { a.ow * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL],
+                            (a.ow + 1) * p[SM2C_RT_WIN_SW] - p[SM2C_RT_WIN_PL] };
+    int32_t lo = 0, hi = KW; /* the taps both windows have inside */
+    for (int32_t j = 0; j < 2; j++) {
+        lo = -iw[j] > lo ? -iw[j] : lo;
+        hi = W - iw[j] < hi ? W - iw[j] : hi;
+    }
+    hi = hi < lo ? lo : hi;
+    for (int32_t kh = 0, k = 0; kh < KH; kh++, k += KW * C) {
+        const int32_t ih = a.oh * p[SM2C_RT_WIN_SH] + kh * p[SM2C_RT_WIN_DH] - p[SM2C_RT_WIN_PT];
+        if ((uint32_t)ih >= (uint32_t)H) {
+            co8_zero2(col, k, KW * C);
+            continue;
+        }
+        const int8_t *xr = x + ((ptrdiff_t)a.n * H + ih) * W * C;
+        if (hi > lo)
+            co8_widen2(xr + (ptrdiff_t)(iw[0] + lo) * C, xr + (ptrdiff_t)(iw[1] + lo) * C, (hi - lo) * C, zp, col,
+                       k + lo * C);
+        for (int32_t j = 0; j < 2; j++)
+            for (int32_t kw = 0; kw < KW; kw++) {
+                if (kw >= lo && kw < hi)
+                    continue;
+                if ((uint32_t)(iw[j] + kw) < (uint32_t)W)
+                    co8_widen(xr + (ptrdiff_t)(iw[j] + kw) * C, C, zp, col + 2 * j, k + kw * C);
+                else
+                    co8_zero(col + 2 * j, k + kw * C, C);
+            }
+    }
+}
+
 /* s[2*r + j] += row r of the filter (w, w + K) . column j of col, for r,
 ** j < 2: one pointer walks both columns, eight int16 per four terms. */
 static SM2C_RT_NOINLINE void co8_dot22(const int8_t *w, const int16_t *col, int32_t K, int32_t *s)
@@ -541,6 +593,8 @@ void sm2c_rt_conv2d_ohwi_s8(const int8_t *x, const int8_t *w, const int32_t *bia
             co8_widen2(co8_pixel_1x1(x, p, a), co8_pixel_1x1(x, p, b), K, in_zp, col, 0);
         } else if (np == 2 && runs && (w0 = co8_inside(x, p, a)) != NULL && (w1 = co8_inside(x, p, b)) != NULL) {
             co8_im2col2(w0, w1, p, in_zp, col);
+        } else if (np == 2 && runs && p[SM2C_RT_WIN_C] >= 8 && a.oh == b.oh && a.n == b.n) {
+            co8_im2col_row2(x, p, a, in_zp, col);
         } else {
             co8_im2col(x, p, a, in_zp, col);
             co8_im2col(x, p, b, in_zp, col + 2);
