@@ -353,7 +353,7 @@ typedef struct {
     int32_t bias_step;             /* 20: 16, or 0 (bias: four zeros) */
     const int32_t *mult, *shift;   /* 24, 28: the group's */
     int8_t *y;                     /* 32: pixel 0's output of the group's first channel */
-    int32_t y1, zp, lo, hi;        /* 36 .. 48 */
+    int32_t y1, zp21, lo, hi;      /* 36 .. 48: zp21 2 * out_zp + 1 */
 } co8_job;
 
 /* A pair of values of a group by a column pair: r10 the group's words, r11
@@ -377,15 +377,24 @@ typedef struct {
     "smlad r8, lr, r0, r8\n\t"                                                                                 \
     "smlad r9, lr, r1, r9\n\t"
 
-/* Channel C's two sums (S0, S1) requantized: its multiplier and shift from
-** r10, r11 (post-incremented), r0 r12 lr free. */
+/* Sum S requantized with the output's zero point added, r0 the multiplier,
+** r12 e - 1 (e the right shift, 1 to 31), lr 2 * zp + 1: q8m_fast's (h +
+** 2^(e-1)) >> e is ((h >> (e-1)) + 1) >> 1 (floors), and + zp joins the
+** + 1 as 2 * zp before the last shift, so no channel needs its 2^(e-1). */
+#define CO8_RQZ(S)                                                                                             \
+    "lsls " S ", " S ", #1\n\t"                                                                                \
+    "smmulr " S ", " S ", r0\n\t"                                                                              \
+    "sub " S ", " S ", " S ", lsr #31\n\t"                                                                     \
+    "asr " S ", " S ", r12\n\t"                                                                                \
+    "add " S ", " S ", lr\n\t"                                                                                 \
+    "asr " S ", " S ", #1\n\t"
+
+/* A channel's two sums (S0, S1) requantized: its multiplier and shift from
+** r10, r11 (post-incremented); -shift - 1 = ~shift. */
 #define CO8_RQ2(S0, S1)                                                                                        \
     "ldr r0, [r10], #4\n\t"                                                                                    \
     "ldr r12, [r11], #4\n\t"                                                                                   \
-    "rsb r12, r12, #0\n\t"                                                                                     \
-    "movs lr, #1\n\t"                                                                                          \
-    "lsl lr, lr, r12\n\t"                                                                                      \
-    "lsr lr, lr, #1\n\t" SM2C_RT_ASM_RQ(S0, "r0", "lr", "r12") SM2C_RT_ASM_RQ(S1, "r0", "lr", "r12")
+    "mvn r12, r12\n\t" CO8_RQZ(S0) CO8_RQZ(S1)
 
 /* co8_groups_c in assembly when every channel takes the short
 ** requantization: per group, the eight sums in registers from the bias to
@@ -443,19 +452,11 @@ __attribute__((naked, noinline)) static void co8_groups_asm(co8_job *j __attribu
             "ldr r1, [sp]\n\t"
             "str r10, [r1]\n\t" /* the next group's words */
             "ldr r10, [r1, #24]\n\t"
-            "ldr r11, [r1, #28]\n\t" CO8_RQ2("r2", "r3") CO8_RQ2("r4", "r5") CO8_RQ2("r6", "r7")
+            "ldr r11, [r1, #28]\n\t"
+            "ldr lr, [r1, #40]\n\t" CO8_RQ2("r2", "r3") CO8_RQ2("r4", "r5") CO8_RQ2("r6", "r7")
                 CO8_RQ2("r8", "r9") "str r10, [r1, #24]\n\t"
             "str r11, [r1, #28]\n\t"
-            "add r0, r1, #40\n\t"
-            "ldm r0, {r10-r12}\n\t" /* zp, lo, hi */
-            "add r2, r2, r10\n\t"
-            "add r3, r3, r10\n\t"
-            "add r4, r4, r10\n\t"
-            "add r5, r5, r10\n\t"
-            "add r6, r6, r10\n\t"
-            "add r7, r7, r10\n\t"
-            "add r8, r8, r10\n\t"
-            "add r9, r9, r10\n\t"
+            "ldrd r11, r12, [r1, #44]\n\t" /* lo, hi */
             "cmn r11, #128\n\t"
             "bne 6f\n\t"
             "cmp r12, #127\n\t"
@@ -495,6 +496,7 @@ __attribute__((naked, noinline)) static void co8_groups_asm(co8_job *j __attribu
 }
 #undef CO8_PAIR
 #undef CO8_RQ2
+#undef CO8_RQZ
 #endif
 
 /* The groups of four channels, in assembly where it is built. */
@@ -507,7 +509,7 @@ static void co8_groups(const int8_t *w, const int16_t *col, int32_t pairs, int32
     static const int32_t zeros[4] = { 0, 0, 0, 0 };
     if (q->mode == 2) {
         co8_job j = { w, col, pairs, groups, bias ? bias : zeros, bias ? 16 : 0, q->mult, q->shift, y,
-                      (int32_t)q->y1, q->out_zp, q->lo, q->hi };
+                      (int32_t)q->y1, 2 * q->out_zp + 1, q->lo, q->hi };
         co8_groups_asm(&j);
         return;
     }
