@@ -319,12 +319,20 @@ static int8_t co8_rq1(int32_t s, int32_t o, const co8_out *q)
 ** int16 (k, k+1) of column 0 then of column 1. */
 static void co8_dot42(const int8_t *wg, const int16_t *col, int32_t pairs, int32_t *s)
 {
-    for (int32_t t = 0; t < pairs; t++, wg += 8, col += 4)
-        for (int32_t r = 0; r < 4; r++) {
-            const int8_t *v = wg + 4 * (r >> 1) + (r & 1); /* v[0]: value k, v[2]: k + 1 */
-            s[2 * r] += v[0] * col[0] + v[2] * col[1];
-            s[2 * r + 1] += v[0] * col[2] + v[2] * col[3];
+    /* channels 2h and 2h + 1 (word h of each pair) at a time: four sums, as
+    ** a core without the DSP extension keeps them in registers */
+    for (int32_t h = 0; h < 2; h++) {
+        const int8_t *v = wg + 4 * h; /* v[0], v[2]: channel 2h's values k, k + 1; v[1], v[3]: 2h + 1's */
+        const int16_t *c = col;
+        int32_t a0 = s[4 * h], a1 = s[4 * h + 1], b0 = s[4 * h + 2], b1 = s[4 * h + 3];
+        for (int32_t t = 0; t < pairs; t++, v += 8, c += 4) {
+            a0 += v[0] * c[0] + v[2] * c[1];
+            a1 += v[0] * c[2] + v[2] * c[3];
+            b0 += v[1] * c[0] + v[3] * c[1];
+            b1 += v[1] * c[2] + v[3] * c[3];
         }
+        s[4 * h] = a0, s[4 * h + 1] = a1, s[4 * h + 2] = b0, s[4 * h + 3] = b1;
+    }
 }
 
 /* The groups of four channels in C: sums, requantization, stores. */
