@@ -303,14 +303,20 @@ typedef struct {
     const int32_t *mult, *shift;
 } co8_out;
 
-/* Channel o's output of sum s. */
-static int8_t co8_rq1(int32_t s, int32_t o, const co8_out *q)
+/* Channel o's outputs of sums s0 (pixel 0's, at y) and s1 (at y + y1),
+** its requantization prepared once. */
+static void co8_rq2(int32_t s0, int32_t s1, int32_t o, const co8_out *q, int8_t *y)
 {
-    if (q->mode == 2)
-        return sm2c_rt__clamp_s8(q8m_fast(s, q->mult[o], -q->shift[o]) + q->out_zp, q->lo, q->hi);
+    if (q->mode == 2) {
+        const int32_t m = q->mult[o], e = -q->shift[o];
+        y[0] = sm2c_rt__clamp_s8(q8m_fast(s0, m, e) + q->out_zp, q->lo, q->hi);
+        y[q->y1] = sm2c_rt__clamp_s8(q8m_fast(s1, m, e) + q->out_zp, q->lo, q->hi);
+        return;
+    }
     q8m_rq rq;
     q8m_prep(&rq, q->mult[o], q->shift[o], q->mode);
-    return q8m_out(&rq, s, q->out_zp, q->lo, q->hi);
+    y[0] = q8m_out(&rq, s0, q->out_zp, q->lo, q->hi);
+    y[q->y1] = q8m_out(&rq, s1, q->out_zp, q->lo, q->hi);
 }
 
 /* s[2*r + j] += channel r of a group (wg, the layout above) . column j,
@@ -336,18 +342,16 @@ static void co8_dot42(const int8_t *wg, const int16_t *col, int32_t pairs, int32
 }
 
 /* The groups of four channels in C: sums, requantization, stores. */
-static SM2C_RT_NOINLINE void co8_groups_c(const int8_t *w, const int16_t *col, int32_t pairs, int32_t groups, const int32_t *bias,
-                         const co8_out *q, int8_t *y)
+static SM2C_RT_NOINLINE void co8_groups_c(const int8_t *w, const int16_t *col, int32_t pairs, int32_t groups,
+                                          const int32_t *bias, const co8_out *q, int8_t *y)
 {
     for (int32_t g = 0; g < groups; g++, w += 8 * (ptrdiff_t)pairs, y += 4) {
         int32_t s[8];
         for (int32_t r = 0; r < 4; r++)
             s[2 * r] = s[2 * r + 1] = bias ? bias[4 * g + r] : 0;
         co8_dot42(w, col, pairs, s);
-        for (int32_t r = 0; r < 4; r++) {
-            y[r] = co8_rq1(s[2 * r], 4 * g + r, q);
-            y[q->y1 + r] = co8_rq1(s[2 * r + 1], 4 * g + r, q);
-        }
+        for (int32_t r = 0; r < 4; r++)
+            co8_rq2(s[2 * r], s[2 * r + 1], 4 * g + r, q, y + r);
     }
 }
 
@@ -551,8 +555,8 @@ static int32_t co8_dot11(const int8_t *w, const int16_t *colj, int32_t K, int32_
 
 /* The last OC % 4 channels (w: their rows, o0 the first's index), both
 ** columns: by a pair of rows, then one. */
-static SM2C_RT_NOINLINE void co8_rows(const int8_t *w, const int16_t *col, int32_t K, int32_t o0, int32_t OC, const int32_t *bias,
-                     const co8_out *q, int8_t *y)
+static SM2C_RT_NOINLINE void co8_rows(const int8_t *w, const int16_t *col, int32_t K, int32_t o0, int32_t OC,
+                                      const int32_t *bias, const co8_out *q, int8_t *y)
 {
     for (int32_t o = o0; o < OC; o += 2, w += 2 * (ptrdiff_t)K) {
         const int32_t no = OC - o < 2 ? 1 : 2;
@@ -565,10 +569,8 @@ static SM2C_RT_NOINLINE void co8_rows(const int8_t *w, const int16_t *col, int32
             s[0] = co8_dot11(w, col, K, s[0]);
             s[1] = co8_dot11(w, col + 2, K, s[1]);
         }
-        for (int32_t r = 0; r < no; r++) {
-            y[o + r] = co8_rq1(s[2 * r], o + r, q);
-            y[q->y1 + o + r] = co8_rq1(s[2 * r + 1], o + r, q);
-        }
+        for (int32_t r = 0; r < no; r++)
+            co8_rq2(s[2 * r], s[2 * r + 1], o + r, q, y + o + r);
     }
 }
 
