@@ -155,9 +155,7 @@ static void max_pool_s8_dsp(const int8_t *x, int8_t *y, const int32_t *p)
                 }
             }
 }
-#endif
 
-#if SM2C_RT_DSP_S8
 /* Cells a window may have for max_pool_s8_inside: their offsets on the stack. */
 enum { PS8_CELLS = 16 };
 

@@ -129,6 +129,13 @@ static const int64_t *bias_less_col_sums(sm2c_lower *l, const sm2c_node *n, int6
     return nb;
 }
 
+/* Where value i of a row of K lies in SMLAD's order: the middle two of
+** each four values below quads = K & ~3 swapped. */
+static int64_t smlad_at(int64_t i, int64_t quads)
+{
+    return i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i;
+}
+
 /* A Conv2D filter [KH, KW, C, OC] (rows_first: a FullyConnected's [OC, K])
 ** as sm2c_rt_conv2d_ohwi_s8 reads it: rows
 ** [OC, K], K = KH*KW*C, in [OC, KH, KW, C] order with the middle two of each
@@ -149,10 +156,8 @@ sm2c_value *sm2c_q8_ohwi_filter(sm2c_lower *l, const sm2c_value *f, int rows_fir
     const int8_t *src = t->data;
     int8_t *dst = r->data;
     for (int64_t o = 0; o < oc; o++)
-        for (int64_t i = 0; i < k; i++) {
-            const int64_t at = i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i;
-            dst[o * k + at] = src[rows_first ? o * k + i : i * oc + o];
-        }
+        for (int64_t i = 0; i < k; i++)
+            dst[o * k + smlad_at(i, quads)] = src[rows_first ? o * k + i : i * oc + o];
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter"));
 }
 
@@ -213,7 +218,7 @@ static sm2c_value *conv_m_filter(sm2c_lower *l, const sm2c_value *f)
             }
     for (int64_t o = 4 * groups; o < oc; o++, dst += k)
         for (int64_t i = 0; i < k; i++)
-            dst[i < quads ? (i & ~(int64_t)3) | ((i & 1) << 1) | ((i >> 1) & 1) : i] = src[i * oc + o];
+            dst[smlad_at(i, quads)] = src[i * oc + o];
     return sm2c_op_constant(l, r, sm2c_arena_printf(l->c->arena, "%s/ohwi", f->name ? f->name : "filter"));
 }
 
