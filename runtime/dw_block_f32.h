@@ -54,6 +54,7 @@ static inline const float *db_input(const cb_geom *g, int32_t ow, int32_t kw, in
 
 #define DB_R1(M) M(0)
 #define DB_R4(M) M(0) M(1) M(2) M(3)
+#define DB_R6(M) M(0) M(1) M(2) M(3) M(4) M(5)
 #define DB_R8(M) M(0) M(1) M(2) M(3) M(4) M(5) M(6) M(7)
 #define DB_R16(M) DB_R8(M) M(8) M(9) M(10) M(11) M(12) M(13) M(14) M(15)
 
@@ -120,6 +121,7 @@ static inline const float *db_input(const cb_geom *g, int32_t ow, int32_t kw, in
 #define ACT sm2c_rt__act512
 #if defined(__OPTIMIZE__) /* -O0 keeps the frames small: eight accumulators at most */
 DB_DEFINE(avx512_8x32, SM2C_RT_TARGET_AVX512, 2, DB_R8)
+DB_DEFINE(avx512_6x32, SM2C_RT_TARGET_AVX512, 2, DB_R6)
 DB_DEFINE(avx512_16x16, SM2C_RT_TARGET_AVX512, 1, DB_R16)
 #endif
 DB_DEFINE(avx512_4x32, SM2C_RT_TARGET_AVX512, 2, DB_R4)
@@ -302,6 +304,17 @@ typedef struct {
     db_kernel tile, one;
 } db_tile;
 
+/* Whether tiles of `small` rows cover `inside` interior rows summing a
+** fifth fewer rows than tiles of `big` (the last tile of either ends at the
+** last interior row, over rows already written), which pays for their fewer
+** accumulators.  Bands of rows, as threads split a layer, have few interior
+** rows: a band of DS-CNN's 25 rows on two threads (11 or 12) takes 2 tiles of
+** 6, not 2 of 8 (16 rows); one of VWW's first 48 (23) 3 tiles of 8, not 2 of 16. */
+static inline int db_fewer_rows(int32_t inside, int32_t small, int32_t big)
+{
+    return (inside + small - 1) / small * small * 5 < (inside + big - 1) / big * big * 4;
+}
+
 static inline db_tile db_choose(int32_t left, int32_t inside)
 {
     db_tile t;
@@ -310,9 +323,11 @@ static inline db_tile db_choose(int32_t left, int32_t inside)
 #if SM2C_RT_AVX512
     if (sm2c_rt__have_avx512()) {
 #if defined(__OPTIMIZE__)
-        if (left > 16 && inside >= 8)
+        if (left > 16 && inside >= 6 && db_fewer_rows(inside, 6, 8))
+            t.pixels = 6, t.channels = 32, t.tile = db_avx512_6x32, t.one = db_avx512_1x32;
+        else if (left > 16 && inside >= 8)
             t.pixels = 8, t.channels = 32, t.tile = db_avx512_8x32, t.one = db_avx512_1x32;
-        else if (left <= 16 && inside >= 16)
+        else if (left <= 16 && inside >= 16 && !db_fewer_rows(inside, 8, 16))
             t.pixels = 16, t.channels = 16, t.tile = db_avx512_16x16, t.one = db_avx512_1x16;
         else
 #endif

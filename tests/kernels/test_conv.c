@@ -371,7 +371,9 @@ static const wcase dw_cases[] = {
     {1, 25, 5, 64, 3, 3, 64, 1, 1, 1, 1, 1, 1},   /* DS-CNN: two 32-channel blocks */
     {1, 20, 19, 40, 3, 3, 40, 2, 2, 1, 1, 1, 1},  /* stride 2, 32 + 8 channels */
     {1, 13, 12, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1},  /* 16 channels: 8-pixel tiles */
-    {1, 21, 6, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1},   /* 16 channels, 19 inner rows: 16-pixel tiles, one back */
+    {1, 21, 6, 16, 3, 3, 16, 1, 1, 1, 1, 1, 1},   /* 16 channels, 19 inner rows: 8-pixel tiles, one back */
+    {1, 14, 5, 64, 3, 3, 64, 1, 1, 1, 1, 1, 1},   /* 12 inner rows: 6-pixel tiles of 32 channels */
+    {1, 13, 4, 40, 3, 3, 40, 1, 1, 1, 1, 1, 1},   /* 11 inner rows: 6 pixels, one back; 8 channels left */
     {1, 18, 4, 48, 3, 3, 48, 1, 1, 1, 1, 1, 1},   /* 32 + 16 channels, 16 inner rows: 8 and 16 pixels */
     {1, 9, 7, 40, 3, 3, 40, 1, 1, 1, 1, 1, 1},    /* 7 inner rows: 4-pixel tiles of 32 channels */
     {1, 14, 11, 33, 5, 5, 33, 1, 1, 2, 2, 1, 1},  /* 5x5 dilated, 32 + 1 channels */

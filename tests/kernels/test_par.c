@@ -318,6 +318,7 @@ static void depthwise_splits_channels(void **state)
         { KIND_DEPTHWISE, 1, 14, 14, 33, 5, 5, 33, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_NONE },
         { KIND_DEPTHWISE, 2, 7, 9, 75, 3, 3, 75, 1, 1, 2, 2, 1, 1, SM2C_RT_ACT_RELU6 },     /* dilated */
         { KIND_DEPTHWISE, 1, 7, 7, 64, 3, 3, 64, 1, 1, 1, 1, 0, 1, SM2C_RT_ACT_NONE },      /* valid: 5 rows */
+        { KIND_DEPTHWISE, 1, 25, 5, 64, 3, 3, 64, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU },     /* DS-CNN: bands */
         { KIND_DEPTHWISE, 1, 7, 7, 40, 3, 3, 80, 1, 1, 1, 1, 1, 2, SM2C_RT_ACT_NONE },      /* multiplier 2 */
         { KIND_DEPTHWISE, 1, 7, 7, 31, 3, 3, 31, 1, 1, 1, 1, 1, 1, SM2C_RT_ACT_RELU },      /* one slice */
     };
