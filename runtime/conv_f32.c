@@ -448,16 +448,33 @@ int32_t sm2c_rt_conv2d_packed_f32_channels(const float *x, const float *w, const
 #endif
 
 #if SM2C_RT_WANT(conv2d_f32_packs)
+#if !SM2C_RT_SCALAR_CORE
+/* A 1x1 layer of at most 16 pixels and a filter of 64 KB or more (VWW's last
+** two: 9 pixels, 128 and 256 KB) reads each weight for a few multiply-adds:
+** its time is the filter's.  Split into tasks by pixels, every task streams
+** the whole filter; the packed conv blocks split it by output channels
+** instead (par_f32.c's conv_slices), half the filter a task on two threads
+** (VWW's 256 KB layer 11.1 -> 8.2 us on 2 threads; 14.7 -> 15.1 on one). */
+static int conv_filter_bound(const int32_t *p) /* of a 1x1 layer */
+{
+    const int64_t pixels = (int64_t)p[SM2C_RT_WIN_N] * p[SM2C_RT_WIN_OH] * p[SM2C_RT_WIN_OW];
+
+    return pixels <= 16 && p[SM2C_RT_WIN_OC] > 32 &&
+           (int64_t)p[SM2C_RT_WIN_C] * p[SM2C_RT_WIN_OC] * (int64_t)sizeof(float) >= 64 * 1024;
+}
+#endif
+
 /* Whether the conv blocks run this layer (the residual form's when
 ** `residual`) on a vector unit, so that a packed filter pays: not 1x1 layers
-** the plain form runs as a matmul, not where the blocks refuse. */
+** the plain form runs as a matmul (but for those whose filter bounds their
+** time, conv_filter_bound), not where the blocks refuse. */
 int32_t sm2c_rt_conv2d_f32_packs(const int32_t *p, int32_t residual)
 {
 #if SM2C_RT_SCALAR_CORE
     (void)p, (void)residual;
     return 0;
 #else
-    return sm2c_rt__conv_blocks_take(p) && (residual || !conv_is_matmul(p));
+    return sm2c_rt__conv_blocks_take(p) && (residual || !conv_is_matmul(p) || conv_filter_bound(p));
 #endif
 }
 #endif

@@ -233,6 +233,7 @@ static const wcase packed_cases[] = {
     {1, 5, 6, 1040, 1, 1, 32, 1, 1, 1, 1, 0, 1040}, /* C above the zero block, inside */
     {1, 12, 12, 4, 5, 2, 80, 2, 1, 1, 1, 0, 4},     /* VALID 5x2, 2 x 32 + 16 */
     {1, 2, 2, 320, 1, 1, 448, 1, 1, 1, 1, 0, 320},  /* 1x1 whose filter streams (573 KB, 4 pixels) */
+    {1, 3, 3, 128, 1, 1, 256, 1, 1, 1, 1, 0, 128},  /* 1x1 whose filter bounds it (128 KB, 9 pixels) */
     /* outputs over 1 MB from small filters: pixel blocks outside (cb_pixels_outer) */
     {1, 64, 48, 3, 3, 3, 112, 1, 1, 1, 1, 1, 3},    /* 3 x 32 so, then 16 in 8-pixel blocks */
     {1, 56, 50, 8, 1, 1, 128, 1, 1, 1, 1, 0, 8},    /* 1x1, 4 x 32 */
@@ -304,6 +305,18 @@ static void test_conv2d_packed(void **state)
             }
         }
         free(x), free(w), free(wp), free(bias), free(res), free(y), free(want), free(wantd);
+    }
+    { /* conv_f32.c's conv_filter_bound: where the conv blocks run at all, a 1x1
+      ** layer of 9 pixels whose 128 KB filter bounds its time packs (its tasks
+      ** then split channels); one of 49 pixels stays a matmul */
+        int32_t q[SM2C_RT_WIN_PARAMS];
+        kwin_params(q, 1, 7, 7, 40, 3, 3, 64, 1, 1, 1, 1, 1, 40);
+        if (sm2c_rt_conv2d_f32_packs(q, 0)) {
+            kwin_params(q, 1, 3, 3, 128, 1, 1, 256, 1, 1, 1, 1, 0, 128);
+            assert_true(sm2c_rt_conv2d_f32_packs(q, 0));
+            kwin_params(q, 1, 7, 7, 128, 1, 1, 256, 1, 1, 1, 1, 0, 128);
+            assert_false(sm2c_rt_conv2d_f32_packs(q, 0));
+        }
     }
 }
 
