@@ -298,7 +298,9 @@ typedef void (*db_kernel)(const cb_geom *, const db_span *, const float *, int32
 ** takes 8 pixels of 32 channels where 8 interior rows exist: sixteen
 ** accumulators hide the FMA latency over a layer's few taps better than
 ** eight (DS-CNN's 3x3 layer at 25x5: 80 -> 95 GFLOP/s in bench_kernels),
-** while fewer rows would leave every row to the one-pixel kernel. */
+** while fewer rows would leave every row to the one-pixel kernel; 6 pixels
+** (8 x 16 against 16 x 16 likewise) where that sums a fifth fewer rows
+** (db_fewer_rows: a thread's band of rows). */
 typedef struct {
     int32_t pixels, channels;
     db_kernel tile, one;
