@@ -39,6 +39,9 @@
 **    above 1), BiasAdd its outer rows or, with one, its channels.
 **  - The strided copy (Transpose, Slice, Concat...) splits its first
 **    dimension above 1: a copy moves bytes, so any split gives them.
+**  - A convolution's padded input (sm2c_rt_pad_copy_f32) splits the copy's
+**    rows, so that a band is written on the core whose band of the
+**    convolution after it reads it.
 **  - MatVec is in matvec_f32.c: a band of its columns needs W's stride.
 ** The task helpers are par_impl.h's.
 */
@@ -846,5 +849,48 @@ void sm2c_rt_copy_strided_par(const sm2c_rt_par *par, int32_t max_tasks, const v
         return;
     }
     sm2c_rt__run_tasks(par, s.n_tasks, copy_task_fn, &s);
+}
+#endif
+
+/* ---- a convolution's padded input: bands of the copy's N * HP rows --------
+** Rows [a, b) of image n are the same copy into HP = b - a rows whose top
+** padding is PT - a (negative once past it: the input row of copy row r
+** stays r - PT). */
+#if SM2C_RT_WANT(pad_copy_f32_par)
+typedef struct pad_task {
+    const float *x;
+    float *y;
+    const int32_t *d;
+    int32_t n_tasks;
+} pad_task;
+
+static void pad_task_fn(void *arg, int32_t t)
+{
+    const pad_task *s = arg;
+    const int32_t *d = s->d;
+    const int64_t HP = d[4], image = (int64_t)d[1] * d[2] * d[3], row = (int64_t)d[5] * d[3];
+    int64_t r0, r1;
+
+    sm2c_rt__task_range(t, s->n_tasks, (int64_t)d[0] * HP, &r0, &r1);
+    while (r0 < r1) {
+        const int64_t n = r0 / HP, a = r0 % HP, b = r1 - n * HP < HP ? r1 - n * HP : HP;
+        const int32_t q[8] = { 1, d[1], d[2], d[3], (int32_t)(b - a), d[5], (int32_t)(d[6] - a), d[7] };
+        sm2c_rt_pad_copy_f32(s->x + n * image, s->y + (n * HP + a) * row, q);
+        r0 += b - a;
+    }
+}
+
+void sm2c_rt_pad_copy_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
+                              const int32_t *d)
+{
+    pad_task s = { x, y, d, 1 };
+
+    if (d[0] > 0 && d[4] > 0)
+        s.n_tasks = sm2c_rt__task_count(par, max_tasks, (int64_t)d[0] * d[4]);
+    if (s.n_tasks == 1) {
+        sm2c_rt_pad_copy_f32(x, y, d);
+        return;
+    }
+    sm2c_rt__run_tasks(par, s.n_tasks, pad_task_fn, &s);
 }
 #endif

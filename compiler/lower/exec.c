@@ -24,6 +24,7 @@ typedef struct kernel {
 
 #define W_COPY_STRIDED(fn_) fn_(a[0].p, a[1].i, a[2].ints, a[3].p, a[4].i, a[5].ints, a[6].i, a[7].ints, a[8].i)
 #define W_FILL(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].i)
+#define W_PAD_COPY_F32(fn_) fn_(a[0].p, a[1].p, a[2].ints)
 #define W_COPY(fn_) fn_(a[0].p, a[1].p, a[2].i)
 #define W_BINARY(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].i, a[4].ints, a[5].ints, a[6].ints)
 #define W_UNARY(fn_) fn_(a[0].p, a[1].p, a[2].i)
@@ -152,6 +153,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_band_part, W_BAND_PART)
 #define KERNELS                                                                                  \
     WRAP(sm2c_rt_copy_strided, W_COPY_STRIDED) WRAP(sm2c_rt_fill, W_FILL) WRAP(sm2c_rt_copy, W_COPY) \
+    WRAP(sm2c_rt_pad_copy_f32, W_PAD_COPY_F32)                                                    \
     WRAP_CHECKED(sm2c_rt_check_indices_i32, W_CHECK_INDICES)                                      \
     WRAP_CHECKED(sm2c_rt_check_indices_i64, W_CHECK_INDICES)                                      \
     BIN4(f32) BIN4(f64) BIN4(i32) BIN4(i64) BIN(div, f32) BIN(div, f64) BIN(squared_difference, f32) \

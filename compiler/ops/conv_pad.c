@@ -59,26 +59,19 @@ int sm2c_conv_pads_input(const int64_t *p)
 
 int32_t sm2c_conv_pad_input(sm2c_lower *l, const sm2c_node *n, int32_t x, int64_t *p)
 {
-    const int64_t nb = p[SM2C_RT_WIN_N], h = p[SM2C_RT_WIN_H], w = p[SM2C_RT_WIN_W];
-    const int64_t c = p[SM2C_RT_WIN_C], pt = p[SM2C_RT_WIN_PT], pl = p[SM2C_RT_WIN_PL];
-    const int64_t hp = padded_extent(p, 0), wp = padded_extent(p, 1);
-    int64_t dims[4] = { nb, hp, wp, c };
+    const int64_t d[8] = { p[SM2C_RT_WIN_N], p[SM2C_RT_WIN_H], p[SM2C_RT_WIN_W], p[SM2C_RT_WIN_C],
+                           padded_extent(p, 0), padded_extent(p, 1), p[SM2C_RT_WIN_PT], p[SM2C_RT_WIN_PL] };
+    int64_t dims[4] = { d[0], d[4], d[5], d[3] };
     sm2c_shape ps = sm2c_shape_make(l->c, 4, dims);
     int32_t pb = sm2c_lower_scratch(l, SM2C_DT_FLOAT, &ps, "conv padded input");
 
-    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_fill", 4);
-    s->args[0] = sm2c_arg_buf(pb);
-    s->args[1] = sm2c_arg_buf(sm2c_lower_buf(l, sm2c_op_scalar(l, SM2C_DT_FLOAT, 0)));
-    s->args[2] = sm2c_arg_int((int64_t)sizeof(float));
-    s->args[3] = sm2c_arg_int(nb * hp * wp * c);
-
-    /* The rows and columns the windows reach (a VALID window may leave some
-    ** of the input's last ones unread, and the copy has no room for them). */
-    int64_t box[4] = { nb, h < hp - pt ? h : hp - pt, w < wp - pl ? w : wp - pl, c };
-    int64_t xs[4] = { h * w * c, w * c, c, 1 }, ys[4] = { hp * wp * c, wp * c, c, 1 };
-    sm2c_op_copy(l, n, x, 0, xs, pb, pt * wp * c + pl * c, ys, 4, box, SM2C_DT_FLOAT);
-
-    p[SM2C_RT_WIN_H] = hp, p[SM2C_RT_WIN_W] = wp;
+    /* one pass (runtime/pad_copy_f32.c); the rows and columns the windows
+    ** reach (a VALID window may leave some of the input's last ones unread) */
+    sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_pad_copy_f32", 3);
+    s->args[0] = sm2c_arg_buf(x);
+    s->args[1] = sm2c_arg_buf(pb);
+    s->args[2] = sm2c_arg_ints(l, 8, d);
+    p[SM2C_RT_WIN_H] = d[4], p[SM2C_RT_WIN_W] = d[5];
     p[SM2C_RT_WIN_PT] = 0, p[SM2C_RT_WIN_PL] = 0;
     return pb;
 }

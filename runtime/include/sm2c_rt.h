@@ -94,6 +94,11 @@ enum { SM2C_RT_ACT_NONE = 0, SM2C_RT_ACT_RELU = 1, SM2C_RT_ACT_RELU6 = 2,
 void sm2c_rt_copy_strided(const void *x, int32_t x_off, const int32_t *x_strides,
                           void *y, int32_t y_off, const int32_t *y_strides,
                           int32_t rank, const int32_t *dims, int32_t elem_size);
+/* A float convolution's zero-padded input (pad_copy_f32.c): x [N, H, W, C]
+** into y [N, HP, WP, C], x's pixel (h, w) at (h + PT, w + PL), zeros
+** elsewhere; x's columns past WP - PL are left out (a VALID window's unread
+** ones); d = {N, H, W, C, HP, WP, PT, PL}. */
+void sm2c_rt_pad_copy_f32(const float *x, float *y, const int32_t *d);
 /* check_indices.c: SM2C_RT_OK when lo <= idx[i] < hi for all i < n, else
 ** SM2C_RT_ERR_INDEX.  Called before kernels that index with run-time data. */
 int32_t sm2c_rt_check_indices_i32(const int32_t *idx, int32_t n, int32_t lo, int32_t hi);
@@ -1288,6 +1293,7 @@ void sm2c_rt_irfft_c64(const float *x, float *y, float *scratch, int32_t outer, 
 **    elements; else as many whole rows as hold 16 elements of y).
 **  - copy_strided: the first dimension above 1 (none when a dimension above
 **    1 has a y stride of 0).
+**  - pad_copy_f32: the N * HP rows of the copy.
 **  - relu, sigmoid, tanh, erf, exp: blocks of 16 elements.
 **  - bias_add: outer rows, or channels when outer is 1 (in blocks that hold
 **    16 elements of y).
@@ -1379,6 +1385,8 @@ void sm2c_rt_bias_add_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const f
 void sm2c_rt_copy_strided_par(const sm2c_rt_par *par, int32_t max_tasks, const void *x, int32_t x_off,
                               const int32_t *x_strides, void *y, int32_t y_off, const int32_t *y_strides,
                               int32_t rank, const int32_t *dims, int32_t elem_size);
+void sm2c_rt_pad_copy_f32_par(const sm2c_rt_par *par, int32_t max_tasks, const float *x, float *y,
+                              const int32_t *d);
 
 /* A portable pthread pool for sm2c_rt_par (pool_pthread.c, POSIX hosts only;
 ** a firmware image never links it): sm2c_rt_pool_create(threads) starts

@@ -40,6 +40,21 @@ run_form obj "$tmp/obj" "LLVM backend (--emit obj)"
 grep -q "sm2c_rt_conv2d_f32_par" "$tmp/c/cnn.c" && passed=$((passed + 1)) ||
   { fail=$((fail + 1)); echo "FAIL: the C output splits no step, so the test shows nothing"; }
 
+# The padded copy of the first convolution's input is too small to split by
+# its own work, so it splits as the convolution that reads it (split.c): the
+# same task count, each band written on the core that reads it.
+if "$sm2c" compile "$model" -o "$tmp/pad" --name cnn --shape image=4,16,16,3 2>"$tmp/pad.log"; then
+  pair=$(grep -o "sm2c_rt_[a-z0-9_]*_par(&ctx->par, [0-9]*" "$tmp/pad/cnn.c" | head -2 | sed 's/(&ctx->par, / /')
+  if [ "$(echo "$pair" | awk 'NR==1 {k=$1; n=$2} NR==2 {print k, $1, (n == $2 && n > 1)}')" = \
+       "sm2c_rt_pad_copy_f32_par sm2c_rt_conv2d_f32_par 1" ]; then
+    passed=$((passed + 1)); echo "ok   the padded copy splits as its convolution"
+  else
+    fail=$((fail + 1)); echo "FAIL: the padded copy does not split as its convolution:"; echo "$pair"
+  fi
+else
+  fail=$((fail + 1)); cat "$tmp/pad.log"
+fi
+
 tsan=${SM2C_TSAN_CC:-clang}
 if command -v "$tsan" >/dev/null && [ -d "$tmp/c" ]; then
   if $tsan -std=c99 -O1 -g -fsanitize=thread -pthread -DMODEL=cnn -I"$tmp/c" "$main" "$tmp"/c/*.c -lm \

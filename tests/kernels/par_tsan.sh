@@ -11,7 +11,7 @@ cc=${SM2C_TSAN_CC:-clang}
 command -v "$cc" >/dev/null || { echo "par_tsan: skipped: needs $cc"; exit 77; }
 mkdir -p "$out"
 rt="par_f32.c pool_pthread.c conv_f32.c matmul_f32.c matvec_f32.c pool_f32.c nn_f32.c layer_norm_f32.c
-    binary_f32.c unary_f32.c movement.c"
+    binary_f32.c unary_f32.c movement.c pad_copy_f32.c"
 srcs=()
 for f in $rt; do srcs+=("$src/runtime/$f"); done
 if ! "$cc" -std=c99 -D_GNU_SOURCE -O1 -g -fsanitize=thread -Wall -Wextra -pedantic -Werror \

@@ -2,7 +2,7 @@
 ** test_par.c: the kernels split into tasks (par_f32.c) give the plain
 ** kernel's bits for every task count, run in order (no parallel-for) and on
 ** the pthread pool (pool_pthread.c) at 2, 3 and 8 threads, with the count
-** set by par->threads or by the step's max_tasks; and the pool
+** set by par->threads or by the step's max_tasks (the padded copy too); and the pool
 ** runs every task exactly once for task counts of 0 and 1, more threads than
 ** tasks, and across repeated create/destroy.
 */
@@ -688,6 +688,55 @@ static void copy_splits_exactly(void **state)
     }
 }
 
+/* pad_copy_f32 splits the copy's N * HP rows: the plain copy and every split
+** give the input's pixels at (h + PT, w + PL) and zeros around them, the
+** input's columns past WP - PL left out; bands may cross images. */
+typedef struct pad_case {
+    const float *x;
+    const int32_t *d;
+} pad_case;
+
+static void pad_split(const void *c, const sm2c_rt_par *par, int32_t max_tasks, float *y)
+{
+    const pad_case *k = c;
+    sm2c_rt_pad_copy_f32_par(par, max_tasks, k->x, y, k->d);
+}
+
+static void pad_copy_splits_exactly(void **state)
+{
+    static const int32_t ds[2][8] = {
+        { 2, 5, 7, 3, 8, 9, 2, 1 }, /* N H W C HP WP PT PL: padding all round, 2 images */
+        { 1, 6, 7, 4, 7, 6, 1, 0 }, /* a VALID window's last column unread */
+    };
+    static float x[2 * 6 * 7 * 4], want[2 * 8 * 9 * 4], got[2 * 8 * 9 * 4 + 1];
+    krng g = krng_new(79);
+    size_t k;
+    (void)state;
+    for (k = 0; k < 2; k++) {
+        const int32_t *d = ds[k];
+        const int32_t N = d[0], H = d[1], W = d[2], C = d[3], HP = d[4], WP = d[5];
+        const size_t ny = (size_t)N * HP * WP * C;
+        pad_case c = { x, d };
+        int32_t n, r, q, ch;
+        krng_fill(&g, x, (size_t)N * H * W * C, 0.5f, 1.0f);
+        for (n = 0; n < N; n++)
+            for (r = 0; r < HP; r++)
+                for (q = 0; q < WP; q++)
+                    for (ch = 0; ch < C; ch++) {
+                        const int32_t h = r - d[6], w = q - d[7];
+                        const int inside = h >= 0 && h < H && w >= 0 && w < W;
+                        want[(((size_t)n * HP + r) * WP + q) * C + ch] =
+                            inside ? x[(((size_t)n * H + h) * W + w) * C + ch] : 0.0f;
+                    }
+        memset(got, 0xff, sizeof got);
+        got[ny] = 12345.0f;
+        sm2c_rt_pad_copy_f32(x, got, d);
+        if (memcmp(want, got, ny * 4) || got[ny] != 12345.0f)
+            fail_msg("pad copy %zu: not the padded input", k);
+        check_splits("pad copy", pad_split, &c, want, NULL, ny);
+    }
+}
+
 typedef struct un_case {
     const float *x;
     int32_t n, op, in_place;
@@ -827,6 +876,7 @@ int main(void)
         cmocka_unit_test(rows_split_exactly),
         cmocka_unit_test(binary_splits_exactly),
         cmocka_unit_test(copy_splits_exactly),
+        cmocka_unit_test(pad_copy_splits_exactly),
         cmocka_unit_test(unary_splits_exactly),
         cmocka_unit_test(bias_add_splits_exactly),
         cmocka_unit_test(pool_runs_each_task_once),
