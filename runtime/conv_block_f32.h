@@ -26,8 +26,8 @@
 ** read once per call) needs to keep the prefetcher ahead: ResNet50's 3x3
 ** 512-channel layer at 7x7 took 1.6x less time.  The sums are the same.
 **
-** Paths (simd_f32.h): AVX-512 (32 channels x 6 or 7 pixels, or 16 x 8), AVX2+FMA
-** (16 x 6), NEON (16 x 4, or 8 x 4 for the last 8 channels or fewer), and
+** Paths (simd_f32.h): AVX-512 (32 channels x 6 or 7 pixels, 16 x 8, or 8 x 8 in
+** 8-lane vectors), AVX2+FMA (16 x 6, or 8 x 8), NEON (16 x 4, or 8 x 4 for the last 8 channels or fewer), and
 ** portable C (16 x 4) that compilers vectorise.  The SIMD paths
 ** use FMA, so their sums round once per step: within reliability.md's
 ** contraction tolerance, and the same in both backends (they call this code).
@@ -223,6 +223,73 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
     }
 #endif
 
+/* 8 pixels x 8 channels, in 8-lane vectors: a layer with 8 channels left
+** (an image's first layer of 8, VWW's).  A 16-lane vector would waste half
+** of each FMA, where two 8-lane FMAs issue a cycle (both FMA pipes are 256
+** bits wide on AMD's cores, and Intel's issue two 8-lane FMAs a cycle too):
+** VWW's 3 -> 8 at 96x96 took 27.6 us instead of 31.9 (a clock around 200
+** calls of the layer, best of 15).  Fewer than 8 channels keep the masked
+** 16-lane kernel: masked 8-lane loads and stores cost more than they save
+** (AMD's masked 8-lane store is slow).  No prefetch share: a filter of 8
+** channels is never packed, so there is no next panel, and the share's
+** pointers would crowd out the pixels' (GCC kept three in vector registers,
+** reloading them each step).  Generated per ISA by CB_8LANE, ACT8 the
+** activation (defined around it); each lane sums as in the other kernels: the same bits. */
+#define CB8_ZERO(r) __m256 c##r = _mm256_setzero_ps();
+#define CB8_PTR(r) const float *x##r = cb_tap(g, ih[r] + khd, iw[r] + kwd);
+#define CB8_FMA(r) c##r = _mm256_fmadd_ps(_mm256_broadcast_ss(x##r + ic), b0, c##r);
+#define CB8_STORE(i)                                                                       \
+    if (i < rows) {                                                                        \
+        __m256 v = _mm256_add_ps(c##i, bias0);                                             \
+        if (r)                                                                             \
+            v = _mm256_add_ps(v, _mm256_loadu_ps(r + i * (ptrdiff_t)g->OC));               \
+        _mm256_storeu_ps(y + i * (ptrdiff_t)g->OC, ACT8(v, &g->act));                      \
+    }
+#define CB8_IC_LOOP(BODY)                                                                  \
+    for (ic = 0; ic < len; ic++, wt += ws) {                                               \
+        BODY                                                                               \
+    }
+#if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
+#define CB8_FLAT                                                                           \
+    if (cb_flat(g, ih, 8, steps, kh0, kh1)) {                                              \
+        const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;                             \
+        const float *wt = cb_filter(g, kh0, 0, oc0);                                       \
+        CB_R8(CB_FLAT_PTR)                                                                 \
+        for (kh = kh0; kh < kh1; kh++) {                                                   \
+            if (kh > kh0) {                                                                \
+                CB_R8(CB_FLAT_DOWN)                                                        \
+            }                                                                              \
+            CB8_IC_LOOP(const __m256 b0 = _mm256_loadu_ps(wt); CB_R8(CB8_FMA))             \
+        }                                                                                  \
+    } else
+#else
+#define CB8_FLAT
+#endif
+#define CB_8LANE(NAME, TARGET)                                                       \
+    TARGET static inline void NAME(const cb_geom *g, int32_t p0, int32_t rows, int32_t oc0, \
+                                   int32_t nr, float *y, const float *r)                   \
+    {                                                                                      \
+        const ptrdiff_t ws = g->ws;                                                        \
+        __m256 bias0 = _mm256_setzero_ps();                                                \
+        int32_t kh, kw, kh0, kh1, steps, len, ic;                                          \
+        int64_t ih[8], iw[8];                                                              \
+        (void)nr; /* 8 */                                                                  \
+        CB_R8(CB8_ZERO)                                                                    \
+        cb_block_taps(g, p0, rows, 8, ih, iw, &kh0, &kh1, &steps, &len);                   \
+        CB8_FLAT                                                                           \
+        for (kh = kh0; kh < kh1; kh++) {                                                   \
+            for (kw = 0; kw < steps; kw++) {                                               \
+                const int64_t khd = (int64_t)kh * g->DH, kwd = (int64_t)kw * g->DW;        \
+                const float *wt = cb_filter(g, kh, kw, oc0);                               \
+                CB_R8(CB8_PTR)                                                             \
+                CB8_IC_LOOP(const __m256 b0 = _mm256_loadu_ps(wt); CB_R8(CB8_FMA))         \
+            }                                                                              \
+        }                                                                                  \
+        if (g->bias)                                                                       \
+            bias0 = _mm256_loadu_ps(g->bias + oc0);                                        \
+        CB_R8(CB8_STORE)                                                                   \
+    }
+
 #if SM2C_RT_AVX512
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
 SM2C_RT_TARGET_AVX512 static inline __m512 cb_out512(__m512 acc, __m512 bias, const float *r,
@@ -348,6 +415,19 @@ SM2C_RT_TARGET_AVX512 static inline void cb_avx512_16(const cb_geom *g, int32_t 
 }
 #endif
 
+#if SM2C_RT_AVX512
+/* The activation of an 8-lane vector on AVX-512 (no AVX-512VL needed): the
+** 16-lane one on the zero-extended vector. */
+SM2C_RT_TARGET_AVX512 static inline __m256 cb_act8_512(__m256 v, const sm2c_rt__act *act)
+{
+    return _mm512_castps512_ps256(sm2c_rt__act512(_mm512_zextps256_ps512(v), act));
+}
+
+#define ACT8 cb_act8_512
+CB_8LANE(cb_avx512_8, SM2C_RT_TARGET_AVX512)
+#undef ACT8
+#endif
+
 #if SM2C_RT_AVX2
 /* act(acc + bias (+ the residual's lanes m)), in that order. */
 SM2C_RT_TARGET_AVX2 static inline __m256 cb_out256(__m256 acc, __m256 bias, const float *r,
@@ -413,6 +493,19 @@ SM2C_RT_TARGET_AVX2 static inline void cb_avx2_16(const cb_geom *g, int32_t p0, 
 #undef CB_STORE
 }
 #endif
+
+#if SM2C_RT_AVX2
+#define ACT8 sm2c_rt__act256
+CB_8LANE(cb_avx2_8, SM2C_RT_TARGET_AVX2)
+#undef ACT8
+#endif
+#undef CB_8LANE
+#undef CB8_IC_LOOP
+#undef CB8_FLAT
+#undef CB8_ZERO
+#undef CB8_PTR
+#undef CB8_FMA
+#undef CB8_STORE
 
 #if SM2C_RT_NEON
 /* act(acc + bias (+ the residual's first n lanes)), in that order. */
@@ -613,12 +706,20 @@ static inline cb_kernel cb_choose(const cb_geom *g, int32_t M, int32_t oc_left, 
             *mr = 6, *nr = 32;
             return cb_avx512_32;
         }
+        if (oc_left == 8) {
+            *mr = 8, *nr = 8;
+            return cb_avx512_8;
+        }
         *mr = 8, *nr = 16;
         return cb_avx512_16;
     }
 #endif
 #if SM2C_RT_AVX2
     if (sm2c_rt__have_avx2()) {
+        if (oc_left == 8) {
+            *mr = 8, *nr = 8;
+            return cb_avx2_8;
+        }
         *mr = 6, *nr = 16;
         return cb_avx2_16;
     }

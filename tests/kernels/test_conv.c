@@ -149,6 +149,7 @@ static const wcase conv_cases[] = {
     {1, 3, 4, 400, 1, 1, 20, 1, 1, 1, 1, 0, 400}, /* 1x1 with C > 320: the blocks */
     {1, 7, 9, 10, 3, 3, 13, 1, 1, 1, 1, 1, 10},   /* blocked: 13 channels, C = 2 x 4 + 2 */
     {1, 64, 48, 3, 3, 3, 120, 1, 1, 1, 1, 1, 3},  /* 1.4 MB out, 12 KB filter: pixel blocks outside, 3 x 32 + 24 */
+    {1, 19, 17, 3, 3, 3, 8, 2, 2, 1, 1, 1, 3},    /* 8 channels: 8-lane blocks, stride 2 SAME (VWW's first) */
 };
 
 static void test_conv2d(void **state)
@@ -393,6 +394,8 @@ static const wcase dw_cases[] = {
     {1, 3, 3, 20, 5, 5, 20, 1, 1, 1, 1, 1, 1},    /* window wider than the input */
     {2, 11, 9, 7, 3, 5, 7, 2, 1, 1, 2, 0, 1},     /* VALID, mixed strides and dilations */
     {1, 9, 10, 13, 3, 3, 13, 1, 1, 1, 1, 1, 1},   /* 13 channels: a partial 16-channel tile */
+    {1, 20, 9, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1},     /* 8 channels, 18 inner rows: 16-pixel 8-lane tiles, one back */
+    {1, 11, 10, 8, 3, 3, 8, 1, 1, 1, 1, 1, 1},    /* 8 channels, 9 inner rows: 8-pixel 8-lane tiles */
 };
 
 static void test_depthwise_conv2d(void **state)
