@@ -150,6 +150,7 @@ static const wcase conv_cases[] = {
     {1, 7, 9, 10, 3, 3, 13, 1, 1, 1, 1, 1, 10},   /* blocked: 13 channels, C = 2 x 4 + 2 */
     {1, 64, 48, 3, 3, 3, 120, 1, 1, 1, 1, 1, 3},  /* 1.4 MB out, 12 KB filter: pixel blocks outside, 3 x 32 + 24 */
     {1, 19, 17, 3, 3, 3, 8, 2, 2, 1, 1, 1, 3},    /* 8 channels: 8-lane blocks, stride 2 SAME (VWW's first) */
+    {1, 9, 16, 16, 3, 3, 16, 1, 1, 1, 1, 1, 16},  /* rows of 2 blocks of 8: a first block of 7 (cb_first_block) */
 };
 
 static void test_conv2d(void **state)
