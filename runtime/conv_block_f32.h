@@ -179,8 +179,9 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
 #define CB_FLAT_PTR(r) const float *x##r = cb_flat_tap(g, ih[r], iw[r], kh0);
 #define CB_FLAT_DOWN(r) x##r += down;
 /* A flat block's loops (cb_flat): R's pixels' tap pointers, moved down a row
-** per filter row, never past the last one read; BODY per input channel. */
-#define CB_FLAT_LOOP(R, BODY)                                                              \
+** per filter row, never past the last one read; BODY per input channel, in
+** the input-channel loop IC_LOOP (CB_IC_LOOP, or a kernel's own). */
+#define CB_FLAT_LOOP_IN(R, IC_LOOP, BODY)                                                  \
     {                                                                                      \
         const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;                             \
         const float *wt = cb_filter(g, kh0, 0, oc0);                                       \
@@ -189,9 +190,10 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
             if (kh > kh0) {                                                                \
                 R(CB_FLAT_DOWN)                                                            \
             }                                                                              \
-            CB_IC_LOOP(BODY)                                                               \
+            IC_LOOP(BODY)                                                                  \
         }                                                                                  \
     }
+#define CB_FLAT_LOOP(R, BODY) CB_FLAT_LOOP_IN(R, CB_IC_LOOP, BODY)
 
 /* The x86 kernels' prefetch (cb_prefetch_inline): one line of g->pf a step
 ** until g->pf_end, between the FMAs.  Issued all at once before the block,
@@ -251,17 +253,9 @@ static inline const float *cb_filter(const cb_geom *g, int32_t kh, int32_t kw, i
     }
 #if defined(__OPTIMIZE__) /* at -O0 its own variables would outgrow the stack budget */
 #define CB8_FLAT                                                                           \
-    if (cb_flat(g, ih, 8, steps, kh0, kh1)) {                                              \
-        const ptrdiff_t down = (ptrdiff_t)g->DH * g->W * g->C;                             \
-        const float *wt = cb_filter(g, kh0, 0, oc0);                                       \
-        CB_R8(CB_FLAT_PTR)                                                                 \
-        for (kh = kh0; kh < kh1; kh++) {                                                   \
-            if (kh > kh0) {                                                                \
-                CB_R8(CB_FLAT_DOWN)                                                        \
-            }                                                                              \
-            CB8_IC_LOOP(const __m256 b0 = _mm256_loadu_ps(wt); CB_R8(CB8_FMA))             \
-        }                                                                                  \
-    } else
+    if (cb_flat(g, ih, 8, steps, kh0, kh1))                                                \
+        CB_FLAT_LOOP_IN(CB_R8, CB8_IC_LOOP, const __m256 b0 = _mm256_loadu_ps(wt); CB_R8(CB8_FMA)) \
+    else
 #else
 #define CB8_FLAT
 #endif
