@@ -28,22 +28,22 @@ run --outdir "$tmp/prof" --profile --repeat 5 --report "$tmp/r.txt" >"$tmp/stdou
 cat "$tmp/stdout"
 check "run --profile exits 0" test $rc = 0
 check "the outputs are those of a run without --profile" cmp -s "$tmp/plain/output_0.npy" "$tmp/prof/output_0.npy"
-check "the table: 7 steps in order, shares summing to 100%, GFLOP/s where there are MACs" "$py" - "$tmp/stdout" <<'PY'
+check "the table: 6 steps in order, shares summing to 100%, GFLOP/s where there are MACs" "$py" - "$tmp/stdout" <<'PY'
 import re, sys
 lines = open(sys.argv[1]).read().splitlines()
-assert re.match(r"profile serving_default: 7 steps, median of 5 calls each, total [0-9.]+ us, [0-9.]+ GFLOP/s$",
+assert re.match(r"profile serving_default: 6 steps, median of 5 calls each, total [0-9.]+ us, [0-9.]+ GFLOP/s$",
                 lines[0]), lines[0]
 assert lines[1].split() == ["step", "time_us", "share", "GFLOP/s", "kernel", "node"], lines[1]
 rows = [l.split() for l in lines[2:]]
-assert [int(r[0]) for r in rows] == list(range(7)), rows
+assert [int(r[0]) for r in rows] == list(range(6)), rows
 assert abs(sum(float(r[2].rstrip("%")) for r in rows) - 100.0) < 0.5
 kernels = [r[4] for r in rows]
-assert kernels[2] == "sm2c_rt_conv2d_f32" and kernels[6] == "sm2c_rt_softmax_f32", kernels
+assert kernels[1] == "sm2c_rt_conv2d_f32" and kernels[5] == "sm2c_rt_softmax_f32", kernels
 gflops = [r[3] for r in rows]
-assert gflops[0] == "-" and gflops[6] == "-" and float(gflops[2]) > 0 and float(gflops[5]) > 0, gflops
-assert rows[2][5] == "sequential_1_1/re_lu_1/Relu", rows[2]
+assert gflops[0] == "-" and gflops[5] == "-" and float(gflops[1]) > 0 and float(gflops[4]) > 0, gflops
+assert rows[1][5] == "sequential_1_1/re_lu_1/Relu", rows[1]
 PY
-check "--report FILE holds the same table" bash -c "grep -q '^profile serving_default: 7 steps, median of 5 calls' '$tmp/r.txt' && \
+check "--report FILE holds the same table" bash -c "grep -q '^profile serving_default: 6 steps, median of 5 calls' '$tmp/r.txt' && \
   [ \$(grep -c 'sm2c_rt_conv2d_f32 ' '$tmp/r.txt') = 2 ]"
 
 run --outdir "$tmp/j" --profile --repeat 3 --report "$tmp/r.json" >/dev/null
@@ -51,7 +51,7 @@ check "--report FILE.json: time_us per step and for the entry" "$py" - "$tmp/r.j
 import json, sys
 e = json.load(open(sys.argv[1]))["entries"][0]
 t = [s["time_us"] for s in e["steps"]]
-assert len(t) == 7 and all(x >= 0 for x in t) and sum(t) > 0, t
+assert len(t) == 6 and all(x >= 0 for x in t) and sum(t) > 0, t
 assert abs(e["time_us"] - sum(t)) < 1e-3 * sum(t), (e["time_us"], sum(t))
 PY
 if "$py" -c "import jsonschema" 2>/dev/null; then

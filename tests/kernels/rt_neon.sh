@@ -20,12 +20,12 @@ if ! command -v "$cc" >/dev/null || ! command -v qemu-aarch64 >/dev/null; then
 fi
 
 runtime="conv_f32.c matmul_f32.c matvec_f32.c pool_f32.c nn_f32.c unary_f32.c movement.c lstm_cell_f32.c
-         par_f32.c pool_pthread.c layer_norm_f32.c binary_f32.c widen_f16.c widen_s4.c cast.c"
+         par_f32.c pool_pthread.c layer_norm_f32.c binary_f32.c widen_f16.c widen_s4.c cast.c pad_copy_f32.c"
 declare -A links=([conv]="conv_f32 matmul_f32 matvec_f32 pool_f32"
                   [matmul]="matmul_f32 matvec_f32" [nn]="nn_f32" [unary]="unary_f32 movement"
                   [lstm_cell]="lstm_cell_f32 unary_f32" [widen]="widen_f16 widen_s4 cast"
                   [par]="par_f32 pool_pthread conv_f32 matmul_f32 matvec_f32 pool_f32 nn_f32 layer_norm_f32 binary_f32
-                        unary_f32 movement")
+                        unary_f32 movement pad_copy_f32")
 cflags=(-std=c99 -O2 -ffp-contract=off -Wall -Wextra -pedantic -I"$src/runtime"
         -I"$src/runtime/include")
 

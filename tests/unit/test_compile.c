@@ -165,8 +165,8 @@ static void folds_keras3_batch_norm(void **state)
     assert_int_equal(conv->args[5].i, 1);                /* SM2C_RT_ACT_RELU */
     /* its 64x12 Dense layer is past the _small matvec's size */
     assert_int_equal(count_kernel(e, "sm2c_rt_matvec_f32"), 1);
-    assert_int_equal(count_kernel(e, "sm2c_rt_fill") + count_kernel(e, "sm2c_rt_copy_strided"), 2);
-    assert_int_equal(e->n_steps, 14);
+    assert_int_equal(count_kernel(e, "sm2c_rt_pad_copy_f32"), 1);
+    assert_int_equal(e->n_steps, 13);
     done(&r);
 }
 
@@ -289,8 +289,8 @@ static void fuses_new_activations(void **state)
         const sm2c_entry *e = &r.p->entries[0];
         const sm2c_step *s = first_step(e, cases[i].kernel);
         /* one step, and for a small-channel Conv2D the zero-padded copy of
-        ** its input ahead of it (conv_pad.c: a fill and a copy) */
-        int32_t copy = count_kernel(e, "sm2c_rt_fill") + count_kernel(e, "sm2c_rt_copy_strided");
+        ** its input ahead of it (conv_pad.c: one padded copy) */
+        int32_t copy = count_kernel(e, "sm2c_rt_pad_copy_f32");
         if (e->n_steps - copy != 1 || !s)
             fail_msg("%s: %d steps", cases[i].name, (int)e->n_steps);
         assert_int_equal(s->args[cases[i].at].i, cases[i].act);
