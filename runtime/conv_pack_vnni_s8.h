@@ -201,6 +201,82 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
 #undef C8_STORE
 }
 
+/* Pixel r (a literal) of a row block: b0 + r * s, from four bases and the
+** multiples of s that x86 addressing scales by (1, 2, 4, 8), so twelve
+** pixels take four pointers and no register each (c8p_vnni_row). */
+#define C8_ROW_AT(r)                                                                       \
+    ((r) == 0 ? b0 : (r) == 1 ? b0 + s : (r) == 2 ? b0 + 2 * s : (r) == 3 ? b3 : (r) == 4 ? b0 + 4 * s \
+     : (r) == 5 ? b3 + 2 * s : (r) == 6 ? b6 : (r) == 7 ? b3 + 4 * s : (r) == 8 ? b0 + 8 * s      \
+     : (r) == 9 ? b1 + 8 * s : (r) == 10 ? b6 + 4 * s : b3 + 8 * s)
+
+/* n (12, 8 or 4) pixels of one output row from p0, `rows` of them stored,
+** x 16 (nv 1) or 32 (nv 2) channels from block b0, every window inside
+** (c8p_inside) and pixel n - 1's window too (c8p_row_fits).  Pixel r reads
+** at a fixed distance r * SW * C from pixel 0, which C8_ROW_AT turns into
+** addressing: the window loop of c8p_vnni_narrow keeps twelve pointers,
+** more than x86-64 has registers for beside the loop's own. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom *g, int32_t p0, int32_t rows,
+                                                                   int32_t b0i, int32_t nr, int nv, int n,
+                                                                   const q8_prep512 *rq, const q8_out *q,
+                                                                   int8_t *y)
+{
+#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
+#define C8_DOTA(r, a)                                                                      \
+    {                                                                                      \
+        c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, v[0]);                                   \
+        if (nv > 1)                                                                        \
+            c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, v[1]);                               \
+    }
+#define C8_ROW_DOT(r)                                                                      \
+    if ((r) < n)                                                                           \
+        C8_DOTA(r, c8_bcast4(C8_ROW_AT(r), flipv))
+#define C8_STORE(r)                                                                        \
+    if ((r) < n && (r) < rows) {                                                           \
+        q8_apply512(c##r##0, &rq[0], q, y + r * (ptrdiff_t)g->OC);                         \
+        if (nv > 1 && nr > 16)                                                             \
+            q8_apply512(c##r##1, &rq[1], q, y + r * (ptrdiff_t)g->OC + 16);                \
+    }
+    const __m512i flipv = _mm512_set1_epi8((char)0x80);
+    const __m512i z = _mm512_setzero_si512();
+    const int32_t G = c8p_groups(g), len = g->KW * g->C;
+    const ptrdiff_t s = (ptrdiff_t)g->SW * g->C;
+    ptrdiff_t step;
+    const int8_t *const w0 = c8p_block(g, b0i, &step);
+    int64_t ih, iw;
+    __m512i v[2];
+    C8_R12(C8_ZERO)
+
+    c8_positions(g, p0, 1, 1, &ih, &iw);
+    const int8_t *const x0 = g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
+    for (int32_t kh = 0; kh < g->KH; kh++) {
+        const int8_t *b0 = x0 + (ptrdiff_t)kh * g->DH * g->W * g->C;
+        const int8_t *b1 = b0 + s, *b3 = b0 + 3 * s, *b6 = b0 + 6 * s;
+        const int8_t *const end = b0 + len;
+        const int8_t *wt = w0 + (ptrdiff_t)kh * G * step;
+        for (; b0 < end; b0 += 4, b1 += 4, b3 += 4, b6 += 4, wt += step) {
+            v[0] = _mm512_loadu_si512((const void *)wt);
+            if (nv > 1)
+                v[1] = _mm512_loadu_si512((const void *)(wt + 64));
+            C8_R12(C8_ROW_DOT)
+        }
+    }
+    C8_R12(C8_STORE)
+#undef C8_ZERO
+#undef C8_DOTA
+#undef C8_ROW_DOT
+#undef C8_STORE
+}
+
+/* Whether pixel n - 1 of the row block from (oh, ow) has its window inside
+** the image, so c8p_vnni_row may compute it (stored or not): the blocks of
+** the last row stop short of the end otherwise. */
+static inline int c8p_row_fits(const c8_geom *g, int32_t oh, int32_t ow, int32_t n)
+{
+    const int64_t last = (((int64_t)oh * g->SH + (int64_t)(g->KH - 1) * g->DH) * g->W +
+                          (int64_t)(ow + n - 1) * g->SW) * g->C + (int64_t)g->KW * g->C;
+    return last <= (int64_t)g->H * g->W * g->C;
+}
+
 /* Each kernel twice, for layers with and without padding taps (c8p_inside),
 ** so that neither carries the other's pointers. */
 #define C8P_KERNEL(name, call)                                                             \
@@ -215,7 +291,40 @@ C8P_KERNEL(c8p_vnni_64w, c8p_vnni_64(g, p0, rows, b0, nr, 0, rq, q, y))
 C8P_KERNEL(c8p_vnni_16in, c8p_vnni_narrow(g, p0, rows, b0, nr, 1, 1, rq, q, y))
 C8P_KERNEL(c8p_vnni_32in, c8p_vnni_narrow(g, p0, rows, b0, nr, 2, 1, rq, q, y))
 C8P_KERNEL(c8p_vnni_64in, c8p_vnni_64(g, p0, rows, b0, nr, 1, rq, q, y))
+C8P_KERNEL(c8p_vnni_row16_12, c8p_vnni_row(g, p0, rows, b0, nr, 1, 12, rq, q, y))
+C8P_KERNEL(c8p_vnni_row16_8, c8p_vnni_row(g, p0, rows, b0, nr, 1, 8, rq, q, y))
+C8P_KERNEL(c8p_vnni_row16_4, c8p_vnni_row(g, p0, rows, b0, nr, 1, 4, rq, q, y))
+C8P_KERNEL(c8p_vnni_row32_12, c8p_vnni_row(g, p0, rows, b0, nr, 2, 12, rq, q, y))
+C8P_KERNEL(c8p_vnni_row32_8, c8p_vnni_row(g, p0, rows, b0, nr, 2, 8, rq, q, y))
+C8P_KERNEL(c8p_vnni_row32_4, c8p_vnni_row(g, p0, rows, b0, nr, 2, 4, rq, q, y))
 #undef C8P_KERNEL
+#undef C8_ROW_AT
+
+/* A layer's last block of at most 32 channels (nr of them, from oc0), every
+** window inside: output row by output row, in blocks of 12 pixels and one
+** of 8 or 4 for what is left of a row, on c8p_vnni_row, and where pixel
+** n - 1 would read past the image, on c8p_vnni_narrow's. */
+SM2C_RT_TARGET_VNNI static void c8p_vnni_rows(const c8_geom *g, int32_t OH, int32_t oc0, int32_t nr,
+                                              const q8_prep512 *rq, const q8_out *q, int8_t *y)
+{
+    typedef void kernel(const c8_geom *, int32_t, int32_t, int32_t, int32_t, const q8_prep512 *,
+                        const q8_out *, int8_t *);
+    static kernel *const narrow[2][3] = {{c8p_vnni_row16_12, c8p_vnni_row16_8, c8p_vnni_row16_4},
+                                         {c8p_vnni_row32_12, c8p_vnni_row32_8, c8p_vnni_row32_4}};
+    const int wide = nr > 16;
+    for (int32_t oh = 0; oh < OH; oh++)
+        for (int32_t ow = 0; ow < g->OW;) {
+            const int32_t left = g->OW - ow, rows = left < 12 ? left : 12;
+            const int size = rows > 8 ? 0 : rows > 4 ? 1 : 2, n = 12 - 4 * size;
+            const int32_t p0 = oh * g->OW + ow;
+            int8_t *yb = y + (ptrdiff_t)p0 * g->OC + oc0;
+            if (c8p_row_fits(g, oh, ow, n))
+                narrow[wide][size](g, p0, rows, oc0 / 16, nr, rq, q, yb);
+            else
+                (wide ? c8p_vnni_32in : c8p_vnni_16in)(g, p0, rows, oc0 / 16, nr, rq, q, yb);
+            ow += rows;
+        }
+}
 
 /* One pixel whose window lies inside (c8p_inside) by every channel, sets of up
 ** to 64 channels: a matrix-vector product (the FullyConnected of one row,
@@ -284,6 +393,10 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, int
         q8_prep512 rq[4];
         for (int j = 0; j * 16 < nr; j++)
             q8_prep(&rq[j], oc0 + 16 * j, nr - 16 * j, q);
+        if (inside && nr <= 32) {
+            c8p_vnni_rows(g, M / g->OW, oc0, nr, rq, q, y);
+            continue;
+        }
         for (int32_t p0 = 0; p0 < M; p0 += nr <= 32 ? 12 : 6) {
             int8_t *yb = y + (ptrdiff_t)p0 * g->OC + oc0;
             const int32_t rows = M - p0 < (nr <= 32 ? 12 : 6) ? M - p0 : (nr <= 32 ? 12 : 6);

@@ -342,6 +342,11 @@ static void test_conv_packed_s8(void **state)
     const int32_t in1x1[] = { 1, 5, 5, 20, 1, 1, 24, 2, 2, 1, 1, 0, 0 };
     const int32_t in_c1k4[] = { 1, 12, 9, 1, 3, 4, 20, 2, 1, 1, 1, 0, 0 };
     const int32_t in_c2k2[] = { 1, 7, 8, 2, 2, 2, 33, 1, 1, 1, 1, 0, 0 };
+    /* rows of 12 + 12 + 4, 12 + 10 (the last row's blocks past the image on
+    ** c8p_vnni_narrow) and 12 + 2 at stride 2: c8p_vnni_rows' three sizes */
+    const int32_t row28[] = { 2, 4, 30, 16, 3, 3, 16, 1, 1, 1, 1, 0, 0 };
+    const int32_t row22[] = { 1, 5, 24, 8, 3, 3, 32, 1, 1, 1, 1, 0, 0 };
+    const int32_t row14s2[] = { 1, 7, 29, 4, 3, 3, 20, 2, 2, 1, 1, 0, 0 };
     check_shape(odd37, -5, 21, 3);
     check_shape(odd90, 127, 22, 3);
     check_shape(c1same, -128, 23, 3);
@@ -362,6 +367,9 @@ static void test_conv_packed_s8(void **state)
     check_shape(in1x1, 126, 38, 3);
     check_shape(in_c1k4, -7, 39, 3);
     check_shape(in_c2k2, 55, 40, 3);
+    check_shape(row28, -128, 41, 3);
+    check_shape(row22, 12, 42, 3);
+    check_shape(row14s2, -60, 43, 3);
 }
 
 static void test_conv_s8_shapes(void **state)
