@@ -137,13 +137,49 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
 ** prepared once for a block of channels that many pixels store through
 ** q8_apply512: the same operations on the same values, so the same bits;
 ** the saturating left shift and the INT32_MIN * INT32_MIN case are left out
-** where no lane can need them (no positive shift; no multiplier INT32_MIN). */
+** where no lane can need them (no positive shift; no multiplier INT32_MIN).
+**
+** When every channel shifts right by r in [1, 23] (no multiplier INT32_MIN),
+** the two roundings and the zero point are one floor in 64 bits (`fast`):
+**
+**     y = (a * m + K - [a * m < 0] * 2^31) >> (31 + r),
+**     K = 2^30 + 2^(30 + r) + out_zp * 2^(31 + r)
+**
+** since floor((floor(x) + c) / 2^r) = floor((x + c) / 2^r), and the
+** rounding's sign, the doubling product's, is that of a * m + 2^30 but where
+** both give 0 (a * m in [-2^30, 0), r >= 1).  With the clamp's low end at
+** or above the zero point (`sign` 0: a ReLU) every a * m < 0 clamps to it
+** either way, so the sign term is left out.  |y - out_zp| <= 2^30, so the
+** low word of each 64-bit lane is y; r <= 23 keeps every term in int64. */
 typedef struct {
     __m512i bias, m, m_odd, left, right, mask, thr;
+    __m512i k_even, k_odd, s_even, s_odd; /* fast: K and 31 + r of channels 2i, 2i + 1 */
     __m512 scale;       /* the float scheme's */
     __mmask16 k;
-    int has_left, has_min, is_float;
+    int has_left, has_min, is_float, fast, sign;
 } q8_prep512;
+
+/* q8_prep512's fast form for channels o0 .. o0 + n - 1 (n <= 16), or 0
+** when a channel's shift is outside [-23, -1] or its multiplier INT32_MIN. */
+SM2C_RT_TARGET_VNNI static inline int q8_prep_fast(q8_prep512 *r, int32_t o0, int32_t n, const q8_out *q)
+{
+    int64_t kk[16], ss[16], ke[8], ko[8], se[8], so[8];
+    if (q->out_zp < -128 || q->out_zp > 127)
+        return 0;
+    for (int32_t j = 0; j < 16; j++) {
+        const int32_t sh = j < n ? q->shift[o0 + j] : -1;
+        if (sh < -23 || sh > -1 || (j < n && q->mult[o0 + j] == INT32_MIN))
+            return 0;
+        ss[j] = 31 - sh;
+        kk[j] = (INT64_C(1) << 30) + (INT64_C(1) << (30 - sh)) + (int64_t)q->out_zp * (INT64_C(1) << ss[j]);
+    }
+    for (int j = 0; j < 8; j++)
+        ke[j] = kk[2 * j], ko[j] = kk[2 * j + 1], se[j] = ss[2 * j], so[j] = ss[2 * j + 1];
+    r->k_even = _mm512_loadu_si512((const void *)ke), r->k_odd = _mm512_loadu_si512((const void *)ko);
+    r->s_even = _mm512_loadu_si512((const void *)se), r->s_odd = _mm512_loadu_si512((const void *)so);
+    r->sign = q->act_min < q->out_zp;
+    return 1;
+}
 
 SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_t n, const q8_out *q)
 {
@@ -151,6 +187,8 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->k = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
     r->bias = q->bias ? _mm512_maskz_loadu_epi32(r->k, q->bias + o0) : zero;
     r->is_float = q->scale != NULL;
+    r->k_even = r->k_odd = r->s_even = r->s_odd = zero;
+    r->fast = r->sign = 0;
     if (r->is_float) {
         r->scale = _mm512_maskz_loadu_ps(r->k, q->scale + o0);
         r->m = r->m_odd = r->left = r->right = r->mask = r->thr = zero;
@@ -158,6 +196,7 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
         return;
     }
     r->scale = _mm512_setzero_ps();
+    r->fast = q8_prep_fast(r, o0, n, q);
     r->m = _mm512_maskz_loadu_epi32(r->k, q->mult + o0);
     r->m_odd = _mm512_srli_epi64(r->m, 32);
     const __m512i shift = _mm512_maskz_loadu_epi32(r->k, q->shift + o0);
@@ -177,6 +216,19 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_apply512_v(__m512i v, const q8_prep
     __m512i a = _mm512_add_epi32(v, r->bias);
     if (r->is_float)
         return q8_float512(a, r->scale, q);
+    if (r->fast) {
+        const __m512i idx = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+        const __m512i ze = _mm512_mul_epi32(a, r->m), zo = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), r->m_odd);
+        __m512i ye = _mm512_add_epi64(ze, r->k_even), yo = _mm512_add_epi64(zo, r->k_odd);
+        if (r->sign) {
+            const __m512i c31 = _mm512_set1_epi64(INT64_C(1) << 31);
+            ye = _mm512_mask_sub_epi64(ye, _mm512_cmplt_epi64_mask(ze, zero), ye, c31);
+            yo = _mm512_mask_sub_epi64(yo, _mm512_cmplt_epi64_mask(zo, zero), yo, c31);
+        }
+        const __m512i y = _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->s_even), idx,
+                                                    _mm512_srav_epi64(yo, r->s_odd));
+        return _mm512_max_epi32(_mm512_min_epi32(y, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+    }
     if (r->has_left) {
         const __m512i sh = _mm512_sllv_epi32(a, r->left);
         const __mmask16 ovf = _mm512_cmpneq_epi32_mask(_mm512_srav_epi32(sh, r->left), a);

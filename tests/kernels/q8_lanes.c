@@ -67,23 +67,31 @@ int main(void)
     }
 #if SM2C_RT_VNNI
     /* q8_apply512 through q8_prep stores what q8_out512 stores: blocks with
-    ** and without a positive shift and an INT32_MIN multiplier, tails. */
-    for (int round = 0; round < 100000; round++) {
+    ** and without a positive shift and an INT32_MIN multiplier, tails; and
+    ** (kind 8) right shifts of 1 .. 23 only, q8_prep's one-floor form, with
+    ** the clamp's low end below the zero point or at it (a ReLU). */
+    for (int round = 0; round < 200000; round++) {
         static int32_t b[16];
         int8_t got[16], want[16];
-        const int n = 1 + (int)((uint32_t)next() % 16), kind = round & 3;
+        const int n = 1 + (int)((uint32_t)next() % 16), kind = round & 11, relu = round & 16;
         for (int i = 0; i < 16; i++) {
-            x[i] = (next() & 1) ? EDGE[(uint32_t)next() % NEDGE] : next();
-            b[i] = next();
+            const int pick = next() & 3;
+            x[i] = pick == 0 ? EDGE[(uint32_t)next() % NEDGE] : pick == 1 ? next() % 100000 : next();
+            b[i] = next() % 100000;
             m[i] = kind & 1 ? next() : (next() & 1) ? EDGE[(uint32_t)next() % NEDGE] : next();
             if (kind & 1 && m[i] == INT32_MIN)
                 m[i] = 1;
-            s[i] = kind & 2 ? -(int32_t)((uint32_t)next() % 41) : (int32_t)((uint32_t)next() % 81) - 40;
+            s[i] = kind & 8   ? -1 - (int32_t)((uint32_t)next() % 23)
+                   : kind & 2 ? -(int32_t)((uint32_t)next() % 41)
+                              : (int32_t)((uint32_t)next() % 81) - 40;
         }
-        const q8_out q = {(round & 4) ? b : NULL, m, s, (int32_t)(next() % 50), -100, 110, NULL};
+        const int32_t zp = kind & 8 ? (int32_t)((uint32_t)next() % 256) - 128 : (int32_t)(next() % 50);
+        const q8_out q = {(round & 4) ? b : NULL, m, s, zp, relu && zp < 110 ? zp : -100, 110, NULL};
         q8_prep512 r;
         memset(got, 7, sizeof got), memset(want, 7, sizeof want);
         q8_prep(&r, 0, n, &q);
+        if ((kind & 9) == 9 && !r.fast && bad++ < 10)
+            printf("q8_prep round %d: right shifts of 1 .. 23 not on the one-floor form\n", round);
         q8_apply512(_mm512_loadu_si512((const void *)x), &r, &q, got);
         q8_out512(_mm512_loadu_si512((const void *)x), 0, n, &q, want);
         checked += 16;
