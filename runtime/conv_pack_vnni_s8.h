@@ -125,12 +125,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom 
         c##r##3 = _mm512_dpbusd_epi32(c##r##3, a, p[3]);                                   \
     }
 #define C8_LOAD() c8p_load4(wt, last3, p);
-#define C8_STORE(r)                                                                        \
-    if (r < rows) {                                                                        \
-        const __m512i v[4] = {c##r##0, c##r##1, c##r##2, c##r##3};                         \
-        for (int j = 0; j * 16 < nr; j++)                                                  \
-            q8_apply512(v[j], &rq[j], q, y + r * (ptrdiff_t)g->OC + 16 * j);                \
-    }
+#define C8_STORE(r) acc[r][0] = c##r##0, acc[r][1] = c##r##1, acc[r][2] = c##r##2, acc[r][3] = c##r##3;
     C8P_LOCALS
     const ptrdiff_t last3 = nr > 48 ? 192 : 128;
     int32_t s0, s1, s2, s3, s4, s5, steps, len;
@@ -147,7 +142,10 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom 
     } else {
         C8P_WINDOW(C8_R6, 6)
     }
+    __m512i acc[6][4];
     C8_R6(C8_STORE)
+    for (int j = 0; j * 16 < nr; j++)
+        q8_apply512_n(&acc[0][j], 4, rows, &rq[j], q, y + 16 * j, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_LOAD
@@ -167,12 +165,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
         if (nv > 1)                                                                        \
             c##r##1 = _mm512_dpbusd_epi32(c##r##1, a, v[1]);                               \
     }
-#define C8_STORE(r)                                                                        \
-    if (r < rows) {                                                                        \
-        q8_apply512(c##r##0, &rq[0], q, y + r * (ptrdiff_t)g->OC);                         \
-        if (nv > 1 && nr > 16)                                                             \
-            q8_apply512(c##r##1, &rq[1], q, y + r * (ptrdiff_t)g->OC + 16);                \
-    }
+#define C8_STORE(r) acc[r][0] = c##r##0, acc[r][1] = c##r##1;
 #define C8_LOAD()                                                                          \
     {                                                                                      \
         v[0] = _mm512_loadu_si512((const void *)wt);                                      \
@@ -194,7 +187,11 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     } else {
         C8P_WINDOW(C8_R12, 12)
     }
+    __m512i acc[12][2];
     C8_R12(C8_STORE)
+    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], q, y, g->OC);
+    if (nv > 1 && nr > 16)
+        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], q, y + 16, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_LOAD
@@ -231,11 +228,8 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
     if ((r) < n)                                                                           \
         C8_DOTA(r, c8_bcast4(C8_ROW_AT(r), flipv))
 #define C8_STORE(r)                                                                        \
-    if ((r) < n && (r) < rows) {                                                           \
-        q8_apply512(c##r##0, &rq[0], q, y + r * (ptrdiff_t)g->OC);                         \
-        if (nv > 1 && nr > 16)                                                             \
-            q8_apply512(c##r##1, &rq[1], q, y + r * (ptrdiff_t)g->OC + 16);                \
-    }
+    if ((r) < n)                                                                           \
+        acc[r][0] = c##r##0, acc[r][1] = c##r##1;
     const __m512i flipv = _mm512_set1_epi8((char)0x80);
     const __m512i z = _mm512_setzero_si512();
     const int32_t G = c8p_groups(g), len = g->KW * g->C;
@@ -260,7 +254,11 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
             C8_R12(C8_ROW_DOT)
         }
     }
+    __m512i acc[12][2];
     C8_R12(C8_STORE)
+    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], q, y, g->OC);
+    if (nv > 1 && nr > 16)
+        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], q, y + 16, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_ROW_DOT

@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "q8_math.h"
+#include "rt_select.h" /* SM2C_RT_ALWAYS_INLINE */
 #include "simd_s8.h"
 
 /* What the store of one output pixel's block needs besides the sums. */
@@ -154,7 +155,8 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
 typedef struct {
     __m512i bias, m, m_odd, left, right, mask, thr;
     __m512i k_even, k_odd, s_even, s_odd; /* fast: K and 31 + r of channels 2i, 2i + 1 */
-    __m512 scale;       /* the float scheme's */
+    __m512i zp, lo, hi; /* q's out_zp, act_min, act_max: an int8 store may alias q */
+    __m512 scale, flo, fhi; /* the float scheme's: scales, the clamp less the zero point */
     __mmask16 k;
     int has_left, has_min, is_float, fast, sign;
 } q8_prep512;
@@ -188,7 +190,10 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->bias = q->bias ? _mm512_maskz_loadu_epi32(r->k, q->bias + o0) : zero;
     r->is_float = q->scale != NULL;
     r->k_even = r->k_odd = r->s_even = r->s_odd = zero;
+    r->zp = _mm512_set1_epi32(q->out_zp);
+    r->lo = _mm512_set1_epi32(q->act_min), r->hi = _mm512_set1_epi32(q->act_max);
     r->fast = r->sign = 0;
+    r->flo = _mm512_set1_ps((float)(q->act_min - q->out_zp)), r->fhi = _mm512_set1_ps((float)(q->act_max - q->out_zp));
     if (r->is_float) {
         r->scale = _mm512_maskz_loadu_ps(r->k, q->scale + o0);
         r->m = r->m_odd = r->left = r->right = r->mask = r->thr = zero;
@@ -208,14 +213,20 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->has_min = _mm512_cmpeq_epi32_mask(r->m, _mm512_set1_epi32(INT32_MIN)) != 0;
 }
 
-/* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes. */
-SM2C_RT_TARGET_VNNI static inline __m512i q8_apply512_v(__m512i v, const q8_prep512 *r, const q8_out *q)
+/* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes.  Inlined
+** always: a block's stores call it once per pixel and vector, and r's
+** fields then stay in registers (a kernel keeps r in a local). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_v(__m512i v, const q8_prep512 *r,
+                                                                      const q8_out *q)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i imax = _mm512_set1_epi32(INT32_MAX), imin = _mm512_set1_epi32(INT32_MIN);
     __m512i a = _mm512_add_epi32(v, r->bias);
-    if (r->is_float)
-        return q8_float512(a, r->scale, q);
+    (void)q;
+    if (r->is_float) {
+        const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(a), r->scale);
+        return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, r->flo), r->fhi)), r->zp);
+    }
     if (r->fast) {
         const __m512i idx = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
         const __m512i ze = _mm512_mul_epi32(a, r->m), zo = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), r->m_odd);
@@ -227,7 +238,7 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_apply512_v(__m512i v, const q8_prep
         }
         const __m512i y = _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->s_even), idx,
                                                     _mm512_srav_epi64(yo, r->s_odd));
-        return _mm512_max_epi32(_mm512_min_epi32(y, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+        return _mm512_max_epi32(_mm512_min_epi32(y, r->hi), r->lo);
     }
     if (r->has_left) {
         const __m512i sh = _mm512_sllv_epi32(a, r->left);
@@ -247,14 +258,39 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_apply512_v(__m512i v, const q8_prep
     const __m512i thr = _mm512_mask_add_epi32(r->thr, _mm512_cmplt_epi32_mask(h, zero), r->thr, one);
     __m512i x = _mm512_srav_epi32(h, r->right);
     x = _mm512_mask_add_epi32(x, _mm512_cmpgt_epi32_mask(rem, thr), x, one);
-    x = _mm512_add_epi32(x, _mm512_set1_epi32(q->out_zp));
-    return _mm512_max_epi32(_mm512_min_epi32(x, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
+    x = _mm512_add_epi32(x, r->zp);
+    return _mm512_max_epi32(_mm512_min_epi32(x, r->hi), r->lo);
 }
 
 /* q8_out512(v, o0, n, q, y) through r = q8_prep(o0, n, q). */
 SM2C_RT_TARGET_VNNI static inline void q8_apply512(__m512i v, const q8_prep512 *r, const q8_out *q, int8_t *y)
 {
     _mm512_mask_cvtepi32_storeu_epi8(y, r->k, q8_apply512_v(v, r, q));
+}
+
+/* q8_apply512 of n vectors v[0], v[vs], v[2 vs] .. into y, y + ys, y + 2 ys ..:
+** a block's stores, with the requantization's form chosen once, not per
+** vector (each loop's q8_apply512_v folds to one form, its constants hoisted). */
+SM2C_RT_TARGET_VNNI static inline void q8_apply512_n(const __m512i *v, ptrdiff_t vs, int32_t n, const q8_prep512 *rp,
+                                                     const q8_out *q, int8_t *y, ptrdiff_t ys)
+{
+    q8_prep512 r = *rp;
+#define Q8_APPLY_N()                                                                       \
+    for (int32_t i = 0; i < n; i++)                                                        \
+        q8_apply512(v[i * vs], &r, q, y + i * ys);
+    if (r.is_float) {
+        r.fast = r.has_left = r.has_min = 0;
+        Q8_APPLY_N()
+    } else if (r.fast && r.sign) {
+        r.is_float = 0, r.fast = r.sign = 1;
+        Q8_APPLY_N()
+    } else if (r.fast) {
+        r.is_float = r.sign = 0, r.fast = 1;
+        Q8_APPLY_N()
+    } else {
+        Q8_APPLY_N()
+    }
+#undef Q8_APPLY_N
 }
 
 SM2C_RT_TARGET_VNNI static inline void q8_store512(const int32_t *acc, int32_t o0, int32_t n, const q8_out *q,
