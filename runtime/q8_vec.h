@@ -268,6 +268,26 @@ SM2C_RT_TARGET_VNNI static inline void q8_apply512(__m512i v, const q8_prep512 *
     _mm512_mask_cvtepi32_storeu_epi8(y, r->k, q8_apply512_v(v, r, q));
 }
 
+/* A prep's form, which a kernel fixes once for many stores (q8_form_fix), so
+** that q8_apply512_v folds to its operations alone: the float scheme, the
+** one floor with and without the sign term, or any (the flags as they are). */
+enum { Q8_FORM_ANY, Q8_FORM_FAST, Q8_FORM_FAST_RELU, Q8_FORM_FLOAT };
+
+SM2C_RT_TARGET_VNNI static inline int q8_form512(const q8_prep512 *r)
+{
+    return r->is_float ? Q8_FORM_FLOAT : !r->fast ? Q8_FORM_ANY : r->sign ? Q8_FORM_FAST : Q8_FORM_FAST_RELU;
+}
+
+/* r's flags set to `form`'s constants (q8_form512(r) is form, or ANY). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void q8_form_fix(q8_prep512 *r, int form)
+{
+    if (form == Q8_FORM_ANY)
+        return;
+    r->is_float = form == Q8_FORM_FLOAT;
+    r->fast = form != Q8_FORM_FLOAT;
+    r->sign = form == Q8_FORM_FAST;
+}
+
 /* q8_apply512 of n vectors v[0], v[vs], v[2 vs] .. into y, y + ys, y + 2 ys ..:
 ** a block's stores, with the requantization's form chosen once, not per
 ** vector (each loop's q8_apply512_v folds to one form, its constants hoisted). */
@@ -275,20 +295,22 @@ SM2C_RT_TARGET_VNNI static inline void q8_apply512_n(const __m512i *v, ptrdiff_t
                                                      const q8_out *q, int8_t *y, ptrdiff_t ys)
 {
     q8_prep512 r = *rp;
-#define Q8_APPLY_N()                                                                       \
+#define Q8_APPLY_N(form)                                                                   \
+    q8_form_fix(&r, form);                                                                 \
     for (int32_t i = 0; i < n; i++)                                                        \
         q8_apply512(v[i * vs], &r, q, y + i * ys);
-    if (r.is_float) {
-        r.fast = r.has_left = r.has_min = 0;
-        Q8_APPLY_N()
-    } else if (r.fast && r.sign) {
-        r.is_float = 0, r.fast = r.sign = 1;
-        Q8_APPLY_N()
-    } else if (r.fast) {
-        r.is_float = r.sign = 0, r.fast = 1;
-        Q8_APPLY_N()
-    } else {
-        Q8_APPLY_N()
+    switch (q8_form512(&r)) {
+    case Q8_FORM_FLOAT:
+        Q8_APPLY_N(Q8_FORM_FLOAT)
+        break;
+    case Q8_FORM_FAST:
+        Q8_APPLY_N(Q8_FORM_FAST)
+        break;
+    case Q8_FORM_FAST_RELU:
+        Q8_APPLY_N(Q8_FORM_FAST_RELU)
+        break;
+    default:
+        Q8_APPLY_N(Q8_FORM_ANY)
     }
 #undef Q8_APPLY_N
 }
