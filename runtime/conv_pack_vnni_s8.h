@@ -116,7 +116,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom 
                                                                   const q8_prep512 *rq, const q8_out *q,
                                                                   int8_t *y)
 {
-#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z, c##r##2 = z, c##r##3 = z;
+#define C8_ZERO(r) __m512i c##r##0 = bv[0], c##r##1 = bv[1], c##r##2 = bv[2], c##r##3 = bv[3];
 #define C8_DOTA(r, a)                                                                      \
     {                                                                                      \
         c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, p[0]);                                   \
@@ -134,6 +134,8 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom 
     int64_t ih[6], iw[6];
     int8_t gx[6][C8_GATHER];
     __m512i p[4];
+    /* the sums start at the bias: q8_apply512_n then adds none */
+    const __m512i bv[4] = {rq[0].bias, nr > 16 ? rq[1].bias : z, nr > 32 ? rq[2].bias : z, nr > 48 ? rq[3].bias : z};
     C8_R6(C8_ZERO)
 
     if (inside) {
@@ -145,7 +147,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom 
     __m512i acc[6][4];
     C8_R6(C8_STORE)
     for (int j = 0; j * 16 < nr; j++)
-        q8_apply512_n(&acc[0][j], 4, rows, &rq[j], q, y + 16 * j, g->OC);
+        q8_apply512_n(&acc[0][j], 4, rows, &rq[j], 1, q, y + 16 * j, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_LOAD
@@ -158,7 +160,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
                                                                       int nv, int inside, const q8_prep512 *rq,
                                                                       const q8_out *q, int8_t *y)
 {
-#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
+#define C8_ZERO(r) __m512i c##r##0 = bv[0], c##r##1 = bv[1];
 #define C8_DOTA(r, a)                                                                      \
     {                                                                                      \
         c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, v[0]);                                   \
@@ -179,6 +181,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     int64_t ih[12], iw[12];
     int8_t gx[12][C8_GATHER];
     __m512i v[2];
+    const __m512i bv[2] = {rq[0].bias, nv > 1 && nr > 16 ? rq[1].bias : z}; /* as c8p_vnni_64 */
     C8_R12(C8_ZERO)
 
     if (inside) {
@@ -189,9 +192,9 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     }
     __m512i acc[12][2];
     C8_R12(C8_STORE)
-    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], q, y, g->OC);
+    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], 1, q, y, g->OC);
     if (nv > 1 && nr > 16)
-        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], q, y + 16, g->OC);
+        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], 1, q, y + 16, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_LOAD
@@ -217,7 +220,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
                                                                    const q8_prep512 *rq, const q8_out *q,
                                                                    int8_t *y)
 {
-#define C8_ZERO(r) __m512i c##r##0 = z, c##r##1 = z;
+#define C8_ZERO(r) __m512i c##r##0 = bv[0], c##r##1 = bv[1];
 #define C8_DOTA(r, a)                                                                      \
     {                                                                                      \
         c##r##0 = _mm512_dpbusd_epi32(c##r##0, a, v[0]);                                   \
@@ -238,6 +241,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
     const int8_t *const w0 = c8p_block(g, b0i, &step);
     int64_t ih, iw;
     __m512i v[2];
+    const __m512i bv[2] = {rq[0].bias, nv > 1 && nr > 16 ? rq[1].bias : z}; /* as c8p_vnni_64 */
     C8_R12(C8_ZERO)
 
     c8_positions(g, p0, 1, 1, &ih, &iw);
@@ -256,9 +260,9 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
     }
     __m512i acc[12][2];
     C8_R12(C8_STORE)
-    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], q, y, g->OC);
+    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], 1, q, y, g->OC);
     if (nv > 1 && nr > 16)
-        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], q, y + 16, g->OC);
+        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], 1, q, y + 16, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_ROW_DOT

@@ -159,6 +159,7 @@ typedef struct {
     __m512 scale, flo, fhi; /* the float scheme's: scales, the clamp less the zero point */
     __mmask16 k;
     int has_left, has_min, is_float, fast, sign;
+    int hi_open; /* act_max 127: q8_apply512's saturating store is the clamp's high end */
 } q8_prep512;
 
 /* q8_prep512's fast form for channels o0 .. o0 + n - 1 (n <= 16), or 0
@@ -193,6 +194,7 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->zp = _mm512_set1_epi32(q->out_zp);
     r->lo = _mm512_set1_epi32(q->act_min), r->hi = _mm512_set1_epi32(q->act_max);
     r->fast = r->sign = 0;
+    r->hi_open = q->act_max >= 127;
     r->flo = _mm512_set1_ps((float)(q->act_min - q->out_zp)), r->fhi = _mm512_set1_ps((float)(q->act_max - q->out_zp));
     if (r->is_float) {
         r->scale = _mm512_maskz_loadu_ps(r->k, q->scale + o0);
@@ -213,11 +215,13 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->has_min = _mm512_cmpeq_epi32_mask(r->m, _mm512_set1_epi32(INT32_MIN)) != 0;
 }
 
-/* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes.  Inlined
-** always: a block's stores call it once per pixel and vector, and r's
-** fields then stay in registers (a kernel keeps r in a local). */
-SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_v(__m512i v, const q8_prep512 *r,
-                                                                      const q8_out *q)
+/* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes, the
+** fixed-point forms' clamp at act_max left out when hi_open (a saturating
+** narrowing then does it).  Inlined always: a block's stores call it once
+** per pixel and vector, and r's fields then stay in registers (a kernel
+** keeps r in a local). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m512i v, const q8_prep512 *r,
+                                                                          const q8_out *q, int hi_open)
 {
     const __m512i zero = _mm512_setzero_si512(), one = _mm512_set1_epi32(1);
     const __m512i imax = _mm512_set1_epi32(INT32_MAX), imin = _mm512_set1_epi32(INT32_MIN);
@@ -236,9 +240,10 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_v(__m512i v
             ye = _mm512_mask_sub_epi64(ye, _mm512_cmplt_epi64_mask(ze, zero), ye, c31);
             yo = _mm512_mask_sub_epi64(yo, _mm512_cmplt_epi64_mask(zo, zero), yo, c31);
         }
-        const __m512i y = _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->s_even), idx,
-                                                    _mm512_srav_epi64(yo, r->s_odd));
-        return _mm512_max_epi32(_mm512_min_epi32(y, r->hi), r->lo);
+        const __m512i y = _mm512_max_epi32(
+            _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->s_even), idx, _mm512_srav_epi64(yo, r->s_odd)),
+            r->lo);
+        return hi_open ? y : _mm512_min_epi32(y, r->hi);
     }
     if (r->has_left) {
         const __m512i sh = _mm512_sllv_epi32(a, r->left);
@@ -258,14 +263,22 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_v(__m512i v
     const __m512i thr = _mm512_mask_add_epi32(r->thr, _mm512_cmplt_epi32_mask(h, zero), r->thr, one);
     __m512i x = _mm512_srav_epi32(h, r->right);
     x = _mm512_mask_add_epi32(x, _mm512_cmpgt_epi32_mask(rem, thr), x, one);
-    x = _mm512_add_epi32(x, r->zp);
-    return _mm512_max_epi32(_mm512_min_epi32(x, r->hi), r->lo);
+    x = _mm512_max_epi32(_mm512_add_epi32(x, r->zp), r->lo);
+    return hi_open ? x : _mm512_min_epi32(x, r->hi);
+}
+
+/* q8_apply512_lanes clamped at both ends. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_v(__m512i v, const q8_prep512 *r,
+                                                                      const q8_out *q)
+{
+    return q8_apply512_lanes(v, r, q, 0);
 }
 
 /* q8_out512(v, o0, n, q, y) through r = q8_prep(o0, n, q). */
-SM2C_RT_TARGET_VNNI static inline void q8_apply512(__m512i v, const q8_prep512 *r, const q8_out *q, int8_t *y)
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void q8_apply512(__m512i v, const q8_prep512 *r, const q8_out *q,
+                                                                 int8_t *y)
 {
-    _mm512_mask_cvtepi32_storeu_epi8(y, r->k, q8_apply512_v(v, r, q));
+    _mm512_mask_cvtsepi32_storeu_epi8(y, r->k, q8_apply512_lanes(v, r, q, r->hi_open));
 }
 
 /* A prep's form, which a kernel fixes once for many stores (q8_form_fix), so
@@ -290,15 +303,25 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void q8_form_fix(q8_prep512 *r,
 
 /* q8_apply512 of n vectors v[0], v[vs], v[2 vs] .. into y, y + ys, y + 2 ys ..:
 ** a block's stores, with the requantization's form chosen once, not per
-** vector (each loop's q8_apply512_v folds to one form, its constants hoisted). */
+** vector (each loop's q8_apply512_v folds to one form, its constants hoisted).
+** With biased, the sums hold the bias already (the kernel started them at it). */
 SM2C_RT_TARGET_VNNI static inline void q8_apply512_n(const __m512i *v, ptrdiff_t vs, int32_t n, const q8_prep512 *rp,
-                                                     const q8_out *q, int8_t *y, ptrdiff_t ys)
+                                                     int biased, const q8_out *q, int8_t *y, ptrdiff_t ys)
 {
     q8_prep512 r = *rp;
+    if (biased)
+        r.bias = _mm512_setzero_si512();
 #define Q8_APPLY_N(form)                                                                   \
     q8_form_fix(&r, form);                                                                 \
-    for (int32_t i = 0; i < n; i++)                                                        \
-        q8_apply512(v[i * vs], &r, q, y + i * ys);
+    if (r.hi_open) {                                                                       \
+        r.hi_open = 1;                                                                     \
+        for (int32_t i = 0; i < n; i++)                                                    \
+            q8_apply512(v[i * vs], &r, q, y + i * ys);                                     \
+    } else {                                                                               \
+        r.hi_open = 0;                                                                     \
+        for (int32_t i = 0; i < n; i++)                                                    \
+            q8_apply512(v[i * vs], &r, q, y + i * ys);                                     \
+    }
     switch (q8_form512(&r)) {
     case Q8_FORM_FLOAT:
         Q8_APPLY_N(Q8_FORM_FLOAT)

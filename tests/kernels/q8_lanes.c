@@ -69,7 +69,8 @@ int main(void)
     /* q8_apply512 through q8_prep stores what q8_out512 stores: blocks with
     ** and without a positive shift and an INT32_MIN multiplier, tails; and
     ** (kind 8) right shifts of 1 .. 23 only, q8_prep's one-floor form, with
-    ** the clamp's low end below the zero point or at it (a ReLU). */
+    ** the clamp's low end below the zero point or at it (a ReLU), its high end
+    ** 110 or 127. */
     for (int round = 0; round < 200000; round++) {
         static int32_t b[16];
         int8_t got[16], want[16];
@@ -86,7 +87,9 @@ int main(void)
                               : (int32_t)((uint32_t)next() % 81) - 40;
         }
         const int32_t zp = kind & 8 ? (int32_t)((uint32_t)next() % 256) - 128 : (int32_t)(next() % 50);
-        const q8_out q = {(round & 4) ? b : NULL, m, s, zp, relu && zp < 110 ? zp : -100, 110, NULL};
+        /* act_max 127 on every other ReLU round: the saturating store is the clamp */
+        const int32_t hi = round & 32 ? 127 : 110;
+        const q8_out q = {(round & 4) ? b : NULL, m, s, zp, relu && zp < 110 ? zp : -100, hi, NULL};
         q8_prep512 r;
         memset(got, 7, sizeof got), memset(want, 7, sizeof want);
         q8_prep(&r, 0, n, &q);

@@ -256,7 +256,8 @@ static void check_shape_rq(const int32_t *s, int32_t in_zp, uint64_t seed, int d
         scale[o] = (float)ldexp((double)mult[o], shift[o] - 31);
     }
     /* the Cortex-M forms (dw 2, 4) on odd seeds: the clamp [-128, 127], their SSAT paths */
-    const int32_t out_zp = -3, lo = -128, hi = (dw == 2 || dw == 4) && seed % 2 ? 127 : 100;
+    /* and the packed form (dw 3) on odd seeds: the clamp's high end 127, its saturating store */
+    const int32_t out_zp = -3, lo = -128, hi = (dw == 2 || dw == 3 || dw == 4) && seed % 2 ? 127 : 100;
     if (dw == 4) { /* the Cortex-M plane form of a 3x3 depthwise: its scratch as sm2c_rt.h states */
         const int32_t pairs = (OW + 1) / 2, wp = 2 * s[8] * pairs + 4, hp = (OH - 1) * s[7] + 3;
         int16_t *plane = malloc((size_t)(4 * pairs + hp * wp) * sizeof *plane);
