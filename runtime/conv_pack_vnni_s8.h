@@ -269,6 +269,55 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
 #undef C8_STORE
 }
 
+/* c8p_vnni_row for a layer of exactly 8 output channels: two pixels to a
+** vector (pixel 2i in lanes 0-7, 2i + 1 in lanes 8-15), so no lane is empty
+** and a vector's 16 outputs are the two pixels' 8 bytes in a row.  The
+** filter's group (8 channels, 32 bytes) goes into both halves; the pixels'
+** words each into one.  rq is prepared for the 8 channels twice over
+** (c8p_vnni_rows8). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_pairs(const c8_geom *g, int32_t p0, int32_t rows,
+                                                                     int n, const q8_prep512 *rq,
+                                                                     const q8_out *q, int8_t *y)
+{
+#define C8_PAIR_DOT(i)                                                                     \
+    if (2 * (i) < n) {                                                                     \
+        int32_t lo_w, hi_w;                                                                \
+        memcpy(&lo_w, C8_ROW_AT(2 * (i)), 4);                                              \
+        memcpy(&hi_w, C8_ROW_AT(2 * (i) + 1), 4);                                          \
+        const __m512i a = _mm512_inserti64x4(_mm512_castsi256_si512(_mm256_set1_epi32(lo_w)), \
+                                             _mm256_set1_epi32(hi_w), 1);                  \
+        c##i = _mm512_dpbusd_epi32(c##i, _mm512_xor_si512(a, flipv), wv);                  \
+    }
+    const __m512i flipv = _mm512_set1_epi8((char)0x80);
+    const int32_t G = c8p_groups(g), len = g->KW * g->C;
+    const ptrdiff_t s = (ptrdiff_t)g->SW * g->C;
+    ptrdiff_t step;
+    const int8_t *const w0 = c8p_block(g, 0, &step);
+    int64_t ih, iw;
+    __m512i c0 = rq->bias, c1 = c0, c2 = c0, c3 = c0, c4 = c0, c5 = c0; /* q8_apply512_n adds none */
+
+    c8_positions(g, p0, 1, 1, &ih, &iw);
+    const int8_t *const x0 = g->x + ((ptrdiff_t)ih * g->W + (ptrdiff_t)iw) * g->C;
+    for (int32_t kh = 0; kh < g->KH; kh++) {
+        const int8_t *b0 = x0 + (ptrdiff_t)kh * g->DH * g->W * g->C;
+        const int8_t *b1 = b0 + s, *b3 = b0 + 3 * s, *b6 = b0 + 6 * s;
+        const int8_t *const end = b0 + len;
+        const int8_t *wt = w0 + (ptrdiff_t)kh * G * step;
+        for (; b0 < end; b0 += 4, b1 += 4, b3 += 4, b6 += 4, wt += step) {
+            const __m512i wv = _mm512_broadcast_i64x4(_mm256_loadu_si256((const __m256i *)(const void *)wt));
+            C8_R6(C8_PAIR_DOT)
+        }
+    }
+    const __m512i acc[6] = {c0, c1, c2, c3, c4, c5};
+    q8_apply512_n(acc, 1, rows / 2, rq, 1, q, y, 16);
+    if (rows & 1) { /* the last pixel alone: lanes 0-7 */
+        q8_prep512 half = *rq;
+        half.k = 0xFF;
+        q8_apply512_n(&acc[rows / 2], 1, 1, &half, 1, q, y + 8 * (rows - 1), 16);
+    }
+#undef C8_PAIR_DOT
+}
+
 /* Whether pixel n - 1 of the row block from (oh, ow) has its window inside
 ** the image, so c8p_vnni_row may compute it (stored or not): the blocks of
 ** the last row stop short of the end otherwise. */
@@ -300,7 +349,51 @@ C8P_KERNEL(c8p_vnni_row32_12, c8p_vnni_row(g, p0, rows, b0, nr, 2, 12, rq, q, y)
 C8P_KERNEL(c8p_vnni_row32_8, c8p_vnni_row(g, p0, rows, b0, nr, 2, 8, rq, q, y))
 C8P_KERNEL(c8p_vnni_row32_4, c8p_vnni_row(g, p0, rows, b0, nr, 2, 4, rq, q, y))
 #undef C8P_KERNEL
+
+#define C8P_PAIRS(name, n)                                                                 \
+    SM2C_RT_TARGET_VNNI static void name(const c8_geom *g, int32_t p0, int32_t rows, const q8_prep512 *rq, \
+                                         const q8_out *q, int8_t *y)                        \
+    {                                                                                      \
+        c8p_vnni_pairs(g, p0, rows, n, rq, q, y);                                          \
+    }
+C8P_PAIRS(c8p_vnni_pairs_12, 12)
+C8P_PAIRS(c8p_vnni_pairs_8, 8)
+C8P_PAIRS(c8p_vnni_pairs_4, 4)
+#undef C8P_PAIRS
 #undef C8_ROW_AT
+
+/* c8p_vnni_rows for a layer of exactly 8 output channels, on c8p_vnni_pairs:
+** rq8 is the 8 channels' requantization twice over. */
+SM2C_RT_TARGET_VNNI static void c8p_vnni_rows8(const c8_geom *g, int32_t OH, const q8_prep512 *rq,
+                                               const q8_out *q, int8_t *y)
+{
+    typedef void kernel(const c8_geom *, int32_t, int32_t, const q8_prep512 *, const q8_out *, int8_t *);
+    static kernel *const pairs[3] = {c8p_vnni_pairs_12, c8p_vnni_pairs_8, c8p_vnni_pairs_4};
+    int32_t bias[16], mult[16], shift[16];
+    float scale[16];
+    for (int j = 0; j < 16; j++) {
+        bias[j] = q->bias ? q->bias[j % 8] : 0;
+        mult[j] = q->mult ? q->mult[j % 8] : 0;
+        shift[j] = q->shift ? q->shift[j % 8] : 0;
+        scale[j] = q->scale ? q->scale[j % 8] : 0.0f;
+    }
+    const q8_out q2 = {bias, q->scale ? NULL : mult, q->scale ? NULL : shift, q->out_zp, q->act_min, q->act_max,
+                       q->scale ? scale : NULL};
+    q8_prep512 rq8;
+    q8_prep(&rq8, 0, 16, &q2);
+    for (int32_t oh = 0; oh < OH; oh++)
+        for (int32_t ow = 0; ow < g->OW;) {
+            const int32_t left = g->OW - ow, rows = left < 12 ? left : 12;
+            const int size = rows > 8 ? 0 : rows > 4 ? 1 : 2, n = 12 - 4 * size;
+            const int32_t p0 = oh * g->OW + ow;
+            int8_t *yb = y + (ptrdiff_t)p0 * 8;
+            if (c8p_row_fits(g, oh, ow, n))
+                pairs[size](g, p0, rows, &rq8, &q2, yb);
+            else
+                c8p_vnni_16in(g, p0, rows, 0, 8, rq, q, yb);
+            ow += rows;
+        }
+}
 
 /* A layer's last block of at most 32 channels (nr of them, from oc0), every
 ** window inside: output row by output row, in blocks of 12 pixels and one
@@ -395,6 +488,10 @@ SM2C_RT_TARGET_VNNI static inline void c8p_vnni(const c8_geom *g, int32_t M, int
         q8_prep512 rq[4];
         for (int j = 0; j * 16 < nr; j++)
             q8_prep(&rq[j], oc0 + 16 * j, nr - 16 * j, q);
+        if (inside && g->OC == 8) {
+            c8p_vnni_rows8(g, M / g->OW, rq, q, y);
+            continue;
+        }
         if (inside && nr <= 32) {
             c8p_vnni_rows(g, M / g->OW, oc0, nr, rq, q, y);
             continue;
