@@ -154,6 +154,16 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_64(const c8_geom 
 #undef C8_STORE
 }
 
+/* The first `rows` of a 12-pixel block's sums acc[r][0 .. nv - 1] (bias
+** included) requantized through rq and stored, pixel r at y + r * OC. */
+SM2C_RT_TARGET_VNNI static inline void c8p_store12(__m512i (*acc)[2], int32_t rows, int nv, int32_t nr,
+                                                   const q8_prep512 *rq, const q8_out *q, int8_t *y, ptrdiff_t OC)
+{
+    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], 1, q, y, OC);
+    if (nv > 1 && nr > 16)
+        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], 1, q, y + 16, OC);
+}
+
 /* 12 pixels x up to 16 (nv 1) or 32 (nv 2) channels from block b0. */
 SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_geom *g, int32_t p0,
                                                                       int32_t rows, int32_t b0, int32_t nr,
@@ -192,9 +202,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_narrow(const c8_g
     }
     __m512i acc[12][2];
     C8_R12(C8_STORE)
-    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], 1, q, y, g->OC);
-    if (nv > 1 && nr > 16)
-        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], 1, q, y + 16, g->OC);
+    c8p_store12(acc, rows, nv, nr, rq, q, y, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_LOAD
@@ -260,9 +268,7 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void c8p_vnni_row(const c8_geom
     }
     __m512i acc[12][2];
     C8_R12(C8_STORE)
-    q8_apply512_n(&acc[0][0], 2, rows, &rq[0], 1, q, y, g->OC);
-    if (nv > 1 && nr > 16)
-        q8_apply512_n(&acc[0][1], 2, rows, &rq[1], 1, q, y + 16, g->OC);
+    c8p_store12(acc, rows, nv, nr, rq, q, y, g->OC);
 #undef C8_ZERO
 #undef C8_DOTA
 #undef C8_ROW_DOT
