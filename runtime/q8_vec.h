@@ -153,10 +153,18 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
 ** either way, so the sign term is left out.  |y - out_zp| <= 2^30, so the
 ** low word of each 64-bit lane is y; r <= 23 keeps every term in int64. */
 typedef struct {
-    __m512i bias, m, m_odd, left, right, mask, thr;
-    __m512i k_even, k_odd, s_even, s_odd; /* fast: K and 31 + r of channels 2i, 2i + 1 */
-    __m512i zp, lo, hi; /* q's out_zp, act_min, act_max: an int8 store may alias q */
-    __m512 scale, flo, fhi; /* the float scheme's: scales, the clamp less the zero point */
+    __m512i bias, m, m_odd;
+    union { /* the double rounding's, or the one floor's (fast); a kernel keeps four */
+        struct {
+            __m512i left, right, mask, thr;
+        };
+        struct {
+            __m512i k_even, k_odd, s_even, s_odd; /* K and 31 + r of channels 2i, 2i + 1 */
+        };
+    };
+    __m512 scale;           /* the float scheme's */
+    int32_t zp, lo, hi;     /* q's out_zp, act_min, act_max: an int8 store may alias q */
+    float flo, fhi;         /* the float scheme's clamp less the zero point */
     __mmask16 k;
     int has_left, has_min, is_float, fast, sign;
     int hi_open; /* act_max 127: q8_apply512's saturating store is the clamp's high end */
@@ -190,12 +198,10 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->k = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
     r->bias = q->bias ? _mm512_maskz_loadu_epi32(r->k, q->bias + o0) : zero;
     r->is_float = q->scale != NULL;
-    r->k_even = r->k_odd = r->s_even = r->s_odd = zero;
-    r->zp = _mm512_set1_epi32(q->out_zp);
-    r->lo = _mm512_set1_epi32(q->act_min), r->hi = _mm512_set1_epi32(q->act_max);
+    r->zp = q->out_zp, r->lo = q->act_min, r->hi = q->act_max;
     r->fast = r->sign = 0;
     r->hi_open = q->act_max >= 127;
-    r->flo = _mm512_set1_ps((float)(q->act_min - q->out_zp)), r->fhi = _mm512_set1_ps((float)(q->act_max - q->out_zp));
+    r->flo = (float)(q->act_min - q->out_zp), r->fhi = (float)(q->act_max - q->out_zp);
     if (r->is_float) {
         r->scale = _mm512_maskz_loadu_ps(r->k, q->scale + o0);
         r->m = r->m_odd = r->left = r->right = r->mask = r->thr = zero;
@@ -206,13 +212,17 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->fast = q8_prep_fast(r, o0, n, q);
     r->m = _mm512_maskz_loadu_epi32(r->k, q->mult + o0);
     r->m_odd = _mm512_srli_epi64(r->m, 32);
+    r->has_min = _mm512_cmpeq_epi32_mask(r->m, _mm512_set1_epi32(INT32_MIN)) != 0;
+    if (r->fast) { /* k_even .. s_odd share left .. thr's place */
+        r->has_left = 0;
+        return;
+    }
     const __m512i shift = _mm512_maskz_loadu_epi32(r->k, q->shift + o0);
     r->left = _mm512_min_epi32(_mm512_max_epi32(shift, zero), _mm512_set1_epi32(31));
     r->right = _mm512_max_epi32(_mm512_sub_epi32(zero, _mm512_max_epi32(shift, _mm512_set1_epi32(-31))), zero);
     r->mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, r->right), one);
     r->thr = _mm512_srai_epi32(r->mask, 1);
     r->has_left = _mm512_cmpgt_epi32_mask(r->left, zero) != 0;
-    r->has_min = _mm512_cmpeq_epi32_mask(r->m, _mm512_set1_epi32(INT32_MIN)) != 0;
 }
 
 /* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes, the
@@ -229,7 +239,9 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m51
     (void)q;
     if (r->is_float) {
         const __m512 f = _mm512_mul_ps(_mm512_cvtepi32_ps(a), r->scale);
-        return _mm512_add_epi32(_mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, r->flo), r->fhi)), r->zp);
+        return _mm512_add_epi32(
+            _mm512_cvtps_epi32(_mm512_min_ps(_mm512_max_ps(f, _mm512_set1_ps(r->flo)), _mm512_set1_ps(r->fhi))),
+            _mm512_set1_epi32(r->zp));
     }
     if (r->fast) {
         const __m512i idx = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
@@ -242,8 +254,8 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m51
         }
         const __m512i y = _mm512_max_epi32(
             _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->s_even), idx, _mm512_srav_epi64(yo, r->s_odd)),
-            r->lo);
-        return hi_open ? y : _mm512_min_epi32(y, r->hi);
+            _mm512_set1_epi32(r->lo));
+        return hi_open ? y : _mm512_min_epi32(y, _mm512_set1_epi32(r->hi));
     }
     if (r->has_left) {
         const __m512i sh = _mm512_sllv_epi32(a, r->left);
@@ -263,8 +275,8 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m51
     const __m512i thr = _mm512_mask_add_epi32(r->thr, _mm512_cmplt_epi32_mask(h, zero), r->thr, one);
     __m512i x = _mm512_srav_epi32(h, r->right);
     x = _mm512_mask_add_epi32(x, _mm512_cmpgt_epi32_mask(rem, thr), x, one);
-    x = _mm512_max_epi32(_mm512_add_epi32(x, r->zp), r->lo);
-    return hi_open ? x : _mm512_min_epi32(x, r->hi);
+    x = _mm512_max_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(r->zp)), _mm512_set1_epi32(r->lo));
+    return hi_open ? x : _mm512_min_epi32(x, _mm512_set1_epi32(r->hi));
 }
 
 /* q8_apply512_lanes clamped at both ends. */
