@@ -154,14 +154,14 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
 ** low word of each 64-bit lane is y; r <= 23 keeps every term in int64. */
 typedef struct {
     __m512i bias, m, m_odd;
-    union { /* the double rounding's, or the one floor's (fast); a kernel keeps four */
+    union { /* the double rounding's (d), or the one floor's (f, fast); a kernel keeps four preps */
         struct {
             __m512i left, right, mask, thr;
-        };
+        } d;
         struct {
             __m512i k_even, k_odd, s_even, s_odd; /* K and 31 + r of channels 2i, 2i + 1 */
-        };
-    };
+        } f;
+    } u;
     __m512 scale;           /* the float scheme's */
     int32_t zp, lo, hi;     /* q's out_zp, act_min, act_max: an int8 store may alias q */
     float flo, fhi;         /* the float scheme's clamp less the zero point */
@@ -186,8 +186,8 @@ SM2C_RT_TARGET_VNNI static inline int q8_prep_fast(q8_prep512 *r, int32_t o0, in
     }
     for (int j = 0; j < 8; j++)
         ke[j] = kk[2 * j], ko[j] = kk[2 * j + 1], se[j] = ss[2 * j], so[j] = ss[2 * j + 1];
-    r->k_even = _mm512_loadu_si512((const void *)ke), r->k_odd = _mm512_loadu_si512((const void *)ko);
-    r->s_even = _mm512_loadu_si512((const void *)se), r->s_odd = _mm512_loadu_si512((const void *)so);
+    r->u.f.k_even = _mm512_loadu_si512((const void *)ke), r->u.f.k_odd = _mm512_loadu_si512((const void *)ko);
+    r->u.f.s_even = _mm512_loadu_si512((const void *)se), r->u.f.s_odd = _mm512_loadu_si512((const void *)so);
     r->sign = q->act_min < q->out_zp;
     return 1;
 }
@@ -204,7 +204,7 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->flo = (float)(q->act_min - q->out_zp), r->fhi = (float)(q->act_max - q->out_zp);
     if (r->is_float) {
         r->scale = _mm512_maskz_loadu_ps(r->k, q->scale + o0);
-        r->m = r->m_odd = r->left = r->right = r->mask = r->thr = zero;
+        r->m = r->m_odd = r->u.d.left = r->u.d.right = r->u.d.mask = r->u.d.thr = zero;
         r->has_left = r->has_min = 0;
         return;
     }
@@ -218,11 +218,11 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
         return;
     }
     const __m512i shift = _mm512_maskz_loadu_epi32(r->k, q->shift + o0);
-    r->left = _mm512_min_epi32(_mm512_max_epi32(shift, zero), _mm512_set1_epi32(31));
-    r->right = _mm512_max_epi32(_mm512_sub_epi32(zero, _mm512_max_epi32(shift, _mm512_set1_epi32(-31))), zero);
-    r->mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, r->right), one);
-    r->thr = _mm512_srai_epi32(r->mask, 1);
-    r->has_left = _mm512_cmpgt_epi32_mask(r->left, zero) != 0;
+    r->u.d.left = _mm512_min_epi32(_mm512_max_epi32(shift, zero), _mm512_set1_epi32(31));
+    r->u.d.right = _mm512_max_epi32(_mm512_sub_epi32(zero, _mm512_max_epi32(shift, _mm512_set1_epi32(-31))), zero);
+    r->u.d.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, r->u.d.right), one);
+    r->u.d.thr = _mm512_srai_epi32(r->u.d.mask, 1);
+    r->has_left = _mm512_cmpgt_epi32_mask(r->u.d.left, zero) != 0;
 }
 
 /* q8_out512's outputs through r = q8_prep(o0, n, q), as int32 lanes, the
@@ -246,20 +246,20 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m51
     if (r->fast) {
         const __m512i idx = _mm512_setr_epi32(0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
         const __m512i ze = _mm512_mul_epi32(a, r->m), zo = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), r->m_odd);
-        __m512i ye = _mm512_add_epi64(ze, r->k_even), yo = _mm512_add_epi64(zo, r->k_odd);
+        __m512i ye = _mm512_add_epi64(ze, r->u.f.k_even), yo = _mm512_add_epi64(zo, r->u.f.k_odd);
         if (r->sign) {
             const __m512i c31 = _mm512_set1_epi64(INT64_C(1) << 31);
             ye = _mm512_mask_sub_epi64(ye, _mm512_cmplt_epi64_mask(ze, zero), ye, c31);
             yo = _mm512_mask_sub_epi64(yo, _mm512_cmplt_epi64_mask(zo, zero), yo, c31);
         }
         const __m512i y = _mm512_max_epi32(
-            _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->s_even), idx, _mm512_srav_epi64(yo, r->s_odd)),
+            _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->u.f.s_even), idx, _mm512_srav_epi64(yo, r->u.f.s_odd)),
             _mm512_set1_epi32(r->lo));
         return hi_open ? y : _mm512_min_epi32(y, _mm512_set1_epi32(r->hi));
     }
     if (r->has_left) {
-        const __m512i sh = _mm512_sllv_epi32(a, r->left);
-        const __mmask16 ovf = _mm512_cmpneq_epi32_mask(_mm512_srav_epi32(sh, r->left), a);
+        const __m512i sh = _mm512_sllv_epi32(a, r->u.d.left);
+        const __mmask16 ovf = _mm512_cmpneq_epi32_mask(_mm512_srav_epi32(sh, r->u.d.left), a);
         const __m512i sat = _mm512_mask_blend_epi32(_mm512_cmplt_epi32_mask(a, zero), imax, imin);
         a = _mm512_mask_blend_epi32(ovf, sh, sat);
     }
@@ -271,9 +271,9 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m51
     if (r->has_min)
         h = _mm512_mask_mov_epi32(
             h, _mm512_cmpeq_epi32_mask(a, imin) & _mm512_cmpeq_epi32_mask(r->m, imin), imax);
-    const __m512i rem = _mm512_and_si512(h, r->mask);
-    const __m512i thr = _mm512_mask_add_epi32(r->thr, _mm512_cmplt_epi32_mask(h, zero), r->thr, one);
-    __m512i x = _mm512_srav_epi32(h, r->right);
+    const __m512i rem = _mm512_and_si512(h, r->u.d.mask);
+    const __m512i thr = _mm512_mask_add_epi32(r->u.d.thr, _mm512_cmplt_epi32_mask(h, zero), r->u.d.thr, one);
+    __m512i x = _mm512_srav_epi32(h, r->u.d.right);
     x = _mm512_mask_add_epi32(x, _mm512_cmpgt_epi32_mask(rem, thr), x, one);
     x = _mm512_max_epi32(_mm512_add_epi32(x, _mm512_set1_epi32(r->zp)), _mm512_set1_epi32(r->lo));
     return hi_open ? x : _mm512_min_epi32(x, _mm512_set1_epi32(r->hi));
