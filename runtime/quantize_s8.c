@@ -8,98 +8,184 @@
 ** single-precision FPU (Cortex-M4F) no double helpers.
 **
 ** On x86-64 (simd_s8.h) both run on 16 lanes (AVX-512) or 8 (AVX2) with the C
-** loop's operations: an IEEE division, roundf as the truncation plus one away
-** from zero when the dropped fraction (exact) is at least a half, NaN to 0,
-** and the same saturation; so every path gives the C path's bits.
+** loop's operations: an IEEE division, roundf as the truncation
+** plus one away from zero when the dropped fraction (exact) is at least a
+** half, NaN to 0, and the same saturation; so every path gives the C path's
+** bits.  sm2c_rt_quantize_pad_f32_s8 quantizes a first convolution's input
+** straight into its padded copy (pad_s8.h).
 */
 #include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
+#include "pad_s8.h"
 #include "q8_math.h"
 #include "rt_select.h"
 #include "simd_s8.h"
 #include "sm2c_rt.h"
 
 
-#if SM2C_RT_WANT(quantize_f32_s8)
+#if SM2C_RT_WANT(quantize_f32_s8) || SM2C_RT_WANT(quantize_pad_f32_s8)
+typedef struct qs8_params {
+    float scale;
+    int32_t zero_point;
+} qs8_params;
+
 /* y[i] for i < n, in C. */
-static void qs8_c(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+static void qs8_c(const float *x, int8_t *y, int32_t n, const qs8_params *q)
 {
     for (int32_t i = 0; i < n; i++) {
-        const int32_t q = sm2c_rt__round_q(x[i] / scale) + zero_point;
-        y[i] = (int8_t)(q < -128 ? -128 : q > 127 ? 127 : q);
+        const int32_t v = sm2c_rt__round_q(x[i] / q->scale) + q->zero_point;
+        y[i] = (int8_t)(v < -128 ? -128 : v > 127 ? 127 : v);
     }
 }
 
 #if SM2C_RT_VNNI
-/* 16 lanes; the last block masked. */
-SM2C_RT_TARGET_VNNI static void qs8_512(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+/* The int8 values of 16 lanes as int32, the zero point added, not yet
+** saturated: the quotient clamped to +-10^6 (as sm2c_rt__round_q), plus
+** 0.5 - 2^-25 with its sign, truncated, which is roundf's rounding for every
+** float below 10^6 (checked over all of them, outside the tree; 0.5 itself
+** would take 0.5 - 2^-25 to 1); NaN to 0.  Seven operations where the C
+** loop's (the fraction, compared, then one away from zero) took eleven. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i qs8_lanes512(__m512 x, float scale, int32_t zero_point)
 {
-    const __m512 s = _mm512_set1_ps(scale), half = _mm512_set1_ps(0.5f), one = _mm512_set1_ps(1.0f);
-    const __m512 lo = _mm512_set1_ps(-1e6f), hi = _mm512_set1_ps(1e6f);
-    const __m512i sign = _mm512_set1_epi32(INT32_MIN), zp = _mm512_set1_epi32(zero_point);
+    const __m512 v = _mm512_div_ps(x, _mm512_set1_ps(scale));
+    const __m512 c = _mm512_min_ps(_mm512_max_ps(v, _mm512_set1_ps(-1e6f)), _mm512_set1_ps(1e6f));
+    const __m512i h = _mm512_ternarylogic_epi32(_mm512_castps_si512(c), _mm512_set1_epi32(INT32_MIN), /* c's sign */
+                                                _mm512_castps_si512(_mm512_set1_ps(0x1.fffffep-2f)), 0xEA);
+    const __m512i t = _mm512_cvttps_epi32(_mm512_add_ps(c, _mm512_castsi512_ps(h)));
+    const __m512i zp = _mm512_set1_epi32(zero_point);
+    return _mm512_mask_add_epi32(zp, _mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), t, zp);
+}
+
+/* 16 lanes; the last block masked. */
+SM2C_RT_TARGET_VNNI static void qs8_512(const float *x, int8_t *y, int32_t n, const qs8_params *q)
+{
+    const float scale = q->scale;
+    const int32_t zero_point = q->zero_point;
     for (int32_t i = 0; i < n; i += 16) {
         const __mmask16 m = n - i >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << (n - i)) - 1u);
-        const __m512 v = _mm512_div_ps(_mm512_maskz_loadu_ps(m, x + i), s);
-        const __m512 t = _mm512_roundscale_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-        const __m512 f = _mm512_abs_ps(_mm512_sub_ps(v, t));
-        const __m512 away = _mm512_castsi512_ps(
-            _mm512_or_si512(_mm512_and_si512(_mm512_castps_si512(v), sign), _mm512_castps_si512(one)));
-        __m512 r = _mm512_mask_add_ps(t, _mm512_cmp_ps_mask(f, half, _CMP_GE_OQ), t, away);
-        r = _mm512_maskz_mov_ps(_mm512_cmp_ps_mask(v, v, _CMP_ORD_Q), r);
-        r = _mm512_min_ps(_mm512_max_ps(r, lo), hi);
-        const __m512i q = _mm512_add_epi32(_mm512_cvttps_epi32(r), zp);
-        _mm512_mask_cvtsepi32_storeu_epi8(y + i, m, q);
+        _mm512_mask_cvtsepi32_storeu_epi8(y + i, m, qs8_lanes512(_mm512_maskz_loadu_ps(m, x + i), scale, zero_point));
     }
 }
 #endif
 
 #if SM2C_RT_S8_AVX2
 /* 8 lanes; the tail in C. */
-SM2C_RT_TARGET_S8_AVX2 static void qs8_256(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+SM2C_RT_TARGET_S8_AVX2 static void qs8_256(const float *x, int8_t *y, int32_t n, const qs8_params *q)
 {
-    const __m256 s = _mm256_set1_ps(scale), half = _mm256_set1_ps(0.5f), one = _mm256_set1_ps(1.0f);
+    const __m256 s = _mm256_set1_ps(q->scale), h = _mm256_set1_ps(0x1.fffffep-2f);
     const __m256 lo = _mm256_set1_ps(-1e6f), hi = _mm256_set1_ps(1e6f);
     const __m256 sign = _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MIN));
-    const __m256 mag = _mm256_castsi256_ps(_mm256_set1_epi32(INT32_MAX));
-    const __m256i zp = _mm256_set1_epi32(zero_point);
-    const __m256i qlo = _mm256_set1_epi32(-128), qhi = _mm256_set1_epi32(127);
+    const __m256i zp = _mm256_set1_epi32(q->zero_point);
     int32_t i = 0;
-    for (; i + 8 <= n; i += 8) {
+    for (; i + 8 <= n; i += 8) { /* qs8_lanes512's operations; the packs saturate */
         const __m256 v = _mm256_div_ps(_mm256_loadu_ps(x + i), s);
-        const __m256 t = _mm256_round_ps(v, _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
-        const __m256 f = _mm256_and_ps(_mm256_sub_ps(v, t), mag);
-        const __m256 away = _mm256_or_ps(_mm256_and_ps(v, sign), one);
-        __m256 r = _mm256_add_ps(t, _mm256_and_ps(_mm256_cmp_ps(f, half, _CMP_GE_OQ), away));
-        r = _mm256_and_ps(r, _mm256_cmp_ps(v, v, _CMP_ORD_Q));
-        r = _mm256_min_ps(_mm256_max_ps(r, lo), hi);
-        __m256i q = _mm256_add_epi32(_mm256_cvttps_epi32(r), zp);
-        q = _mm256_min_epi32(_mm256_max_epi32(q, qlo), qhi);
-        q = _mm256_packs_epi16(_mm256_packs_epi32(q, q), _mm256_setzero_si256());
+        const __m256 c = _mm256_min_ps(_mm256_max_ps(v, lo), hi);
+        const __m256i t = _mm256_cvttps_epi32(_mm256_add_ps(c, _mm256_or_ps(_mm256_and_ps(c, sign), h)));
+        const __m256i ord = _mm256_castps_si256(_mm256_cmp_ps(v, v, _CMP_ORD_Q));
+        __m256i qv = _mm256_add_epi32(_mm256_and_si256(t, ord), zp);
+        qv = _mm256_packs_epi16(_mm256_packs_epi32(qv, qv), _mm256_setzero_si256());
         /* bytes 0-3 of each 128-bit half: elements 0-3 and 4-7 */
-        const __m128i b = _mm_unpacklo_epi32(_mm256_castsi256_si128(q), _mm256_extracti128_si256(q, 1));
+        const __m128i b = _mm_unpacklo_epi32(_mm256_castsi256_si128(qv), _mm256_extracti128_si256(qv, 1));
         _mm_storel_epi64((__m128i *)(void *)(y + i), b);
     }
-    qs8_c(x + i, y + i, n - i, scale, zero_point);
+    qs8_c(x + i, y + i, n - i, q);
 }
 #endif
 
-void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+/* y[i] for i < n on the widest path this CPU runs. */
+static void qs8_run(const float *x, int8_t *y, int32_t n, const qs8_params *q)
 {
 #if SM2C_RT_VNNI
     if (sm2c_rt__have_vnni()) {
-        qs8_512(x, y, n, scale, zero_point);
+        qs8_512(x, y, n, q);
         return;
     }
 #endif
 #if SM2C_RT_S8_AVX2
     if (sm2c_rt__have_s8_avx2()) {
-        qs8_256(x, y, n, scale, zero_point);
+        qs8_256(x, y, n, q);
         return;
     }
 #endif
-    qs8_c(x, y, n, scale, zero_point);
+    qs8_c(x, y, n, q);
+}
+#endif
+
+#if SM2C_RT_WANT(quantize_f32_s8)
+void sm2c_rt_quantize_f32_s8(const float *x, int8_t *y, int32_t n, float scale, int32_t zero_point)
+{
+    const qs8_params q = { scale, zero_point };
+    qs8_run(x, y, n, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(quantize_pad_f32_s8)
+#if SM2C_RT_VNNI
+/* The first n & ~15 pixels of 3 channels into pixels of 4, the fourth byte
+** fill: 16 pixels' 48 values to 48 bytes, each 128-bit lane then gathering
+** its 4 pixels' 12 bytes (vpermd) and spreading them over 16 (vpshufb, the
+** fill merged in).  Returns the pixels done. */
+SM2C_RT_TARGET_VNNI static int32_t qs8_rgb512(const float *x, int8_t *y, int32_t n, int8_t fill,
+                                              const qs8_params *q)
+{
+    const __m512i dwords = _mm512_setr_epi32(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0);
+    const __m512i bytes = _mm512_broadcast_i32x4(_mm_setr_epi8(0, 1, 2, 0, 3, 4, 5, 0, 6, 7, 8, 0, 9, 10, 11, 0));
+    const __m512i f = _mm512_set1_epi8(fill);
+    const float scale = q->scale;
+    const int32_t zp = q->zero_point;
+    int32_t i = 0;
+    for (; i + 16 <= n; i += 16, x += 48, y += 64) {
+        const __m128i b0 = _mm512_cvtsepi32_epi8(qs8_lanes512(_mm512_loadu_ps(x), scale, zp));
+        const __m128i b1 = _mm512_cvtsepi32_epi8(qs8_lanes512(_mm512_loadu_ps(x + 16), scale, zp));
+        const __m128i b2 = _mm512_cvtsepi32_epi8(qs8_lanes512(_mm512_loadu_ps(x + 32), scale, zp));
+        const __m512i v = _mm512_inserti32x4(_mm512_inserti32x4(_mm512_castsi128_si512(b0), b1, 1), b2, 2);
+        const __m512i w = _mm512_mask_shuffle_epi8(f, (__mmask64)0x7777777777777777ull,
+                                                   _mm512_permutexvar_epi32(dwords, v), bytes);
+        _mm512_storeu_si512((void *)y, w);
+    }
+    return i;
+}
+#endif
+
+enum { QS8_CHUNK = 768 }; /* bytes of int8 pixels qs8_pixels spreads at once */
+
+/* n pixels of c float channels quantized into pixels of cp >= c, the
+** channels past c set to fill (pad_s8.h's pixels; ctx the qs8_params). */
+static void qs8_pixels(const void *xv, int8_t *y, int32_t n, int32_t c, int32_t cp, int8_t fill, const void *ctx)
+{
+    const float *x = xv;
+    const qs8_params *q = ctx;
+    int32_t i = 0;
+#if SM2C_RT_VNNI
+    if (c == 3 && cp == 4 && sm2c_rt__have_vnni())
+        i = qs8_rgb512(x, y, n, fill, q);
+#endif
+    if (c == cp) {
+        qs8_run(x + (ptrdiff_t)i * c, y + (ptrdiff_t)i * cp, (n - i) * c, q);
+        return;
+    }
+    /* else by chunks quantized to the stack, then spread as the int8 copy is */
+    int8_t t[QS8_CHUNK];
+    const int32_t per = c <= QS8_CHUNK ? QS8_CHUNK / c : 1;
+    while (i < n) {
+        const int32_t k = n - i < per ? n - i : per;
+        if (c > QS8_CHUNK) { /* one pixel straight into place */
+            qs8_run(x + (ptrdiff_t)i * c, y + (ptrdiff_t)i * cp, c, q);
+            memset(y + (ptrdiff_t)i * cp + c, fill, (size_t)(cp - c));
+        } else {
+            qs8_run(x + (ptrdiff_t)i * c, t, k * c, q);
+            sm2c_rt__pad_pixels_s8(t, y + (ptrdiff_t)i * cp, k, c, cp, fill);
+        }
+        i += k;
+    }
+}
+
+void sm2c_rt_quantize_pad_f32_s8(const float *x, int8_t *y, const int32_t *d, float scale, int32_t zero_point)
+{
+    const qs8_params q = { scale, zero_point };
+    sm2c_rt__pad_walk_s8(x, sizeof *x, y, d, zero_point, qs8_pixels, &q);
 }
 #endif
 

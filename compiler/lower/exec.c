@@ -186,6 +186,7 @@ typedef struct kernel {
 /* int8 (--quantize int8): calibration never runs them, folding may */
 #define W_QUANTIZE(fn_) fn_(a[0].p, a[1].p, a[2].i, a[3].f, a[4].i)
 #define W_PAD_COPY_S8(fn_) fn_(a[0].p, a[1].p, a[2].ints, a[3].i)
+#define W_QUANTIZE_PAD(fn_) fn_(a[0].p, a[1].p, a[2].ints, a[3].f, a[4].i)
 #define W_CONV_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].ints, a[6].ints, a[7].i, a[8].i, a[9].i, a[10].i)
 #define W_FC_S8(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].i, a[5].i, a[6].i, a[7].ints, a[8].ints, a[9].i, a[10].i, a[11].i, a[12].i)
 #define W_CONV_S8_FRQ(fn_) fn_(a[0].p, a[1].p, a[2].p, a[3].p, a[4].ints, a[5].p, a[6].i, a[7].i, a[8].i, a[9].i)
@@ -203,7 +204,7 @@ typedef struct kernel {
     WRAP(sm2c_rt_conv2d_packed_s8, W_CONV_S8)                                                     \
     WRAP(sm2c_rt_conv2d_s8_frq, W_CONV_S8_FRQ) WRAP(sm2c_rt_depthwise_conv2d_s8_frq, W_CONV_S8_FRQ)   \
     WRAP(sm2c_rt_conv2d_packed_s8_frq, W_CONV_S8_FRQ) WRAP(sm2c_rt_fully_connected_s8_frq, W_FC_S8_FRQ) \
-    WRAP(sm2c_rt_pad_copy_s8, W_PAD_COPY_S8)                                                      \
+    WRAP(sm2c_rt_pad_copy_s8, W_PAD_COPY_S8) WRAP(sm2c_rt_quantize_pad_f32_s8, W_QUANTIZE_PAD)    \
     WRAP(sm2c_rt_fully_connected_s8, W_FC_S8) WRAP(sm2c_rt_fully_connected_m_s8, W_FC_S8)         \
     WRAP(sm2c_rt_max_pool_s8, W_POOL)                                                            \
     WRAP(sm2c_rt_avg_pool_s8, W_POOL) WRAP(sm2c_rt_add_s8, W_ADD_S8) WRAP(sm2c_rt_mul_s8, W_ADD_S8)     \

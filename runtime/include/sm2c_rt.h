@@ -760,6 +760,9 @@ void sm2c_rt_fully_connected_s8_frq(const int8_t *x, const int8_t *w, const int3
 ** [N, HP, WP, CP], x's pixel (h, w) at (h + PT, w + PL), fill elsewhere and
 ** in the channels past C; d = {N, H, W, C, HP, WP, PT, PL, CP}. */
 void sm2c_rt_pad_copy_s8(const int8_t *x, int8_t *y, const int32_t *d, int32_t fill);
+/* The same copy of a float input quantized on the way, zero_point the fill
+** (quantize_s8.c): sm2c_rt_quantize_f32_s8 then sm2c_rt_pad_copy_s8 in one pass. */
+void sm2c_rt_quantize_pad_f32_s8(const float *x, int8_t *y, const int32_t *d, float scale, int32_t zero_point);
 /* Conv2D without groups, the form for Cortex-M (conv_ohwi_s8.c): K =
 ** KH*KW*C values per channel in TFLite's [OC, KH, KW, C] order, the channels
 ** by groups of four, each pair of values (k, k+1) two words (c0 k, c1 k, c0

@@ -14,7 +14,7 @@ for tool in arm-none-eabi-gcc qemu-system-arm; do
   command -v $tool >/dev/null || { echo "q8_m4: skipped: needs $tool"; exit 77; }
 done
 fw=$src/tests/firmware
-runtime="conv_s8.c conv_packed_s8.c conv_ohwi_s8.c dw_plane_s8.c fc_s8.c fc_m_s8.c fc_hybrid_s8.c pool_s8.c eltwise_s8.c mean_s8.c softmax_s8.c quantize_s8.c requantize_s8.c lut_s8.c"
+runtime="conv_s8.c conv_packed_s8.c conv_ohwi_s8.c dw_plane_s8.c fc_s8.c fc_m_s8.c fc_hybrid_s8.c pool_s8.c eltwise_s8.c mean_s8.c softmax_s8.c quantize_s8.c pad_copy_s8.c requantize_s8.c lut_s8.c"
 cflags=(-std=c99 -Os -mcpu=cortex-m4 -mthumb -mfloat-abi=hard -mfpu=fpv4-sp-d16 -ffp-contract=off
         -ffunction-sections -fdata-sections -Wall -Wextra -pedantic -I"$src/runtime" -I"$src/runtime/include")
 mkdir -p "$out"

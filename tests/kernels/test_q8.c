@@ -1253,6 +1253,47 @@ static void test_quantize_s8_lanes(void **state)
         }
 }
 
+/* A float input quantized straight into a convolution's padded copy gives
+** the quantize and then the int8 copy's bytes, on every path: RGB into 4
+** channels on rows of whole 16-pixel blocks and not, a batch of two, channels
+** already whole, 5 into 8 over several stack chunks, a pixel wider than a
+** chunk, unread rows and columns; values on the grid of x / 127.5 - 1 at
+** scale 1 / 127.5 (halves, TFLite's preprocessing), specials, random.  64
+** guard bytes after each copy catch a store past its end. */
+static void test_quantize_pad_s8(void **state)
+{
+    (void)state;
+    static const int32_t dims[][9] = { /* N, H, W, C, HP, WP, PT, PL, CP */
+        { 1, 5, 37, 3, 7, 39, 1, 1, 4 }, { 2, 4, 16, 3, 6, 18, 1, 1, 4 }, { 1, 3, 5, 4, 5, 7, 1, 1, 4 },
+        { 1, 3, 300, 5, 5, 302, 1, 1, 8 }, { 1, 2, 3, 1001, 4, 5, 1, 1, 1004 }, { 1, 6, 9, 3, 4, 8, 0, 0, 4 },
+        { 1, 4, 48, 3, 6, 50, 2, 0, 4 } };
+    static const float special[] = { 0.5f, -0.5f, 0.49999997f, NAN, INFINITY, -INFINITY, 1e30f, -0.0f, 127.5f };
+    ktest_rng r = { 77 };
+    for (size_t t = 0; t < sizeof dims / sizeof dims[0]; t++) {
+        const int32_t *d = dims[t];
+        const int32_t nx = d[0] * d[1] * d[2] * d[3], ny = d[0] * d[4] * d[5] * d[8];
+        float *x = malloc((size_t)nx * sizeof *x);
+        int8_t *q = malloc((size_t)nx), *want = malloc((size_t)ny), *got = malloc((size_t)ny + 64);
+        assert_true(x && q && want && got);
+        for (int32_t i = 0; i < nx; i++) {
+            const int32_t k = ktest_int(&r, 0, 9);
+            x[i] = k < 3 ? special[ktest_int(&r, 0, 8)]
+                   : k < 7 ? (float)ktest_int(&r, 0, 255) / 127.5f - 1.0f : ktest_f32(&r, -2.0f, 2.0f);
+        }
+        const float scale = t % 2 ? 1.0f / 127.5f : 0.0123f;
+        const int32_t zp = t % 3 == 0 ? 0 : t % 3 == 1 ? -128 : 9;
+        sm2c_rt_quantize_f32_s8(x, q, nx, scale, zp);
+        sm2c_rt_pad_copy_s8(q, want, d, zp);
+        memset(got, 0x5A, (size_t)ny + 64);
+        sm2c_rt_quantize_pad_f32_s8(x, got, d, scale, zp);
+        for (int32_t i = 0; i < ny; i++)
+            assert_int_equal(want[i], got[i]);
+        for (int32_t i = 0; i < 64; i++)
+            assert_int_equal(0x5A, got[ny + i]);
+        free(x), free(q), free(want), free(got);
+    }
+}
+
 /* Broadcasting Add and Mul: a [4, 1, 3] with b [1, 5, 3], and [40, 64] with a
 ** row, one value b or one value a, gives each pair the flat kernels' result. */
 static void test_bcast_s8(void **state)
@@ -1502,6 +1543,7 @@ int main(void)
         cmocka_unit_test(test_add_s8_frq),
         cmocka_unit_test(test_quantize_s8),
         cmocka_unit_test(test_quantize_s8_lanes),
+        cmocka_unit_test(test_quantize_pad_s8),
         cmocka_unit_test(test_bcast_s8),
         cmocka_unit_test(test_mean_s8),
         cmocka_unit_test(test_softmax_s8),
