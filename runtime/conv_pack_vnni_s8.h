@@ -384,7 +384,7 @@ SM2C_RT_TARGET_VNNI static void c8p_vnni_rows8(const c8_geom *g, int32_t OH, con
         scale[j] = q->scale ? q->scale[j % 8] : 0.0f;
     }
     const q8_out q2 = {bias, q->scale ? NULL : mult, q->scale ? NULL : shift, q->out_zp, q->act_min, q->act_max,
-                       q->scale ? scale : NULL};
+                       q->scale ? scale : NULL, q->nearest};
     q8_prep512 rq8;
     q8_prep(&rq8, 0, 16, &q2);
     for (int32_t oh = 0; oh < OH; oh++)
@@ -471,11 +471,8 @@ SM2C_RT_TARGET_VNNI static void c8p_vnni_1(const c8_geom *g, int32_t p0, const q
 #undef C8P_DOT1
         const __m512i c[4] = {_mm512_add_epi32(c0, d0), _mm512_add_epi32(c1, d1), _mm512_add_epi32(c2, d2),
                               _mm512_add_epi32(c3, d3)};
-        for (int j = 0; 16 * j < nr; j++) {
-            q8_prep512 rq;
-            q8_prep(&rq, oc0 + 16 * j, nr - 16 * j, q);
-            q8_apply512(c[j], &rq, q, y + oc0 + 16 * j);
-        }
+        for (int j = 0; 16 * j < nr; j++) /* one pixel: no prep (the one floor's took longer than the sums) */
+            q8_out512(c[j], oc0 + 16 * j, nr - 16 * j, q, y + oc0 + 16 * j);
     }
 }
 

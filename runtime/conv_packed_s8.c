@@ -20,7 +20,9 @@
 ** same.  The compiler proves that acc fits in int32 (reliability.md 6.5),
 ** w * (x' + 128) is within its k * 127 * 255, and so is every partial sum.
 ** sm2c_rt_conv2d_packed_s8_frq is the same with the float requantization
-** (q8_vec.h; --requantize float).
+** (q8_vec.h; --requantize float), and sm2c_rt_conv2d_packed_s8_nearest with
+** TFLite FullyConnected's one rounding: the compiler lowers a quantized
+** MatMul to it as a 1x1 convolution (ops_q8.c).
 */
 #include <stddef.h>
 #include <stdint.h>
@@ -98,7 +100,17 @@ void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *b
                               const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                               int32_t out_zp, int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL, 0};
+    c8p_conv(x, w, y, p, in_zp, &q);
+}
+#endif
+
+#if SM2C_RT_WANT(conv2d_packed_s8_nearest)
+void sm2c_rt_conv2d_packed_s8_nearest(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                      const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                                      int32_t out_zp, int32_t act_min, int32_t act_max)
+{
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL, 1};
     c8p_conv(x, w, y, p, in_zp, &q);
 }
 #endif
@@ -108,7 +120,7 @@ void sm2c_rt_conv2d_packed_s8_frq(const int8_t *x, const int8_t *w, const int32_
                                   const int32_t *p, const float *scale, int32_t in_zp, int32_t out_zp,
                                   int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale, 0};
     c8p_conv(x, w, y, p, in_zp, &q);
 }
 #endif

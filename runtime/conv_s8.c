@@ -145,7 +145,7 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
                        const int32_t *mult, const int32_t *shift, int32_t in_zp, int32_t out_zp,
                        int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL, 0};
     cs8_conv(x, w, y, p, in_zp, &q);
 }
 #endif
@@ -154,7 +154,7 @@ void sm2c_rt_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t *bias, in
 void sm2c_rt_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y, const int32_t *p,
                            const float *scale, int32_t in_zp, int32_t out_zp, int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale, 0};
     cs8_conv(x, w, y, p, in_zp, &q);
 }
 #endif
@@ -192,7 +192,7 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
                                  const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                  int32_t out_zp, int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL, 0};
     cs8_depthwise(x, w, y, p, in_zp, &q);
 }
 #endif
@@ -202,7 +202,7 @@ void sm2c_rt_depthwise_conv2d_s8_frq(const int8_t *x, const int8_t *w, const int
                                      const int32_t *p, const float *scale, int32_t in_zp, int32_t out_zp,
                                      int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale, 0};
     cs8_depthwise(x, w, y, p, in_zp, &q);
 }
 #endif

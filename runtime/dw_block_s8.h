@@ -226,7 +226,7 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
         ps[k] = on && !q->scale ? q->shift[ch] : 0;
         pf[k] = on && q->scale ? q->scale[ch] : 0.0f;
     }
-    const q8_out qp = {pb, pm, ps, q->out_zp, q->act_min, q->act_max, q->scale ? pf : NULL};
+    const q8_out qp = {pb, pm, ps, q->out_zp, q->act_min, q->act_max, q->scale ? pf : NULL, 0};
     q8_prep512 rq[4];
     for (int i = 0; i < 4; i++) {
         q8_prep(&rq[i], 16 * i, 16, &qp);

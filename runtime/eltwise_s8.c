@@ -113,7 +113,7 @@ SM2C_RT_TARGET_VNNI static int32_t add_s8_512(const int8_t *a, const int8_t *b, 
         int32_t mult[16], shift[16];
         for (int j = 0; j < 16; j++)
             mult[j] = q[8], shift[j] = q[9];
-        const q8_out out = {NULL, mult, shift, q[2], q[10], q[11], NULL};
+        const q8_out out = {NULL, mult, shift, q[2], q[10], q[11], NULL, 0};
         q8_prep512 rq;
         q8_prep(&rq, 0, 16, &out);
         for (; i + 16 <= n; i += 16) {

@@ -373,7 +373,7 @@ void sm2c_rt_fully_connected_s8(const int8_t *x, const int8_t *w, const int32_t 
                                 int32_t k, int32_t n, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                                 int32_t out_zp, int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL};
+    const q8_out q = {bias, mult, shift, out_zp, act_min, act_max, NULL, 0};
     fc8_run(x, w, y, rows, k, n, in_zp, &q);
 }
 #endif
@@ -383,7 +383,7 @@ void sm2c_rt_fully_connected_s8_frq(const int8_t *x, const int8_t *w, const int3
                                     int32_t rows, int32_t k, int32_t n, const float *scale, int32_t in_zp,
                                     int32_t out_zp, int32_t act_min, int32_t act_max)
 {
-    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale};
+    const q8_out q = {bias, NULL, NULL, out_zp, act_min, act_max, scale, 0};
     fc8_run(x, w, y, rows, k, n, in_zp, &q);
 }
 #endif

@@ -34,6 +34,8 @@ typedef struct {
     const int32_t *mult, *shift;
     int32_t out_zp, act_min, act_max;
     const float *scale;  /* non-NULL: the float scheme (mult, shift unused) */
+    int nearest;         /* mult, shift: TFLite FullyConnected's one rounding (sm2c_rt__requant_nearest),
+                         ** else its convolutions' two */
 } q8_out;
 
 /* The float scheme's rounding of f, clamped to the output range less the
@@ -67,8 +69,9 @@ static inline void q8_store_c(const int32_t *acc, int32_t o0, int32_t n, const q
             y[j] = q8_float_c(a, q->scale[o], q);
             continue;
         }
-        y[j] = sm2c_rt__clamp_s8(sm2c_rt__requant(a, q->mult[o], q->shift[o]) + q->out_zp, q->act_min,
-                                 q->act_max);
+        const int32_t v = q->nearest ? sm2c_rt__requant_nearest(a, q->mult[o], q->shift[o])
+                                     : sm2c_rt__requant(a, q->mult[o], q->shift[o]);
+        y[j] = sm2c_rt__clamp_s8(v + q->out_zp, q->act_min, q->act_max);
     }
 }
 
@@ -101,6 +104,27 @@ SM2C_RT_TARGET_VNNI static inline __m512i q8_requant512(__m512i x, __m512i m, __
     return _mm512_mask_add_epi32(r, _mm512_cmpgt_epi32_mask(rem, thr), r, one);
 }
 
+/* sm2c_rt__requant_nearest on 8 lanes of int64: x * m rounded half away
+** from zero at bit 31 - shift, saturated to int32. */
+SM2C_RT_TARGET_VNNI static inline __m256i q8_nearest8(__m256i x, __m256i m, __m256i shift)
+{
+    const __m512i p = _mm512_mul_epi32(_mm512_cvtepi32_epi64(x), _mm512_cvtepi32_epi64(m));
+    const __m512i total = _mm512_sub_epi64(_mm512_set1_epi64(31), _mm512_cvtepi32_epi64(shift));
+    const __m512i half = _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(total, _mm512_set1_epi64(1)));
+    const __m512i q = _mm512_srlv_epi64(_mm512_add_epi64(_mm512_abs_epi64(p), half), total);
+    const __mmask8 neg = _mm512_cmplt_epi64_mask(p, _mm512_setzero_si512());
+    return _mm512_cvtsepi64_epi32(_mm512_mask_sub_epi64(q, neg, _mm512_setzero_si512(), q));
+}
+
+/* q8_nearest8 on 16 lanes. */
+SM2C_RT_TARGET_VNNI static inline __m512i q8_nearest512(__m512i x, __m512i m, __m512i shift)
+{
+    const __m256i lo = q8_nearest8(_mm512_castsi512_si256(x), _mm512_castsi512_si256(m), _mm512_castsi512_si256(shift));
+    const __m256i hi = q8_nearest8(_mm512_extracti64x4_epi64(x, 1), _mm512_extracti64x4_epi64(m, 1),
+                                   _mm512_extracti64x4_epi64(shift, 1));
+    return _mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1);
+}
+
 /* q8_round_c on 16 lanes: clamped outputs as int32. */
 SM2C_RT_TARGET_VNNI static inline __m512i q8_round512(__m512 f, int32_t zp, int32_t act_min, int32_t act_max)
 {
@@ -126,8 +150,8 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
     if (q->scale) {
         v = q8_float512(v, _mm512_maskz_loadu_ps(k, q->scale + o0), q);
     } else {
-        v = q8_requant512(v, _mm512_maskz_loadu_epi32(k, q->mult + o0),
-                          _mm512_maskz_loadu_epi32(k, q->shift + o0));
+        const __m512i m = _mm512_maskz_loadu_epi32(k, q->mult + o0), s = _mm512_maskz_loadu_epi32(k, q->shift + o0);
+        v = q->nearest ? q8_nearest512(v, m, s) : q8_requant512(v, m, s);
         v = _mm512_add_epi32(v, _mm512_set1_epi32(q->out_zp));
         v = _mm512_max_epi32(_mm512_min_epi32(v, _mm512_set1_epi32(q->act_max)), _mm512_set1_epi32(q->act_min));
     }
@@ -151,7 +175,12 @@ SM2C_RT_TARGET_VNNI static inline void q8_out512(__m512i v, int32_t o0, int32_t 
 ** both give 0 (a * m in [-2^30, 0), r >= 1).  With the clamp's low end at
 ** or above the zero point (`sign` 0: a ReLU) every a * m < 0 clamps to it
 ** either way, so the sign term is left out.  |y - out_zp| <= 2^30, so the
-** low word of each 64-bit lane is y; r <= 23 keeps every term in int64. */
+** low word of each 64-bit lane is y; r <= 23 keeps every term in int64.
+** TFLite FullyConnected's one rounding (q->nearest), half away from zero at
+** bit 31 + r, is the same floor with K = 2^(30 + r) + out_zp * 2^(31 + r)
+** and 1 for the sign term: for a * m < 0, -floor((2^(30+r) - a * m) /
+** 2^(31+r)) = floor((a * m + 2^(30+r) - 1) / 2^(31+r)); with a ReLU it goes
+** too (a * m < 0 gives at most out_zp either way). */
 typedef struct {
     __m512i bias, m, m_odd;
     union { /* the double rounding's (d), or the one floor's (f, fast); a kernel keeps four preps */
@@ -166,7 +195,9 @@ typedef struct {
     int32_t zp, lo, hi;     /* q's out_zp, act_min, act_max: an int8 store may alias q */
     float flo, fhi;         /* the float scheme's clamp less the zero point */
     __mmask16 k;
+    int64_t neg;            /* the fast form's sign term: 2^31, or 1 for nearest */
     int has_left, has_min, is_float, fast, sign;
+    int nearest;            /* q->nearest outside the fast form: u.d.right holds the shifts */
     int hi_open; /* act_max 127: q8_apply512's saturating store is the clamp's high end */
 } q8_prep512;
 
@@ -182,13 +213,15 @@ SM2C_RT_TARGET_VNNI static inline int q8_prep_fast(q8_prep512 *r, int32_t o0, in
         if (sh < -23 || sh > -1 || (j < n && q->mult[o0 + j] == INT32_MIN))
             return 0;
         ss[j] = 31 - sh;
-        kk[j] = (INT64_C(1) << 30) + (INT64_C(1) << (30 - sh)) + (int64_t)q->out_zp * (INT64_C(1) << ss[j]);
+        kk[j] = (q->nearest ? 0 : INT64_C(1) << 30) + (INT64_C(1) << (30 - sh)) +
+                (int64_t)q->out_zp * (INT64_C(1) << ss[j]);
     }
     for (int j = 0; j < 8; j++)
         ke[j] = kk[2 * j], ko[j] = kk[2 * j + 1], se[j] = ss[2 * j], so[j] = ss[2 * j + 1];
     r->u.f.k_even = _mm512_loadu_si512((const void *)ke), r->u.f.k_odd = _mm512_loadu_si512((const void *)ko);
     r->u.f.s_even = _mm512_loadu_si512((const void *)se), r->u.f.s_odd = _mm512_loadu_si512((const void *)so);
     r->sign = q->act_min < q->out_zp;
+    r->neg = q->nearest ? 1 : INT64_C(1) << 31;
     return 1;
 }
 
@@ -199,7 +232,8 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
     r->bias = q->bias ? _mm512_maskz_loadu_epi32(r->k, q->bias + o0) : zero;
     r->is_float = q->scale != NULL;
     r->zp = q->out_zp, r->lo = q->act_min, r->hi = q->act_max;
-    r->fast = r->sign = 0;
+    r->fast = r->sign = r->nearest = 0;
+    r->neg = 0;
     r->hi_open = q->act_max >= 127;
     r->flo = (float)(q->act_min - q->out_zp), r->fhi = (float)(q->act_max - q->out_zp);
     if (r->is_float) {
@@ -218,6 +252,13 @@ SM2C_RT_TARGET_VNNI static inline void q8_prep(q8_prep512 *r, int32_t o0, int32_
         return;
     }
     const __m512i shift = _mm512_maskz_loadu_epi32(r->k, q->shift + o0);
+    if (q->nearest) { /* the general one rounding (q8_nearest512) */
+        r->nearest = 1;
+        r->has_left = 0;
+        r->u.d.left = r->u.d.mask = r->u.d.thr = zero;
+        r->u.d.right = shift;
+        return;
+    }
     r->u.d.left = _mm512_min_epi32(_mm512_max_epi32(shift, zero), _mm512_set1_epi32(31));
     r->u.d.right = _mm512_max_epi32(_mm512_sub_epi32(zero, _mm512_max_epi32(shift, _mm512_set1_epi32(-31))), zero);
     r->u.d.mask = _mm512_sub_epi32(_mm512_sllv_epi32(one, r->u.d.right), one);
@@ -248,13 +289,18 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i q8_apply512_lanes(__m51
         const __m512i ze = _mm512_mul_epi32(a, r->m), zo = _mm512_mul_epi32(_mm512_srli_epi64(a, 32), r->m_odd);
         __m512i ye = _mm512_add_epi64(ze, r->u.f.k_even), yo = _mm512_add_epi64(zo, r->u.f.k_odd);
         if (r->sign) {
-            const __m512i c31 = _mm512_set1_epi64(INT64_C(1) << 31);
+            const __m512i c31 = _mm512_set1_epi64(r->neg);
             ye = _mm512_mask_sub_epi64(ye, _mm512_cmplt_epi64_mask(ze, zero), ye, c31);
             yo = _mm512_mask_sub_epi64(yo, _mm512_cmplt_epi64_mask(zo, zero), yo, c31);
         }
         const __m512i y = _mm512_max_epi32(
             _mm512_permutex2var_epi32(_mm512_srav_epi64(ye, r->u.f.s_even), idx, _mm512_srav_epi64(yo, r->u.f.s_odd)),
             _mm512_set1_epi32(r->lo));
+        return hi_open ? y : _mm512_min_epi32(y, _mm512_set1_epi32(r->hi));
+    }
+    if (r->nearest) {
+        const __m512i y = _mm512_max_epi32(_mm512_add_epi32(q8_nearest512(a, r->m, r->u.d.right), _mm512_set1_epi32(r->zp)),
+                                           _mm512_set1_epi32(r->lo));
         return hi_open ? y : _mm512_min_epi32(y, _mm512_set1_epi32(r->hi));
     }
     if (r->has_left) {
@@ -450,6 +496,12 @@ SM2C_RT_TARGET_S8_AVX2 static inline void q8_out256(__m256i v, int32_t o0, int32
                                            0, 4, 8, 12, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1, -1);
     int8_t t[32];
     n = n < 8 ? n : 8;
+    if (q->nearest) { /* FullyConnected's one rounding: in C (q8_store_c adds the bias) */
+        int32_t s[8];
+        _mm256_storeu_si256((__m256i *)(void *)s, v);
+        q8_store_c(s, o0, n, q, y);
+        return;
+    }
     if (q->bias)
         v = _mm256_add_epi32(v, q8_load256(q->bias + o0, n));
     const q8_prep256 r = q8_rq_prep256(o0, n, q);

@@ -201,7 +201,7 @@ typedef struct kernel {
 #define Q8_KERNELS                                                                               \
     WRAP(sm2c_rt_quantize_f32_s8, W_QUANTIZE) WRAP(sm2c_rt_dequantize_s8_f32, W_QUANTIZE)         \
     WRAP(sm2c_rt_conv2d_s8, W_CONV_S8) WRAP(sm2c_rt_depthwise_conv2d_s8, W_CONV_S8)               \
-    WRAP(sm2c_rt_conv2d_packed_s8, W_CONV_S8)                                                     \
+    WRAP(sm2c_rt_conv2d_packed_s8, W_CONV_S8) WRAP(sm2c_rt_conv2d_packed_s8_nearest, W_CONV_S8)    \
     WRAP(sm2c_rt_conv2d_s8_frq, W_CONV_S8_FRQ) WRAP(sm2c_rt_depthwise_conv2d_s8_frq, W_CONV_S8_FRQ)   \
     WRAP(sm2c_rt_conv2d_packed_s8_frq, W_CONV_S8_FRQ) WRAP(sm2c_rt_fully_connected_s8_frq, W_FC_S8_FRQ) \
     WRAP(sm2c_rt_pad_copy_s8, W_PAD_COPY_S8) WRAP(sm2c_rt_quantize_pad_f32_s8, W_QUANTIZE_PAD)    \

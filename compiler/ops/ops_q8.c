@@ -328,7 +328,9 @@ static sm2c_step *packed_step(sm2c_lower *l, const sm2c_node *n, int32_t x, cons
                               int transposed, const int64_t *bias, const char *what)
 {
     const int64_t oc = p[SM2C_RT_WIN_OC];
-    sm2c_step *s = contraction_step(l, n, "sm2c_rt_conv2d_packed_s8", 5);
+    /* a MatMul rounds once in fixed point, as TFLite's FullyConnected */
+    const int nearest = transposed && !n->q->scale;
+    sm2c_step *s = contraction_step(l, n, nearest ? "sm2c_rt_conv2d_packed_s8_nearest" : "sm2c_rt_conv2d_packed_s8", 5);
     s->args[0] = sm2c_arg_buf(x);
     s->args[1] = buf_of(l, packed_filter(l, n->inputs[1], p, c_src, transposed));
     s->args[2] = buf_of(l, int32_constant(l, bias, oc, sm2c_arena_printf(l->c->arena, "%s/folded_bias",
@@ -410,13 +412,13 @@ static const int64_t *fc_bias_at_zp(sm2c_lower *l, const sm2c_node *n, int64_t r
 ** stored in its layout, so the kernels broadcast four input values to 16
 ** outputs' sums per vpdpbusd and reduce nothing across lanes, where
 ** sm2c_rt_fully_connected_s8 sums each output's row in 16 lanes and adds
-** them up (one row: runtime/conv_pack_vnni_s8.h's c8p_vnni_1).  The FC
-** autoencoder's int8 time went from 2.5 to 2.3 us (bench/run_bench_int8.py,
-** same run).  Only with --requantize float: the packed Conv2D requantizes in
-** fixed point with two roundings, as TFLite's convolutions do, where TFLite's
-** FullyConnected rounds once (fc_s8.c); the float requantization is the same
-** in both kernels.  0 (lower as given) when k is not a multiple of 4 (a row
-** would not be whole groups) or the bias does not fold.
+** them up (one row: runtime/conv_pack_vnni_s8.h's c8p_vnni_1), and reads
+** the filter as one stream rather than 16.  The FC autoencoder's int8 time
+** went from 2.5 to 2.3 us with --requantize float (bench/run_bench_int8.py,
+** same run).  TFLite's FullyConnected rounds once where its convolutions
+** round twice (fc_s8.c), so the fixed-point scheme takes the packed kernel's
+** _nearest form (packed_step).  0 (lower as given) when k is not a multiple
+** of 4 (a row would not be whole groups) or the bias does not fold.
 */
 static int lower_fc_packed(sm2c_lower *l, const sm2c_node *n, int64_t rows, int64_t k, int64_t nout)
 {
@@ -446,7 +448,7 @@ static sm2c_status lower_fully_connected(sm2c_lower *l, const sm2c_node *n)
     const int m_form = l->target->cortex_m && !n->q->scale && w && w->dtype == SM2C_DT_INT8 &&
                        w->nelem == y->dims[1] * x->dims[1];
     const int32_t to_zp = m_form ? 0 : -128;
-    if (n->q->scale && !l->target->cortex_m && !l->target->size_level && w && w->dtype == SM2C_DT_INT8 &&
+    if (!m_form && !l->target->cortex_m && !l->target->size_level && w && w->dtype == SM2C_DT_INT8 &&
         w->nelem == y->dims[1] * x->dims[1] && lower_fc_packed(l, n, x->dims[0], x->dims[1], y->dims[1]))
         return SM2C_OK;
     const int64_t *bias = fc_bias_at_zp(l, n, y->dims[1], x->dims[1], to_zp);

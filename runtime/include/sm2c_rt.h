@@ -740,6 +740,11 @@ void sm2c_rt_depthwise_conv2d_s8(const int8_t *x, const int8_t *w, const int32_t
 void sm2c_rt_conv2d_packed_s8(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
                               const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
                               int32_t out_zp, int32_t act_min, int32_t act_max);
+/* The same with TFLite FullyConnected's one rounding (sm2c_rt_fully_connected_s8's):
+** a quantized MatMul as a 1x1 convolution over its rows. */
+void sm2c_rt_conv2d_packed_s8_nearest(const int8_t *x, const int8_t *w, const int32_t *bias, int8_t *y,
+                                      const int32_t *p, const int32_t *mult, const int32_t *shift, int32_t in_zp,
+                                      int32_t out_zp, int32_t act_min, int32_t act_max);
 /* The same three (conv_s8.c, conv_packed_s8.c) and the fully connected below
 ** (fc_s8.c) requantized in float (--requantize float): scale[o] = in_scale *
 ** filter_scale[o] / out_scale, y = clamp(round_half_even((float)acc * scale[o]),

@@ -70,11 +70,13 @@ int main(void)
     ** and without a positive shift and an INT32_MIN multiplier, tails; and
     ** (kind 8) right shifts of 1 .. 23 only, q8_prep's one-floor form, with
     ** the clamp's low end below the zero point or at it (a ReLU), its high end
-    ** 110 or 127. */
+    ** 110 or 127.  Every other round takes TFLite FullyConnected's one rounding
+    ** (q8_out.nearest, shifts -31 .. 30 as its multipliers have), both vector
+    ** forms then against q8_store_c's sm2c_rt__requant_nearest too. */
     for (int round = 0; round < 200000; round++) {
         static int32_t b[16];
         int8_t got[16], want[16];
-        const int n = 1 + (int)((uint32_t)next() % 16), kind = round & 11, relu = round & 16;
+        const int n = 1 + (int)((uint32_t)next() % 16), kind = round & 11, relu = round & 16, nearest = round & 64;
         for (int i = 0; i < 16; i++) {
             const int pick = next() & 3;
             x[i] = pick == 0 ? EDGE[(uint32_t)next() % NEDGE] : pick == 1 ? next() % 100000 : next();
@@ -85,11 +87,13 @@ int main(void)
             s[i] = kind & 8   ? -1 - (int32_t)((uint32_t)next() % 23)
                    : kind & 2 ? -(int32_t)((uint32_t)next() % 41)
                               : (int32_t)((uint32_t)next() % 81) - 40;
+            if (nearest && !(kind & 8))
+                s[i] = (int32_t)((uint32_t)next() % 62) - 31;
         }
         const int32_t zp = kind & 8 ? (int32_t)((uint32_t)next() % 256) - 128 : (int32_t)(next() % 50);
         /* act_max 127 on every other ReLU round: the saturating store is the clamp */
         const int32_t hi = round & 32 ? 127 : 110;
-        const q8_out q = {(round & 4) ? b : NULL, m, s, zp, relu && zp < 110 ? zp : -100, hi, NULL};
+        const q8_out q = {(round & 4) ? b : NULL, m, s, zp, relu && zp < 110 ? zp : -100, hi, NULL, nearest != 0};
         q8_prep512 r;
         memset(got, 7, sizeof got), memset(want, 7, sizeof want);
         q8_prep(&r, 0, n, &q);
@@ -100,6 +104,13 @@ int main(void)
         checked += 16;
         if (memcmp(got, want, sizeof got) != 0 && bad++ < 10)
             printf("q8_apply512 round %d differs from q8_out512\n", round);
+        if (nearest) {
+            int8_t ref[16];
+            memset(ref, 7, sizeof ref);
+            q8_store_c(x, 0, n, &q, ref);
+            if (memcmp(ref, want, (size_t)n) != 0 && bad++ < 10)
+                printf("q8_out512 round %d (nearest) differs from sm2c_rt__requant_nearest\n", round);
+        }
     }
 #endif
     /* the float scheme: scales over 2^-20 .. 2^4, sums anywhere, halves included
@@ -115,7 +126,7 @@ int main(void)
             sc[i] = half ? 0.5f : ldexpf(1.0f + (float)((uint32_t)next() % 1000) / 1000.0f, -20 + (int)((uint32_t)next() % 25));
         }
         const int32_t zp = (int32_t)(next() % 100), lo = -128 + (int32_t)((uint32_t)next() % 3) * 20, hi = 127 - (round & 1) * 30;
-        const q8_out q = {(round & 2) ? b : NULL, NULL, NULL, zp, lo, hi, sc};
+        const q8_out q = {(round & 2) ? b : NULL, NULL, NULL, zp, lo, hi, sc, 0};
         int32_t acc[16] = {0};
         memcpy(acc, x, sizeof x);
         /* q8_float_c against an independent rounding */

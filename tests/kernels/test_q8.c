@@ -552,6 +552,54 @@ static void test_fully_connected_s8(void **state)
     assert_int_equal(-1, yy[0]);
 }
 
+/* A quantized MatMul as the packed 1x1 Conv2D with FullyConnected's one
+** rounding (sm2c_rt_conv2d_packed_s8_nearest, its filter transposed and
+** packed, the bias folded) gives sm2c_rt_fully_connected_s8's bytes: rows
+** of 1 to 5, K of 4 to 1280, N across the 16-channel blocks, sets and the
+** 8-channel pairs; shifts of -23 .. -1 (the one-floor form) and beyond it
+** (the general one), a ReLU or not, act_max 127 or 100.  64 guard bytes
+** after the output catch a store past it. */
+static void test_fully_connected_packed_s8(void **state)
+{
+    (void)state;
+    static const int32_t shapes[][3] = { { 1, 128, 128 }, { 3, 20, 5 }, { 2, 64, 70 }, { 1, 1280, 33 },
+                                         { 5, 36, 16 }, { 3, 8, 8 }, { 4, 4, 100 }, { 1, 640, 128 } };
+    ktest_rng r = { 91 };
+    for (int t = 0; t < (int)(sizeof shapes / sizeof shapes[0]) * 4; t++) {
+        const int32_t R = shapes[t / 4][0], K = shapes[t / 4][1], N = shapes[t / 4][2], v = t % 4;
+        int8_t *x = malloc((size_t)R * K), *w = malloc((size_t)N * K), *wt = malloc((size_t)K * N);
+        int8_t *want = malloc((size_t)R * N), *got = malloc((size_t)R * N + 64);
+        int32_t *bias = malloc((size_t)N * sizeof *bias), *mult = malloc((size_t)N * sizeof *mult);
+        int32_t *shift = malloc((size_t)N * sizeof *shift);
+        assert_true(x && w && wt && want && got && bias && mult && shift);
+        fill8(&r, x, R * K);
+        fill8(&r, w, N * K);
+        for (int32_t o = 0; o < N; o++) {
+            bias[o] = ktest_int(&r, -20000, 20000), mult[o] = ktest_int(&r, 1 << 30, INT32_MAX);
+            shift[o] = v == 3 ? ktest_int(&r, -28, 2) : ktest_int(&r, -23, -1);
+            for (int32_t k = 0; k < K; k++)
+                wt[k * N + o] = w[o * K + k];
+        }
+        const int32_t in_zp = ktest_int(&r, -128, 127), out_zp = ktest_int(&r, -20, 20);
+        const int32_t lo = v & 1 ? out_zp : -128, hi = v & 2 ? 127 : 100;
+        int8_t *wp = packed_of(wt, 1, K, N);
+        int32_t *bp = packed_bias(wt, bias, K, N, in_zp);
+        int32_t p[SM2C_RT_WIN_PARAMS] = { 0 };
+        p[SM2C_RT_WIN_N] = p[SM2C_RT_WIN_H] = p[SM2C_RT_WIN_OH] = 1;
+        p[SM2C_RT_WIN_W] = p[SM2C_RT_WIN_OW] = R, p[SM2C_RT_WIN_C] = p[SM2C_RT_WIN_FC] = K;
+        p[SM2C_RT_WIN_KH] = p[SM2C_RT_WIN_KW] = p[SM2C_RT_WIN_SH] = p[SM2C_RT_WIN_SW] = 1;
+        p[SM2C_RT_WIN_DH] = p[SM2C_RT_WIN_DW] = 1, p[SM2C_RT_WIN_OC] = N;
+        sm2c_rt_fully_connected_s8(x, w, bias, want, R, K, N, mult, shift, in_zp, out_zp, lo, hi);
+        memset(got, 0x5A, (size_t)R * N + 64);
+        sm2c_rt_conv2d_packed_s8_nearest(x, wp, bp, got, p, mult, shift, in_zp, out_zp, lo, hi);
+        for (int32_t i = 0; i < R * N; i++)
+            assert_int_equal(want[i], got[i]);
+        for (int32_t i = 0; i < 64; i++)
+            assert_int_equal(0x5A, got[R * N + i]);
+        free(x), free(w), free(wt), free(want), free(got), free(bias), free(mult), free(shift), free(wp), free(bp);
+    }
+}
+
 /* The float requantization of the fully connected kernel: rows of 16
 ** outputs (the VNNI blocks) and the rest, scales across 2^-14 .. 2^1. */
 static void test_fully_connected_s8_frq(void **state)
@@ -1544,6 +1592,7 @@ int main(void)
         cmocka_unit_test(test_quantize_s8),
         cmocka_unit_test(test_quantize_s8_lanes),
         cmocka_unit_test(test_quantize_pad_s8),
+        cmocka_unit_test(test_fully_connected_packed_s8),
         cmocka_unit_test(test_bcast_s8),
         cmocka_unit_test(test_mean_s8),
         cmocka_unit_test(test_softmax_s8),
