@@ -110,18 +110,6 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m512i fc8_rows16(const int8_t
 }
 
 #if SM2C_RT_WANT(fully_connected_s8) || SM2C_RT_WANT(fully_connected_s8_frq)
-/* TFLite's single rounding (sm2c_rt__requant_nearest) on 8 lanes of int64:
-** x * m rounded half away from zero at bit 31 - shift, saturated to int32. */
-SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE __m256i fc8_nearest8(__m256i x, __m256i m, __m256i shift)
-{
-    const __m512i p = _mm512_mul_epi32(_mm512_cvtepi32_epi64(x), _mm512_cvtepi32_epi64(m));
-    const __m512i total = _mm512_sub_epi64(_mm512_set1_epi64(31), _mm512_cvtepi32_epi64(shift));
-    const __m512i half = _mm512_sllv_epi64(_mm512_set1_epi64(1), _mm512_sub_epi64(total, _mm512_set1_epi64(1)));
-    const __m512i q = _mm512_srlv_epi64(_mm512_add_epi64(_mm512_abs_epi64(p), half), total);
-    const __mmask8 neg = _mm512_cmplt_epi64_mask(p, _mm512_setzero_si512());
-    return _mm512_cvtsepi64_epi32(_mm512_mask_sub_epi64(q, neg, _mm512_setzero_si512(), q));
-}
-
 /* Outputs o .. o + 15 of one row: the sums on 16 rows at once, less
 ** (in_zp + 128) * the rows' sums unless in_zp is -128 (the compiler folds
 ** that into the bias), then bias and the single rounding (or the float
@@ -140,11 +128,7 @@ SM2C_RT_TARGET_VNNI static void fc8_vnni16(const int8_t *x, const int8_t *w, int
     } else {
         const __m512i m = _mm512_loadu_si512((const void *)(q->mult + o));
         const __m512i s = _mm512_loadu_si512((const void *)(q->shift + o));
-        const __m256i lo = fc8_nearest8(_mm512_castsi512_si256(acc), _mm512_castsi512_si256(m),
-                                        _mm512_castsi512_si256(s));
-        const __m256i hi = fc8_nearest8(_mm512_extracti64x4_epi64(acc, 1), _mm512_extracti64x4_epi64(m, 1),
-                                        _mm512_extracti64x4_epi64(s, 1));
-        v = _mm512_add_epi32(_mm512_inserti64x4(_mm512_castsi256_si512(lo), hi, 1), _mm512_set1_epi32(q->out_zp));
+        v = _mm512_add_epi32(q8_nearest512(acc, m, s), _mm512_set1_epi32(q->out_zp));
         v = _mm512_min_epi32(_mm512_max_epi32(v, _mm512_set1_epi32(q->act_min)), _mm512_set1_epi32(q->act_max));
     }
     _mm_storeu_si128((__m128i *)(void *)y, _mm512_cvtepi32_epi8(v));
