@@ -166,19 +166,21 @@ static void qs8_pixels(const void *xv, int8_t *y, int32_t n, int32_t c, int32_t 
         qs8_run(x + (ptrdiff_t)i * c, y + (ptrdiff_t)i * cp, (n - i) * c, q);
         return;
     }
-    /* else by chunks quantized to the stack, then spread as the int8 copy is */
+    /* else by chunks quantized to the stack, then spread as the int8 copy is;
+    ** a pixel wider than a chunk straight into place */
     int8_t t[QS8_CHUNK];
-    const int32_t per = c <= QS8_CHUNK ? QS8_CHUNK / c : 1;
-    while (i < n) {
+    const int32_t per = c > QS8_CHUNK ? 1 : QS8_CHUNK / c;
+    for (; i < n; i += per) {
         const int32_t k = n - i < per ? n - i : per;
-        if (c > QS8_CHUNK) { /* one pixel straight into place */
-            qs8_run(x + (ptrdiff_t)i * c, y + (ptrdiff_t)i * cp, c, q);
-            memset(y + (ptrdiff_t)i * cp + c, fill, (size_t)(cp - c));
+        const float *xi = x + (ptrdiff_t)i * c;
+        int8_t *yi = y + (ptrdiff_t)i * cp;
+        if (c > QS8_CHUNK) {
+            qs8_run(xi, yi, c, q);
+            memset(yi + c, fill, (size_t)(cp - c));
         } else {
-            qs8_run(x + (ptrdiff_t)i * c, t, k * c, q);
-            sm2c_rt__pad_pixels_s8(t, y + (ptrdiff_t)i * cp, k, c, cp, fill);
+            qs8_run(xi, t, k * c, q);
+            sm2c_rt__pad_pixels_s8(t, yi, k, c, cp, fill);
         }
-        i += k;
     }
 }
 

@@ -123,7 +123,7 @@ int sm2c_conv_pads_input_s8(const sm2c_target *t, const int64_t *p, int depthwis
 ** input: VWW's 96x96x3 took 6.3 us to quantize and 4.5 to copy 3 channels
 ** into 4.  NULL otherwise.
 */
-static sm2c_step *quantize_into_copy(sm2c_lower *l, const sm2c_node *n, int32_t x, int32_t in_zp)
+static const sm2c_step *quantize_into_copy(sm2c_lower *l, const sm2c_node *n, int32_t x, int32_t in_zp)
 {
     sm2c_entry *e = l->entry;
     sm2c_step *q = e->n_steps ? &e->steps[e->n_steps - 1] : NULL;
@@ -143,25 +143,21 @@ int32_t sm2c_conv_pad_input_s8(sm2c_lower *l, const sm2c_node *n, int32_t x, int
     int64_t dims[4] = { d[0], d[4], d[5], cp };
     sm2c_shape ps = sm2c_shape_make(l->c, 4, dims);
     int32_t pb = sm2c_lower_scratch(l, SM2C_DT_INT8, &ps, "conv padded input");
-    sm2c_step *q = quantize_into_copy(l, n, x, in_zp);
-    if (q) { /* rewritten in place: the float input, the copy, d, scale, zero point; a helper
-              ** step of n now, as the copy is, which folded the Quantize in */
-        sm2c_arg scale = q->args[3];
-        q->fused = sm2c_arena_printf(l->c->arena, "%s %s", q->op, q->node);
-        q->node = n->name, q->op = n->def ? n->def->op : n->op->name, q->function = n->function;
-        q->value_node = NULL;
-        q->kernel = "sm2c_rt_quantize_pad_f32_s8";
-        q->n_args = 5;
-        q->args[1] = sm2c_arg_buf(pb);
-        q->args[2] = sm2c_arg_ints(l, 9, d);
-        q->args[3] = scale;
-        q->args[4] = sm2c_arg_int(in_zp);
-    } else {
-        sm2c_step *s = sm2c_lower_step(l, n, "sm2c_rt_pad_copy_s8", 4);
-        s->args[0] = sm2c_arg_buf(x);
-        s->args[1] = sm2c_arg_buf(pb);
-        s->args[2] = sm2c_arg_ints(l, 9, d);
-        s->args[3] = sm2c_arg_int(in_zp);
+    /* With the Quantize folded in, its step gives way to the copy's, a helper of n
+    ** as the copy is: the float input, the copy, d, scale, zero point. */
+    const sm2c_step *q = quantize_into_copy(l, n, x, in_zp);
+    const sm2c_arg src = q ? q->args[0] : sm2c_arg_buf(x), scale = q ? q->args[3] : sm2c_arg_null();
+    const char *quantize = q ? sm2c_arena_printf(l->c->arena, "%s %s", q->op, q->node) : NULL;
+    if (q)
+        l->entry->n_steps--;
+    sm2c_step *s = sm2c_lower_step(l, n, q ? "sm2c_rt_quantize_pad_f32_s8" : "sm2c_rt_pad_copy_s8", q ? 5 : 4);
+    s->args[0] = src;
+    s->args[1] = sm2c_arg_buf(pb);
+    s->args[2] = sm2c_arg_ints(l, 9, d);
+    s->args[q ? 4 : 3] = sm2c_arg_int(in_zp);
+    if (q) {
+        s->args[3] = scale;
+        s->fused = s->fused ? sm2c_arena_printf(l->c->arena, "%s;%s", quantize, s->fused) : quantize;
     }
     p[SM2C_RT_WIN_H] = d[4], p[SM2C_RT_WIN_W] = d[5], p[SM2C_RT_WIN_C] = cp;
     p[SM2C_RT_WIN_PT] = 0, p[SM2C_RT_WIN_PL] = 0;
