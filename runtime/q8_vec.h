@@ -202,24 +202,32 @@ typedef struct {
 } q8_prep512;
 
 /* q8_prep512's fast form for channels o0 .. o0 + n - 1 (n <= 16), or 0
-** when a channel's shift is outside [-23, -1] or its multiplier INT32_MIN. */
+** when a channel's shift is outside [-23, -1] or its multiplier INT32_MIN.
+** On vectors: every kernel preps each block of 16 channels it stores, and
+** a layer of few pixels per channel (a depthwise's, a 6x6 image's) spends
+** as long on the preps as on its sums when they loop over the lanes. */
 SM2C_RT_TARGET_VNNI static inline int q8_prep_fast(q8_prep512 *r, int32_t o0, int32_t n, const q8_out *q)
 {
-    int64_t kk[16], ss[16], ke[8], ko[8], se[8], so[8];
+    const __mmask16 k = (__mmask16)(n >= 16 ? 0xFFFFu : (1u << n) - 1u);
     if (q->out_zp < -128 || q->out_zp > 127)
         return 0;
-    for (int32_t j = 0; j < 16; j++) {
-        const int32_t sh = j < n ? q->shift[o0 + j] : -1;
-        if (sh < -23 || sh > -1 || (j < n && q->mult[o0 + j] == INT32_MIN))
-            return 0;
-        ss[j] = 31 - sh;
-        kk[j] = (q->nearest ? 0 : INT64_C(1) << 30) + (INT64_C(1) << (30 - sh)) +
-                (int64_t)q->out_zp * (INT64_C(1) << ss[j]);
-    }
-    for (int j = 0; j < 8; j++)
-        ke[j] = kk[2 * j], ko[j] = kk[2 * j + 1], se[j] = ss[2 * j], so[j] = ss[2 * j + 1];
-    r->u.f.k_even = _mm512_loadu_si512((const void *)ke), r->u.f.k_odd = _mm512_loadu_si512((const void *)ko);
-    r->u.f.s_even = _mm512_loadu_si512((const void *)se), r->u.f.s_odd = _mm512_loadu_si512((const void *)so);
+    /* lanes past n take shift -1, as one in range */
+    const __m512i sh = _mm512_mask_loadu_epi32(_mm512_set1_epi32(-1), k, q->shift + o0);
+    const __m512i mult = _mm512_maskz_loadu_epi32(k, q->mult + o0);
+    if (_mm512_cmplt_epi32_mask(sh, _mm512_set1_epi32(-23)) | _mm512_cmpgt_epi32_mask(sh, _mm512_set1_epi32(-1)) |
+        _mm512_mask_cmpeq_epi32_mask(k, mult, _mm512_set1_epi32(INT32_MIN)))
+        return 0;
+    /* channels 2i (even) and 2i + 1 (odd) as int64: ss = 31 - sh, K =
+    ** [2^30] + 2^(30 - sh) + out_zp * 2^ss (the product as a shift of its
+    ** two's complement) */
+    const __m512i sh_e = _mm512_srai_epi64(_mm512_slli_epi64(sh, 32), 32), sh_o = _mm512_srai_epi64(sh, 32);
+    const __m512i c31 = _mm512_set1_epi64(31), c30 = _mm512_set1_epi64(30), one = _mm512_set1_epi64(1);
+    const __m512i base = _mm512_set1_epi64(q->nearest ? 0 : INT64_C(1) << 30), zp = _mm512_set1_epi64(q->out_zp);
+    r->u.f.s_even = _mm512_sub_epi64(c31, sh_e), r->u.f.s_odd = _mm512_sub_epi64(c31, sh_o);
+    r->u.f.k_even = _mm512_add_epi64(_mm512_add_epi64(base, _mm512_sllv_epi64(one, _mm512_sub_epi64(c30, sh_e))),
+                                     _mm512_sllv_epi64(zp, r->u.f.s_even));
+    r->u.f.k_odd = _mm512_add_epi64(_mm512_add_epi64(base, _mm512_sllv_epi64(one, _mm512_sub_epi64(c30, sh_o))),
+                                    _mm512_sllv_epi64(zp, r->u.f.s_odd));
     r->sign = q->act_min < q->out_zp;
     r->neg = q->nearest ? 1 : INT64_C(1) << 31;
     return 1;
