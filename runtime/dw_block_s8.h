@@ -171,24 +171,241 @@ SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void dw8_taps4(const __m512i *t
     q[3] = _mm512_unpackhi_epi16(b, d);
 }
 
+/* The 4x4 transpose of a, b, c, d's 128-bit lanes. */
+SM2C_RT_TARGET_VNNI static inline void dw8_lanes4(__m512i *a, __m512i *b, __m512i *c, __m512i *d)
+{
+    const __m512i t0 = _mm512_shuffle_i64x2(*a, *b, 0x44), t1 = _mm512_shuffle_i64x2(*a, *b, 0xEE);
+    const __m512i t2 = _mm512_shuffle_i64x2(*c, *d, 0x44), t3 = _mm512_shuffle_i64x2(*c, *d, 0xEE);
+    *a = _mm512_shuffle_i64x2(t0, t2, 0x88), *b = _mm512_shuffle_i64x2(t0, t2, 0xDD);
+    *c = _mm512_shuffle_i64x2(t1, t3, 0x88), *d = _mm512_shuffle_i64x2(t1, t3, 0xDD);
+}
+
+/* The requantization of dw8_vnni_taps4's lanes (lane 16L + 4i + m in dword
+** 4L + m of sum i; with px > 1 the lane's channel is c0 + lane % nr): each
+** 16 lanes prepared in order (rq[L] holds lanes 16L ..), then every field
+** moved to the interleaved order.  That order is lane i of rq[L] into lane
+** L of rq[i], a transpose of 128-bit lanes that keeps each pair of
+** channels, so the 64-bit fields of the fast form move as the 32-bit ones
+** do.  The four must share a form (the scalars stay rq[0]'s): when they do
+** not, the lanes are gathered one by one instead. */
+SM2C_RT_TARGET_VNNI static inline void dw8_prep_interleaved(const q8_out *q, int32_t c0, int32_t nr, int32_t px,
+                                                            q8_prep512 *rq)
+{
+    int32_t lb[64], lm[64], ls[64];
+    float lf[64];
+    q8_out ql = *q;
+    if (px > 1) { /* the C = nr values px times over */
+        for (int32_t k = 0; k < 64; k++) {
+            lb[k] = q->bias ? q->bias[k % nr] : 0;
+            lm[k] = q->scale ? 0 : q->mult[k % nr];
+            ls[k] = q->scale ? 0 : q->shift[k % nr];
+            lf[k] = q->scale ? q->scale[k % nr] : 0.0f;
+        }
+        ql.bias = lb, ql.mult = lm, ql.shift = ls, ql.scale = q->scale ? lf : NULL;
+        c0 = 0, nr = 64;
+    }
+    for (int L = 0; L < 4; L++)
+        q8_prep(&rq[L], c0 + 16 * L, nr > 16 * L ? nr - 16 * L : 0, &ql);
+    int same = 1;
+    for (int L = 1; L < 4; L++)
+        same &= rq[L].is_float == rq[0].is_float && rq[L].fast == rq[0].fast && rq[L].sign == rq[0].sign &&
+                rq[L].nearest == rq[0].nearest;
+    if (!same) { /* lane by lane, in the interleaved order */
+        for (int32_t k = 0; k < 64; k++) {
+            const int32_t lane = 16 * (k % 16 / 4) + 4 * (k / 16) + k % 4, on = lane < nr;
+            lb[k] = on && ql.bias ? ql.bias[c0 + lane] : 0;
+            lm[k] = on && !ql.scale ? ql.mult[c0 + lane] : 0;
+            ls[k] = on && !ql.scale ? ql.shift[c0 + lane] : 0;
+            lf[k] = on && ql.scale ? ql.scale[c0 + lane] : 0.0f;
+        }
+        const q8_out qp = {lb, lm, ls, q->out_zp, q->act_min, q->act_max, q->scale ? lf : NULL, 0};
+        for (int i = 0; i < 4; i++)
+            q8_prep(&rq[i], 16 * i, 16, &qp);
+        return;
+    }
+    dw8_lanes4(&rq[0].bias, &rq[1].bias, &rq[2].bias, &rq[3].bias);
+    dw8_lanes4(&rq[0].m, &rq[1].m, &rq[2].m, &rq[3].m);
+    dw8_lanes4(&rq[0].m_odd, &rq[1].m_odd, &rq[2].m_odd, &rq[3].m_odd);
+    dw8_lanes4(&rq[0].u.d.left, &rq[1].u.d.left, &rq[2].u.d.left, &rq[3].u.d.left);
+    dw8_lanes4(&rq[0].u.d.right, &rq[1].u.d.right, &rq[2].u.d.right, &rq[3].u.d.right);
+    dw8_lanes4(&rq[0].u.d.mask, &rq[1].u.d.mask, &rq[2].u.d.mask, &rq[3].u.d.mask);
+    dw8_lanes4(&rq[0].u.d.thr, &rq[1].u.d.thr, &rq[2].u.d.thr, &rq[3].u.d.thr);
+    __m512i sc[4];
+    for (int L = 0; L < 4; L++)
+        sc[L] = _mm512_castps_si512(rq[L].scale);
+    dw8_lanes4(&sc[0], &sc[1], &sc[2], &sc[3]);
+    /* the masks: bit 4L + m of rq[i]'s is bit 4i + m of rq[L]'s */
+    const uint64_t kall = (uint64_t)rq[0].k | (uint64_t)rq[1].k << 16 | (uint64_t)rq[2].k << 32 |
+                          (uint64_t)rq[3].k << 48;
+    int has_left = 0, has_min = 0;
+    for (int L = 0; L < 4; L++)
+        has_left |= rq[L].has_left, has_min |= rq[L].has_min;
+    for (int i = 0; i < 4; i++) {
+        unsigned k = 0;
+        for (int L = 0; L < 4; L++)
+            k |= (unsigned)((kall >> (16 * L + 4 * i)) & 0xFu) << (4 * L);
+        rq[i].k = (__mmask16)k;
+        rq[i].scale = _mm512_castsi512_ps(sc[i]);
+        rq[i].has_left = has_left, rq[i].has_min = has_min;
+    }
+}
+
+/* One output vector of dw8_vnni_taps4's sums acc[0..3] (lane 16L + 4i + m
+** in dword 4L + m of acc[i]) requantized and stored: the saturating packs of
+** the clamped lanes, (acc 0, 1) and (acc 2, 3) to words, then to bytes, put
+** each 128-bit lane's 16 bytes back in order. */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void dw8_store4(const __m512i *acc, const q8_prep512 *rq,
+                                                                const q8_out *q, __mmask64 m, int8_t *y)
+{
+    const __m512i lo = _mm512_packs_epi32(q8_apply512_v(acc[0], &rq[0], q), q8_apply512_v(acc[1], &rq[1], q));
+    const __m512i hi = _mm512_packs_epi32(q8_apply512_v(acc[2], &rq[2], q), q8_apply512_v(acc[3], &rq[3], q));
+    _mm512_mask_storeu_epi8(y, m, _mm512_packs_epi16(lo, hi));
+}
+
+/* Where a block of dw8_rows3's at stride 2 along W reads: the pixel of each
+** of its px (8, 4 or 2) lanes' C = 64 / px values is every other one of
+** 2 px pixels, the first px of them at a tap (lo) and the next px 64 bytes
+** on (hi), which a permute of quadwords gathers.  Only the n pixels of the
+** block load, so no read goes past the image. */
+typedef struct {
+    __mmask64 lo, hi;
+    __m512i idx;
+} dw8_gather;
+
+SM2C_RT_TARGET_VNNI static inline dw8_gather dw8_gather_of(int32_t C, int32_t n)
+{
+    const int32_t px = 64 / C, q = C / 8;
+    const uint64_t chunk = C >= 64 ? ~UINT64_C(0) : (UINT64_C(1) << C) - 1;
+    int64_t idx[8];
+    dw8_gather g = {0, 0, _mm512_setzero_si512()};
+    for (int32_t j = 0; j < 8; j++)
+        idx[j] = 2 * (j / q) * q + j % q;
+    for (int32_t p = 0; p < n; p++) {
+        if (2 * p < px)
+            g.lo |= chunk << (2 * p * C);
+        else
+            g.hi |= chunk << ((2 * p - px) * C);
+    }
+    g.idx = _mm512_loadu_si512((const void *)idx);
+    return g;
+}
+
+/* R (a literal, 1 to 4) output rows of a 3-row window with one row of
+** dilation, stride SH (a literal, 1 or 2), at one block of columns: input
+** row r from xp + r * rowx, its taps at xo[0..3] interleaved once
+** (dw8_taps4) and multiplied into every output row whose window holds it,
+** where the per-pixel loop interleaves each row of taps for each output row
+** it reads (three times at stride 1).  Row i goes to yp + i * rowy.  The
+** filter wf[kh] is row kh's quad.  With GATHER (a literal), each tap's
+** lanes come through gt (stride 2 along W, dw8_gather). */
+SM2C_RT_TARGET_VNNI static SM2C_RT_ALWAYS_INLINE void dw8_rows3(const int8_t *xp, ptrdiff_t rowx,
+                                                               const ptrdiff_t *xo, __mmask64 m,
+                                                               const dw8_gather *gt,
+                                                               const __m512i (*wf)[4], const q8_prep512 *rq,
+                                                               const q8_out *q, int8_t *yp, ptrdiff_t rowy,
+                                                               const int R, const int SH, const int GATHER)
+{
+    const __m512i flip = _mm512_set1_epi8((char)0x80), zero = _mm512_setzero_si512();
+/* tap k of input row xr: x + 128 in the lanes' order */
+#define DW8_TAP(k)                                                                         \
+    _mm512_xor_si512(GATHER ? _mm512_permutex2var_epi64(_mm512_maskz_loadu_epi8(gt->lo, xr + xo[k]), gt->idx, \
+                                                        _mm512_maskz_loadu_epi8(gt->hi, xr + xo[k] + 64)) \
+                            : _mm512_maskz_loadu_epi8(m, xr + xo[k]),                      \
+                     flip)
+    __m512i a0[4] = {zero, zero, zero, zero}, a1[4] = {zero, zero, zero, zero};
+    __m512i a2[4] = {zero, zero, zero, zero}, a3[4] = {zero, zero, zero, zero};
+/* the filter row of output row i's window that input row r is (0 outside) */
+#define DW8_KH(i, r) ((unsigned)((r) - (i) * SH) < 3u ? (r) - (i) * SH : 0)
+#define DW8_INTO(i, r)                                                                     \
+    if ((i) < R && (unsigned)((r) - (i) * SH) < 3u) {                                      \
+        a##i[0] = _mm512_dpbusd_epi32(a##i[0], v[0], wf[DW8_KH(i, r)][0]);                 \
+        a##i[1] = _mm512_dpbusd_epi32(a##i[1], v[1], wf[DW8_KH(i, r)][1]);                 \
+        a##i[2] = _mm512_dpbusd_epi32(a##i[2], v[2], wf[DW8_KH(i, r)][2]);                 \
+        a##i[3] = _mm512_dpbusd_epi32(a##i[3], v[3], wf[DW8_KH(i, r)][3]);                 \
+    }
+#define DW8_ROW(r)                                                                         \
+    if ((r) < (R - 1) * SH + 3) {                                                          \
+        const int8_t *xr = xp + (r) * rowx;                                                \
+        __m512i t[4], v[4];                                                                \
+        t[0] = DW8_TAP(0), t[1] = DW8_TAP(1), t[2] = DW8_TAP(2), t[3] = DW8_TAP(3);        \
+        dw8_taps4(t, v);                                                                   \
+        DW8_INTO(0, r) DW8_INTO(1, r) DW8_INTO(2, r) DW8_INTO(3, r)                        \
+    }
+    DW8_ROW(0) DW8_ROW(1) DW8_ROW(2) DW8_ROW(3) DW8_ROW(4) DW8_ROW(5) DW8_ROW(6) DW8_ROW(7) DW8_ROW(8)
+#undef DW8_ROW
+#undef DW8_INTO
+#undef DW8_KH
+#undef DW8_TAP
+    dw8_store4(a0, rq, q, m, yp);
+    if (R > 1)
+        dw8_store4(a1, rq, q, m, yp + rowy);
+    if (R > 2)
+        dw8_store4(a2, rq, q, m, yp + 2 * rowy);
+    if (R > 3)
+        dw8_store4(a3, rq, q, m, yp + 3 * rowy);
+}
+
+#define DW8_ROWS(name, R, SH, GATHER)                                                      \
+    SM2C_RT_TARGET_VNNI static void name(const int8_t *xp, ptrdiff_t rowx, const ptrdiff_t *xo, __mmask64 m, \
+                                         const dw8_gather *gt, const __m512i (*wf)[4],      \
+                                         const q8_prep512 *rq, const q8_out *q, int8_t *yp, ptrdiff_t rowy) \
+    {                                                                                      \
+        dw8_rows3(xp, rowx, xo, m, gt, wf, rq, q, yp, rowy, R, SH, GATHER);                \
+    }
+DW8_ROWS(dw8_rows3_x1, 1, 1, 0)
+DW8_ROWS(dw8_rows3_s1x2, 2, 1, 0)
+DW8_ROWS(dw8_rows3_s1x3, 3, 1, 0)
+DW8_ROWS(dw8_rows3_s1x4, 4, 1, 0)
+DW8_ROWS(dw8_rows3_s2x2, 2, 2, 0)
+DW8_ROWS(dw8_rows3_s2x3, 3, 2, 0)
+DW8_ROWS(dw8_rows3_s2x4, 4, 2, 0)
+DW8_ROWS(dw8_rows3_g1, 1, 2, 1)
+DW8_ROWS(dw8_rows3_g2, 2, 2, 1)
+DW8_ROWS(dw8_rows3_g3, 3, 2, 1)
+DW8_ROWS(dw8_rows3_g4, 4, 2, 1)
+#undef DW8_ROWS
+
+/* dw8_rows3 of R = 1 .. 4 rows: at stride 1, at 2, at 2 by both (gathered). */
+typedef void dw8_rows3_fn(const int8_t *, ptrdiff_t, const ptrdiff_t *, __mmask64, const dw8_gather *,
+                          const __m512i (*)[4], const q8_prep512 *, const q8_out *, int8_t *, ptrdiff_t);
+static dw8_rows3_fn *const dw8_rows3_of[3][4] = {
+    {dw8_rows3_x1, dw8_rows3_s1x2, dw8_rows3_s1x3, dw8_rows3_s1x4},
+    {dw8_rows3_x1, dw8_rows3_s2x2, dw8_rows3_s2x3, dw8_rows3_s2x4},
+    {dw8_rows3_g1, dw8_rows3_g2, dw8_rows3_g3, dw8_rows3_g4}};
+
+/* Whether dw8_vnni_taps4 takes a layer four output rows at a time
+** (dw8_rows3): rows of 3 or 4 taps, 3 rows, no dilation along H, stride 1
+** or 2 along H. */
+static inline int dw8_rows3_fits(const int32_t *p)
+{
+    return (p[SM2C_RT_WIN_KW] == 3 || p[SM2C_RT_WIN_KW] == 4) && p[SM2C_RT_WIN_KH] == 3 &&
+           p[SM2C_RT_WIN_DH] == 1 && (p[SM2C_RT_WIN_SH] == 1 || p[SM2C_RT_WIN_SH] == 2);
+}
+
 /* Channels c0 .. c0 + nr - 1 (nr <= 64) of every output pixel of image x, a
 ** layer whose every window lies inside (sm2c_rt__win_inside) and has at most DW8_TAPS
-** taps; with px > 1 (all nr = C channels, C * px = 64, stride 1), px pixels
-** of a row to a vector, its lanes the px pixels' channels as they lie in the
-** input and the output.  Four taps at a time go into one vpdpbusd per 16
+** taps; with px > 1 (all nr = C channels, C * px = 64, stride 1, or 2 by
+** both H and W, gathered), px pixels of a row to a vector, its lanes the px
+** pixels' channels as they lie in the output.  Four taps at a time go into one vpdpbusd per 16
 ** lanes: the taps' bytes (x + 128) interleaved by dw8_taps4, the filter the
 ** same way once, so a vector costs per 4 taps 4 loads, 8 unpacks and 4 dot
-** products, where dw8_vnni_16 widens and multiplies tap by tap.  The
-** filter's sums times in_zp + 128 come off the bias once: the same exact
-** sum, so the same bits. */
+** products, where dw8_vnni_16 widens and multiplies tap by tap.  A window
+** of 3 or 4 taps a row takes them a row at a time (a quad each, the fourth
+** tap of 3 against a zero filter), and with 3 rows, no dilation and stride
+** 1 or 2, four output rows at once (dw8_rows3), each input row interleaved
+** once for all four.  The filter's sums times in_zp + 128 come off the bias
+** once: the same exact sum, so the same bits. */
 SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int8_t *w, const int32_t *p,
                                                       int32_t c0, int32_t nr, int32_t px, int32_t in_zp,
                                                       const q8_out *q, int8_t *y)
 {
-    const int32_t W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW];
-    const int32_t T = p[SM2C_RT_WIN_KH] * KW, G = (T + 3) / 4;
+    const int32_t W = p[SM2C_RT_WIN_W], C = p[SM2C_RT_WIN_C], KW = p[SM2C_RT_WIN_KW], KH = p[SM2C_RT_WIN_KH];
+    const int32_t T = KH * KW;
     const int32_t SH = p[SM2C_RT_WIN_SH], SW = p[SM2C_RT_WIN_SW], DH = p[SM2C_RT_WIN_DH];
     const int32_t DW = p[SM2C_RT_WIN_DW], OH = p[SM2C_RT_WIN_OH], OW = p[SM2C_RT_WIN_OW];
+    /* by rows of taps (group g is row g) or four taps of the window in turn */
+    const int by_row = (KW == 3 || KW == 4) && KH <= (DW8_TAPS + 3) / 4;
+    const int32_t G = by_row ? KH : (T + 3) / 4;
     const __m512i flip = _mm512_set1_epi8((char)0x80), zero = _mm512_setzero_si512();
     __m512i wf[(DW8_TAPS + 3) / 4][4], wsum[4] = {zero, zero, zero, zero};
     ptrdiff_t xo[(DW8_TAPS + 3) / 4 * 4];
@@ -197,9 +414,10 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
     for (int32_t g = 0; g < G; g++) {
         __m512i t[4];
         for (int32_t b = 0; b < 4; b++) {
-            const int32_t tap = 4 * g + b;
-            /* a tap past the window reads tap 0's input against a zero filter */
-            if (tap >= T) {
+            const int32_t tap = by_row ? g * KW + b : 4 * g + b;
+            const int on = by_row ? b < KW : tap < T;
+            /* a tap past the window (or its row) reads tap 0's input against a zero filter */
+            if (!on) {
                 t[b] = zero;
             } else if (px == 1) {
                 t[b] = _mm512_maskz_loadu_epi8(m_nr, w + (ptrdiff_t)tap * C + c0);
@@ -208,35 +426,34 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
                     memcpy(lane_w + k, w + (ptrdiff_t)tap * C, (size_t)nr);
                 t[b] = _mm512_loadu_si512((const void *)lane_w);
             }
-            xo[tap] = tap < T ? ((ptrdiff_t)(tap / KW) * DH * W + (ptrdiff_t)(tap % KW) * DW) * C : 0;
+            xo[4 * g + b] = on ? ((ptrdiff_t)(tap / KW) * DH * W + (ptrdiff_t)(tap % KW) * DW) * C : 0;
         }
         dw8_taps4(t, wf[g]);
         for (int i = 0; i < 4; i++)
             wsum[i] = _mm512_dpbusd_epi32(wsum[i], _mm512_set1_epi8(1), wf[g][i]);
     }
-    /* requantization per lane, in the interleaved order: lane 16L + 4i + m
-    ** is dword 4L + m of sum i */
-    int32_t pb[64], pm[64], ps[64];
-    float pf[64];
-    for (int32_t k = 0; k < 64; k++) {
-        const int32_t lane = 16 * (k % 16 / 4) + 4 * (k / 16) + k % 4, ch = c0 + (px > 1 ? lane & (nr - 1) : lane);
-        const int on = lane < px * nr;
-        pb[k] = on && q->bias ? q->bias[ch] : 0;
-        pm[k] = on && !q->scale ? q->mult[ch] : 0;
-        ps[k] = on && !q->scale ? q->shift[ch] : 0;
-        pf[k] = on && q->scale ? q->scale[ch] : 0.0f;
-    }
-    const q8_out qp = {pb, pm, ps, q->out_zp, q->act_min, q->act_max, q->scale ? pf : NULL, 0};
     q8_prep512 rq[4];
-    for (int i = 0; i < 4; i++) {
-        q8_prep(&rq[i], 16 * i, 16, &qp);
+    dw8_prep_interleaved(q, c0, nr, px, rq);
+    for (int i = 0; i < 4; i++)
         rq[i].bias = _mm512_sub_epi32(rq[i].bias, _mm512_mullo_epi32(wsum[i], _mm512_set1_epi32(in_zp + 128)));
+    int32_t oh = 0;
+    if (dw8_rows3_fits(p)) {
+        const ptrdiff_t rowx = (ptrdiff_t)W * C, rowy = (ptrdiff_t)OW * C;
+        const int gather = px > 1 && SW == 2;
+        for (int32_t R; oh < OH; oh += R) {
+            R = OH - oh < 4 ? OH - oh : 4;
+            dw8_rows3_fn *const rows = dw8_rows3_of[gather ? 2 : SH - 1][R - 1];
+            for (int32_t ow = 0; ow < OW; ow += px) {
+                const int32_t n = OW - ow < px ? OW - ow : px, on = n * nr;
+                const __mmask64 m = on >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << on) - 1);
+                const dw8_gather gt = gather ? dw8_gather_of(C, n) : (dw8_gather){0, 0, zero};
+                rows(x + ((ptrdiff_t)oh * SH * W + (ptrdiff_t)ow * SW) * C + c0, rowx, xo, m, &gt,
+                     (const __m512i(*)[4])wf, rq, q, y + ((ptrdiff_t)oh * OW + ow) * C, rowy);
+            }
+        }
     }
-    /* output lanes 16L + 4i .. + 3 (dword 4L + i) from dword 4i + L of the
-    ** four results' bytes */
-    const __m512i idx = _mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 2, 6, 10, 14, 3, 7, 11, 15);
     /* no loops over the four taps or sums: -O2 then keeps them in registers */
-    for (int32_t oh = 0; oh < OH; oh++)
+    for (; oh < OH; oh++)
         for (int32_t ow = 0; ow < OW; ow += px) {
             const int32_t on = (OW - ow < px ? OW - ow : px) * nr;
             const __mmask64 m = on >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << on) - 1);
@@ -255,11 +472,7 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
                 acc[2] = _mm512_dpbusd_epi32(acc[2], v[2], wf[g][2]);
                 acc[3] = _mm512_dpbusd_epi32(acc[3], v[3], wf[g][3]);
             }
-            __m512i out = _mm512_castsi128_si512(_mm512_cvtepi32_epi8(q8_apply512_v(acc[0], &rq[0], q)));
-            out = _mm512_inserti32x4(out, _mm512_cvtepi32_epi8(q8_apply512_v(acc[1], &rq[1], q)), 1);
-            out = _mm512_inserti32x4(out, _mm512_cvtepi32_epi8(q8_apply512_v(acc[2], &rq[2], q)), 2);
-            out = _mm512_inserti32x4(out, _mm512_cvtepi32_epi8(q8_apply512_v(acc[3], &rq[3], q)), 3);
-            _mm512_mask_storeu_epi8(y + ((ptrdiff_t)oh * OW + ow) * C, m, _mm512_permutexvar_epi32(idx, out));
+            dw8_store4(acc, rq, q, m, y + ((ptrdiff_t)oh * OW + ow) * C);
         }
 }
 #endif
@@ -372,7 +585,12 @@ static inline int sm2c_rt__dw_s8_blocked(const int8_t *x, const int8_t *w, int8_
         ** dividing 64 and stride 1, 64 / C pixels to a vector; the rest by
         ** blocks of 16 */
         const int inside = sm2c_rt__win_inside(p);
-        const int32_t px = inside && C >= 4 && C < 64 && 64 % C == 0 && p[SM2C_RT_WIN_SW] == 1 ? 64 / C : 1;
+        /* at stride 2 along W, pixels gathered by quadwords (dw8_gather) */
+        const int32_t sw = p[SM2C_RT_WIN_SW];
+        const int32_t px = inside && C >= 4 && C < 64 && 64 % C == 0 &&
+                                   (sw == 1 || (sw == 2 && C >= 8 && p[SM2C_RT_WIN_SH] == 2 && dw8_rows3_fits(p)))
+                               ? 64 / C
+                               : 1;
         const int32_t wide = px > 1 ? C : inside ? (C + 16) / 64 * 64 : 0;
         for (int32_t n = 0; n < p[SM2C_RT_WIN_N]; n++)
             for (int32_t c0 = 0; c0 < wide && c0 < C; c0 += 64)

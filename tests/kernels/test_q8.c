@@ -458,7 +458,8 @@ static void test_conv_s8_shapes(void **state)
 ** pixels inside and at the border, strides and dilations, a window of more
 ** than 25 taps (the 64-channel kernel), and layers whose every window is
 ** inside: blocks of 64 channels (a last one of 48 to 63) four taps at a time,
-** or 64 / C pixels to a vector (C 4, 8, 32; a row's last pixels fewer). */
+** or 64 / C pixels to a vector (C 4, 8, 32; a row's last pixels fewer);
+** at stride 2 by both too (C 8, 16, 32). */
 static void test_dw_s8_shapes(void **state)
 {
     (void)state;
@@ -476,6 +477,14 @@ static void test_dw_s8_shapes(void **state)
     const int32_t in8[] = { 2, 9, 21, 8, 3, 3, 8, 1, 1, 1, 1, 0, 0 };
     const int32_t in32[] = { 1, 7, 13, 32, 3, 3, 32, 2, 1, 1, 2, 0, 0 };
     const int32_t in4[] = { 1, 6, 40, 4, 2, 3, 4, 1, 1, 2, 1, 0, 0 };
+    /* dw8_rows3: four output rows at once and their tails, stride 2 by both
+    ** with 64 / C pixels gathered (a last block of fewer), rows of 4 taps,
+    ** and rows of taps by the per-pixel loop (dilation along H) */
+    const int32_t in16s2[] = { 1, 13, 15, 16, 3, 3, 16, 2, 2, 1, 1, 0, 0 };
+    const int32_t in8s2[] = { 2, 11, 17, 8, 3, 3, 8, 2, 2, 1, 1, 0, 0 };
+    const int32_t in32s2[] = { 1, 9, 9, 32, 3, 3, 32, 2, 2, 1, 2, 0, 0 };
+    const int32_t in4w[] = { 1, 8, 10, 32, 3, 4, 32, 1, 1, 1, 1, 0, 0 };
+    const int32_t in_dh[] = { 1, 12, 9, 64, 3, 3, 64, 1, 1, 2, 1, 0, 0 };
     check_shape(in64, -128, 41, 1);
     check_shape(in100, 30, 42, 1);
     check_shape(in_dil, -1, 43, 1);
@@ -484,6 +493,11 @@ static void test_dw_s8_shapes(void **state)
     check_shape(in8, -128, 46, 1);
     check_shape(in32, 11, 47, 1);
     check_shape(in4, -50, 48, 1);
+    check_shape(in16s2, -128, 49, 1);
+    check_shape(in8s2, 5, 50, 1);
+    check_shape(in32s2, -128, 51, 1);
+    check_shape(in4w, 90, 52, 1);
+    check_shape(in_dh, -7, 53, 1);
     check_shape(ds, -128, 21, 1);
     check_shape(tail, 17, 22, 1);
     check_shape(narrow, 127, 23, 1);
