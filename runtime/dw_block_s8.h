@@ -193,36 +193,38 @@ SM2C_RT_TARGET_VNNI static inline void dw8_prep_interleaved(const q8_out *q, int
 {
     int32_t lb[64], lm[64], ls[64];
     float lf[64];
+    /* lane k's channel (interleaved: k's lane in channel order) */
+#define DW8_LANE_CH(lane) (c0 + (px > 1 ? (lane) % nr : (lane)))
+#define DW8_LANES(at)                                                                      \
+    for (int32_t k = 0; k < 64; k++) {                                                     \
+        const int32_t lane = (at), on = lane < px * nr;                                    \
+        lb[k] = on && q->bias ? q->bias[DW8_LANE_CH(lane)] : 0;                            \
+        lm[k] = on && !q->scale ? q->mult[DW8_LANE_CH(lane)] : 0;                          \
+        ls[k] = on && !q->scale ? q->shift[DW8_LANE_CH(lane)] : 0;                         \
+        lf[k] = on && q->scale ? q->scale[DW8_LANE_CH(lane)] : 0.0f;                       \
+    }
     q8_out ql = *q;
+    int32_t o0 = c0, n = nr;
     if (px > 1) { /* the C = nr values px times over */
-        for (int32_t k = 0; k < 64; k++) {
-            lb[k] = q->bias ? q->bias[k % nr] : 0;
-            lm[k] = q->scale ? 0 : q->mult[k % nr];
-            ls[k] = q->scale ? 0 : q->shift[k % nr];
-            lf[k] = q->scale ? q->scale[k % nr] : 0.0f;
-        }
+        DW8_LANES(k)
         ql.bias = lb, ql.mult = lm, ql.shift = ls, ql.scale = q->scale ? lf : NULL;
-        c0 = 0, nr = 64;
+        o0 = 0, n = 64;
     }
     for (int L = 0; L < 4; L++)
-        q8_prep(&rq[L], c0 + 16 * L, nr > 16 * L ? nr - 16 * L : 0, &ql);
+        q8_prep(&rq[L], o0 + 16 * L, n > 16 * L ? n - 16 * L : 0, &ql);
     int same = 1;
     for (int L = 1; L < 4; L++)
         same &= rq[L].is_float == rq[0].is_float && rq[L].fast == rq[0].fast && rq[L].sign == rq[0].sign &&
                 rq[L].nearest == rq[0].nearest;
     if (!same) { /* lane by lane, in the interleaved order */
-        for (int32_t k = 0; k < 64; k++) {
-            const int32_t lane = 16 * (k % 16 / 4) + 4 * (k / 16) + k % 4, on = lane < nr;
-            lb[k] = on && ql.bias ? ql.bias[c0 + lane] : 0;
-            lm[k] = on && !ql.scale ? ql.mult[c0 + lane] : 0;
-            ls[k] = on && !ql.scale ? ql.shift[c0 + lane] : 0;
-            lf[k] = on && ql.scale ? ql.scale[c0 + lane] : 0.0f;
-        }
+        DW8_LANES(16 * (k % 16 / 4) + 4 * (k / 16) + k % 4)
         const q8_out qp = {lb, lm, ls, q->out_zp, q->act_min, q->act_max, q->scale ? lf : NULL, 0};
         for (int i = 0; i < 4; i++)
             q8_prep(&rq[i], 16 * i, 16, &qp);
         return;
     }
+#undef DW8_LANES
+#undef DW8_LANE_CH
     dw8_lanes4(&rq[0].bias, &rq[1].bias, &rq[2].bias, &rq[3].bias);
     dw8_lanes4(&rq[0].m, &rq[1].m, &rq[2].m, &rq[3].m);
     dw8_lanes4(&rq[0].m_odd, &rq[1].m_odd, &rq[2].m_odd, &rq[3].m_odd);
