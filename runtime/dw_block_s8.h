@@ -367,13 +367,30 @@ DW8_ROWS(dw8_rows3_g3, 3, 2, 1)
 DW8_ROWS(dw8_rows3_g4, 4, 2, 1)
 #undef DW8_ROWS
 
-/* dw8_rows3 of R = 1 .. 4 rows: at stride 1, at 2, at 2 by both (gathered). */
-typedef void dw8_rows3_fn(const int8_t *, ptrdiff_t, const ptrdiff_t *, __mmask64, const dw8_gather *,
-                          const __m512i (*)[4], const q8_prep512 *, const q8_out *, int8_t *, ptrdiff_t);
-static dw8_rows3_fn *const dw8_rows3_of[3][4] = {
-    {dw8_rows3_x1, dw8_rows3_s1x2, dw8_rows3_s1x3, dw8_rows3_s1x4},
-    {dw8_rows3_x1, dw8_rows3_s2x2, dw8_rows3_s2x3, dw8_rows3_s2x4},
-    {dw8_rows3_g1, dw8_rows3_g2, dw8_rows3_g3, dw8_rows3_g4}};
+/* dw8_rows3 of R = 1 .. 4 rows (kind 0: stride 1, 1: stride 2, 2: stride 2
+** by both, gathered).  Direct calls, not a table of pointers: the stack
+** check (tests/stack) then knows every frame of the chain. */
+SM2C_RT_TARGET_VNNI static void dw8_rows3_call(int kind, int32_t R, const int8_t *xp, ptrdiff_t rowx,
+                                               const ptrdiff_t *xo, __mmask64 m, const dw8_gather *gt,
+                                               const __m512i (*wf)[4], const q8_prep512 *rq, const q8_out *q,
+                                               int8_t *yp, ptrdiff_t rowy)
+{
+#define DW8_CALL(fn) fn(xp, rowx, xo, m, gt, wf, rq, q, yp, rowy)
+    switch (kind * 4 + R - 1) {
+    case 1: DW8_CALL(dw8_rows3_s1x2); break;
+    case 2: DW8_CALL(dw8_rows3_s1x3); break;
+    case 3: DW8_CALL(dw8_rows3_s1x4); break;
+    case 5: DW8_CALL(dw8_rows3_s2x2); break;
+    case 6: DW8_CALL(dw8_rows3_s2x3); break;
+    case 7: DW8_CALL(dw8_rows3_s2x4); break;
+    case 8: DW8_CALL(dw8_rows3_g1); break;
+    case 9: DW8_CALL(dw8_rows3_g2); break;
+    case 10: DW8_CALL(dw8_rows3_g3); break;
+    case 11: DW8_CALL(dw8_rows3_g4); break;
+    default: DW8_CALL(dw8_rows3_x1); /* one row, not gathered: either stride */
+    }
+#undef DW8_CALL
+}
 
 /* Whether dw8_vnni_taps4 takes a layer four output rows at a time
 ** (dw8_rows3): rows of 3 or 4 taps, 3 rows, no dilation along H, stride 1
@@ -444,13 +461,13 @@ SM2C_RT_TARGET_VNNI static inline void dw8_vnni_taps4(const int8_t *x, const int
         const int gather = px > 1 && SW == 2;
         for (int32_t R; oh < OH; oh += R) {
             R = OH - oh < 4 ? OH - oh : 4;
-            dw8_rows3_fn *const rows = dw8_rows3_of[gather ? 2 : SH - 1][R - 1];
             for (int32_t ow = 0; ow < OW; ow += px) {
                 const int32_t n = OW - ow < px ? OW - ow : px, on = n * nr;
                 const __mmask64 m = on >= 64 ? ~(__mmask64)0 : (((__mmask64)1 << on) - 1);
                 const dw8_gather gt = gather ? dw8_gather_of(C, n) : (dw8_gather){0, 0, zero};
-                rows(x + ((ptrdiff_t)oh * SH * W + (ptrdiff_t)ow * SW) * C + c0, rowx, xo, m, &gt,
-                     (const __m512i(*)[4])wf, rq, q, y + ((ptrdiff_t)oh * OW + ow) * C, rowy);
+                dw8_rows3_call(gather ? 2 : SH - 1, R, x + ((ptrdiff_t)oh * SH * W + (ptrdiff_t)ow * SW) * C + c0,
+                               rowx, xo, m, &gt, (const __m512i(*)[4])wf, rq, q,
+                               y + ((ptrdiff_t)oh * OW + ow) * C, rowy);
             }
         }
     }
